@@ -1,0 +1,1 @@
+"""arbiter's engine: the game-independent core and the games' rules. No Click, no printing."""

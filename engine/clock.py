@@ -1,0 +1,33 @@
+"""Virtual time: milliseconds inside, decimal seconds in the protocol and transcripts.
+
+>>> parse_seconds("12.5")
+12500
+>>> seconds_name(12500)
+'12.5'
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.errors import SyntaxInputError
+
+_SECONDS = re.compile(r"^(\d{1,9})(?:\.(\d{1,3}))?$")
+
+
+def parse_seconds(text: str) -> int:
+    """Decimal seconds (at most 3 decimals, not negative) to milliseconds."""
+    m = _SECONDS.match(text)
+    if not m:
+        raise SyntaxInputError(
+            f"bad time {text!r}: expected seconds like 12 or 12.5 (at most 3 decimals, not negative)",
+            ["@SECONDS COMMAND"],
+        )
+    whole, frac = m.group(1), (m.group(2) or "").ljust(3, "0")
+    return int(whole) * 1000 + int(frac)
+
+
+def seconds_name(ms: int) -> str:
+    """Milliseconds as the shortest exact decimal seconds."""
+    whole, frac = divmod(ms, 1000)
+    return f"{whole}.{frac:03d}".rstrip("0").rstrip(".") if frac else str(whole)

@@ -1,0 +1,101 @@
+"""The exceptions the engine raises for user mistakes.
+
+Every refusal of an input is one of these, so callers can frame it (``? KIND: message``) and
+carry on. A refused input never changes the state.
+"""
+
+from __future__ import annotations
+
+
+class ArbiterError(Exception):
+    """Base of every error arbiter reports to a user; ``kind`` is the protocol's error kind."""
+
+    kind = "error"
+
+    def __init__(self, message: str, allowed: tuple[str, ...] | list[str] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.allowed = tuple(allowed)
+
+
+class InputError(ArbiterError):
+    """An input line was refused; the state is unchanged."""
+
+
+class SyntaxInputError(InputError):
+    """The line cannot be read: unknown words, wrong argument count, a bad cell or time."""
+
+    kind = "syntax"
+
+
+class UnknownCommandError(InputError):
+    """The first word is neither a seat nor a meta-command."""
+
+    kind = "unknown-command"
+
+
+class UnknownSeatError(InputError):
+    """A seat name that this game does not have."""
+
+    kind = "unknown-seat"
+
+
+class NotYourTurnError(InputError):
+    """The seat is not awaited now."""
+
+    kind = "not-your-turn"
+
+
+class IllegalMoveError(InputError):
+    """The input is well formed but the rules forbid it now."""
+
+    kind = "illegal"
+
+
+class AmbiguousMoveError(InputError):
+    """The input could mean more than one thing."""
+
+    kind = "ambiguous"
+
+
+class TimeError(InputError):
+    """A time stamp earlier than the virtual clock."""
+
+    kind = "time"
+
+
+class GameOverError(InputError):
+    """A move after the game has ended."""
+
+    kind = "game-over"
+
+
+class DeniedError(InputError):
+    """A seat's session asked for another seat's secrets."""
+
+    kind = "denied"
+
+
+class ScenarioError(ArbiterError):
+    """Scenario data is broken: names the file, the path inside it and what is wrong."""
+
+    kind = "scenario"
+
+    def __init__(self, source: str, path: str, problem: str) -> None:
+        where = f"{source}: {path}" if path else source
+        super().__init__(f"{where}: {problem}")
+        self.source = source
+        self.path = path
+        self.problem = problem
+
+
+class TranscriptError(ArbiterError):
+    """A transcript file cannot be read or does not fit the game it names."""
+
+    kind = "transcript"
+
+
+class ChanceMismatchError(ArbiterError):
+    """A replayed chance outcome does not fit what the game asked for."""
+
+    kind = "chance"

@@ -1,0 +1,83 @@
+"""Events: every state change, tagged with who may see it.
+
+An event's ``to`` is ``None`` when everyone may see it, otherwise the tuple of seats that may.
+A seat's event stream is the events it may see, in order; the host sees all of them.
+
+>>> log = EventLog()
+>>> _ = log.emit("talk", "p1 says hi")
+>>> _ = log.emit("secret", "p2 learns x", to=("p2",))
+>>> [e.kind for e in log.visible_to("p1")]
+['talk']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+HOST = "host"
+"""The observer who sees everything: the host's view and the host's event stream."""
+
+
+@dataclass(frozen=True)
+class Event:
+    index: int
+    kind: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+    to: tuple[str, ...] | None = None
+
+    def visible_to(self, seat: str) -> bool:
+        return seat == HOST or self.to is None or seat in self.to
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "kind": self.kind, "text": self.text, "data": self.data}
+
+    def canonical(self) -> str:
+        """A stable one-line form, used for the transcript's digest of the event log."""
+        body = self.as_dict() | {"to": list(self.to) if self.to is not None else None}
+        return json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+class EventLog:
+    """The full, ordered event log of one game."""
+
+    def __init__(self) -> None:
+        self._events: list[Event] = []
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._events)
+
+    def __getitem__(self, index: int) -> Event:
+        return self._events[index]
+
+    def emit(
+        self,
+        kind: str,
+        text: str,
+        data: dict[str, Any] | None = None,
+        to: Iterable[str] | None = None,
+    ) -> Event:
+        audience = None if to is None else tuple(dict.fromkeys(to))
+        event = Event(len(self._events), kind, text, dict(data or {}), audience)
+        self._events.append(event)
+        return event
+
+    def since(self, start: int) -> list[Event]:
+        return self._events[start:]
+
+    def visible_to(self, seat: str, start: int = 0) -> list[Event]:
+        return [e for e in self._events[start:] if e.visible_to(seat)]
+
+    def digest(self) -> str:
+        h = hashlib.sha256()
+        for event in self._events:
+            h.update(event.canonical().encode("utf-8"))
+            h.update(b"\n")
+        return "sha256:" + h.hexdigest()

@@ -1,0 +1,147 @@
+"""What every game provides: a rules object (``Rules``) and the state of one game (``GameState``).
+
+The core (sessions, protocol, transcripts, bots) only speaks to these two interfaces, so a
+game is added by writing its rules and state and registering it in ``engine.registry``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.chance import Chance
+from engine.events import EventLog
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    """One input the game waits for: which seat, what kind of input, and a short hint."""
+
+    seat: str
+    kind: str
+    hint: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"seat": self.seat, "kind": self.kind, "hint": self.hint}
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended. ``winners`` lists the winning seats (empty when nobody won)."""
+
+    winner: str | None
+    reason: str
+    text: str
+    winners: tuple[str, ...] = ()
+    scores: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "text": self.text,
+            "winners": list(self.winners),
+            "scores": dict(self.scores),
+        }
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A playable mode or scenario of a game, loaded from scenario data."""
+
+    name: str
+    title: str
+    seats: tuple[str, ...]
+    description: str
+    data: dict[str, Any]
+
+    @property
+    def data_hash(self) -> str:
+        """A digest of the variant's data: a transcript records it to notice changed rules data."""
+        text = json.dumps(self.data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class GameState(ABC):
+    """One game in progress. Inputs go through ``apply``, which validates completely before it
+    changes anything, and reports every change as events in ``self.events``."""
+
+    seats: tuple[str, ...]
+    events: EventLog
+    result: Result | None = None
+    clock_step_ms: int = 1000
+
+    @abstractmethod
+    def awaiting(self) -> list[Awaiting]:
+        """The inputs awaited now (empty when the game is over)."""
+
+    @abstractmethod
+    def apply(self, seat: str, text: str, now_ms: int) -> None:
+        """Validate and apply one input of ``seat`` (the words after the seat name).
+
+        Raises an ``engine.errors.InputError`` and changes nothing when the input is refused.
+        """
+
+    def advance_clock(self, now_ms: int) -> None:
+        """Let virtual time pass up to ``now_ms`` (real-time games may end here)."""
+
+    @abstractmethod
+    def legal_inputs(self, seat: str) -> list[str]:
+        """Every input ``seat`` may send now, as the words after the seat name."""
+
+    @abstractmethod
+    def view(self, seat: str) -> dict[str, Any]:
+        """The state as ``seat`` may know it (``engine.events.HOST``: everything)."""
+
+    @abstractmethod
+    def render(self, seat: str) -> str:
+        """The ASCII board as ``seat`` sees it; no empty lines."""
+
+    @abstractmethod
+    def score(self) -> dict[str, Any]:
+        """The public scores."""
+
+
+class Rules(ABC):
+    """A game's rules: its variants, how a game starts, and its built-in bots."""
+
+    name: str
+    title: str
+    variant_label: str = "mode"
+
+    @abstractmethod
+    def variants(self) -> list[Variant]:
+        """Every mode or scenario, from the scenario data."""
+
+    def variant(self, name: str) -> Variant:
+        from engine.errors import UnknownCommandError
+
+        for v in self.variants():
+            if v.name == name:
+                return v
+        names = [v.name for v in self.variants()]
+        raise UnknownCommandError(
+            f"{self.name} has no {self.variant_label} {name!r}", names
+        )
+
+    @property
+    def default_variant(self) -> str:
+        return self.variants()[0].name
+
+    @abstractmethod
+    def new_state(
+        self, variant: Variant, chance: Chance, events: EventLog, options: dict[str, Any]
+    ) -> GameState:
+        """Set up a new game; every random decision goes through ``chance``."""
+
+    def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
+        """The built-in random bot: a legal input for ``seat`` or None when it has none.
+
+        Games may override this to pick more sensibly (for example the kind of action first).
+        """
+        legal = state.legal_inputs(seat)
+        return legal[rng.randrange(len(legal))] if legal else None

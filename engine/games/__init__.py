@@ -1,0 +1,1 @@
+"""The games arbiter referees, one package each."""

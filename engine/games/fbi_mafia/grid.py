@@ -1,0 +1,98 @@
+"""Geometry of the suspect grid: cell names, neighbourhoods (no wrap), lines, and shifts
+(with wrap). Pure functions on ``(row, col)`` pairs, 0-based, ``a1`` = ``(0, 0)`` top-left.
+
+>>> parse_cell("c2", 6)
+(1, 2)
+>>> cell_name((1, 2))
+'c2'
+>>> sorted(cell_name(c) for c in neighbours((0, 0), 6))
+['a2', 'b1', 'b2']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from engine.errors import SyntaxInputError
+
+Cell = tuple[int, int]
+_CELL = re.compile(r"^([a-z])([1-9][0-9]?)$")
+COLUMNS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def cell_name(cell: Cell) -> str:
+    r, c = cell
+    return f"{COLUMNS[c]}{r + 1}"
+
+
+def looks_like_cell(text: str) -> bool:
+    return _CELL.match(text.lower()) is not None
+
+
+def parse_cell(text: str, size: int) -> Cell:
+    m = _CELL.match(text.lower())
+    if not m:
+        raise SyntaxInputError(
+            f"{text!r} is not a cell: cells are a column letter and a row number, like a1 or "
+            f"{cell_name((size - 1, size - 1))}"
+        )
+    c, r = COLUMNS.index(m.group(1)), int(m.group(2)) - 1
+    if not (0 <= r < size and 0 <= c < size):
+        raise SyntaxInputError(
+            f"{text!r} is off the board: columns a..{COLUMNS[size - 1]}, rows 1..{size}"
+        )
+    return (r, c)
+
+
+def cells(size: int) -> Iterator[Cell]:
+    """Every cell in reading order (row by row, left to right)."""
+    for r in range(size):
+        for c in range(size):
+            yield (r, c)
+
+
+def on_board(cell: Cell, size: int) -> bool:
+    return 0 <= cell[0] < size and 0 <= cell[1] < size
+
+
+def neighbours(cell: Cell, size: int) -> list[Cell]:
+    """The up to 8 surrounding cells, in reading order; the board does not wrap."""
+    r, c = cell
+    out = []
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if (dr or dc) and on_board((r + dr, c + dc), size):
+                out.append((r + dr, c + dc))
+    return out
+
+
+def adjacent(a: Cell, b: Cell) -> bool:
+    return a != b and abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
+
+
+def orthogonal(cell: Cell, size: int, reach: int, *, include_self: bool) -> list[Cell]:
+    """Cells 1..reach steps away in a straight orthogonal line (and the cell itself if asked),
+    in reading order."""
+    r, c = cell
+    out = [cell] if include_self else []
+    for d in range(1, reach + 1):
+        out.extend(p for p in ((r - d, c), (r + d, c), (r, c - d), (r, c + d)) if on_board(p, size))
+    return sorted(out)
+
+
+def diagonal(cell: Cell, size: int, reach: int) -> list[Cell]:
+    """Cells 1..reach steps away on the two diagonals, in reading order."""
+    r, c = cell
+    out = []
+    for d in range(1, reach + 1):
+        for dr, dc in ((-d, -d), (-d, d), (d, -d), (d, d)):
+            if on_board((r + dr, c + dc), size):
+                out.append((r + dr, c + dc))
+    return sorted(out)
+
+
+def shifted(line: list[str], delta: int) -> list[str]:
+    """A row or column moved by ``delta`` cells (positive: right or down), wrapping around."""
+    n = len(line)
+    return [line[(i - delta) % n] for i in range(n)]

@@ -1,0 +1,181 @@
+"""The words of FBI vs Mafia inputs: ``parse_move`` reads them (syntax only, no rules), and
+``move_name`` writes the canonical text back.
+
+>>> m = parse_move("shift row 3 right 2", 6)
+>>> m
+Move(verb='shift', line='row', index=2, delta=2)
+>>> move_name(m)
+'shift row 3 right 2'
+>>> move_name(parse_move("KILL  C3", 6))
+'kill c3'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.errors import SyntaxInputError
+from engine.games.fbi_mafia.grid import COLUMNS, Cell, cell_name, looks_like_cell, parse_cell
+
+TOKENS = ("protection", "bomb", "threat")
+
+FORMS: dict[str, str] = {
+    "shift": "shift row N left|right [1|2]  or  shift col X up|down [1|2]",
+    "arrest": "arrest CELL",
+    "defuse": "defuse CELL [bomb|threat]",
+    "masquerade": "masquerade",
+    "autopsy": "autopsy CELL",
+    "inspect": "inspect",
+    "keep": "keep CELL|NAME",
+    "evidence": "evidence CELL|NAME",
+    "kill": "kill CELL",
+    "shoot": "shoot CELL",
+    "swap": "swap CELL CELL",
+    "plant": "plant CELL",
+    "detonate": "detonate CELL  or, when asked, detonate yes|no",
+    "prepare": "prepare FROM TO [bomb|threat|protection]",
+    "threat": "threat CELL [CELL [CELL]]",
+    "protect": "protect CELL (Operative's step)  or, when asked, protect yes|no",
+    "unprotect": "unprotect CELL",
+    "surrender": "surrender",
+}
+
+
+@dataclass(frozen=True)
+class Move:
+    """One FBI vs Mafia input. Only the fields its verb uses are set."""
+
+    verb: str
+    cells: tuple[Cell, ...] = field(default=(), repr=False)
+    name: str | None = None
+    line: str | None = None
+    index: int | None = None
+    delta: int | None = None
+    token: str | None = None
+    answer: bool | None = None
+
+    def __repr__(self) -> str:
+        parts = [f"verb={self.verb!r}"]
+        if self.cells:
+            parts.append(f"cells={self.cells!r}")
+        for attr in ("name", "line", "index", "delta", "token", "answer"):
+            value = getattr(self, attr)
+            if value is not None:
+                parts.append(f"{attr}={value!r}")
+        return f"Move({', '.join(parts)})"
+
+
+def _syntax(verb: str, problem: str) -> SyntaxInputError:
+    return SyntaxInputError(f"{verb}: {problem}", [FORMS[verb]])
+
+
+def _args(verb: str, args: list[str], low: int, high: int) -> None:
+    if not low <= len(args) <= high:
+        want = str(low) if low == high else f"{low} to {high}"
+        raise _syntax(verb, f"expected {want} word(s) after {verb!r}, found {len(args)}")
+
+
+def _cell(verb: str, word: str, size: int) -> Cell:
+    try:
+        return parse_cell(word, size)
+    except SyntaxInputError as exc:
+        raise _syntax(verb, exc.message) from None
+
+
+def _token(verb: str, word: str, allowed: tuple[str, ...]) -> str:
+    if word not in allowed:
+        raise _syntax(verb, f"{word!r} is not a token kind here; allowed: {', '.join(allowed)}")
+    return word
+
+
+def _yes_no(verb: str, word: str) -> bool:
+    if word not in ("yes", "no"):
+        raise _syntax(verb, f"answer yes or no, not {word!r}")
+    return word == "yes"
+
+
+def _shift(args: list[str], size: int) -> Move:
+    _args("shift", args, 3, 4)
+    axis, where, direction = args[0], args[1], args[2]
+    if axis == "column":
+        axis = "col"
+    if axis == "row":
+        if not where.isdigit() or not 1 <= int(where) <= size:
+            raise _syntax("shift", f"row {where!r} does not exist: rows are 1..{size}")
+        index = int(where) - 1
+        signs = {"right": 1, "left": -1}
+    elif axis == "col":
+        if len(where) != 1 or where not in COLUMNS[:size]:
+            raise _syntax("shift", f"column {where!r} does not exist: columns are a..{COLUMNS[size - 1]}")
+        index = COLUMNS.index(where)
+        signs = {"down": 1, "up": -1}
+    else:
+        raise _syntax("shift", f"shift a row or a col, not {axis!r}")
+    if direction not in signs:
+        raise _syntax("shift", f"a {axis} moves {' or '.join(signs)}, not {direction!r}")
+    distance = 1
+    if len(args) == 4:
+        if args[3] not in ("1", "2"):
+            raise _syntax("shift", f"distance is 1 or 2, not {args[3]!r}")
+        distance = int(args[3])
+    return Move("shift", line=axis, index=index, delta=signs[direction] * distance)
+
+
+def parse_move(text: str, size: int) -> Move:
+    """Read the words of one input (after the seat name). Raises ``SyntaxInputError``."""
+    words = text.lower().split()
+    if not words:
+        raise SyntaxInputError("no action given", sorted(FORMS.values()))
+    verb, args = words[0], words[1:]
+    if verb not in FORMS:
+        raise SyntaxInputError(f"unknown action {verb!r}", [FORMS[v] for v in sorted(FORMS)])
+    if verb in ("surrender", "masquerade", "inspect"):
+        _args(verb, args, 0, 0)
+        return Move(verb)
+    if verb == "shift":
+        return _shift(args, size)
+    if verb in ("protect", "detonate") and args and args[0] in ("yes", "no"):
+        _args(verb, args, 1, 1)
+        return Move(verb, answer=_yes_no(verb, args[0]))
+    if verb in ("keep", "evidence"):
+        _args(verb, args, 1, 1)
+        if looks_like_cell(args[0]):
+            return Move(verb, cells=(_cell(verb, args[0], size),))
+        return Move(verb, name=args[0])
+    if verb == "defuse":
+        _args(verb, args, 1, 2)
+        token = _token(verb, args[1], ("bomb", "threat")) if len(args) == 2 else None
+        return Move(verb, cells=(_cell(verb, args[0], size),), token=token)
+    if verb == "swap":
+        _args(verb, args, 2, 2)
+        return Move(verb, cells=(_cell(verb, args[0], size), _cell(verb, args[1], size)))
+    if verb == "prepare":
+        _args(verb, args, 2, 3)
+        token = _token(verb, args[2], TOKENS) if len(args) == 3 else None
+        return Move(verb, cells=(_cell(verb, args[0], size), _cell(verb, args[1], size)), token=token)
+    if verb == "threat":
+        _args(verb, args, 1, 3)
+        return Move(verb, cells=tuple(_cell(verb, a, size) for a in args))
+    _args(verb, args, 1, 1)
+    return Move(verb, cells=(_cell(verb, args[0], size),))
+
+
+def move_name(move: Move) -> str:
+    """The canonical text of a move (what ``parse_move`` reads back to the same move)."""
+    if move.answer is not None:
+        return f"{move.verb} {'yes' if move.answer else 'no'}"
+    if move.verb == "shift":
+        assert move.line is not None and move.index is not None and move.delta is not None
+        where = str(move.index + 1) if move.line == "row" else COLUMNS[move.index]
+        if move.line == "row":
+            direction = "right" if move.delta > 0 else "left"
+        else:
+            direction = "down" if move.delta > 0 else "up"
+        dist = f" {abs(move.delta)}" if abs(move.delta) != 1 else ""
+        return f"shift {move.line} {where} {direction}{dist}"
+    words = [move.verb] + [cell_name(c) for c in move.cells]
+    if move.name is not None:
+        words.append(move.name)
+    if move.token is not None:
+        words.append(move.token)
+    return " ".join(words)

@@ -1,0 +1,54 @@
+"""FBI vs Mafia: the rules object (modes from scenario data, setup, the random bot's choices)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.chance import Chance
+from engine.errors import SyntaxInputError
+from engine.events import EventLog
+from engine.game import GameState, Rules, Variant
+from engine.games.fbi_mafia import data as fm_data
+from engine.games.fbi_mafia.state import FbiMafiaState
+
+
+class FbiMafiaRules(Rules):
+    name = fm_data.GAME
+    title = "FBI vs Mafia"
+    variant_label = "mode"
+
+    def variants(self) -> list[Variant]:
+        d = fm_data.load()
+        out = []
+        for mode in d.modes.values():
+            seats = mode.turn_order if mode.seating == "standard" else ("mafia", "fbi")
+            data = {"mode": d.raw["modes"]["modes"][mode.name], "roles": d.raw["roles"],
+                    "suspects": d.raw["suspects"]["suspects"][: mode.board ** 2]}
+            out.append(Variant(
+                name=mode.name, title=mode.title, seats=tuple(seats),
+                description=f"{mode.board}x{mode.board}, {len(mode.turn_order)} characters, "
+                            f"{len(seats)} seats; {mode.win_arrests} arrests or {mode.win_kills} kills",
+                data=data,
+            ))
+        return out
+
+    def new_state(self, variant: Variant, chance: Chance, events: EventLog, options: dict[str, Any]) -> GameState:
+        if options:
+            raise SyntaxInputError(f"FBI vs Mafia takes no options (got {', '.join(sorted(options))})")
+        d = fm_data.load()
+        return FbiMafiaState(d, d.modes[variant.name], chance, events)
+
+    def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
+        """Random but purposeful: pick the kind of action first, then its arguments; never
+        surrender (a random surrender would end most games at once)."""
+        legal = [m for m in state.legal_inputs(seat) if m != "surrender"]
+        if not legal:
+            return None
+        by_verb: dict[str, list[str]] = {}
+        for m in legal:
+            by_verb.setdefault(m.split()[0], []).append(m)
+        verbs = list(by_verb)
+        verb = verbs[rng.randrange(len(verbs))]
+        options = by_verb[verb]
+        return options[rng.randrange(len(options))]

@@ -1,0 +1,984 @@
+"""The state of one FBI vs Mafia game and its rules.
+
+Inputs are validated completely (``_plan``) before anything changes; the returned plan then
+mutates the state. Kills, arrests and explosions resolve through a queue of effects that can
+pause for an interrupt (the Operative's protect, the Bomber's post-arrest detonate); the
+answer resumes the queue. Rules text: ``docs/rules/fbi-vs-mafia.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from engine.chance import Chance
+from engine.errors import AmbiguousMoveError, IllegalMoveError, NotYourTurnError, SyntaxInputError
+from engine.events import HOST, EventLog
+from engine.game import Awaiting, GameState, Result
+from engine.games.fbi_mafia import grid
+from engine.games.fbi_mafia.data import GameData, ModeSpec
+from engine.games.fbi_mafia.grid import Cell, cell_name
+from engine.games.fbi_mafia.moves import FORMS, TOKENS, Move, move_name, parse_move
+
+ALIVE, DEAD, ARRESTED = "alive", "dead", "arrested"
+Plan = Callable[[], None]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """An interrupt: ``character``'s seat must answer ``kind`` about ``suspect``."""
+
+    kind: str  # "protect" or "detonate"
+    character: str
+    suspect: str
+    cause: str
+
+
+class FbiMafiaState(GameState):
+    clock_step_ms = 1000
+
+    def __init__(self, data: GameData, mode: ModeSpec, chance: Chance, events: EventLog) -> None:
+        self.data = data
+        self.mode = mode
+        self.limits = data.limits
+        self.roles = {c: data.roles[c] for c in mode.turn_order}
+        self.size = mode.board
+        self.characters = mode.turn_order
+        self.team = {c: self.roles[c].team for c in self.characters}
+        if mode.seating == "standard":
+            self.seats = tuple(self.characters)
+            self.seat_of = {c: c for c in self.characters}
+        else:
+            self.seats = tuple(dict.fromkeys(self.team[c] for c in self.characters))
+            self.seat_of = dict(self.team)
+        self.events = events
+        self.chance = chance
+
+        names = list(data.suspects[: self.size * self.size])
+        self.suspects = names
+        layout = chance.shuffle("board", names)
+        self.grid: list[list[str]] = [layout[r * self.size : (r + 1) * self.size] for r in range(self.size)]
+        self.pos: dict[str, Cell] = {}
+        self._index_positions()
+        self.status: dict[str, str] = {n: ALIVE for n in names}
+        self.tokens: dict[str, set[str]] = {n: set() for n in names}
+        self.cleared: list[str] = []
+        self.deck: list[str] = chance.shuffle("identity-deck", names)
+        self.discard: list[str] = []
+        self.identity: dict[str, str] = {}
+        self.hand: list[str] = []
+        self.kept: list[str] = []
+        self.autopsies: list[dict[str, Any]] = []
+        self.inspecting: list[str] = []
+        self.arrests = 0
+        self.kills = 0
+        self.turn_index = 0
+        self.turn_number = 1
+        self.phase = "action"
+        self.pending: list[tuple[Any, ...]] = []
+        self.prompt: Prompt | None = None
+        self.last_shift: Move | None = None
+        self.result: Result | None = None
+
+        events.emit(
+            "setup",
+            f"FBI vs Mafia, {mode.title}: {self.size}x{self.size} board; turn order "
+            f"{', '.join(self.characters)}; FBI wins at {mode.win_arrests} arrests, Mafia at "
+            f"{mode.win_kills} kills.",
+            {"mode": mode.name, "size": self.size, "turn_order": list(self.characters),
+             "board": [list(row) for row in self.grid]},
+        )
+        for c in self.characters:
+            self.identity[c] = self._draw_living(c)
+            self._tell_identity(c, "your secret identity")
+        holder = self._holder("evidence")
+        if mode.evidence_hand and holder is not None:
+            self.hand = [self._draw_card() for _ in range(mode.evidence_hand)]
+            events.emit(
+                "hand",
+                f"The {holder}'s evidence hand: {', '.join(self._at(n) for n in self.hand)}.",
+                {"character": holder, "hand": list(self.hand)},
+                to=[self.seat_of[holder]],
+            )
+        self._begin_turn()
+        self._run()
+
+    # ---------------------------------------------------------------------------- basic facts
+    def _index_positions(self) -> None:
+        self.pos = {name: (r, c) for r, row in enumerate(self.grid) for c, name in enumerate(row)}
+
+    def _at(self, name: str) -> str:
+        return f"{name} ({cell_name(self.pos[name])})"
+
+    def _name(self, cell: Cell) -> str:
+        return self.grid[cell[0]][cell[1]]
+
+    def _holder(self, action: str) -> str | None:
+        return next((c for c in self.characters if action in self.roles[c].actions), None)
+
+    def _with_step(self, step: str) -> str | None:
+        return next((c for c in self.characters if step in self.roles[c].steps), None)
+
+    @property
+    def actor(self) -> str:
+        return self.characters[self.turn_index]
+
+    def _me(self, character: str | None = None) -> Cell:
+        return self.pos[self.identity[character or self.actor]]
+
+    def owner(self, name: str) -> str | None:
+        """The character whose identity ``name`` is, if any."""
+        for c in self.characters:
+            if self.identity.get(c) == name:
+                return c
+        return None
+
+    def _mafia_identity(self, name: str) -> bool:
+        owner = self.owner(name)
+        return owner is not None and self.team[owner] == "mafia" and self.status[name] == ALIVE
+
+    def _alive(self, cell: Cell) -> bool:
+        return self.status[self._name(cell)] == ALIVE
+
+    def _has(self, cell: Cell, token: str) -> bool:
+        return token in self.tokens[self._name(cell)]
+
+    def _token_count(self, token: str) -> int:
+        return sum(1 for n in self.suspects if token in self.tokens[n])
+
+    def characters_of(self, seat: str) -> list[str]:
+        if seat == HOST:
+            return list(self.characters)
+        return [c for c in self.characters if self.seat_of[c] == seat]
+
+    # ---------------------------------------------------------------------------- deck
+    def _draw_card(self) -> str:
+        if not self.deck:
+            self._rebuild_deck()
+        return self.deck.pop(0)
+
+    def _rebuild_deck(self) -> None:
+        taken = set(self.identity.values()) | set(self.hand)
+        pool = [n for n in self.suspects if self.status[n] == ALIVE and n not in taken]
+        self.deck = self.chance.shuffle("identity-deck-rebuilt", pool)
+        self.discard = [n for n in self.discard if n not in pool]
+        self.events.emit(
+            "deck-rebuilt",
+            f"The identity deck ran out: the {len(pool)} living suspects that are nobody's "
+            "identity are shuffled into a new deck.",
+            {"size": len(pool)},
+        )
+
+    def _deck_can_draw(self) -> bool:
+        if self.deck:
+            return True
+        taken = set(self.identity.values()) | set(self.hand)
+        return any(self.status[n] == ALIVE and n not in taken for n in self.suspects)
+
+    def _draw_living(self, character: str) -> str:
+        skipped = []
+        while True:
+            card = self._draw_card()
+            if self.status[card] == ALIVE:
+                break
+            self.discard.append(card)
+            skipped.append(card)
+        if skipped:
+            self.events.emit(
+                "draw-skipped",
+                f"The {character} skipped {', '.join(skipped)} ({'dead or arrested'}).",
+                {"character": character, "skipped": skipped},
+                to=[self.seat_of[character]],
+            )
+        return card
+
+    def _tell_identity(self, character: str, what: str) -> None:
+        name = self.identity[character]
+        self.events.emit(
+            "identity",
+            f"The {character}'s identity: {self._at(name)} ({what}).",
+            {"character": character, "suspect": name, "cell": cell_name(self.pos[name])},
+            to=[self.seat_of[character]],
+        )
+
+    def _redraw(self, character: str) -> None:
+        old = self.identity[character]
+        self.discard.append(old)
+        self.identity[character] = self._draw_living(character)
+        self.events.emit(
+            "redraw",
+            f"The {character} draws a new identity.",
+            {"character": character, "deck": len(self.deck)},
+        )
+        self._tell_identity(character, "new identity")
+
+    # ---------------------------------------------------------------------------- turns
+    def _begin_turn(self) -> None:
+        actor = self.actor
+        self.events.emit(
+            "turn",
+            f"Turn {self.turn_number}: the {actor} ({self.team[actor]}) acts.",
+            {"turn": self.turn_number, "character": actor, "team": self.team[actor]},
+        )
+        self.phase = "action"
+        steps = self.roles[actor].steps
+        if "threat-kills-at-start" in steps:
+            victims = [
+                self._name(c) for c in grid.neighbours(self._me(), self.size)
+                if self._alive(c) and self._has(c, "threat")
+            ]
+            for v in victims:
+                self.events.emit(
+                    "threat-kill",
+                    f"{self._at(v)} carries a threat next to the {actor}'s identity and is killed.",
+                    {"suspect": v, "cell": cell_name(self.pos[v])},
+                )
+                self.pending.append(("kill", v, f"the {actor}'s threat"))
+        if "protection-before-action" in steps:
+            if self._protection_targets("protect") or self._protection_targets("unprotect"):
+                self.phase = "protection"
+            else:
+                self.events.emit(
+                    "protection-skipped",
+                    f"The {actor} can neither place nor remove a protection token: step skipped.",
+                    {"character": actor},
+                )
+
+    def _end_turn(self) -> None:
+        self.turn_index = (self.turn_index + 1) % len(self.characters)
+        self.turn_number += 1
+        self._begin_turn()
+
+    # ---------------------------------------------------------------------------- resolution
+    def _run(self) -> None:
+        while self.result is None and self.prompt is None and self.pending:
+            op, *args = self.pending.pop(0)
+            getattr(self, f"_op_{op}")(*args)
+
+    def _op_end_turn(self) -> None:
+        self._end_turn()
+
+    def _op_threat_step(self) -> None:
+        if self._threat_targets():
+            self.phase = "threat"
+        else:
+            self.events.emit(
+                "threat-skipped",
+                f"The {self.actor} has no suspect to threaten: step skipped.",
+                {"character": self.actor},
+            )
+            self._end_turn()
+
+    def _op_kill(self, name: str, cause: str) -> None:
+        if self.status[name] != ALIVE:
+            return
+        operative = self._with_step("protection-before-action")
+        if (
+            operative is not None
+            and "protection" in self.tokens[name]
+            and self._me(operative)[0] == self.pos[name][0]
+        ):
+            self.prompt = Prompt("protect", operative, name, cause)
+            self.events.emit(
+                "protect-offered",
+                f"{self._at(name)} is about to be killed by {cause}; it carries a protection token "
+                f"and the {operative}'s identity shares its row: the {operative} may protect it.",
+                {"suspect": name, "cell": cell_name(self.pos[name]), "character": operative},
+            )
+            return
+        self._kill_now(name, cause)
+
+    def _kill_now(self, name: str, cause: str) -> None:
+        owner = self.owner(name)
+        if owner is not None and self.team[owner] == "mafia":
+            self.events.emit(
+                "friendly-fire",
+                f"{self._at(name)} is the {owner}'s identity: {cause} counts as an FBI arrest.",
+                {"suspect": name, "character": owner},
+            )
+            self._arrest_now(name)
+            return
+        self.status[name] = DEAD
+        self.tokens[name].clear()
+        gained = 2 if owner is not None else 1
+        self.kills += gained
+        whose = f"the {owner}'s identity" if owner else "nobody's identity"
+        self.events.emit(
+            "kill",
+            f"{self._at(name)} is killed by {cause}; it was {whose}. Mafia +{gained}: "
+            f"{self.kills}/{self.mode.win_kills} kills.",
+            {"suspect": name, "cell": cell_name(self.pos[name]), "character": owner,
+             "cause": cause, "kills": self.kills},
+        )
+        if self._check_win() or owner is None:
+            return
+        self._redraw(owner)
+
+    def _arrest_now(self, name: str) -> None:
+        owner = self.owner(name)
+        assert owner is not None
+        self.status[name] = ARRESTED
+        self.arrests += 1
+        self.events.emit(
+            "arrest",
+            f"{self._at(name)} is arrested: it was the {owner}'s identity. FBI "
+            f"{self.arrests}/{self.mode.win_arrests} arrests.",
+            {"suspect": name, "cell": cell_name(self.pos[name]), "character": owner,
+             "arrests": self.arrests},
+        )
+        if self._check_win():
+            return
+        self._redraw(owner)
+        bomber = self._holder("detonate")
+        if "bomb" in self.tokens[name] and bomber is not None:
+            self.prompt = Prompt("detonate", bomber, name, "arrest")
+            self.events.emit(
+                "detonate-offered",
+                f"{self._at(name)} was arrested carrying a bomb: the {bomber} may detonate it now.",
+                {"suspect": name, "cell": cell_name(self.pos[name]), "character": bomber},
+            )
+            return
+        self.tokens[name].clear()
+
+    def _op_strip(self, name: str) -> None:
+        self.tokens[name].clear()
+
+    def _op_explode(self, name: str) -> None:
+        if "bomb" not in self.tokens[name]:
+            return
+        self.tokens[name].discard("bomb")
+        self.events.emit(
+            "explosion",
+            f"The bomb on {self._at(name)} explodes.",
+            {"suspect": name, "cell": cell_name(self.pos[name])},
+        )
+        self.pending[:0] = [("kill", name, "a bomb"), ("chain", name)]
+
+    def _op_chain(self, name: str) -> None:
+        near = [
+            self._name(c) for c in grid.neighbours(self.pos[name], self.size)
+            if self._alive(c) and self._has(c, "bomb")
+        ]
+        self.pending[:0] = [("explode", n) for n in near]
+
+    def _check_win(self) -> bool:
+        if self.arrests >= self.mode.win_arrests:
+            self._finish("fbi", "arrests", f"the FBI reached {self.arrests} arrests")
+        elif self.kills >= self.mode.win_kills:
+            self._finish("mafia", "kills", f"the Mafia reached {self.kills} kills")
+        return self.result is not None
+
+    def _finish(self, winner: str, reason: str, why: str) -> None:
+        self.pending.clear()
+        self.prompt = None
+        winners = tuple(s for s in self.seats if any(self.team[c] == winner for c in self.characters_of(s)))
+        text = f"{winner.upper()} wins: {why}. Score: FBI {self.arrests} arrests, Mafia {self.kills} kills."
+        self.result = Result(winner, reason, text, winners, self.score())
+        self.events.emit(
+            "game-over",
+            text + " Identities: " + ", ".join(f"{c}={self.identity[c]}" for c in self.characters) + ".",
+            {"winner": winner, "reason": reason, "identities": dict(self.identity)},
+        )
+
+    # ---------------------------------------------------------------------------- targets
+    def _around_me(self) -> list[Cell]:
+        me = self._me()
+        return sorted([me, *grid.neighbours(me, self.size)])
+
+    def _protection_targets(self, verb: str) -> list[Cell]:
+        cells = self._around_me()
+        if verb == "protect":
+            if self._token_count("protection") >= self.limits.protection_tokens:
+                return []
+            return [c for c in cells if self._alive(c) and not self._has(c, "protection")]
+        return [c for c in cells if self._has(c, "protection")]
+
+    def _threat_targets(self) -> list[Cell]:
+        return [
+            c for c in grid.orthogonal(self._me(), self.size, self.limits.threat_reach, include_self=False)
+            if self._alive(c) and not self._has(c, "threat") and not self._mafia_identity(self._name(c))
+        ]
+
+    def _targets(self, verb: str) -> list[Cell]:
+        """Cells a one-cell action may target now (the actor's identity decides the range)."""
+        me = self._me()
+        size = self.size
+        if verb == "arrest":
+            if self.roles[self.actor].arrest == "line":
+                area = grid.orthogonal(me, size, self.limits.detective_reach, include_self=True)
+            else:
+                area = self._around_me()
+            return [c for c in area if self._alive(c)]
+        if verb == "defuse":
+            return [c for c in grid.neighbours(me, size) if self._has(c, "bomb") or self._has(c, "threat")]
+        if verb == "autopsy":
+            return [c for c in grid.neighbours(me, size) if self.status[self._name(c)] == DEAD]
+        if verb == "kill":
+            return [c for c in grid.neighbours(me, size) if self._alive(c)]
+        if verb == "shoot":
+            return [c for c in grid.diagonal(me, size, self.limits.sniper_reach) if self._alive(c)]
+        if verb == "plant":
+            return [c for c in self._around_me() if self._alive(c) and not self._has(c, "bomb")]
+        if verb == "detonate":
+            return [c for c in grid.cells(size) if self._alive(c) and self._has(c, "bomb")]
+        raise AssertionError(verb)
+
+    def _reverse_banned(self, move: Move) -> bool:
+        last = self.last_shift
+        return (
+            last is not None and last.line == move.line and last.index == move.index
+            and last.delta is not None and move.delta == -last.delta
+        )
+
+    def _shifts(self) -> list[Move]:
+        out = []
+        for line in ("row", "col"):
+            for index in range(self.size):
+                for dist in self.roles[self.actor].shifts:
+                    for sign in (-1, 1):
+                        m = Move("shift", line=line, index=index, delta=sign * dist)
+                        if not self._reverse_banned(m):
+                            out.append(m)
+        return out
+
+    def _prepare_moves(self) -> list[Move]:
+        out = []
+        for src in grid.cells(self.size):
+            kinds = [t for t in TOKENS if self._has(src, t)]
+            for dst in grid.neighbours(src, self.size):
+                if self._alive(dst) and not self.tokens[self._name(dst)]:
+                    if len(kinds) == 1:
+                        out.append(Move("prepare", cells=(src, dst)))
+                    else:
+                        out.extend(Move("prepare", cells=(src, dst), token=t) for t in kinds)
+        return out
+
+    # ---------------------------------------------------------------------------- awaiting
+    def awaiting(self) -> list[Awaiting]:
+        if self.result is not None:
+            return []
+        if self.prompt is not None:
+            p = self.prompt
+            return [Awaiting(self.seat_of[p.character], p.kind,
+                             f"{p.character}: {p.kind} {self._at(p.suspect)}? {p.kind} yes|no")]
+        actor = self.actor
+        hints = {
+            "protection": f"{actor}: place or remove a protection token (protect CELL | unprotect CELL)",
+            "threat": f"{actor}: place {self.limits.threats_min} to {self.limits.threats_max} threat "
+                      "tokens (threat CELL [CELL [CELL]])",
+            "keep": f"{actor}: keep one of the {len(self.inspecting)} inspected cards (keep CELL)",
+            "action": f"{actor}: shift or {', '.join(self.roles[actor].actions)}",
+        }
+        return [Awaiting(self.seat_of[actor], self.phase, hints[self.phase])]
+
+    # ---------------------------------------------------------------------------- inputs
+    def apply(self, seat: str, text: str, now_ms: int) -> None:
+        move = parse_move(text, self.size)
+        if move.verb == "surrender":
+            plan = self._plan_surrender(seat)
+        else:
+            awaited = self.awaiting()[0]
+            if seat != awaited.seat:
+                raise NotYourTurnError(
+                    f"{seat} is not awaited: waiting for {awaited.seat} ({awaited.kind}: {awaited.hint}); "
+                    "any seat may surrender at any time"
+                )
+            plan = self._plan(move, awaited.kind)
+        plan()
+        self._run()
+
+    def _plan_surrender(self, seat: str) -> Plan:
+        teams = sorted({self.team[c] for c in self.characters_of(seat)})
+        team = teams[0]
+        other = "fbi" if team == "mafia" else "mafia"
+
+        def run() -> None:
+            self.events.emit("surrender", f"{seat} surrenders for the {team.upper()}.", {"seat": seat, "team": team})
+            self._finish(other, "surrender", f"{seat} surrendered for the {team.upper()}")
+
+        return run
+
+    def _plan(self, move: Move, kind: str) -> Plan:
+        if kind in ("protect", "detonate"):
+            if move.verb != kind or move.answer is None:
+                raise IllegalMoveError(
+                    f"the {self.prompt.character if self.prompt else ''} must first answer: {kind} yes|no",
+                    [f"{kind} yes", f"{kind} no"],
+                )
+            return self._plan_answer(move.answer)
+        if kind == "keep":
+            return self._plan_keep(move)
+        if kind == "protection":
+            return self._plan_protection(move)
+        if kind == "threat":
+            return self._plan_threat(move)
+        return self._plan_action(move)
+
+    def _refuse(self, move: Move, why: str, options: list[str]) -> IllegalMoveError:
+        return IllegalMoveError(f"{move_name(move)}: {why}", options or ["(none now)"])
+
+    def _suspect_ref(self, move: Move, choices: list[str]) -> str:
+        if move.cells:
+            name = self._name(move.cells[0])
+        else:
+            found = [n for n in self.suspects if n.lower() == (move.name or "")]
+            if not found:
+                raise SyntaxInputError(f"{move.verb}: no suspect named {move.name!r}", [FORMS[move.verb]])
+            name = found[0]
+        if name not in choices:
+            raise self._refuse(move, f"{self._at(name)} is not one of the cards you may choose",
+                               [f"{move.verb} {cell_name(self.pos[n])}" for n in choices])
+        return name
+
+    # -- interrupts and follow-up choices ------------------------------------------------------
+    def _plan_answer(self, yes: bool) -> Plan:
+        prompt = self.prompt
+        assert prompt is not None
+
+        def run() -> None:
+            self.prompt = None
+            name = prompt.suspect
+            if prompt.kind == "protect":
+                if yes:
+                    self.tokens[name].discard("protection")
+                    self.events.emit(
+                        "protected",
+                        f"The {prompt.character} protects {self._at(name)}: the kill is cancelled and "
+                        "the protection token is removed.",
+                        {"suspect": name, "character": prompt.character},
+                    )
+                else:
+                    self.events.emit("protect-declined", f"The {prompt.character} does not protect {self._at(name)}.",
+                                     {"suspect": name})
+                    self._kill_now(name, prompt.cause)
+            elif yes:
+                self.events.emit("detonate-accepted", f"The {prompt.character} detonates the bomb on {self._at(name)}.",
+                                 {"suspect": name})
+                self.pending[:0] = [("explode", name), ("strip", name)]
+            else:
+                self.events.emit("detonate-declined", f"The {prompt.character} does not detonate.", {"suspect": name})
+                self.tokens[name].clear()
+
+        return run
+
+    def _plan_keep(self, move: Move) -> Plan:
+        if move.verb != "keep":
+            raise IllegalMoveError(
+                f"the {self.actor} must finish the inspect first: keep one of the cards",
+                [f"keep {cell_name(self.pos[n])}" for n in self.inspecting],
+            )
+        chosen = self._suspect_ref(move, self.inspecting)
+
+        def run() -> None:
+            others = [n for n in self.inspecting if n != chosen]
+            self.inspecting = []
+            self.kept.append(chosen)
+            self.deck.extend(others)
+            seat = self.seat_of[self.actor]
+            self.events.emit(
+                "inspect-kept",
+                f"The {self.actor} keeps {self._at(chosen)} (nobody's identity)"
+                + (f"; {', '.join(others)} goes to the bottom of the deck." if others else "."),
+                {"kept": chosen, "bottom": others},
+                to=[seat],
+            )
+            self.events.emit("inspect-done", f"The {self.actor} keeps one card; the other goes under the deck.",
+                             {"deck": len(self.deck)})
+            self.pending.append(("end_turn",))
+
+        return run
+
+    def _plan_protection(self, move: Move) -> Plan:
+        options = [f"protect {cell_name(c)}" for c in self._protection_targets("protect")]
+        options += [f"unprotect {cell_name(c)}" for c in self._protection_targets("unprotect")]
+        if move.verb not in ("protect", "unprotect") or move.answer is not None:
+            raise IllegalMoveError(
+                f"the {self.actor} must first place or remove a protection token", options
+            )
+        target = move.cells[0]
+        if target not in self._protection_targets(move.verb):
+            if move.verb == "protect" and self._token_count("protection") >= self.limits.protection_tokens:
+                why = f"the board already has {self.limits.protection_tokens} protection tokens (the most)"
+            elif target not in self._around_me():
+                why = "not your identity's cell nor adjacent to it"
+            elif move.verb == "protect":
+                why = "that suspect is not alive" if not self._alive(target) else "it already carries a protection token"
+            else:
+                why = "it carries no protection token"
+            raise self._refuse(move, why, options)
+        name = self._name(target)
+
+        def run() -> None:
+            if move.verb == "protect":
+                self.tokens[name].add("protection")
+                text = f"The {self.actor} places a protection token on {self._at(name)}."
+            else:
+                self.tokens[name].discard("protection")
+                text = f"The {self.actor} removes the protection token from {self._at(name)}."
+            self.events.emit(move.verb, text, {"cell": cell_name(target), "suspect": name})
+            self.phase = "action"
+
+        return run
+
+    def _plan_threat(self, move: Move) -> Plan:
+        targets = self._threat_targets()
+        lo, hi = self.limits.threats_min, self.limits.threats_max
+        options = [f"threat {cell_name(c)}" for c in targets]
+        if move.verb != "threat":
+            raise IllegalMoveError(f"the {self.actor} must place {lo} to {hi} threat tokens now", options)
+        if len(set(move.cells)) != len(move.cells):
+            raise self._refuse(move, "a cell is named twice (a card carries at most one threat)", options)
+        if not lo <= len(move.cells) <= hi:
+            raise self._refuse(move, f"place {lo} to {hi} threat tokens", options)
+        for c in move.cells:
+            if c not in targets:
+                if c not in grid.orthogonal(self._me(), self.size, self.limits.threat_reach, include_self=False):
+                    why = f"{cell_name(c)} is not 1 to {self.limits.threat_reach} cells in a straight line from your identity"
+                elif not self._alive(c):
+                    why = f"{cell_name(c)} is not alive"
+                elif self._has(c, "threat"):
+                    why = f"{cell_name(c)} already carries a threat"
+                else:
+                    why = f"{cell_name(c)} is a living Mafia identity: the Maniac never threatens its own team"
+                raise self._refuse(move, why, options)
+
+        def run() -> None:
+            names = [self._name(c) for c in move.cells]
+            for n in names:
+                self.tokens[n].add("threat")
+            self.events.emit(
+                "threat",
+                f"The {self.actor} places threat tokens on {', '.join(self._at(n) for n in names)}.",
+                {"cells": [cell_name(c) for c in move.cells], "suspects": names},
+            )
+            self.pending.append(("end_turn",))
+
+        return run
+
+    # -- the turn's action ---------------------------------------------------------------------
+    def _action_options(self, verb: str) -> list[str]:
+        return [move_name(m) for m in self._action_moves(verb)]
+
+    def _plan_action(self, move: Move) -> Plan:
+        actor = self.actor
+        allowed = ("shift", *self.roles[actor].actions)
+        if move.verb not in allowed:
+            raise IllegalMoveError(
+                f"the {actor} cannot {move.verb} now; its actions: {', '.join(allowed)}",
+                [FORMS[v] for v in allowed],
+            )
+        legal = self._action_moves(move.verb)
+        if move.verb == "shift":
+            if abs(move.delta or 0) not in self.roles[actor].shifts:
+                raise self._refuse(move, f"the {actor} shifts by {' or '.join(map(str, self.roles[actor].shifts))}",
+                                   ["shift row N left|right" + ("" if self.roles[actor].shifts == (1,) else " [1|2]")])
+            if self._reverse_banned(move):
+                raise self._refuse(move, f"it would undo the last shift ({move_name(self.last_shift)})"  # type: ignore[arg-type]
+                                   , ["any other shift"])
+            return lambda: self._do_shift(move)
+        if move.verb in ("masquerade", "inspect"):
+            if not legal:
+                raise self._refuse(move, "the identity deck is empty", [])
+            return self._do_masquerade if move.verb == "masquerade" else self._do_inspect
+        if move.verb == "evidence":
+            name = self._suspect_ref(move, [n for n in self.hand if n not in self.cleared])
+            return lambda: self._do_evidence(name)
+        if move.verb == "swap":
+            a, b = move.cells
+            if not grid.adjacent(a, b):
+                raise self._refuse(move, "the two cards must be next to each other (8 neighbours)", [])
+            return lambda: self._do_swap(a, b)
+        if move.verb == "prepare":
+            return self._plan_prepare(move)
+        if move.verb == "defuse":
+            return self._plan_defuse(move)
+        target = move.cells[0]
+        if target not in self._targets(move.verb):
+            raise self._refuse(move, self._why_not(move.verb, target), self._action_options(move.verb))
+        return lambda: self._do_target(move.verb, target)
+
+    def _why_not(self, verb: str, target: Cell) -> str:
+        me = self._me()
+        name = self._name(target)
+        status = self.status[name]
+        if verb == "arrest" and self.roles[self.actor].arrest == "line":
+            in_range = target in grid.orthogonal(me, self.size, self.limits.detective_reach, include_self=True)
+            where = f"0 to {self.limits.detective_reach} cells in a straight line (not diagonal) from your identity"
+        elif verb in ("arrest", "plant"):
+            in_range = target in self._around_me()
+            where = "your identity's cell or adjacent to it"
+        elif verb == "shoot":
+            in_range = target in grid.diagonal(me, self.size, self.limits.sniper_reach)
+            where = f"1 to {self.limits.sniper_reach} cells on a diagonal from your identity"
+        elif verb == "detonate":
+            in_range, where = True, ""
+        else:
+            in_range = target in grid.neighbours(me, self.size)
+            where = "adjacent to your identity (not its own cell)"
+        if not in_range:
+            return f"{cell_name(target)} is not {where}"
+        if verb == "autopsy":
+            return f"{self._at(name)} is not dead"
+        if status != ALIVE:
+            return f"{self._at(name)} is {status}"
+        if verb in ("plant", "detonate"):
+            return f"{self._at(name)} {'already carries' if verb == 'plant' else 'carries no'} bomb"
+        return f"{self._at(name)} carries no bomb or threat"
+
+    def _plan_defuse(self, move: Move) -> Plan:
+        target = move.cells[0]
+        options = self._action_options("defuse")
+        if target not in self._targets("defuse"):
+            raise self._refuse(move, self._why_not("defuse", target), options)
+        kinds = [t for t in ("bomb", "threat") if self._has(target, t)]
+        token = move.token
+        if token is None:
+            if len(kinds) > 1:
+                raise AmbiguousMoveError(
+                    f"{move_name(move)}: {cell_name(target)} carries a bomb and a threat; say which",
+                    [f"defuse {cell_name(target)} bomb", f"defuse {cell_name(target)} threat"],
+                )
+            token = kinds[0]
+        elif token not in kinds:
+            raise self._refuse(move, f"{cell_name(target)} carries no {token}", options)
+        name = self._name(target)
+
+        def run() -> None:
+            self.tokens[name].discard(token)
+            self.events.emit("defuse", f"The {self.actor} removes the {token} from {self._at(name)}.",
+                             {"cell": cell_name(target), "suspect": name, "token": token})
+            self.pending.append(("end_turn",))
+
+        return run
+
+    def _plan_prepare(self, move: Move) -> Plan:
+        src, dst = move.cells
+        options = self._action_options("prepare")
+        kinds = [t for t in TOKENS if self._has(src, t)]
+        if not kinds:
+            raise self._refuse(move, f"{cell_name(src)} carries no token", options)
+        if not grid.adjacent(src, dst):
+            raise self._refuse(move, f"{cell_name(dst)} is not adjacent to {cell_name(src)}", options)
+        if not self._alive(dst):
+            raise self._refuse(move, f"{cell_name(dst)} is not alive: only living suspects take tokens", options)
+        if self.tokens[self._name(dst)]:
+            raise self._refuse(move, f"{cell_name(dst)} already carries a token", options)
+        token = move.token
+        if token is None:
+            if len(kinds) > 1:
+                raise AmbiguousMoveError(
+                    f"{move_name(move)}: {cell_name(src)} carries {' and '.join(kinds)}; say which",
+                    [f"{move_name(move)} {t}" for t in kinds],
+                )
+            token = kinds[0]
+        elif token not in kinds:
+            raise self._refuse(move, f"{cell_name(src)} carries no {token}", options)
+        a, b = self._name(src), self._name(dst)
+
+        def run() -> None:
+            self.tokens[a].discard(token)
+            self.tokens[b].add(token)
+            self.events.emit("prepare", f"The {self.actor} moves the {token} from {self._at(a)} to {self._at(b)}.",
+                             {"from": cell_name(src), "to": cell_name(dst), "token": token})
+            self.pending.append(("end_turn",))
+
+        return run
+
+    def _action_moves(self, verb: str) -> list[Move]:
+        """Every legal move of ``verb`` for the actor now."""
+        if verb == "shift":
+            return self._shifts()
+        if verb in ("masquerade", "inspect"):
+            return [Move(verb)] if self._deck_can_draw() else []
+        if verb == "evidence":
+            return [Move(verb, cells=(self.pos[n],)) for n in self.hand if n not in self.cleared]
+        if verb == "swap":
+            return [Move(verb, cells=(a, b)) for a in grid.cells(self.size)
+                    for b in grid.neighbours(a, self.size) if a < b]
+        if verb == "prepare":
+            return self._prepare_moves()
+        if verb == "defuse":
+            out = []
+            for c in self._targets(verb):
+                kinds = [t for t in ("bomb", "threat") if self._has(c, t)]
+                out.extend([Move(verb, cells=(c,))] if len(kinds) == 1 else
+                           [Move(verb, cells=(c,), token=t) for t in kinds])
+            return out
+        return [Move(verb, cells=(c,)) for c in self._targets(verb)]
+
+    # -- effects of actions ----------------------------------------------------------------------
+    def _after_move(self) -> None:
+        """After a shift or swap: the Maniac's threat step, or the end of the turn."""
+        if "threats-after-move" in self.roles[self.actor].steps:
+            self.pending.append(("threat_step",))
+        else:
+            self.pending.append(("end_turn",))
+
+    def _do_shift(self, move: Move) -> None:
+        assert move.index is not None and move.delta is not None
+        if move.line == "row":
+            self.grid[move.index] = grid.shifted(self.grid[move.index], move.delta)
+        else:
+            column = grid.shifted([row[move.index] for row in self.grid], move.delta)
+            for r, name in enumerate(column):
+                self.grid[r][move.index] = name
+        self._index_positions()
+        self.last_shift = move
+        self.events.emit("shift", f"The {self.actor} shifts: {move_name(move)}.",
+                         {"line": move.line, "index": move.index, "delta": move.delta})
+        self._after_move()
+
+    def _do_swap(self, a: Cell, b: Cell) -> None:
+        na, nb = self._name(a), self._name(b)
+        self.grid[a[0]][a[1]], self.grid[b[0]][b[1]] = nb, na
+        self._index_positions()
+        self.events.emit("swap", f"The {self.actor} swaps {na} and {nb}: {na} now at {cell_name(b)}, "
+                         f"{nb} now at {cell_name(a)}.", {"cells": [cell_name(a), cell_name(b)]})
+        self._after_move()
+
+    def _do_masquerade(self) -> None:
+        actor = self.actor
+        card = self._draw_card()
+        self.events.emit("masquerade", f"The {actor} masquerades: draws the top identity card.",
+                         {"character": actor, "deck": len(self.deck)})
+        if self.status[card] == ALIVE:
+            self.discard.append(self.identity[actor])
+            old = self.identity[actor]
+            self.identity[actor] = card
+            self.events.emit("masquerade-draw", f"The {actor} drew {self._at(card)}, alive: it is the new "
+                             f"identity; {self._at(old)} stays on the board as a citizen.",
+                             {"drawn": card, "adopted": True, "old": old}, to=[self.seat_of[actor]])
+        else:
+            self.discard.append(card)
+            self.events.emit("masquerade-draw", f"The {actor} drew {self._at(card)}, {self.status[card]}: "
+                             "discarded; the identity is unchanged.",
+                             {"drawn": card, "adopted": False}, to=[self.seat_of[actor]])
+        self.pending.append(("end_turn",))
+
+    def _do_inspect(self) -> None:
+        cards = [self._draw_card()]
+        while len(cards) < self.limits.inspect_cards and self.deck:
+            cards.append(self.deck.pop(0))
+        self.inspecting = cards
+        self.phase = "keep"
+        self.events.emit("inspect", f"The {self.actor} inspects the top of the identity deck.",
+                         {"count": len(cards)})
+        self.events.emit("inspect-look", f"The {self.actor} sees {', '.join(self._at(n) for n in cards)}.",
+                         {"cards": list(cards)}, to=[self.seat_of[self.actor]])
+
+    def _do_evidence(self, name: str) -> None:
+        self.cleared.append(name)
+        self.events.emit("evidence", f"The {self.actor} reveals evidence: {self._at(name)} is cleared (innocent).",
+                         {"suspect": name, "cell": cell_name(self.pos[name])})
+        self.pending.append(("end_turn",))
+
+    def _do_target(self, verb: str, target: Cell) -> None:
+        actor = self.actor
+        name = self._name(target)
+        if verb == "arrest":
+            self.events.emit("arrest-attempt", f"The {actor} tries to arrest {self._at(name)}.",
+                             {"cell": cell_name(target), "suspect": name})
+            if self._mafia_identity(name):
+                self._arrest_now(name)
+            else:
+                self.events.emit("arrest-failed", f"The arrest fails: {name} is not a Mafia identity.",
+                                 {"suspect": name})
+        elif verb == "autopsy":
+            mafia = sorted(
+                c for c in self.characters if self.team[c] == "mafia"
+                and grid.adjacent(self.pos[self.identity[c]], target)
+            )
+            self.autopsies.append({"suspect": name, "cell": cell_name(target), "turn": self.turn_number,
+                                   "mafia_adjacent": mafia})
+            self.events.emit("autopsy", f"The {actor} performs an autopsy on {self._at(name)}.",
+                             {"cell": cell_name(target), "suspect": name})
+            found = ", ".join(mafia) if mafia else "no Mafia character"
+            self.events.emit("autopsy-result", f"Autopsy of {self._at(name)}: {found} has an identity adjacent to it.",
+                             {"suspect": name, "mafia_adjacent": mafia}, to=[self.seat_of[actor]])
+        elif verb in ("kill", "shoot"):
+            self.events.emit(verb, f"The {actor} {'kills' if verb == 'kill' else 'shoots'} at {self._at(name)}.",
+                             {"cell": cell_name(target), "suspect": name})
+            self.pending.append(("kill", name, f"the {actor}"))
+        elif verb == "plant":
+            self.tokens[name].add("bomb")
+            self.events.emit("plant", f"The {actor} plants a bomb on {self._at(name)}.",
+                             {"cell": cell_name(target), "suspect": name})
+        elif verb == "detonate":
+            self.events.emit("detonate", f"The {actor} detonates the bomb on {self._at(name)}.",
+                             {"cell": cell_name(target), "suspect": name})
+            self.pending.append(("explode", name))
+        self.pending.append(("end_turn",))
+
+    # ---------------------------------------------------------------------------- enumeration
+    def legal_inputs(self, seat: str) -> list[str]:
+        if self.result is not None:
+            return []
+        out: list[str] = []
+        awaited = self.awaiting()[0]
+        if seat == awaited.seat:
+            kind = awaited.kind
+            if kind in ("protect", "detonate"):
+                out = [f"{kind} yes", f"{kind} no"]
+            elif kind == "keep":
+                out = [f"keep {cell_name(self.pos[n])}" for n in self.inspecting]
+            elif kind == "protection":
+                out = [f"{v} {cell_name(c)}" for v in ("protect", "unprotect") for c in self._protection_targets(v)]
+            elif kind == "threat":
+                targets = self._threat_targets()
+                lo, hi = self.limits.threats_min, self.limits.threats_max
+                for k in range(max(lo, 1), min(hi, len(targets)) + 1):
+                    out.extend("threat " + " ".join(cell_name(c) for c in combo) for combo in combinations(targets, k))
+            else:
+                for verb in ("shift", *self.roles[self.actor].actions):
+                    out.extend(self._action_options(verb))
+        return out + ["surrender"]
+
+    # ---------------------------------------------------------------------------- views
+    def score(self) -> dict[str, Any]:
+        return {
+            "arrests": self.arrests, "arrests_to_win": self.mode.win_arrests,
+            "kills": self.kills, "kills_to_win": self.mode.win_kills,
+        }
+
+    def view(self, seat: str) -> dict[str, Any]:
+        mine = self.characters_of(seat)
+        board = []
+        for cell in grid.cells(self.size):
+            name = self._name(cell)
+            board.append({
+                "cell": cell_name(cell), "suspect": name, "status": self.status[name],
+                "tokens": [t for t in TOKENS if t in self.tokens[name]],
+                "cleared": name in self.cleared,
+            })
+        v: dict[str, Any] = {
+            "game": "fbi-mafia", "mode": self.mode.name, "seat": seat, "size": self.size,
+            "turn": self.turn_number, "acting": self.actor, "phase": self.phase,
+            "awaiting": [a.as_dict() for a in self.awaiting()],
+            "score": self.score(), "board": board, "deck": len(self.deck),
+            "cleared": list(self.cleared),
+            "last_shift": move_name(self.last_shift) if self.last_shift else None,
+            "identities": {c: {"suspect": self.identity[c], "cell": cell_name(self.pos[self.identity[c]])}
+                           for c in mine},
+            "result": self.result.as_dict() if self.result else None,
+        }
+        if self.result is not None:
+            v["identities"] = {c: {"suspect": self.identity[c], "cell": cell_name(self.pos[self.identity[c]])}
+                               for c in self.characters}
+        if any("evidence" in self.roles[c].actions for c in mine):
+            v["hand"] = list(self.hand)
+        if any("inspect" in self.roles[c].actions for c in mine):
+            v["kept"] = list(self.kept)
+            v["inspecting"] = list(self.inspecting)
+        if any("autopsy" in self.roles[c].actions for c in mine):
+            v["autopsies"] = [dict(a) for a in self.autopsies]
+        if seat == HOST:
+            v["deck_order"] = list(self.deck)
+            v["discard"] = list(self.discard)
+        return v
+
+    def render(self, seat: str) -> str:
+        from engine.games.fbi_mafia.render import render_board
+
+        return render_board(self, seat)

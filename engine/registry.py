@@ -1,0 +1,20 @@
+"""The games arbiter knows, by name."""
+
+from __future__ import annotations
+
+from engine.errors import UnknownCommandError
+from engine.game import Rules
+from engine.games.fbi_mafia.rules import FbiMafiaRules
+
+_GAMES: dict[str, Rules] = {r.name: r for r in (FbiMafiaRules(),)}
+
+
+def games() -> list[Rules]:
+    return list(_GAMES.values())
+
+
+def get(name: str) -> Rules:
+    try:
+        return _GAMES[name]
+    except KeyError:
+        raise UnknownCommandError(f"no game named {name!r}", sorted(_GAMES)) from None

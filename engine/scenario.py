@@ -1,0 +1,168 @@
+"""Loading scenario YAML (``yaml.safe_load`` only) with errors that name the file, the path
+inside it and what is wrong.
+
+``Node`` wraps a loaded value with where it came from, so checks read naturally:
+
+>>> n = Node({"size": 6}, "modes.yaml")
+>>> n.key("size").integer(low=2)
+6
+>>> n.key("board").integer()
+Traceback (most recent call last):
+...
+engine.errors.ScenarioError: modes.yaml: board: missing (required)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from engine.errors import ScenarioError
+
+SCENARIO_PACKAGE = "scenarios"
+
+
+class Node:
+    """A value from a YAML document and its path, for validation with precise errors."""
+
+    def __init__(self, value: Any, source: str, path: str = "") -> None:
+        self.value = value
+        self.source = source
+        self.path = path
+
+    def fail(self, problem: str) -> ScenarioError:
+        return ScenarioError(self.source, self.path, problem)
+
+    def _child(self, value: Any, step: str | int) -> Node:
+        if isinstance(step, int):
+            path = f"{self.path}[{step}]"
+        else:
+            path = f"{self.path}.{step}" if self.path else step
+        return Node(value, self.source, path)
+
+    # -- mappings ------------------------------------------------------------------------------
+    def mapping(self) -> dict[str, Any]:
+        if not isinstance(self.value, dict):
+            raise self.fail(f"expected a mapping, found {_kind(self.value)}")
+        return self.value
+
+    def has(self, name: str) -> bool:
+        return name in self.mapping()
+
+    def key(self, name: str) -> Node:
+        m = self.mapping()
+        if name not in m:
+            missing = f"{self.path}.{name}" if self.path else name
+            raise ScenarioError(self.source, missing, "missing (required)")
+        return self._child(m[name], name)
+
+    def optional(self, name: str, default: Any) -> Node:
+        m = self.mapping()
+        return self._child(m.get(name, default), name)
+
+    def only_keys(self, *allowed: str) -> None:
+        for k in self.mapping():
+            if k not in allowed:
+                raise self._child(None, str(k)).fail(
+                    f"unknown key; allowed here: {', '.join(allowed)}"
+                )
+
+    def items(self) -> Iterator[tuple[str, Node]]:
+        for k, v in self.mapping().items():
+            if not isinstance(k, str):
+                raise self.fail(f"keys must be text, found {k!r}")
+            yield k, self._child(v, k)
+
+    # -- sequences ------------------------------------------------------------------------------
+    def sequence(self, min_len: int = 0) -> list[Node]:
+        if not isinstance(self.value, list):
+            raise self.fail(f"expected a list, found {_kind(self.value)}")
+        if len(self.value) < min_len:
+            raise self.fail(f"expected at least {min_len} entries, found {len(self.value)}")
+        return [self._child(v, i) for i, v in enumerate(self.value)]
+
+    # -- scalars -------------------------------------------------------------------------------
+    def integer(self, low: int | None = None, high: int | None = None) -> int:
+        v = self.value
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise self.fail(f"expected a whole number, found {_kind(v)}")
+        if (low is not None and v < low) or (high is not None and v > high):
+            lo = "" if low is None else f"{low}"
+            hi = "" if high is None else f"{high}"
+            raise self.fail(f"{v} is out of range (allowed: {lo}..{hi})")
+        return v
+
+    def text(self, choices: tuple[str, ...] | list[str] | None = None) -> str:
+        v = self.value
+        if not isinstance(v, str) or not v.strip():
+            raise self.fail(f"expected text, found {_kind(v)}")
+        if choices is not None and v not in choices:
+            raise self.fail(f"{v!r} is not one of: {', '.join(choices)}")
+        return v
+
+    def texts(self, choices: tuple[str, ...] | list[str] | None = None, unique: bool = True) -> list[str]:
+        out = [n.text(choices) for n in self.sequence()]
+        if unique:
+            seen: set[str] = set()
+            for i, t in enumerate(out):
+                if t in seen:
+                    raise self._child(t, i).fail(f"{t!r} is listed twice")
+                seen.add(t)
+        return out
+
+
+def _kind(v: Any) -> str:
+    if v is None:
+        return "nothing"
+    return {dict: "a mapping", list: "a list", str: "text", bool: "true/false", int: "a number",
+            float: "a number"}.get(type(v), type(v).__name__)
+
+
+def load_text(text: str, source: str) -> Node:
+    """Parse YAML text safely; a syntax error names the source, line and column."""
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ScenarioError(source, where, f"not valid YAML: {problem}") from None
+    return Node(value, source)
+
+
+def load_file(path: str | Path) -> Node:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(str(p), "", f"cannot read: {exc}") from None
+    return load_text(text, str(p))
+
+
+def load_packaged(relative: str) -> Node:
+    """Load a YAML file shipped in the ``scenarios`` package (works from any install)."""
+    ref = resources.files(SCENARIO_PACKAGE).joinpath(relative)
+    try:
+        text = ref.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"scenarios/{relative}", "", f"cannot read: {exc}") from None
+    return load_text(text, f"scenarios/{relative}")
+
+
+def packaged_files() -> list[str]:
+    """Every YAML file shipped in the ``scenarios`` package, as relative paths, sorted."""
+    out: list[str] = []
+
+    def walk(ref: Any, prefix: str) -> None:
+        for child in sorted(ref.iterdir(), key=lambda c: c.name):
+            if child.is_dir():
+                walk(child, f"{prefix}{child.name}/")
+            elif child.name.endswith((".yaml", ".yml")):
+                out.append(f"{prefix}{child.name}")
+
+    walk(resources.files(SCENARIO_PACKAGE), "")
+    return out

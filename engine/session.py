@@ -1,0 +1,131 @@
+"""A session: one game, its seed, virtual clock, event log, and the ordered log of what
+happened (chance outcomes, accepted moves, clock ticks) that a transcript is made of."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.chance import Chance, ChanceRecord
+from engine.clock import seconds_name
+from engine.errors import GameOverError, TimeError, UnknownSeatError
+from engine.events import HOST, Event, EventLog
+from engine.game import GameState, Rules, Variant
+
+
+@dataclass(frozen=True)
+class Move:
+    """An accepted input: the ``n``-th move of the game."""
+
+    n: int
+    seat: str
+    text: str
+    time_ms: int
+
+    def as_entry(self) -> dict[str, Any]:
+        return {"move": {"n": self.n, "seat": self.seat, "text": self.text, "time": _time(self.time_ms)}}
+
+
+def _time(ms: int) -> int | float:
+    text = seconds_name(ms)
+    return float(text) if "." in text else int(text)
+
+
+def chance_entry(rec: ChanceRecord) -> dict[str, Any]:
+    return {"chance": {"what": rec.label, "outcome": list(rec.outcome)}}
+
+
+class Session:
+    """Runs one game: checks seats and time, applies inputs and records them.
+
+    ``recorded`` are chance outcomes to reuse (a replay or a resumed game).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        variant: str | Variant,
+        *,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        recorded: Sequence[ChanceRecord] = (),
+        strict_chance: bool = True,
+    ) -> None:
+        self.rules = rules
+        self.variant = variant if isinstance(variant, Variant) else rules.variant(variant)
+        self.seed = seed if seed is not None else secrets.randbelow(2**31)
+        self.options = dict(options or {})
+        self.entries: list[dict[str, Any]] = []
+        self.listeners: list[Callable[[dict[str, Any]], None]] = []
+        self.events = EventLog()
+        self.chance = Chance(
+            self.seed, recorded, strict=strict_chance, on_record=lambda r: self._entry(chance_entry(r))
+        )
+        self.state: GameState = rules.new_state(self.variant, self.chance, self.events, self.options)
+        self.clock_ms = 0
+        self.moves: list[Move] = []
+
+    # -- facts -------------------------------------------------------------------------------
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.state.seats
+
+    @property
+    def over(self) -> bool:
+        return self.state.result is not None
+
+    def check_seat(self, seat: str) -> str:
+        if seat != HOST and seat not in self.state.seats:
+            raise UnknownSeatError(f"no seat {seat!r} in this game", self.state.seats)
+        return seat
+
+    # -- changes -----------------------------------------------------------------------------
+    def _entry(self, entry: dict[str, Any]) -> None:
+        self.entries.append(entry)
+        for listener in self.listeners:
+            listener(entry)
+
+    def advance_to(self, time_ms: int) -> list[Event]:
+        """Let time pass (a stamped meta-command); recorded as a tick so a replay keeps the clock."""
+        if time_ms < self.clock_ms:
+            raise TimeError(
+                f"time {seconds_name(time_ms)} is before the clock ({seconds_name(self.clock_ms)}); "
+                "the clock never runs backwards"
+            )
+        start = len(self.events)
+        if time_ms > self.clock_ms and not self.over:
+            self.state.advance_clock(time_ms)
+            self.clock_ms = time_ms
+            self._entry({"tick": {"time": _time(time_ms)}})
+        return self.events.since(start)
+
+    def submit(self, seat: str, text: str, time_ms: int | None = None) -> list[Event]:
+        """Apply one input of ``seat``; return the events it caused (all of them)."""
+        self.check_seat(seat)
+        if seat == HOST:
+            raise UnknownSeatError("the host does not play; name a seat", self.state.seats)
+        now = self.clock_ms + self.state.clock_step_ms if time_ms is None else time_ms
+        if now < self.clock_ms:
+            raise TimeError(
+                f"time {seconds_name(now)} is before the clock ({seconds_name(self.clock_ms)}); "
+                "the clock never runs backwards"
+            )
+        start = len(self.events)
+        if not self.over and now > self.clock_ms:
+            self.state.advance_clock(now)
+            if len(self.events) > start:  # time alone changed the game: record when
+                self.clock_ms = now
+                self._entry({"tick": {"time": _time(now)}})
+        if self.over:
+            raise GameOverError(
+                "the game is over: " + self.state.result.text  # type: ignore[union-attr]
+            )
+        text = " ".join(text.split())
+        self.state.apply(seat, text, now)
+        self.clock_ms = now
+        move = Move(len(self.moves) + 1, seat, text, now)
+        self.moves.append(move)
+        self._entry(move.as_entry())
+        return self.events.since(start)

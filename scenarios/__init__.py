@@ -1,0 +1,1 @@
+"""Scenario data (YAML) shipped with arbiter: boards, decks, tiles, modes."""
