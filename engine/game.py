@@ -138,6 +138,14 @@ class Rules(ABC):
     ) -> GameState:
         """Set up a new game; every random decision goes through ``chance``."""
 
+    def forfeit_input(self, seat: str) -> str | None:
+        """The input by which a seat gives up (a bot that crashed or cheated), if the game has one."""
+        return None
+
+    def validate_document(self, doc: Any) -> None:
+        """Check one scenario YAML document of this game (an ``engine.scenario.Node``)."""
+        raise doc.fail(f"{self.name} has no scenario documents to check")
+
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         """The built-in random bot: a legal input for ``seat`` or None when it has none.
 

@@ -87,6 +87,10 @@ class Session:
         for listener in self.listeners:
             listener(entry)
 
+    def note(self, body: dict[str, Any]) -> None:
+        """Record a remark that is not an input (e.g. why a bot forfeited); replay ignores it."""
+        self._entry({"note": dict(body)})
+
     def advance_to(self, time_ms: int) -> list[Event]:
         """Let time pass (a stamped meta-command); recorded as a tick so a replay keeps the clock."""
         if time_ms < self.clock_ms:

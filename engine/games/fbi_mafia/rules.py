@@ -39,6 +39,12 @@ class FbiMafiaRules(Rules):
         d = fm_data.load()
         return FbiMafiaState(d, d.modes[variant.name], chance, events)
 
+    def forfeit_input(self, seat: str) -> str | None:
+        return "surrender"
+
+    def validate_document(self, doc: Any) -> None:
+        fm_data.validate_document(doc)
+
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         """Random but purposeful: pick the kind of action first, then its arguments; never
         surrender (a random surrender would end most games at once)."""

@@ -229,13 +229,7 @@ class FbiMafiaState(GameState):
                 self._name(c) for c in grid.neighbours(self._me(), self.size)
                 if self._alive(c) and self._has(c, "threat")
             ]
-            for v in victims:
-                self.events.emit(
-                    "threat-kill",
-                    f"{self._at(v)} carries a threat next to the {actor}'s identity and is killed.",
-                    {"suspect": v, "cell": cell_name(self.pos[v])},
-                )
-                self.pending.append(("kill", v, f"the {actor}'s threat"))
+            self.pending.extend(("threat_kill", v) for v in victims)
         if "protection-before-action" in steps:
             if self._protection_targets("protect") or self._protection_targets("unprotect"):
                 self.phase = "protection"
@@ -270,6 +264,18 @@ class FbiMafiaState(GameState):
                 {"character": self.actor},
             )
             self._end_turn()
+
+    def _op_threat_kill(self, name: str) -> None:
+        if self.status[name] != ALIVE or "threat" not in self.tokens[name]:
+            return
+        if not grid.adjacent(self.pos[name], self._me()):  # the Maniac's identity changed meanwhile
+            return
+        self.events.emit(
+            "threat-kill",
+            f"{self._at(name)} carries a threat next to the {self.actor}'s identity at the start of its turn.",
+            {"suspect": name, "cell": cell_name(self.pos[name])},
+        )
+        self._op_kill(name, f"the {self.actor}'s threat")
 
     def _op_kill(self, name: str, cause: str) -> None:
         if self.status[name] != ALIVE:

@@ -1,0 +1,1 @@
+"""The arbiter command line (Click). Thin: the engine does the work."""

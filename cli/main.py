@@ -1,0 +1,264 @@
+"""The ``arbiter`` command. Thin: each command parses options, calls the engine, prints."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+import click
+from tabulate import tabulate
+
+from engine import registry
+from engine import transcript as tr
+from engine.bench import bench as run_bench
+from engine.bench import peak_memory_mib
+from engine.bots import Bot, make_bot
+from engine.errors import ArbiterError, ScenarioError
+from engine.events import HOST
+from engine.match import Match
+from engine.protocol import Protocol
+from engine.scenario import load_file, load_packaged, packaged_files
+from engine.session import Session
+
+
+def fail(message: str) -> None:
+    raise click.ClickException(message)
+
+
+def _lines(stream: IO[str]) -> Iterator[str]:
+    for line in stream:
+        yield line
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="arbiter")
+def main() -> None:
+    """arbiter: a referee for tabletop hidden-role games.
+
+    Moves are text lines (docs/protocol.md); every game can be recorded as a transcript that
+    replays exactly.
+    """
+
+
+@main.command()
+def games() -> None:
+    """List the games and their modes or scenarios."""
+    rows = []
+    for rules in registry.games():
+        for v in rules.variants():
+            rows.append([rules.name, v.name, " ".join(v.seats), v.description])
+    click.echo(tabulate(rows, headers=["game", "mode", "seats", "description"]))
+
+
+def _bots(specs: tuple[str, ...], all_bots: str | None, session: Session, timeout: float) -> dict[str, Bot]:
+    wanted: dict[str, str] = {}
+    if all_bots:
+        wanted = {s: all_bots for s in session.seats}
+    for spec in specs:
+        seat, sep, kind = spec.partition("=")
+        seat = seat.strip().lower()
+        if not sep or not kind.strip():
+            fail(f"--bot {spec!r}: expected SEAT=random or SEAT=exec:COMMAND")
+        if seat not in session.seats:
+            fail(f"--bot {spec!r}: no seat {seat!r}; seats: {', '.join(session.seats)}")
+        wanted[seat] = kind.strip()
+    bots: dict[str, Bot] = {}
+    for seat, kind in wanted.items():
+        bots[seat] = make_bot(kind, seat, session.seed, timeout)
+    return bots
+
+
+@main.command()
+@click.argument("game", required=False)
+@click.option("--mode", "--scenario", "variant", help="The mode or scenario (see `arbiter games`).")
+@click.option("--seed", type=int, help="Seed of the game's random generator (chosen and recorded when absent).")
+@click.option("--moves", "moves", type=click.File("r", encoding="utf-8"),
+              help="Read input lines from FILE ('-' for stdin) instead of the terminal.")
+@click.option("--transcript", "transcript_path", type=click.Path(dir_okay=False),
+              help="Write the transcript to this file as the game goes.")
+@click.option("--resume", type=click.Path(exists=True, dir_okay=False),
+              help="Continue the unfinished game in this transcript (appends to it).")
+@click.option("--bot", "bot_specs", multiple=True, metavar="SEAT=KIND",
+              help="Let a bot play SEAT: random, or exec:COMMAND for a program. Repeatable.")
+@click.option("--bots", "all_bots", type=click.Choice(["random"]), help="Bots on every seat.")
+@click.option("--bot-timeout", type=float, default=10.0, show_default=True,
+              help="Seconds an external bot may take to answer.")
+@click.option("--as", "as_seat", help="Play as this seat: see only what it may know.")
+@click.option("--json", "json_mode", is_flag=True, help="Answer every line with one JSON object.")
+def play(game: str | None, variant: str | None, seed: int | None, moves: IO[str] | None,
+         transcript_path: str | None, resume: str | None, bot_specs: tuple[str, ...],
+         all_bots: str | None, bot_timeout: float, as_seat: str | None, json_mode: bool) -> None:
+    """Play GAME: moves come from the terminal, a file or bots; answers go to stdout.
+
+    \b
+    arbiter play fbi-mafia --bots random --seed 1
+    arbiter play fbi-mafia --mode duel-3v3 --bot mafia=random --as fbi
+    """
+    writer = None
+    try:
+        if resume:
+            old = tr.read(resume)
+            if old.finished:
+                fail(f"{resume}: that game is over ({old.result['text'] if old.result else ''}); nothing to resume")
+            report = tr.replay(old)
+            if not report.ok or report.session is None:
+                fail(f"{resume}: cannot resume, it does not replay: " + "; ".join(report.problems))
+            session = report.session
+            assert session is not None
+            writer = tr.TranscriptWriter(resume, session, resume=True)
+        else:
+            if not game:
+                fail("name a game (see `arbiter games`) or --resume a transcript")
+            rules = registry.get(game)
+            session = Session(rules, variant or rules.default_variant, seed=seed)
+            if transcript_path:
+                writer = tr.TranscriptWriter(transcript_path, session)
+        perspective = as_seat.lower() if as_seat else HOST
+        protocol = Protocol(session, perspective, json_mode=json_mode)
+        bots = _bots(bot_specs, all_bots, session, bot_timeout)
+        if as_seat and perspective in bots:
+            fail(f"--as {as_seat}: that seat is played by a bot")
+        if moves is not None:
+            lines: Iterator[str] | None = _lines(moves)
+        elif len(bots) == len(session.seats):
+            lines = None
+        else:
+            lines = _lines(sys.stdin)
+        if not json_mode:
+            click.echo(f"# {session.rules.title}, {session.variant.title}, seed {session.seed}; "
+                       f"seats: {' '.join(session.seats)}" + (f"; you are {perspective}" if as_seat else ""))
+        for out in Match(protocol, bots, lines).run():
+            click.echo(out, nl=False)
+        if session.over and not json_mode:
+            click.echo(protocol.handle("board") or "", nl=False)
+    except ArbiterError as exc:
+        fail(exc.message)
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted" + (f"; the transcript {writer.path} can be resumed" if writer else ""), err=True)
+        sys.exit(130)
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--update", is_flag=True, help="Rewrite each file from the current rules (after an intended change).")
+def replay(files: tuple[str, ...], update: bool) -> None:
+    """Re-run transcripts and report any divergence (exit status 1 when one differs)."""
+    bad = 0
+    for path in files:
+        try:
+            t = tr.read(path)
+        except ArbiterError as exc:
+            click.echo(f"FAIL {path}: {exc.message}")
+            bad += 1
+            continue
+        report = tr.replay(t, update=update)
+        for note in t.notes:
+            click.echo(f"note {note}")
+        if update and report.session is not None and report.ok:
+            Path(path).write_text(tr.dump(report.session), encoding="utf-8")
+            click.echo(f"updated {path}: {report.moves} moves")
+        elif report.ok:
+            state = "finished: " + (t.result or {}).get("text", "") if t.finished else "unfinished (resumable)"
+            click.echo(f"ok {path}: {report.moves} moves, {state}")
+        else:
+            bad += 1
+            click.echo(f"FAIL {path}:")
+            for problem in report.problems:
+                click.echo(f"  {problem}")
+    if bad:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--seat", default=HOST, show_default=True, help="Show the board as this seat saw it.")
+@click.option("--at", "at", type=click.IntRange(min=0), help="After this many moves (default: the end).")
+def show(file: str, seat: str, at: int | None) -> None:
+    """Print the ASCII board of a transcript as SEAT saw it after move N."""
+    try:
+        t = tr.read(file)
+        if at is not None:
+            kept, count = [], 0
+            for entry in t.log:
+                if "move" in entry:
+                    if count == at:
+                        break
+                    count += 1
+                kept.append(entry)
+            if at > count:
+                fail(f"--at {at}: the transcript has only {count} moves")
+            t.log, t.result, t.events = kept, None, None
+        report = tr.replay(t)
+        if report.session is None or not report.ok:
+            fail(f"{file} does not replay: " + "; ".join(report.problems))
+        session = report.session
+        assert session is not None
+        click.echo(session.state.render(session.check_seat(seat.lower())))
+    except ArbiterError as exc:
+        fail(exc.message)
+
+
+@main.command()
+@click.argument("path", required=False, type=click.Path(exists=True))
+def validate(path: str | None) -> None:
+    """Check scenario YAML: the packaged data (no PATH), or a file or folder of YAML files."""
+    problems = 0
+    if path is None:
+        sources = [(f"scenarios/{rel}", lambda rel=rel: load_packaged(rel)) for rel in packaged_files()]
+    else:
+        p = Path(path)
+        files = sorted(p.rglob("*.y*ml")) if p.is_dir() else [p]
+        sources = [(str(f), lambda f=f: load_file(f)) for f in files]
+    for name, load in sources:
+        try:
+            doc = load()
+            game = doc.key("game").text([r.name for r in registry.games()])
+            registry.get(game).validate_document(doc)
+            click.echo(f"ok {name}")
+        except ScenarioError as exc:
+            problems += 1
+            click.echo(f"FAIL {exc.message}")
+    if path is None:
+        for rules in registry.games():
+            try:
+                rules.variants()
+                click.echo(f"ok {rules.name}: {len(rules.variants())} modes load and cross-check")
+            except ScenarioError as exc:
+                problems += 1
+                click.echo(f"FAIL {exc.message}")
+    if problems:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--mode", "--scenario", "variants", multiple=True, help="Only these modes (default: all).")
+@click.option("--games", "count", type=click.IntRange(min=1), default=50, show_default=True,
+              help="Games per mode.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
+def bench(game: str, variants: tuple[str, ...], count: int, seed: int) -> None:
+    """Random self-play: games/s, inputs/s, medians and peak memory (a benchmark, not a test)."""
+    try:
+        rules = registry.get(game)
+        names = list(variants) or [v.name for v in rules.variants()]
+        rows = []
+        for name in names:
+            rules.variant(name)
+            r = run_bench(rules, name, count, seed)
+            rows.append([name, r.games, f"{r.games_per_s:.1f}", f"{r.inputs_per_s:.0f}",
+                         f"{r.median_game_ms:.1f}", f"{r.median_inputs:.0f}",
+                         " ".join(f"{k}:{v}" for k, v in r.wins.items())])
+    except ArbiterError as exc:
+        fail(exc.message)
+    click.echo(tabulate(rows, headers=["mode", "games", "games/s", "inputs/s", "median ms/game",
+                                       "median inputs", "winners"]))
+    click.echo(f"peak memory: {peak_memory_mib():.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()

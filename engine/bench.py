@@ -1,0 +1,68 @@
+"""Random self-play for measuring speed: games per second, inputs per second, peak memory."""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import time
+from dataclasses import dataclass
+
+from engine.bots import RandomBot
+from engine.game import Rules
+from engine.session import Session
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    variant: str
+    games: int
+    inputs: int
+    seconds: float
+    median_game_ms: float
+    median_inputs: float
+    wins: dict[str, int]
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+    @property
+    def inputs_per_s(self) -> float:
+        return self.inputs / self.seconds if self.seconds else 0.0
+
+
+def play_random(rules: Rules, variant: str, seed: int, max_inputs: int = 100_000) -> Session:
+    """One whole game between random bots on every seat."""
+    session = Session(rules, variant, seed=seed)
+    bots = {s: RandomBot(s, seed) for s in session.seats}
+    for _ in range(max_inputs):
+        if session.over:
+            break
+        seat = session.state.awaiting()[0].seat
+        text = bots[seat].choose(session)
+        if text is None:
+            break
+        session.submit(seat, text)
+    return session
+
+
+def bench(rules: Rules, variant: str, games: int, seed: int) -> BenchResult:
+    times, counts = [], []
+    wins: dict[str, int] = {}
+    start = time.perf_counter()
+    for i in range(games):
+        t0 = time.perf_counter()
+        session = play_random(rules, variant, seed + i)
+        times.append(time.perf_counter() - t0)
+        counts.append(len(session.moves))
+        result = session.state.result
+        key = (result.winner or "nobody") if result else "unfinished"
+        wins[key] = wins.get(key, 0) + 1
+    total = time.perf_counter() - start
+    return BenchResult(variant, games, sum(counts), total, statistics.median(times) * 1000,
+                       statistics.median(counts), dict(sorted(wins.items())))
+
+
+def peak_memory_mib() -> float:
+    """Peak resident memory of this process so far (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -1,0 +1,73 @@
+"""Running a session: input lines from a person, a file or a pipe, and bots for some seats.
+
+``Match.run`` yields protocol responses (text ready to print, in order); it never prints.
+A bot's move is answered like any other move, its headline naming seat and input, so the
+output reads as a complete record of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from engine.bots import Bot, BotFailure
+from engine.errors import InputError
+from engine.protocol import Protocol
+
+
+class Match:
+    def __init__(self, protocol: Protocol, bots: dict[str, Bot], lines: Iterable[str] | None) -> None:
+        self.protocol = protocol
+        self.session = protocol.session
+        self.bots = bots
+        self.lines = iter(lines) if lines is not None else None
+
+    def _bot_seat(self) -> str | None:
+        for awaited in self.session.state.awaiting():
+            if awaited.seat in self.bots:
+                return awaited.seat
+        return None
+
+    def _render(self, response: object) -> str:
+        return response.json() if self.protocol.json_mode else response.text()  # type: ignore[attr-defined]
+
+    def _bot_move(self, seat: str) -> str:
+        bot = self.bots[seat]
+        try:
+            text = bot.choose(self.session)
+            if text is None:
+                raise BotFailure("the bot had no input to give")
+            return self._render(self.protocol.move(seat, text, None, referee=True))
+        except BotFailure as exc:
+            return self._forfeit(seat, str(exc))
+        except InputError as exc:
+            return self._forfeit(seat, f"illegal input {text!r}: {exc.kind}: {exc.message}")
+
+    def _forfeit(self, seat: str, why: str) -> str:
+        self.session.note({"seat": seat, "forfeit": why})
+        del self.bots[seat]
+        give_up = self.session.rules.forfeit_input(seat)
+        if give_up is None:
+            self.protocol.done = True
+            return f"? bot: {seat} failed ({why}); this game has no forfeit, the session ends\n\n"
+        response = self.protocol.move(seat, give_up, None, referee=True)
+        response.body.insert(0, f"forfeit: {seat}: {why}")
+        return self._render(response)
+
+    def run(self) -> Iterator[str]:
+        try:
+            while not self.protocol.done:
+                seat = None if self.session.over else self._bot_seat()
+                if seat is not None:
+                    yield self._bot_move(seat)
+                    continue
+                if self.lines is None:
+                    break
+                line = next(self.lines, None)
+                if line is None:
+                    break
+                out = self.protocol.handle(line)
+                if out is not None:
+                    yield out
+        finally:
+            for bot in self.bots.values():
+                bot.close()

@@ -1,0 +1,240 @@
+"""The line protocol of ``docs/protocol.md``: one command line in, one framed response out.
+
+>>> from engine import registry
+>>> from engine.session import Session
+>>> p = Protocol(Session(registry.get("fbi-mafia"), "standard-3v3", seed=1))
+>>> print(p.handle("time"), end="")
+= time
+time: 0
+<BLANKLINE>
+>>> p.handle("# a comment") is None
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.clock import parse_seconds, seconds_name
+from engine.errors import ArbiterError, DeniedError, SyntaxInputError, UnknownCommandError, UnknownSeatError
+from engine.events import HOST, Event
+from engine.session import Session
+
+META_COMMANDS: dict[str, str] = {
+    "help": "help: this list",
+    "seats": "seats: the seats of this game",
+    "awaiting": "awaiting: who is awaited now, and for what",
+    "legal": "legal SEAT: every input SEAT may send now",
+    "board": "board [SEAT]: the ASCII board as SEAT (or this session) sees it",
+    "view": "view [SEAT]: the state as SEAT may know it",
+    "events": "events [SEAT] [FROM]: SEAT's event stream from index FROM",
+    "score": "score: the scores, and the result once the game is over",
+    "time": "time: the virtual clock",
+    "quit": "quit: end the session (an unfinished game can be resumed from its transcript)",
+}
+MOVE_FORM = "[@SECONDS] SEAT ACTION...: a move, e.g. 'bandit kill c3'"
+
+
+@dataclass
+class Response:
+    """One response: ``ok``, a headline, body lines and the JSON payload."""
+
+    ok: bool
+    headline: str
+    body: list[str] = field(default_factory=list)
+    payload: dict[str, Any] = field(default_factory=dict)
+
+    def text(self) -> str:
+        mark = "=" if self.ok else "?"
+        lines = [f"{mark} {self.headline}".rstrip()] + [line if line.strip() else "." for line in self.body]
+        return "\n".join(lines) + "\n\n"
+
+    def json(self) -> str:
+        return json.dumps({"ok": self.ok, **self.payload}, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def error_response(exc: ArbiterError) -> Response:
+    return Response(
+        False,
+        f"{exc.kind}: {exc.message}",
+        [f"allowed: {a}" for a in exc.allowed],
+        {"error": {"kind": exc.kind, "message": exc.message, "allowed": list(exc.allowed)}},
+    )
+
+
+def event_line(event: Event) -> str:
+    return f"event: {event.text}"
+
+
+class Protocol:
+    """Speaks the protocol for one session, as the host (``HOST``) or as one seat."""
+
+    def __init__(self, session: Session, perspective: str = HOST, *, json_mode: bool = False) -> None:
+        self.session = session
+        self.perspective = session.check_seat(perspective)
+        self.json_mode = json_mode
+        self.done = False
+
+    # -- framing ------------------------------------------------------------------------------
+    def handle(self, line: str) -> str | None:
+        """Answer one input line; None for blank lines and comments."""
+        response = self.respond(line)
+        if response is None:
+            return None
+        return response.json() if self.json_mode else response.text()
+
+    def respond(self, line: str) -> Response | None:
+        text = line.replace("\r", "").strip()
+        if not text or text.startswith("#"):
+            return None
+        try:
+            return self._dispatch(text.split())
+        except ArbiterError as exc:
+            return error_response(exc)
+
+    # -- commands -----------------------------------------------------------------------------
+    def _dispatch(self, words: list[str]) -> Response:
+        time_ms = None
+        if words[0].startswith("@"):
+            time_ms = parse_seconds(words[0][1:])
+            words = words[1:]
+            if not words:
+                raise SyntaxInputError("a time stamp must be followed by a command", [MOVE_FORM])
+        command = words[0].lower()
+        if command in self.session.seats:
+            return self.move(command, " ".join(words[1:]), time_ms)
+        if command not in META_COMMANDS:
+            raise UnknownCommandError(
+                f"{words[0]!r} is neither a seat nor a command",
+                [MOVE_FORM, "seats: " + " ".join(self.session.seats)] + list(META_COMMANDS.values()),
+            )
+        if time_ms is not None:
+            self.session.advance_to(time_ms)
+        return getattr(self, f"cmd_{command}")(words[1:])
+
+    def move(self, seat: str, text: str, time_ms: int | None, *, referee: bool = False) -> Response:
+        """Apply a move; ``referee`` moves (a bot's, run by the referee) skip the seat check."""
+        if not referee and self.perspective != HOST and seat != self.perspective:
+            raise DeniedError(f"this session plays as {self.perspective}; it cannot move for {seat}")
+        start = len(self.session.events)
+        self.session.submit(seat, text, time_ms)
+        move = self.session.moves[-1]
+        events = self._visible(start)
+        body = [event_line(e) for _, e in events] + self._status_lines()
+        payload = {
+            "command": "move", "seat": seat, "input": move.text, "time": seconds_name(move.time_ms),
+            "events": [self._event_dict(i, e) for i, e in events],
+            **self._status_payload(),
+        }
+        return Response(True, f"{seat} {move.text}", body, payload)
+
+    def _visible(self, start: int) -> list[tuple[int, Event]]:
+        """Events from global index ``start`` visible to this session, with their index in its stream."""
+        seen = sum(1 for e in self.session.events.since(0)[:start] if e.visible_to(self.perspective))
+        out = []
+        for e in self.session.events.since(start):
+            if e.visible_to(self.perspective):
+                out.append((seen, e))
+                seen += 1
+        return out
+
+    @staticmethod
+    def _event_dict(index: int, e: Event) -> dict[str, Any]:
+        return {"index": index, "kind": e.kind, "text": e.text, "data": e.data}
+
+    def _status_lines(self) -> list[str]:
+        result = self.session.state.result
+        if result is not None:
+            return [f"result: {result.text}"]
+        return [f"awaiting: {a.seat} {a.kind}: {a.hint}" for a in self.session.state.awaiting()]
+
+    def _status_payload(self) -> dict[str, Any]:
+        result = self.session.state.result
+        return {
+            "awaiting": [a.as_dict() for a in self.session.state.awaiting()],
+            "result": result.as_dict() if result else None,
+        }
+
+    def _seat_arg(self, args: list[str], command: str, *, required: bool = False) -> str:
+        if len(args) > 1:
+            raise SyntaxInputError(f"{command} takes at most one seat", [META_COMMANDS[command]])
+        if not args:
+            if required:
+                raise SyntaxInputError(f"{command} needs a seat", [META_COMMANDS[command]])
+            return self.perspective
+        seat = args[0].lower()
+        if seat != HOST and seat not in self.session.seats:
+            raise UnknownSeatError(f"no seat {args[0]!r} in this game", list(self.session.seats) + [HOST])
+        if self.perspective != HOST and seat != self.perspective:
+            raise DeniedError(f"this session plays as {self.perspective}; {seat}'s {command} is not yours to see")
+        return seat
+
+    def cmd_help(self, args: list[str]) -> Response:
+        lines = [f"command: {v}" for v in META_COMMANDS.values()] + [f"command: {MOVE_FORM}"]
+        return Response(True, "help", lines, {"command": "help", "commands": list(META_COMMANDS.values()) + [MOVE_FORM]})
+
+    def cmd_seats(self, args: list[str]) -> Response:
+        seats = list(self.session.seats)
+        return Response(True, "seats", [f"seat: {s}" for s in seats], {"command": "seats", "seats": seats})
+
+    def cmd_awaiting(self, args: list[str]) -> Response:
+        return Response(True, "awaiting", self._status_lines(), {"command": "awaiting", **self._status_payload()})
+
+    def cmd_legal(self, args: list[str]) -> Response:
+        seat = self._seat_arg(args, "legal", required=True)
+        if seat == HOST:
+            raise UnknownSeatError("the host does not play; name a seat", list(self.session.seats))
+        legal = self.session.state.legal_inputs(seat)
+        return Response(True, f"legal {seat}", [f"legal: {m}" for m in legal],
+                        {"command": "legal", "seat": seat, "legal": legal})
+
+    def cmd_board(self, args: list[str]) -> Response:
+        seat = self._seat_arg(args, "board")
+        board = self.session.state.render(seat)
+        return Response(True, "board", board.splitlines(), {"command": "board", "seat": seat, "board": board})
+
+    def cmd_view(self, args: list[str]) -> Response:
+        seat = self._seat_arg(args, "view")
+        view = self.session.state.view(seat)
+        lines = [f"{k}: {_value_text(v)}" for k, v in view.items()]
+        return Response(True, f"view {seat}", lines, {"command": "view", "seat": seat, "view": view})
+
+    def cmd_events(self, args: list[str]) -> Response:
+        start = 0
+        if args and args[-1].isdigit():
+            start = int(args[-1])
+            args = args[:-1]
+        seat = self._seat_arg(args, "events")
+        stream = self.session.events.visible_to(seat)
+        chosen = list(enumerate(stream))[start:]
+        return Response(
+            True, f"events {seat} {start}", [event_line(e) for _, e in chosen],
+            {"command": "events", "seat": seat, "events": [self._event_dict(i, e) for i, e in chosen]},
+        )
+
+    def cmd_score(self, args: list[str]) -> Response:
+        score = self.session.state.score()
+        lines = [f"{k}: {_value_text(v)}" for k, v in score.items()]
+        result = self.session.state.result
+        if result is not None:
+            lines.append(f"result: {result.text}")
+        return Response(True, "score", lines,
+                        {"command": "score", "score": score, "result": result.as_dict() if result else None})
+
+    def cmd_time(self, args: list[str]) -> Response:
+        now = seconds_name(self.session.clock_ms)
+        return Response(True, "time", [f"time: {now}"], {"command": "time", "time": now})
+
+    def cmd_quit(self, args: list[str]) -> Response:
+        self.done = True
+        return Response(True, "bye", [], {"command": "quit"})
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return " ".join(value) if value else "-"
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,299 @@
+"""Transcripts: a human-readable YAML record of one game that replays exactly.
+
+Layout (see ``docs/transcripts.md``)::
+
+    format: 1
+    game: fbi-mafia
+    variant: standard-3v3
+    data: sha256:...        # digest of the variant's scenario data
+    seed: 7
+    seats: [bandit, ...]
+    options: {}
+    log:                    # in order: chance outcomes, accepted moves, clock ticks, notes
+    - chance: {what: board, outcome: [...]}
+    - move: {n: 1, seat: bandit, text: shift row 2 right, time: 1}
+    result: {...}           # written when the game ends
+    events: {count: 120, digest: sha256:...}
+
+The writer appends and flushes each log entry as it happens, so a crash loses nothing; a
+transcript without ``result`` is a game in progress and can be resumed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import yaml
+
+from engine.chance import ChanceRecord
+from engine.clock import parse_seconds
+from engine.errors import ArbiterError, TranscriptError
+from engine.session import Session
+
+FORMAT = 1
+HEADER = "# arbiter transcript. Replay it with: arbiter replay FILE\n"
+
+
+def _flow(value: Any) -> str:
+    return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 20, sort_keys=False).strip()
+
+
+def _block(value: dict[str, Any]) -> str:
+    return yaml.safe_dump(value, default_flow_style=None, allow_unicode=True, width=100, sort_keys=False)
+
+
+def header_of(session: Session) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "game": session.rules.name,
+        "variant": session.variant.name,
+        "data": session.variant.data_hash,
+        "seed": session.seed,
+        "seats": list(session.seats),
+        "options": dict(session.options),
+    }
+
+
+def ending_of(session: Session) -> dict[str, Any]:
+    assert session.state.result is not None
+    return {
+        "result": session.state.result.as_dict(),
+        "events": {"count": len(session.events), "digest": session.events.digest()},
+    }
+
+
+class TranscriptWriter:
+    """Writes a session's transcript incrementally: every entry is appended and flushed."""
+
+    def __init__(self, path: str | Path, session: Session, *, resume: bool = False) -> None:
+        self.path = Path(path)
+        self.session = session
+        self.finished = False
+        self._file: IO[str]
+        if resume:
+            self._file = self.path.open("a", encoding="utf-8")
+            written = len(session.entries)
+        else:
+            self._file = self.path.open("w", encoding="utf-8")
+            self._file.write(HEADER + _block(header_of(session)) + "log:\n")
+            written = 0
+        for entry in session.entries[written:]:
+            self._write_entry(entry)
+        self._sync()
+        session.listeners.append(self.append)
+
+    def _write_entry(self, entry: dict[str, Any]) -> None:
+        self._file.write("- " + _flow(entry) + "\n")
+
+    def _sync(self) -> None:
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        if self.session.over and not self.finished:
+            self._file.write(_block(ending_of(self.session)))
+            self._file.flush()
+            self.finished = True
+
+    def append(self, entry: dict[str, Any]) -> None:
+        self._write_entry(entry)
+        self._sync()
+
+    def close(self) -> None:
+        if self.append in self.session.listeners:
+            self.session.listeners.remove(self.append)
+        self._file.close()
+
+
+def dump(session: Session) -> str:
+    """The whole transcript of a session as text (what the writer would have written)."""
+    out = HEADER + _block(header_of(session)) + "log:\n"
+    out += "".join("- " + _flow(e) + "\n" for e in session.entries)
+    if session.over:
+        out += _block(ending_of(session))
+    return out
+
+
+@dataclass
+class Transcript:
+    """A transcript as read from a file."""
+
+    game: str
+    variant: str
+    data: str
+    seed: int
+    seats: list[str]
+    options: dict[str, Any]
+    log: list[dict[str, Any]]
+    result: dict[str, Any] | None = None
+    events: dict[str, Any] | None = None
+    source: str = "transcript"
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def chance(self) -> list[ChanceRecord]:
+        return [ChanceRecord(e["chance"]["what"], list(e["chance"]["outcome"])) for e in self.log if "chance" in e]
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+
+def _load_yaml(text: str, source: str) -> tuple[Any, list[str]]:
+    try:
+        return yaml.safe_load(text), []
+    except yaml.YAMLError:
+        pass
+    # A crash can leave the last line half written: read the file without it.
+    lines = text.splitlines(keepends=True)
+    if lines and lines[-1].startswith("- "):
+        try:
+            return yaml.safe_load("".join(lines[:-1])), [f"{source}: its last line was cut off and is ignored"]
+        except yaml.YAMLError:
+            pass
+    try:
+        yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark else ""
+        raise TranscriptError(f"{source}{where}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    raise AssertionError("unreachable")
+
+
+def parse(text: str, source: str = "transcript") -> Transcript:
+    """Read a transcript's text; problems are reported as ``TranscriptError`` with the source."""
+    doc, notes = _load_yaml(text, source)
+    if not isinstance(doc, dict):
+        raise TranscriptError(f"{source}: not a transcript (expected a YAML mapping)")
+    if doc.get("format") != FORMAT:
+        raise TranscriptError(f"{source}: format {doc.get('format')!r} is not supported (this arbiter reads {FORMAT})")
+    for key, kind in (("game", str), ("variant", str), ("data", str), ("seed", int), ("seats", list)):
+        if not isinstance(doc.get(key), kind):
+            raise TranscriptError(f"{source}: {key}: missing or not {kind.__name__}")
+    log = doc.get("log") or []
+    if not isinstance(log, list):
+        raise TranscriptError(f"{source}: log: expected a list")
+    for i, entry in enumerate(log):
+        problem = _entry_problem(entry)
+        if problem:
+            raise TranscriptError(f"{source}: log[{i}]: {problem}")
+    return Transcript(
+        game=doc["game"], variant=str(doc["variant"]), data=doc["data"], seed=doc["seed"],
+        seats=[str(s) for s in doc["seats"]], options=dict(doc.get("options") or {}), log=log,
+        result=doc.get("result"), events=doc.get("events"), source=source, notes=notes,
+    )
+
+
+def _entry_problem(entry: Any) -> str | None:
+    if not isinstance(entry, dict) or len(entry) != 1:
+        return "expected one of {chance: ...}, {move: ...}, {tick: ...}, {note: ...}"
+    (kind, body), = entry.items()
+    if not isinstance(body, dict):
+        return f"{kind}: expected a mapping"
+    if kind == "chance":
+        if not isinstance(body.get("what"), str) or not isinstance(body.get("outcome"), list):
+            return "chance: needs what (text) and outcome (list)"
+    elif kind == "move":
+        if not isinstance(body.get("seat"), str) or not isinstance(body.get("text"), str):
+            return "move: needs seat and text"
+        if _time_problem(body.get("time")):
+            return "move: " + _time_problem(body.get("time"))  # type: ignore[operator]
+    elif kind == "tick":
+        if _time_problem(body.get("time")):
+            return "tick: " + _time_problem(body.get("time"))  # type: ignore[operator]
+    elif kind != "note":
+        return f"unknown entry {kind!r}"
+    return None
+
+
+def _time_problem(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        return f"time must be seconds (a number not below 0), found {value!r}"
+    return None
+
+
+def time_ms(value: int | float) -> int:
+    return parse_seconds(f"{value:.3f}")
+
+
+def read(path: str | Path) -> Transcript:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TranscriptError(f"{p}: cannot read: {exc}") from None
+    return parse(text, str(p))
+
+
+@dataclass
+class ReplayReport:
+    """What a replay found. ``problems`` is empty when the transcript replays exactly."""
+
+    session: Session | None
+    problems: list[str]
+    moves: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def replay(t: Transcript, *, update: bool = False) -> ReplayReport:
+    """Re-run a transcript with its recorded chance outcomes and compare everything.
+
+    With ``update``, chance outcomes that no longer fit are drawn anew from the seed (after an
+    intended rules change) and differences are not problems; write the session back with
+    ``dump``.
+    """
+    from engine import registry
+
+    problems: list[str] = []
+    try:
+        rules = registry.get(t.game)
+        variant = rules.variant(t.variant)
+    except ArbiterError as exc:
+        return ReplayReport(None, [f"{t.source}: {exc.message}"])
+    if variant.data_hash != t.data and not update:
+        problems.append(f"scenario data changed: transcript has {t.data}, now {variant.data_hash}")
+    try:
+        session = Session(rules, variant, seed=t.seed, options=t.options, recorded=t.chance, strict_chance=not update)
+    except ArbiterError as exc:
+        return ReplayReport(None, problems + [f"setup: {exc.message}"])
+    if list(session.seats) != t.seats and not update:
+        problems.append(f"seats differ: transcript {t.seats}, now {list(session.seats)}")
+    moves = 0
+    for i, entry in enumerate(t.log):
+        try:
+            if "move" in entry:
+                body = entry["move"]
+                session.submit(body["seat"], body["text"], time_ms(body["time"]))
+                moves += 1
+            elif "tick" in entry:
+                session.advance_to(time_ms(entry["tick"]["time"]))
+            elif "note" in entry:
+                session.note(dict(entry["note"]))
+        except ArbiterError as exc:
+            what = entry.get("move") or entry.get("tick")
+            problems.append(f"log[{i}] {what}: refused on replay: {exc.kind}: {exc.message}")
+            return ReplayReport(session, problems, moves)
+    if session.chance.unused and not update:
+        problems.append(f"{len(session.chance.unused)} recorded chance outcome(s) were never used")
+    if not update:
+        problems.extend(_compare_ending(t, session))
+    return ReplayReport(session, problems, moves)
+
+
+def _compare_ending(t: Transcript, session: Session) -> list[str]:
+    problems = []
+    got = session.state.result.as_dict() if session.state.result else None
+    if t.result is None:
+        if got is not None:
+            problems.append(f"the game now ends ({got['text']}) but the transcript has no result")
+        return problems
+    if got != t.result:
+        problems.append(f"result differs: transcript {t.result}, replay {got}")
+    digest = {"count": len(session.events), "digest": session.events.digest()}
+    if t.events != digest:
+        problems.append(f"event log differs: transcript {t.events}, replay {digest}")
+    return problems

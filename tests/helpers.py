@@ -1,0 +1,63 @@
+"""Helpers for staging exact positions: a game's chance outcomes are fed as recorded ones, so
+a test chooses the board layout and who holds which identity without touching internals."""
+
+from __future__ import annotations
+
+from engine import registry
+from engine.chance import ChanceRecord
+from engine.events import HOST
+from engine.games.fbi_mafia import data as fm_data
+from engine.session import Session
+
+FBI = registry.get("fbi-mafia")
+
+
+def names(mode: str = "standard-3v3") -> list[str]:
+    size = fm_data.load().modes[mode].board
+    return list(fm_data.load().suspects[: size * size])
+
+
+def fbi_game(
+    mode: str = "standard-3v3",
+    *,
+    identities: dict[str, str] | None = None,
+    hand: list[str] | None = None,
+    deck_rest: list[str] | None = None,
+    layout: list[str] | None = None,
+    seed: int = 0,
+) -> Session:
+    """A game whose board is ``layout`` (default: the suspects in data order, row by row, so
+    a1=Ada, b1=Boris, ...), whose characters draw ``identities`` (character -> suspect; the
+    rest are filled in order), then the Criminalist's ``hand``, then ``deck_rest``."""
+    spec = fm_data.load().modes[mode]
+    pool = names(mode)
+    board = list(layout) if layout is not None else list(pool)
+    chosen = dict(identities or {})
+    free = [n for n in pool if n not in chosen.values() and n not in (hand or []) and n not in (deck_rest or [])]
+    deck = []
+    for character in spec.turn_order:
+        deck.append(chosen[character] if character in chosen else free.pop(0))
+    deck += list(hand or [])
+    if spec.evidence_hand and hand is None:
+        deck += [free.pop(0) for _ in range(spec.evidence_hand)]
+    deck += list(deck_rest or [])
+    deck += [n for n in free if n not in deck]
+    records = [ChanceRecord("board", board), ChanceRecord("identity-deck", deck)]
+    return Session(FBI, mode, seed=seed, recorded=records)
+
+
+def cell_of(session: Session, suspect: str) -> str:
+    from engine.games.fbi_mafia.grid import cell_name
+
+    return cell_name(session.state.pos[suspect])
+
+
+def play(session: Session, *lines: str) -> None:
+    """Submit ``seat words`` lines in order."""
+    for line in lines:
+        seat, _, text = line.partition(" ")
+        session.submit(seat, text)
+
+
+def host_view(session: Session) -> dict:
+    return session.state.view(HOST)
