@@ -129,6 +129,10 @@ def play(game: str | None, variant: str | None, seed: int | None, moves: IO[str]
         if not json_mode:
             click.echo(f"# {session.rules.title}, {session.variant.title}, seed {session.seed}; "
                        f"seats: {' '.join(session.seats)}" + (f"; you are {perspective}" if as_seat else ""))
+            if lines is not None:
+                click.echo("# one command per line; `help` lists them, `board` shows the board")
+                for a in session.state.awaiting():
+                    click.echo(f"# awaiting: {a.seat} {a.kind}: {a.hint}")
         for out in Match(protocol, bots, lines).run():
             click.echo(out, nl=False)
         if session.over and not json_mode:

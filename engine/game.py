@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.chance import Chance
+from engine.errors import UnknownCommandError
 from engine.events import EventLog
 
 
@@ -87,7 +88,15 @@ class GameState(ABC):
         """
 
     def advance_clock(self, now_ms: int) -> None:
-        """Let virtual time pass up to ``now_ms`` (real-time games may end here)."""
+        """Let virtual time pass up to ``now_ms`` with no input (real-time games may end here).
+
+        The session records every call as a ``tick``, so a replay passes time identically.
+        ``apply`` gets the input's time too: a real-time state judges an input from that,
+        never by changing itself before the input is known to be legal."""
+
+    def ends_by_time(self, now_ms: int) -> bool:
+        """Whether the game would end by time alone at ``now_ms`` (before any input then)."""
+        return False
 
     @abstractmethod
     def legal_inputs(self, seat: str) -> list[str]:
@@ -118,8 +127,6 @@ class Rules(ABC):
         """Every mode or scenario, from the scenario data."""
 
     def variant(self, name: str) -> Variant:
-        from engine.errors import UnknownCommandError
-
         for v in self.variants():
             if v.name == name:
                 return v

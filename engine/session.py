@@ -60,9 +60,8 @@ class Session:
         self.entries: list[dict[str, Any]] = []
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
         self.events = EventLog()
-        self.chance = Chance(
-            self.seed, recorded, strict=strict_chance, on_record=lambda r: self._entry(chance_entry(r))
-        )
+        self._held: list[dict[str, Any]] | None = None
+        self.chance = Chance(self.seed, recorded, strict=strict_chance, on_record=self._on_chance)
         self.state: GameState = rules.new_state(self.variant, self.chance, self.events, self.options)
         self.clock_ms = 0
         self.moves: list[Move] = []
@@ -82,6 +81,12 @@ class Session:
         return seat
 
     # -- changes -----------------------------------------------------------------------------
+    def _on_chance(self, rec: ChanceRecord) -> None:
+        if self._held is not None:
+            self._held.append(chance_entry(rec))
+        else:
+            self._entry(chance_entry(rec))
+
     def _entry(self, entry: dict[str, Any]) -> None:
         self.entries.append(entry)
         for listener in self.listeners:
@@ -100,10 +105,20 @@ class Session:
             )
         start = len(self.events)
         if time_ms > self.clock_ms and not self.over:
-            self.state.advance_clock(time_ms)
-            self.clock_ms = time_ms
-            self._entry({"tick": {"time": _time(time_ms)}})
+            self._pass_time(time_ms)
         return self.events.since(start)
+
+    def _pass_time(self, time_ms: int) -> None:
+        """Advance the game's clock; the tick is logged before the chance it caused."""
+        self._held = []
+        try:
+            self.state.advance_clock(time_ms)
+        finally:
+            held, self._held = self._held, None
+        self.clock_ms = time_ms
+        self._entry({"tick": {"time": _time(time_ms)}})
+        for entry in held:
+            self._entry(entry)
 
     def submit(self, seat: str, text: str, time_ms: int | None = None) -> list[Event]:
         """Apply one input of ``seat``; return the events it caused (all of them)."""
@@ -117,19 +132,22 @@ class Session:
                 "the clock never runs backwards"
             )
         start = len(self.events)
-        if not self.over and now > self.clock_ms:
-            self.state.advance_clock(now)
-            if len(self.events) > start:  # time alone changed the game: record when
-                self.clock_ms = now
-                self._entry({"tick": {"time": _time(now)}})
+        if not self.over and now > self.clock_ms and self.state.ends_by_time(now):
+            self._pass_time(now)  # time alone ended the game before this input: record when
         if self.over:
             raise GameOverError(
                 "the game is over: " + self.state.result.text  # type: ignore[union-attr]
             )
         text = " ".join(text.split())
-        self.state.apply(seat, text, now)
+        self._held = []
+        try:
+            self.state.apply(seat, text, now)
+        finally:
+            held, self._held = self._held, None
         self.clock_ms = now
         move = Move(len(self.moves) + 1, seat, text, now)
         self.moves.append(move)
         self._entry(move.as_entry())
+        for entry in held:  # the chance outcomes this move caused, after it
+            self._entry(entry)
         return self.events.since(start)

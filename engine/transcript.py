@@ -143,22 +143,17 @@ class Transcript:
 def _load_yaml(text: str, source: str) -> tuple[Any, list[str]]:
     try:
         return yaml.safe_load(text), []
-    except yaml.YAMLError:
-        pass
-    # A crash can leave the last line half written: read the file without it.
-    lines = text.splitlines(keepends=True)
-    if lines and lines[-1].startswith("- "):
+    except yaml.YAMLError as exc:
+        error = exc
+    # A crash can leave the last line half written (no newline at the end): read without it.
+    if text and not text.endswith("\n") and "\n" in text:
         try:
-            return yaml.safe_load("".join(lines[:-1])), [f"{source}: its last line was cut off and is ignored"]
+            return yaml.safe_load(text[: text.rindex("\n") + 1]), [f"{source}: its last line was cut off and is ignored"]
         except yaml.YAMLError:
             pass
-    try:
-        yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1})" if mark else ""
-        raise TranscriptError(f"{source}{where}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
-    raise AssertionError("unreachable")
+    mark = getattr(error, "problem_mark", None)
+    where = f" (line {mark.line + 1})" if mark else ""
+    raise TranscriptError(f"{source}{where}: not valid YAML: {getattr(error, 'problem', None) or error}") from None
 
 
 def parse(text: str, source: str = "transcript") -> Transcript:

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from functools import cache
 
 from engine.errors import SyntaxInputError
 
@@ -45,18 +45,18 @@ def parse_cell(text: str, size: int) -> Cell:
     return (r, c)
 
 
-def cells(size: int) -> Iterator[Cell]:
+@cache
+def cells(size: int) -> tuple[Cell, ...]:
     """Every cell in reading order (row by row, left to right)."""
-    for r in range(size):
-        for c in range(size):
-            yield (r, c)
+    return tuple((r, c) for r in range(size) for c in range(size))
 
 
 def on_board(cell: Cell, size: int) -> bool:
     return 0 <= cell[0] < size and 0 <= cell[1] < size
 
 
-def neighbours(cell: Cell, size: int) -> list[Cell]:
+@cache
+def neighbours(cell: Cell, size: int) -> tuple[Cell, ...]:
     """The up to 8 surrounding cells, in reading order; the board does not wrap."""
     r, c = cell
     out = []
@@ -64,24 +64,26 @@ def neighbours(cell: Cell, size: int) -> list[Cell]:
         for dc in (-1, 0, 1):
             if (dr or dc) and on_board((r + dr, c + dc), size):
                 out.append((r + dr, c + dc))
-    return out
+    return tuple(out)
 
 
 def adjacent(a: Cell, b: Cell) -> bool:
     return a != b and abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
 
 
-def orthogonal(cell: Cell, size: int, reach: int, *, include_self: bool) -> list[Cell]:
+@cache
+def orthogonal(cell: Cell, size: int, reach: int, *, include_self: bool) -> tuple[Cell, ...]:
     """Cells 1..reach steps away in a straight orthogonal line (and the cell itself if asked),
     in reading order."""
     r, c = cell
     out = [cell] if include_self else []
     for d in range(1, reach + 1):
         out.extend(p for p in ((r - d, c), (r + d, c), (r, c - d), (r, c + d)) if on_board(p, size))
-    return sorted(out)
+    return tuple(sorted(out))
 
 
-def diagonal(cell: Cell, size: int, reach: int) -> list[Cell]:
+@cache
+def diagonal(cell: Cell, size: int, reach: int) -> tuple[Cell, ...]:
     """Cells 1..reach steps away on the two diagonals, in reading order."""
     r, c = cell
     out = []
@@ -89,7 +91,7 @@ def diagonal(cell: Cell, size: int, reach: int) -> list[Cell]:
         for dr, dc in ((-d, -d), (-d, d), (d, -d), (d, d)):
             if on_board((r + dr, c + dc), size):
                 out.append((r + dr, c + dc))
-    return sorted(out)
+    return tuple(sorted(out))
 
 
 def shifted(line: list[str], delta: int) -> list[str]:

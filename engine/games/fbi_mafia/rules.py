@@ -46,15 +46,20 @@ class FbiMafiaRules(Rules):
         fm_data.validate_document(doc)
 
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
-        """Random but purposeful: pick the kind of action first, then its arguments; never
-        surrender (a random surrender would end most games at once)."""
-        legal = [m for m in state.legal_inputs(seat) if m != "surrender"]
-        if not legal:
+        """Random but purposeful: pick the kind of action first (uniformly among those with a
+        legal option), then its arguments; never surrender (a random surrender would end most
+        games at once)."""
+        assert isinstance(state, FbiMafiaState)
+        awaited = state.awaiting()
+        if not awaited or awaited[0].seat != seat:
             return None
-        by_verb: dict[str, list[str]] = {}
-        for m in legal:
-            by_verb.setdefault(m.split()[0], []).append(m)
-        verbs = list(by_verb)
-        verb = verbs[rng.randrange(len(verbs))]
-        options = by_verb[verb]
-        return options[rng.randrange(len(options))]
+        if awaited[0].kind == "action":
+            verbs = list(state.action_verbs())
+            while verbs:
+                verb = verbs.pop(rng.randrange(len(verbs)))
+                options = state.action_options(verb)
+                if options:
+                    return options[rng.randrange(len(options))]
+            return None
+        legal = [m for m in state.legal_inputs(seat) if m != "surrender"]
+        return legal[rng.randrange(len(legal))] if legal else None

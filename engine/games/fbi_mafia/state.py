@@ -664,18 +664,23 @@ class FbiMafiaState(GameState):
         return run
 
     # -- the turn's action ---------------------------------------------------------------------
-    def _action_options(self, verb: str) -> list[str]:
+    def action_verbs(self) -> tuple[str, ...]:
+        """The words the acting character's turn action may start with."""
+        return ("shift", *self.roles[self.actor].actions)
+
+    def action_options(self, verb: str) -> list[str]:
+        """Every legal action input starting with ``verb`` for the acting character now."""
         return [move_name(m) for m in self._action_moves(verb)]
+
 
     def _plan_action(self, move: Move) -> Plan:
         actor = self.actor
-        allowed = ("shift", *self.roles[actor].actions)
+        allowed = self.action_verbs()
         if move.verb not in allowed:
             raise IllegalMoveError(
                 f"the {actor} cannot {move.verb} now; its actions: {', '.join(allowed)}",
                 [FORMS[v] for v in allowed],
             )
-        legal = self._action_moves(move.verb)
         if move.verb == "shift":
             if abs(move.delta or 0) not in self.roles[actor].shifts:
                 raise self._refuse(move, f"the {actor} shifts by {' or '.join(map(str, self.roles[actor].shifts))}",
@@ -685,7 +690,7 @@ class FbiMafiaState(GameState):
                                    , ["any other shift"])
             return lambda: self._do_shift(move)
         if move.verb in ("masquerade", "inspect"):
-            if not legal:
+            if not self._deck_can_draw():
                 raise self._refuse(move, "the identity deck is empty", [])
             return self._do_masquerade if move.verb == "masquerade" else self._do_inspect
         if move.verb == "evidence":
@@ -702,7 +707,7 @@ class FbiMafiaState(GameState):
             return self._plan_defuse(move)
         target = move.cells[0]
         if target not in self._targets(move.verb):
-            raise self._refuse(move, self._why_not(move.verb, target), self._action_options(move.verb))
+            raise self._refuse(move, self._why_not(move.verb, target), self.action_options(move.verb))
         return lambda: self._do_target(move.verb, target)
 
     def _why_not(self, verb: str, target: Cell) -> str:
@@ -735,7 +740,7 @@ class FbiMafiaState(GameState):
 
     def _plan_defuse(self, move: Move) -> Plan:
         target = move.cells[0]
-        options = self._action_options("defuse")
+        options = self.action_options("defuse")
         if target not in self._targets("defuse"):
             raise self._refuse(move, self._why_not("defuse", target), options)
         kinds = [t for t in ("bomb", "threat") if self._has(target, t)]
@@ -761,7 +766,7 @@ class FbiMafiaState(GameState):
 
     def _plan_prepare(self, move: Move) -> Plan:
         src, dst = move.cells
-        options = self._action_options("prepare")
+        options = self.action_options("prepare")
         kinds = [t for t in TOKENS if self._has(src, t)]
         if not kinds:
             raise self._refuse(move, f"{cell_name(src)} carries no token", options)
@@ -937,8 +942,8 @@ class FbiMafiaState(GameState):
                 for k in range(max(lo, 1), min(hi, len(targets)) + 1):
                     out.extend("threat " + " ".join(cell_name(c) for c in combo) for combo in combinations(targets, k))
             else:
-                for verb in ("shift", *self.roles[self.actor].actions):
-                    out.extend(self._action_options(verb))
+                for verb in self.action_verbs():
+                    out.extend(self.action_options(verb))
         return out + ["surrender"]
 
     # ---------------------------------------------------------------------------- views
