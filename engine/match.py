@@ -51,6 +51,7 @@ class Match:
             return f"? bot: {seat} failed ({why}); this game has no forfeit, the session ends\n\n"
         response = self.protocol.move(seat, give_up, None, referee=True)
         response.body.insert(0, f"forfeit: {seat}: {why}")
+        response.payload["forfeit"] = {"seat": seat, "reason": why}
         return self._render(response)
 
     def run(self) -> Iterator[str]:
