@@ -142,6 +142,9 @@ def play(game: str | None, variant: str | None, seed: int | None, moves: IO[str]
     except KeyboardInterrupt:
         click.echo("\ninterrupted" + (f"; the transcript {writer.path} can be resumed" if writer else ""), err=True)
         sys.exit(130)
+    except BrokenPipeError:  # the reader went away (e.g. piped into head): stop quietly
+        sys.stderr.close()
+        sys.exit(0)
     finally:
         if writer is not None:
             writer.close()

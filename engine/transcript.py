@@ -74,6 +74,7 @@ class TranscriptWriter:
         self.finished = False
         self._file: IO[str]
         if resume:
+            _drop_cut_off_line(self.path)
             self._file = self.path.open("a", encoding="utf-8")
             written = len(session.entries)
         else:
@@ -104,6 +105,14 @@ class TranscriptWriter:
         if self.append in self.session.listeners:
             self.session.listeners.remove(self.append)
         self._file.close()
+
+
+def _drop_cut_off_line(path: Path) -> None:
+    """Before appending, remove a last line that a crash left without its newline."""
+    with path.open("rb+") as f:
+        data = f.read()
+        if data and not data.endswith(b"\n"):
+            f.truncate(data.rindex(b"\n") + 1 if b"\n" in data else 0)
 
 
 def dump(session: Session) -> str:
