@@ -27,6 +27,12 @@ def fail(message: str) -> None:
     raise click.ClickException(message)
 
 
+def _finite(param: click.Parameter, value: float) -> float:
+    if value != value:  # NaN passes range checks
+        raise click.BadParameter("must be a number of seconds", param=param)
+    return value
+
+
 def _lines(stream: IO[str]) -> Iterator[str]:
     for line in stream:
         yield line
@@ -65,8 +71,13 @@ def _bots(specs: tuple[str, ...], all_bots: str | None, session: Session, timeou
             fail(f"--bot {spec!r}: no seat {seat!r}; seats: {', '.join(session.seats)}")
         wanted[seat] = kind.strip()
     bots: dict[str, Bot] = {}
-    for seat, kind in wanted.items():
-        bots[seat] = make_bot(kind, seat, session.seed, timeout)
+    try:
+        for seat, kind in wanted.items():
+            bots[seat] = make_bot(kind, seat, session.seed, timeout)
+    except ArbiterError:
+        for bot in bots.values():
+            bot.close()
+        raise
     return bots
 
 
@@ -83,13 +94,16 @@ def _bots(specs: tuple[str, ...], all_bots: str | None, session: Session, timeou
 @click.option("--bot", "bot_specs", multiple=True, metavar="SEAT=KIND",
               help="Let a bot play SEAT: random, or exec:COMMAND for a program. Repeatable.")
 @click.option("--bots", "all_bots", type=click.Choice(["random"]), help="Bots on every seat.")
-@click.option("--bot-timeout", type=float, default=10.0, show_default=True,
-              help="Seconds an external bot may take to answer.")
+@click.option("--bot-timeout", type=click.FloatRange(min=0.01, max=3600.0), default=10.0, show_default=True,
+              callback=lambda ctx, param, value: _finite(param, value),
+              help="Seconds an external bot may take to answer (0.01 to 3600).")
+@click.option("--max-moves", type=click.IntRange(min=1), help="Stop after this many moves (the transcript stays resumable).")
 @click.option("--as", "as_seat", help="Play as this seat: see only what it may know.")
 @click.option("--json", "json_mode", is_flag=True, help="Answer every line with one JSON object.")
 def play(game: str | None, variant: str | None, seed: int | None, moves: IO[str] | None,
          transcript_path: str | None, resume: str | None, bot_specs: tuple[str, ...],
-         all_bots: str | None, bot_timeout: float, as_seat: str | None, json_mode: bool) -> None:
+         all_bots: str | None, bot_timeout: float, max_moves: int | None, as_seat: str | None,
+         json_mode: bool) -> None:
     """Play GAME: moves come from the terminal, a file or bots; answers go to stdout.
 
     \b
@@ -97,29 +111,31 @@ def play(game: str | None, variant: str | None, seed: int | None, moves: IO[str]
     arbiter play fbi-mafia --mode duel-3v3 --bot mafia=random --as fbi
     """
     writer = None
+    bots: dict[str, Bot] = {}
     try:
         if resume:
             old = tr.read(resume)
             if old.finished:
-                fail(f"{resume}: that game is over ({old.result['text'] if old.result else ''}); nothing to resume")
+                fail(f"{resume}: that game is over; nothing to resume")
             report = tr.replay(old)
             if not report.ok or report.session is None:
                 fail(f"{resume}: cannot resume, it does not replay: " + "; ".join(report.problems))
             session = report.session
             assert session is not None
-            writer = tr.TranscriptWriter(resume, session, resume=True)
         else:
             if not game:
                 fail("name a game (see `arbiter games`) or --resume a transcript")
             rules = registry.get(game)
             session = Session(rules, variant or rules.default_variant, seed=seed)
-            if transcript_path:
-                writer = tr.TranscriptWriter(transcript_path, session)
         perspective = as_seat.lower() if as_seat else HOST
         protocol = Protocol(session, perspective, json_mode=json_mode)
         bots = _bots(bot_specs, all_bots, session, bot_timeout)
         if as_seat and perspective in bots:
             fail(f"--as {as_seat}: that seat is played by a bot")
+        if resume:
+            writer = tr.TranscriptWriter(resume, session, resume=True)
+        elif transcript_path:
+            writer = tr.TranscriptWriter(transcript_path, session)
         if moves is not None:
             lines: Iterator[str] | None = _lines(moves)
         elif len(bots) == len(session.seats):
@@ -133,8 +149,12 @@ def play(game: str | None, variant: str | None, seed: int | None, moves: IO[str]
                 click.echo("# one command per line; `help` lists them, `board` shows the board")
                 for a in session.state.awaiting():
                     click.echo(f"# awaiting: {a.seat} {a.kind}: {a.hint}")
-        for out in Match(protocol, bots, lines).run():
+        match = Match(protocol, bots, lines, max_moves=max_moves)
+        for out in match.run():
             click.echo(out, nl=False)
+        if match.stopped and not json_mode:
+            click.echo(f"# stopped after {len(session.moves)} moves (--max-moves)"
+                       + (f"; resume with: arbiter play --resume {writer.path}" if writer else ""))
         if session.over and not json_mode:
             click.echo(protocol.handle("board") or "", nl=False)
     except ArbiterError as exc:
@@ -146,6 +166,8 @@ def play(game: str | None, variant: str | None, seed: int | None, moves: IO[str]
         sys.stderr.close()
         sys.exit(0)
     finally:
+        for bot in bots.values():
+            bot.close()
         if writer is not None:
             writer.close()
 
@@ -199,7 +221,8 @@ def show(file: str, seat: str, at: int | None) -> None:
                 kept.append(entry)
             if at > count:
                 fail(f"--at {at}: the transcript has only {count} moves")
-            t.log, t.result, t.events = kept, None, None
+            if len(kept) < len(t.log):
+                t.log, t.result, t.events = kept, None, None
         report = tr.replay(t)
         if report.session is None or not report.ok:
             fail(f"{file} does not replay: " + "; ".join(report.problems))
@@ -215,12 +238,15 @@ def show(file: str, seat: str, at: int | None) -> None:
 def validate(path: str | None) -> None:
     """Check scenario YAML: the packaged data (no PATH), or a file or folder of YAML files."""
     problems = 0
+    reported: set[str] = set()
     if path is None:
         sources = [(f"scenarios/{rel}", lambda rel=rel: load_packaged(rel)) for rel in packaged_files()]
     else:
         p = Path(path)
         files = sorted(p.rglob("*.y*ml")) if p.is_dir() else [p]
         sources = [(str(f), lambda f=f: load_file(f)) for f in files]
+        if not sources:
+            fail(f"{path}: no YAML files to check")
     for name, load in sources:
         try:
             doc = load()
@@ -229,7 +255,9 @@ def validate(path: str | None) -> None:
             click.echo(f"ok {name}")
         except ScenarioError as exc:
             problems += 1
-            click.echo(f"FAIL {exc.message}")
+            if exc.message not in reported:  # a broken roles.yaml also fails the modes beside it
+                reported.add(exc.message)
+                click.echo(f"FAIL {exc.message}")
     if path is None:
         for rules in registry.games():
             try:

@@ -57,6 +57,9 @@ class ProcessBot:
         self.timeout = timeout
         self._told = 0
         self._lines: queue.Queue[str | None] = queue.Queue()
+        self._outbox: queue.Queue[str | None] = queue.Queue()
+        self._broken = False
+        self._closed = False
         try:
             self.proc = subprocess.Popen(
                 shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -65,6 +68,23 @@ class ProcessBot:
         except (OSError, ValueError) as exc:
             raise ArbiterError(f"cannot start bot for {seat}: {command!r}: {exc}") from None
         threading.Thread(target=self._pump, daemon=True).start()
+        threading.Thread(target=self._post, daemon=True).start()
+
+    def _post(self) -> None:
+        """Write to the bot from a thread of its own: a bot that stops reading fills its pipe,
+        and then only this thread waits, never the referee."""
+        assert self.proc.stdin is not None
+        while (text := self._outbox.get()) is not None:
+            try:
+                self.proc.stdin.write(text)
+                self.proc.stdin.flush()
+            except (OSError, ValueError):
+                self._broken = True
+                return
+        try:
+            self.proc.stdin.close()
+        except (OSError, ValueError):
+            pass
 
     def _pump(self) -> None:
         assert self.proc.stdout is not None
@@ -75,13 +95,16 @@ class ProcessBot:
             pass
         self._lines.put(None)
 
-    def _send(self, lines: list[str]) -> None:
-        assert self.proc.stdin is not None
+    def _status(self) -> str:
         try:
-            self.proc.stdin.write("".join(line + "\n" for line in lines))
-            self.proc.stdin.flush()
-        except (OSError, ValueError):
-            raise BotFailure(f"the bot exited (exit status {self.proc.poll()})") from None
+            return f"exit status {self.proc.wait(timeout=0.5)}"
+        except subprocess.TimeoutExpired:
+            return "still running"
+
+    def _send(self, lines: list[str]) -> None:
+        if self._broken:
+            raise BotFailure(f"the bot stopped reading its input ({self._status()})")
+        self._outbox.put("".join(line + "\n" for line in lines))
 
     def choose(self, session: Session) -> str | None:
         stream = session.events.visible_to(self.seat)
@@ -96,7 +119,7 @@ class ProcessBot:
         except queue.Empty:
             raise BotFailure(f"no answer within {self.timeout:g} s") from None
         if line is None:
-            raise BotFailure(f"the bot closed its output (exit status {self.proc.poll()})")
+            raise BotFailure(f"the bot closed its output ({self._status()})")
         words = line.replace("\r", "").split()
         if not words:
             raise BotFailure("the bot sent an empty line")
@@ -105,16 +128,22 @@ class ProcessBot:
         return " ".join(words)
 
     def close(self) -> None:
-        try:
-            if self.proc.stdin:
-                self.proc.stdin.close()
-        except OSError:
-            pass
+        """Ask the bot to end (its input closes), then kill it if it lingers. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        self._outbox.put(None)
         try:
             self.proc.wait(timeout=1)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
 
 
 def make_bot(spec: str, seat: str, seed: int, timeout: float) -> Bot:

@@ -80,31 +80,31 @@ class Chance:
         if self.on_record is not None:
             self.on_record(rec)
 
+    # Each draw is made from the generator even when a recorded outcome is used, so the
+    # generator stays in step: a resumed game draws what the uninterrupted game would have.
     def shuffle(self, label: str, items: Sequence[T]) -> list[T]:
         """A uniformly shuffled copy of ``items`` (which must be distinct and hashable)."""
         pool = list(items)
+        drawn = list(pool)
+        self._rng.shuffle(drawn)
         outcome = self._take(label, lambda o: sorted(map(repr, o)) == sorted(map(repr, pool)))
-        if outcome is None:
-            outcome = list(pool)
-            self._rng.shuffle(outcome)
+        outcome = drawn if outcome is None else outcome
         self._record(label, outcome)
         return outcome
 
     def choice(self, label: str, options: Sequence[T]) -> T:
         """One of ``options``, uniformly."""
         pool = list(options)
-        outcome = self._take(label, lambda o: len(o) == 1 and o[0] in pool)
-        if outcome is None:
-            outcome = [pool[self._rng.randrange(len(pool))]]
+        drawn = [pool[self._rng.randrange(len(pool))]]
+        outcome = self._take(label, lambda o: len(o) == 1 and o[0] in pool) or drawn
         self._record(label, outcome)
         return outcome[0]
 
     def randint(self, label: str, low: int, high: int) -> int:
         """An integer in ``[low, high]``, uniformly."""
+        drawn = [self._rng.randint(low, high)]
         outcome = self._take(
             label, lambda o: len(o) == 1 and isinstance(o[0], int) and low <= o[0] <= high
-        )
-        if outcome is None:
-            outcome = [self._rng.randint(low, high)]
+        ) or drawn
         self._record(label, outcome)
         return outcome[0]

@@ -12,7 +12,9 @@ import re
 
 from engine.errors import SyntaxInputError
 
-_SECONDS = re.compile(r"^(\d{1,9})(?:\.(\d{1,3}))?$")
+_SECONDS = re.compile(r"^([0-9]{1,9})(?:\.([0-9]{1,3}))?$")
+MAX_MS = 999_999_999_999
+"""The latest time a stamp can name; the clock never goes past it."""
 
 
 def parse_seconds(text: str) -> int:

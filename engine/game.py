@@ -81,11 +81,17 @@ class GameState(ABC):
         """The inputs awaited now (empty when the game is over)."""
 
     @abstractmethod
-    def apply(self, seat: str, text: str, now_ms: int) -> None:
-        """Validate and apply one input of ``seat`` (the words after the seat name).
+    def apply(self, seat: str, text: str, now_ms: int) -> str:
+        """Validate and apply one input of ``seat`` (the words after the seat name); return the
+        input in canonical words (what the transcript records).
 
         Raises an ``engine.errors.InputError`` and changes nothing when the input is refused.
         """
+
+    def public_input(self, seat: str, text: str) -> str:
+        """What other seats may know of ``seat``'s accepted input ``text`` (canonical words).
+        Games with private choices (a card kept, a night action) redact them here."""
+        return text
 
     def advance_clock(self, now_ms: int) -> None:
         """Let virtual time pass up to ``now_ms`` with no input (real-time games may end here).

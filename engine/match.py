@@ -15,11 +15,15 @@ from engine.protocol import Protocol
 
 
 class Match:
-    def __init__(self, protocol: Protocol, bots: dict[str, Bot], lines: Iterable[str] | None) -> None:
+    def __init__(
+        self, protocol: Protocol, bots: dict[str, Bot], lines: Iterable[str] | None, *, max_moves: int | None = None
+    ) -> None:
         self.protocol = protocol
         self.session = protocol.session
-        self.bots = bots
+        self.bots = dict(bots)
         self.lines = iter(lines) if lines is not None else None
+        self.max_moves = max_moves
+        self.stopped = False
 
     def _bot_seat(self) -> str | None:
         for awaited in self.session.state.awaiting():
@@ -44,7 +48,7 @@ class Match:
 
     def _forfeit(self, seat: str, why: str) -> str:
         self.session.note({"seat": seat, "forfeit": why})
-        del self.bots[seat]
+        self.bots.pop(seat).close()
         give_up = self.session.rules.forfeit_input(seat)
         if give_up is None:
             self.protocol.done = True
@@ -57,6 +61,9 @@ class Match:
     def run(self) -> Iterator[str]:
         try:
             while not self.protocol.done:
+                if self.max_moves is not None and len(self.session.moves) >= self.max_moves and not self.session.over:
+                    self.stopped = True
+                    break
                 seat = None if self.session.over else self._bot_seat()
                 if seat is not None:
                     yield self._bot_move(seat)
@@ -72,3 +79,4 @@ class Match:
         finally:
             for bot in self.bots.values():
                 bot.close()
+            self.bots.clear()

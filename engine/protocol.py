@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,7 +87,7 @@ class Protocol:
         return response.json() if self.json_mode else response.text()
 
     def respond(self, line: str) -> Response | None:
-        text = line.replace("\r", "").strip()
+        text = line.strip()  # a trailing \r\n goes with the other surrounding white space
         if not text or text.startswith("#"):
             return None
         try:
@@ -110,9 +111,12 @@ class Protocol:
                 f"{words[0]!r} is neither a seat nor a command",
                 [MOVE_FORM, "seats: " + " ".join(self.session.seats)] + list(META_COMMANDS.values()),
             )
-        if time_ms is not None:
-            self.session.advance_to(time_ms)
-        return getattr(self, f"cmd_{command}")(words[1:])
+        handler = getattr(self, f"cmd_{command}")
+        if time_ms is None:
+            return handler(words[1:])
+        handler(words[1:])  # refuses bad arguments before time moves; meta-commands change nothing
+        self.session.advance_to(time_ms)
+        return handler(words[1:])
 
     def move(self, seat: str, text: str, time_ms: int | None, *, referee: bool = False) -> Response:
         """Apply a move; ``referee`` moves (a bot's, run by the referee) skip the seat check."""
@@ -121,14 +125,15 @@ class Protocol:
         start = len(self.session.events)
         self.session.submit(seat, text, time_ms)
         move = self.session.moves[-1]
+        shown = move.text if self.perspective in (HOST, seat) else self.session.state.public_input(seat, move.text)
         events = self._visible(start)
         body = [event_line(e) for _, e in events] + self._status_lines()
         payload = {
-            "command": "move", "seat": seat, "input": move.text, "time": seconds_name(move.time_ms),
+            "command": "move", "seat": seat, "input": shown, "time": seconds_name(move.time_ms),
             "events": [self._event_dict(i, e) for i, e in events],
             **self._status_payload(),
         }
-        return Response(True, f"{seat} {move.text}", body, payload)
+        return Response(True, f"{seat} {shown}", body, payload)
 
     def _visible(self, start: int) -> list[tuple[int, Event]]:
         """Events from global index ``start`` visible to this session, with their index in its stream."""
@@ -203,7 +208,7 @@ class Protocol:
 
     def cmd_events(self, args: list[str]) -> Response:
         start = 0
-        if args and args[-1].isdigit():
+        if args and re.fullmatch(r"[0-9]{1,9}", args[-1]):
             start = int(args[-1])
             args = args[:-1]
         seat = self._seat_arg(args, "events")

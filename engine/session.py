@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.chance import Chance, ChanceRecord
-from engine.clock import seconds_name
+from engine.clock import MAX_MS, seconds_name
 from engine.errors import GameOverError, TimeError, UnknownSeatError
 from engine.events import HOST, Event, EventLog
 from engine.game import GameState, Rules, Variant
@@ -126,6 +126,8 @@ class Session:
         if seat == HOST:
             raise UnknownSeatError("the host does not play; name a seat", self.state.seats)
         now = self.clock_ms + self.state.clock_step_ms if time_ms is None else time_ms
+        if now > MAX_MS:
+            raise TimeError(f"the clock cannot pass {seconds_name(MAX_MS)} seconds")
         if now < self.clock_ms:
             raise TimeError(
                 f"time {seconds_name(now)} is before the clock ({seconds_name(self.clock_ms)}); "
@@ -141,7 +143,7 @@ class Session:
         text = " ".join(text.split())
         self._held = []
         try:
-            self.state.apply(seat, text, now)
+            text = self.state.apply(seat, text, now)
         finally:
             held, self._held = self._held, None
         self.clock_ms = now

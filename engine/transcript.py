@@ -73,14 +73,17 @@ class TranscriptWriter:
         self.session = session
         self.finished = False
         self._file: IO[str]
-        if resume:
-            _drop_cut_off_line(self.path)
-            self._file = self.path.open("a", encoding="utf-8")
-            written = len(session.entries)
-        else:
-            self._file = self.path.open("w", encoding="utf-8")
-            self._file.write(HEADER + _block(header_of(session)) + "log:\n")
-            written = 0
+        try:
+            if resume:
+                _drop_cut_off_line(self.path)
+                self._file = self.path.open("a", encoding="utf-8")
+                written = len(session.entries)
+            else:
+                self._file = self.path.open("w", encoding="utf-8")
+                self._file.write(HEADER + _block(header_of(session)) + "log:\n")
+                written = 0
+        except OSError as exc:
+            raise TranscriptError(f"cannot write the transcript {self.path}: {exc.strerror or exc}") from None
         for entry in session.entries[written:]:
             self._write_entry(entry)
         self._sync()
@@ -149,20 +152,33 @@ class Transcript:
         return self.result is not None
 
 
-def _load_yaml(text: str, source: str) -> tuple[Any, list[str]]:
-    try:
-        return yaml.safe_load(text), []
-    except yaml.YAMLError as exc:
-        error = exc
-    # A crash can leave the last line half written (no newline at the end): read without it.
+def _cut_off(text: str) -> str | None:
+    """The text without a last line a crash left half written (the writer ends every line)."""
     if text and not text.endswith("\n") and "\n" in text:
-        try:
-            return yaml.safe_load(text[: text.rindex("\n") + 1]), [f"{source}: its last line was cut off and is ignored"]
-        except yaml.YAMLError:
-            pass
-    mark = getattr(error, "problem_mark", None)
-    where = f" (line {mark.line + 1})" if mark else ""
-    raise TranscriptError(f"{source}{where}: not valid YAML: {getattr(error, 'problem', None) or error}") from None
+        return text[: text.rindex("\n") + 1]
+    return None
+
+
+def _load_yaml(text: str, source: str) -> tuple[Any, list[str]]:
+    cut_note = [f"{source}: its last line was cut off and is ignored"]
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        shorter = _cut_off(text)
+        if shorter is not None:
+            try:
+                return yaml.safe_load(shorter), cut_note
+            except yaml.YAMLError:
+                pass
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark else ""
+        raise TranscriptError(f"{source}{where}: not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
+    # A cut that still parses ("- " or "- {move: {n: 4") leaves a malformed last entry.
+    log = doc.get("log") if isinstance(doc, dict) else None
+    shorter = _cut_off(text)
+    if shorter is not None and isinstance(log, list) and log and _entry_problem(log[-1]):
+        return yaml.safe_load(shorter), cut_note
+    return doc, []
 
 
 def parse(text: str, source: str = "transcript") -> Transcript:
@@ -178,6 +194,11 @@ def parse(text: str, source: str = "transcript") -> Transcript:
     log = doc.get("log") or []
     if not isinstance(log, list):
         raise TranscriptError(f"{source}: log: expected a list")
+    for key in ("options", "result", "events"):
+        if doc.get(key) is not None and not isinstance(doc[key], dict):
+            raise TranscriptError(f"{source}: {key}: expected a mapping, found {type(doc[key]).__name__}")
+    if isinstance(doc.get("result"), dict) and not isinstance(doc["result"].get("text", ""), str):
+        raise TranscriptError(f"{source}: result.text: expected text")
     for i, entry in enumerate(log):
         problem = _entry_problem(entry)
         if problem:

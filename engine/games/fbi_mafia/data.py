@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from engine.games.fbi_mafia.grid import looks_like_cell
-from engine.scenario import Node, load_packaged
+from engine.errors import ScenarioError
+from engine.scenario import Node, load_file, load_packaged
 
 GAME = "fbi-mafia"
 TEAMS = ("mafia", "fbi")
@@ -145,7 +147,8 @@ def _checked(doc: Node, kind: str) -> Node:
 
 
 def validate_document(doc: Node) -> None:
-    """Check one FBI vs Mafia YAML document on its own (for ``arbiter validate FILE``)."""
+    """Check one FBI vs Mafia YAML document (for ``arbiter validate FILE``). A modes file is
+    checked against the ``roles.yaml`` beside it, or the packaged roles when there is none."""
     kind = doc.key("kind").text(("suspects", "roles", "modes"))
     _checked(doc, kind)
     if kind == "suspects":
@@ -153,7 +156,19 @@ def validate_document(doc: Node) -> None:
     elif kind == "roles":
         parse_roles(doc)
     else:
-        parse_modes(doc)
+        parse_modes(doc, _roles_beside(Path(doc.source)))
+
+
+def _roles_beside(modes_file: Path) -> dict[str, RoleSpec]:
+    """The roles a modes file refers to: its sibling roles.yaml, or the packaged roles when it
+    has none or that file is itself broken (and reported on its own)."""
+    beside = modes_file.parent / "roles.yaml"
+    if beside.is_file():
+        try:
+            return parse_roles(_checked(load_file(beside), "roles"))[0]
+        except ScenarioError:
+            pass
+    return parse_roles(_checked(load_packaged("fbi_mafia/roles.yaml"), "roles"))[0]
 
 
 @cache

@@ -12,6 +12,7 @@ Move(verb='shift', line='row', index=2, delta=2)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from engine.errors import SyntaxInputError
@@ -100,7 +101,7 @@ def _shift(args: list[str], size: int) -> Move:
     if axis == "column":
         axis = "col"
     if axis == "row":
-        if not where.isdigit() or not 1 <= int(where) <= size:
+        if not re.fullmatch(r"[0-9]{1,2}", where) or not 1 <= int(where) <= size:
             raise _syntax("shift", f"row {where!r} does not exist: rows are 1..{size}")
         index = int(where) - 1
         signs = {"right": 1, "left": -1}

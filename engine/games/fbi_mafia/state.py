@@ -480,7 +480,7 @@ class FbiMafiaState(GameState):
         return [Awaiting(self.seat_of[actor], self.phase, hints[self.phase])]
 
     # ---------------------------------------------------------------------------- inputs
-    def apply(self, seat: str, text: str, now_ms: int) -> None:
+    def apply(self, seat: str, text: str, now_ms: int) -> str:
         move = parse_move(text, self.size)
         if move.verb == "surrender":
             plan = self._plan_surrender(seat)
@@ -492,8 +492,18 @@ class FbiMafiaState(GameState):
                     "any seat may surrender at any time"
                 )
             plan = self._plan(move, awaited.kind)
+        if move.name is not None:  # a suspect named by name: record its cell
+            found = next(n for n in self.suspects if n.lower() == move.name)
+            move = Move(move.verb, cells=(self.pos[found],))
+        canonical = move_name(move)
         plan()
         self._run()
+        return canonical
+
+    def public_input(self, seat: str, text: str) -> str:
+        if text.startswith("keep "):
+            return "keep (one of the inspected cards)"
+        return text
 
     def _plan_surrender(self, seat: str) -> Plan:
         teams = sorted({self.team[c] for c in self.characters_of(seat)})

@@ -1,0 +1,178 @@
+"""Golden transcripts: every file under transcripts/ replays exactly, every game mode has at
+least two, the FBI vs Mafia goldens of each sub-mode together show every action, step,
+interrupt answer and ending, and the files are what ``tools/make_goldens.py`` writes.
+
+Regenerate after an intended rules change with ``python tools/make_goldens.py`` (and review
+the diff)."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from engine import registry
+from engine.games.fbi_mafia import data as fm_data
+from engine.session import Session
+from engine.transcript import ReplayReport, Transcript, read, replay
+
+ROOT = Path(__file__).resolve().parents[1]
+TRANSCRIPTS = ROOT / "transcripts"
+FILES = sorted(TRANSCRIPTS.rglob("*.yaml"))
+
+
+def rel(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+@cache
+def replay_of(path: Path) -> tuple[Transcript, ReplayReport]:
+    t = read(path)
+    return t, replay(t)
+
+
+def replayed(path: Path) -> tuple[str, str, Session]:
+    """Game, mode and the replayed session of a golden that replays exactly."""
+    t, report = replay_of(path)
+    assert report.ok, f"{rel(path)}: " + "; ".join(report.problems)
+    assert report.session is not None
+    return t.game, t.variant, report.session
+
+
+def test_there_are_goldens() -> None:
+    assert FILES, f"no transcripts under {rel(TRANSCRIPTS)}"
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_golden_replays_exactly(path: Path) -> None:
+    t, report = replay_of(path)
+    assert not t.notes, t.notes
+    assert report.ok, f"{rel(path)}: " + "; ".join(report.problems)
+    assert t.finished, f"{rel(path)}: a golden is a whole game, this one has no result"
+    assert report.session is not None and report.session.over
+    assert report.moves == len(report.session.moves) > 0
+
+
+def test_every_game_mode_has_two_goldens() -> None:
+    count = Counter((replayed(p)[0], replayed(p)[1]) for p in FILES)
+    short = [
+        f"{rules.name} {v.name}: {count[(rules.name, v.name)]}"
+        for rules in registry.games() for v in rules.variants() if count[(rules.name, v.name)] < 2
+    ]
+    assert not short, "modes with fewer than two golden transcripts: " + ", ".join(short)
+
+
+def test_goldens_are_of_reasonable_size() -> None:
+    total = sum(p.stat().st_size for p in FILES)
+    assert total < 1_000_000, f"transcripts/ holds {total} bytes; keep the goldens under 1 MB"
+
+
+# --------------------------------------------------------------------------- FBI vs Mafia coverage
+FBI_MODES = [v.name for v in registry.get("fbi-mafia").variants()]
+# The issue's list, per sub-mode: every action verb available in the mode ...
+BASE_VERBS = {"shift", "arrest", "defuse", "masquerade", "autopsy", "inspect", "keep", "kill", "swap",
+              "plant", "detonate"}
+EXTRA_VERBS_4V4 = {"shoot", "prepare", "evidence"}
+# ... the protection step, threat placement, both answers to both interrupts ...
+STEPS_AND_ANSWERS = {"protect CELL", "unprotect CELL", "threat", "protect yes", "protect no",
+                     "detonate yes", "detonate no"}
+# ... friendly fire, a chain detonation, threat kills, both win reasons and a surrender.
+EVENTS = {"friendly-fire", "threat-kill"}
+ENDINGS = {"kills", "arrests", "surrender"}
+
+
+def verbs_of(mode: str) -> set[str]:
+    """Every verb of the mode, from its data: shift, the roles' actions, and inspect's keep."""
+    d = fm_data.load()
+    verbs = {"shift"} | {a for c in d.modes[mode].turn_order for a in d.roles[c].actions}
+    return verbs | ({"keep"} if "inspect" in verbs else set())
+
+
+def chain_sizes(kinds: list[str]) -> list[int]:
+    """Explosions set off by each Detonate action (until the next turn or the end)."""
+    sizes, current = [], None
+    for kind in kinds:
+        if kind == "detonate":
+            current = 0
+        elif kind == "explosion" and current is not None:
+            current += 1
+        elif kind in ("turn", "game-over") and current is not None:
+            sizes.append(current)
+            current = None
+    if current is not None:
+        sizes.append(current)
+    return sizes
+
+
+def shown(session: Session) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {"inputs": set(), "events": set(), "endings": set(), "chains": set()}
+    for move in session.moves:
+        words = move.text.split()
+        if words[0] in ("protect", "detonate") and words[1:] in (["yes"], ["no"]):
+            out["inputs"].add(move.text)
+        elif words[0] in ("protect", "unprotect"):
+            out["inputs"].add(f"{words[0]} CELL")
+        else:
+            out["inputs"].add(words[0])
+    kinds = [e.kind for e in session.events]
+    out["events"] = set(kinds)
+    if max(chain_sizes(kinds), default=0) >= 2:
+        out["chains"].add("chain detonation")
+    if session.state.result is not None:
+        out["endings"].add(session.state.result.reason)
+    return out
+
+
+@pytest.mark.parametrize("mode", FBI_MODES)
+def test_fbi_goldens_cover_the_mode(mode: str) -> None:
+    mine = [p for p in FILES if replayed(p)[:2] == ("fbi-mafia", mode)]
+    have: dict[str, set[str]] = {"inputs": set(), "events": set(), "endings": set(), "chains": set()}
+    for p in mine:
+        for key, items in shown(replayed(p)[2]).items():
+            have[key] |= items
+    verbs = verbs_of(mode)
+    listed = BASE_VERBS | (EXTRA_VERBS_4V4 if mode.endswith("4v4") else set())
+    assert listed <= verbs, f"{mode}: the data lacks {sorted(listed - verbs)}"
+    missing = sorted((verbs | STEPS_AND_ANSWERS) - have["inputs"])
+    missing += sorted(f"event {k}" for k in EVENTS - have["events"])
+    missing += sorted(f"ending {k}" for k in ENDINGS - have["endings"])
+    missing += sorted({"chain detonation"} - have["chains"])
+    assert not missing, f"{mode}: no golden shows {missing} (regenerate: python tools/make_goldens.py)"
+
+
+def test_chain_detection_counts_one_detonate_at_a_time() -> None:
+    kinds = ["turn", "detonate", "explosion", "kill", "explosion", "kill", "turn", "detonate", "explosion",
+             "turn", "arrest", "detonate-accepted", "explosion", "explosion", "turn"]
+    assert chain_sizes(kinds) == [2, 1]
+
+
+# --------------------------------------------------------------------------- the generator
+def generator():
+    spec = importlib.util.spec_from_file_location("make_goldens", ROOT / "tools" / "make_goldens.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_goldens_are_what_the_generator_writes() -> None:
+    """Same as ``python tools/make_goldens.py --check``: regenerate in memory and compare."""
+    problems = generator().check()
+    assert not problems, "\n".join(problems) + "\nregenerate: python tools/make_goldens.py"
+
+
+def test_generator_covers_at_least_what_this_test_requires() -> None:
+    """The generator's own list (which drives its search) must not ask for less than this file."""
+    gen = generator()
+    for mode in FBI_MODES:
+        need = gen.required(mode)
+        for verb in verbs_of(mode) | STEPS_AND_ANSWERS:
+            assert f"input: {verb}" in need, (mode, verb)
+        for kind in EVENTS:
+            assert f"event: {kind}" in need, (mode, kind)
+        for reason in ENDINGS:
+            assert f"end: {reason}" in need, (mode, reason)
+        assert "chain detonation" in need

@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""Write the golden transcripts of FBI vs Mafia (``transcripts/fbi-mafia/*.yaml``).
+
+Each golden is one whole game played by a deterministic policy and written with
+``engine.transcript.dump``, the canonical transcript format. Which games to play is listed in
+``tools/goldens.yaml`` (the *recipes*: sub-mode, policy, seed). Policies:
+
+- ``random``: the built-in random bot on every seat (what ``arbiter play --bots random`` plays);
+- ``informed-fbi``: the Mafia plays randomly; an FBI character arrests a living Mafia identity
+  whenever one is in its reach, using the host's knowledge (this only chooses inputs, which are
+  recorded like any other), otherwise plays randomly; it gives FBI arrest wins;
+- ``surrender``: random moves until ``after`` inputs were played, then ``seat`` surrenders.
+
+Together the games of each sub-mode must cover every action of the mode, the protection step,
+threat placement, both answers to both interrupts, friendly fire, a chain detonation, threat
+kills and all three endings (kills, arrests, surrender); see ``required``. When the recipes no
+longer do (after a rules change), a deterministic search adds games until they do and rewrites
+``tools/goldens.yaml``. So after any rules change, one command regenerates everything:
+
+    python tools/make_goldens.py            # write the goldens (searching only if coverage broke)
+    python tools/make_goldens.py --check    # regenerate in memory and compare with the files
+    python tools/make_goldens.py --search   # forget the recipes and search afresh
+
+Running it twice writes identical files. Review the diff after regenerating.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import yaml  # noqa: E402
+
+from engine import registry  # noqa: E402
+from engine.bots import RandomBot  # noqa: E402
+from engine.events import HOST  # noqa: E402
+from engine.games.fbi_mafia import data as fm_data  # noqa: E402
+from engine.session import Session  # noqa: E402
+from engine.transcript import dump  # noqa: E402
+
+GAME = "fbi-mafia"
+OUT = ROOT / "transcripts" / GAME
+RECIPES = Path(__file__).resolve().with_name("goldens.yaml")
+POLICIES = ("random", "informed-fbi")
+MAX_INPUTS = 5000  # a game that has not ended by then is a bug
+SEARCH_WINDOW = 12  # seeds tried per search round (each with every policy)
+SEARCH_LIMIT = 400  # highest seed the search tries
+SURRENDER_AFTER = 40
+
+
+# ------------------------------------------------------------------------------------ coverage
+def required(mode: str) -> set[str]:
+    """What the goldens of ``mode`` must show, from the mode's data (so a new action is required
+    as soon as the data gives it to a character)."""
+    d = fm_data.load()
+    spec = d.modes[mode]
+    roles = [d.roles[c] for c in spec.turn_order]
+    actions = {"shift"} | {a for r in roles for a in r.actions}
+    if "inspect" in actions:
+        actions.add("keep")
+    steps = {s for r in roles for s in r.steps}
+    items = {f"input: {a}" for a in actions}
+    if "protection-before-action" in steps:
+        items |= {"input: protect CELL", "input: unprotect CELL", "input: protect yes", "input: protect no"}
+    if "threats-after-move" in steps:
+        items.add("input: threat")
+    if "threat-kills-at-start" in steps:
+        items.add("event: threat-kill")
+    if "detonate" in actions:
+        items |= {"input: detonate yes", "input: detonate no", "chain detonation"}
+    items |= {"event: friendly-fire", "end: kills", "end: arrests", "end: surrender"}
+    return items
+
+
+def coverage(session: Session) -> set[str]:
+    """What one game shows: its inputs, some events, its ending."""
+    items = set()
+    for move in session.moves:
+        words = move.text.split()
+        if words[0] in ("protect", "detonate") and words[1:] in (["yes"], ["no"]):
+            items.add(f"input: {words[0]} {words[1]}")
+        elif words[0] in ("protect", "unprotect"):
+            items.add(f"input: {words[0]} CELL")
+        elif words[0] != "surrender":
+            items.add(f"input: {words[0]}")
+    kinds = [e.kind for e in session.events]
+    for kind in ("friendly-fire", "threat-kill"):
+        if kind in kinds:
+            items.add(f"event: {kind}")
+    if max(chains(kinds), default=0) >= 2:
+        items.add("chain detonation")
+    if session.state.result is not None:
+        items.add(f"end: {session.state.result.reason}")
+    return items
+
+
+def chains(kinds: list[str]) -> Iterable[int]:
+    """The number of explosions each Detonate action set off."""
+    count = None
+    for kind in kinds + ["turn"]:
+        if kind == "detonate":
+            count = 0
+        elif kind == "explosion" and count is not None:
+            count += 1
+        elif kind in ("turn", "game-over") and count is not None:
+            yield count
+            count = None
+
+
+# ------------------------------------------------------------------------------------ policies
+def informed_arrest(session: Session, seat: str) -> str | None:
+    """An arrest of a living Mafia identity, if the awaited FBI character has one in reach."""
+    host = session.state.view(HOST)
+    roles = fm_data.load().roles
+    if host["phase"] != "action" or roles[host["acting"]].team != "fbi":
+        return None
+    awaited = session.state.awaiting()
+    if not awaited or awaited[0].seat != seat or awaited[0].kind != "action":
+        return None
+    mafia_cells = {i["cell"] for c, i in host["identities"].items() if roles[c].team == "mafia"}
+    for move in session.state.legal_inputs(seat):
+        words = move.split()
+        if words[0] == "arrest" and words[1] in mafia_cells:
+            return move
+    return None
+
+
+def describe(recipe: dict[str, Any]) -> str:
+    if recipe["policy"] == "random":
+        return "random bots on every seat"
+    if recipe["policy"] == "informed-fbi":
+        return "random Mafia; the FBI arrests known Mafia identities in reach (host knowledge), else random"
+    return f"random bots for {recipe['after']} inputs, then {recipe['seat']} surrenders"
+
+
+def play(mode: str, recipe: dict[str, Any]) -> Session:
+    policy, seed = recipe["policy"], recipe["seed"]
+    if policy not in (*POLICIES, "surrender"):
+        raise SystemExit(f"{RECIPES}: {mode}: unknown policy {policy!r}")
+    session = Session(registry.get(GAME), mode, seed=seed)
+    session.note({"golden": describe(recipe)})
+    bots = {seat: RandomBot(seat, seed) for seat in session.seats}
+    while not session.over:
+        if policy == "surrender" and len(session.moves) >= recipe["after"]:
+            session.submit(recipe["seat"], "surrender")
+            break
+        if len(session.moves) >= MAX_INPUTS:
+            raise SystemExit(f"{mode} {recipe}: no end after {MAX_INPUTS} inputs")
+        seat = session.state.awaiting()[0].seat
+        text = informed_arrest(session, seat) if policy == "informed-fbi" else None
+        if text is None:
+            text = bots[seat].choose(session)
+        if text is None:
+            raise SystemExit(f"{mode} {recipe}: {seat} has no legal input")
+        session.submit(seat, text)
+    return session
+
+
+def file_name(mode: str, recipe: dict[str, Any], session: Session) -> str:
+    reason = session.state.result.reason if session.state.result else "unfinished"
+    return f"{mode}-{reason}-seed{recipe['seed']}.yaml"
+
+
+# ------------------------------------------------------------------------------------ recipes
+def modes() -> list[str]:
+    return [v.name for v in registry.get(GAME).variants()]
+
+
+def load_recipes() -> dict[str, list[dict[str, Any]]]:
+    if not RECIPES.exists():
+        return {}
+    doc = yaml.safe_load(RECIPES.read_text(encoding="utf-8")) or {}
+    return {mode: list(games or []) for mode, games in (doc.get(GAME) or {}).items()}
+
+
+def save_recipes(recipes: dict[str, list[dict[str, Any]]]) -> None:
+    lines = [
+        "# The golden games of tools/make_goldens.py: per FBI vs Mafia sub-mode, the policy and seed",
+        "# of each game (surrender games: after how many inputs, and which seat). Written by the",
+        "# generator's search; the games listed here must together cover everything the tool requires.",
+        f"{GAME}:",
+    ]
+    for mode in modes():
+        lines.append(f"  {mode}:")
+        for r in recipes.get(mode, []):
+            body = ", ".join(f"{k}: {r[k]}" for k in ("policy", "seed", "after", "seat") if k in r)
+            lines.append(f"  - {{{body}}}")
+    RECIPES.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def search(mode: str, recipes: list[dict[str, Any]], have: set[str], log: list[str]) -> list[dict[str, Any]]:
+    """Add games to ``recipes`` until they cover ``required(mode)``; deterministic (greedy: each
+    round plays a window of seeds with every policy and keeps the game covering most)."""
+    recipes = list(recipes)
+    need = required(mode) - have
+    used = {r["seed"] for r in recipes}
+
+    def unused() -> Iterable[int]:
+        return (s for s in range(1, SEARCH_LIMIT + 1) if s not in used)
+
+    if "end: surrender" in need:
+        seats = registry.get(GAME).variant(mode).seats
+        for seed in unused():
+            recipe = {"policy": "surrender", "seed": seed, "after": SURRENDER_AFTER, "seat": seats[-1]}
+            got = coverage(play(mode, recipe))
+            if "end: surrender" in got:
+                recipes.append(recipe)
+                used.add(seed)
+                need -= got
+                log.append(f"{mode}: + {recipe} covers {sorted(got & required(mode))}")
+                break
+    seeds = list(unused())
+    while need:
+        if not seeds:
+            raise SystemExit(f"{mode}: no seed up to {SEARCH_LIMIT} covers {sorted(need)}")
+        window, seeds = seeds[:SEARCH_WINDOW], seeds[SEARCH_WINDOW:]
+        best: tuple[int, dict[str, Any], set[str]] | None = None
+        for seed in window:
+            for policy in POLICIES:
+                recipe = {"policy": policy, "seed": seed}
+                gain = coverage(play(mode, recipe)) & need
+                if gain and (best is None or len(gain) > best[0]):
+                    best = (len(gain), recipe, gain)
+        if best is not None:
+            recipes.append(best[1])
+            used.add(best[1]["seed"])
+            need -= best[2]
+            seeds = [s for s in seeds if s not in used] + [s for s in window if s not in used]
+            seeds.sort()
+            log.append(f"{mode}: + {best[1]} covers {sorted(best[2])}")
+    return recipes
+
+
+# ------------------------------------------------------------------------------------ main
+def generate(recipes: dict[str, list[dict[str, Any]]]) -> tuple[dict[str, str], dict[str, set[str]]]:
+    """Play every recipe: file name -> transcript text, and mode -> what is still missing."""
+    files: dict[str, str] = {}
+    missing: dict[str, set[str]] = {}
+    for mode in modes():
+        have: set[str] = set()
+        for recipe in recipes.get(mode, []):
+            session = play(mode, recipe)
+            name = file_name(mode, recipe, session)
+            if name in files:
+                raise SystemExit(f"{RECIPES}: two games would be written to {name}; use another seed")
+            files[name] = dump(session)
+            have |= coverage(session)
+        missing[mode] = required(mode) - have
+        if len(recipes.get(mode, [])) < 2:
+            missing[mode].add("a second game")
+    return files, missing
+
+
+def on_disk() -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(OUT.glob("*.yaml"))}
+
+
+def check() -> list[str]:
+    """Differences between the regenerated goldens and the files; empty when they agree."""
+    files, missing = generate(load_recipes())
+    problems = [f"{mode}: the recipes no longer cover {sorted(m)}" for mode, m in missing.items() if m]
+    disk = on_disk()
+    for name in sorted(set(files) | set(disk)):
+        if name not in disk:
+            problems.append(f"missing: transcripts/{GAME}/{name}")
+        elif name not in files:
+            problems.append(f"not made by the generator: transcripts/{GAME}/{name}")
+        elif files[name] != disk[name]:
+            problems.append(f"differs: transcripts/{GAME}/{name}")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true",
+                        help="regenerate in memory and compare with the files on disk; write nothing")
+    parser.add_argument("--search", action="store_true", help="forget the recipes and search afresh")
+    args = parser.parse_args(argv)
+    if args.check:
+        problems = check()
+        for p in problems:
+            print(p)
+        if problems:
+            print("goldens are stale: run  python tools/make_goldens.py  and review the diff")
+            return 1
+        print(f"goldens up to date ({len(on_disk())} files)")
+        return 0
+    recipes = {} if args.search else load_recipes()
+    files, missing = generate(recipes)
+    if any(missing.values()):
+        log: list[str] = []
+        for mode in modes():
+            if missing[mode]:
+                have = required(mode) - missing[mode]
+                recipes[mode] = search(mode, recipes.get(mode, []), have, log)
+        print("\n".join(log))
+        save_recipes(recipes)
+        print(f"wrote {RECIPES.relative_to(ROOT)}")
+        files, missing = generate(recipes)
+        assert not any(missing.values()), missing
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name in set(on_disk()) - set(files):
+        (OUT / name).unlink()
+        print(f"removed transcripts/{GAME}/{name}")
+    for name, text in sorted(files.items()):
+        path = OUT / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8", newline="\n")
+            print(f"wrote transcripts/{GAME}/{name}")
+    total = sum(len(t.encode("utf-8")) for t in files.values())
+    print(f"{len(files)} goldens, {total // 1024} KiB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
