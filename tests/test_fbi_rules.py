@@ -1,6 +1,6 @@
 """The FBI vs Mafia rules, one focused test per rule.
 
-Authority: docs brief ``shared/rules/fbi-vs-mafia.md`` and its source seed. Positions are staged
+Authority: the brief /work/shared/rules/fbi-vs-mafia.md and its source seed. Positions are staged
 with ``tests.helpers.fbi_game`` (recorded chance outcomes); tokens are sometimes put directly
 on cards as test setup. Turns are advanced by real play (``advance_to``), where the characters
 in between shift the bottom row, which no test uses.
@@ -35,7 +35,7 @@ from engine.errors import (
 from engine.events import HOST
 from engine.games.fbi_mafia.grid import cell_name, cells as all_cells
 from engine.session import Session
-from tests.helpers import FBI, cell_of, fbi_game, names, play
+from tests.helpers import FBI, cell_of, fbi_game, names
 
 # Parking places for the characters a test does not care about: the right-hand column and a5,
 # far from the cells the tests use, never in the bottom row (which `advance_to` shifts).
@@ -100,8 +100,8 @@ def pass_turn(s: Session) -> None:
     me = seat(s, actor)
     if st.phase == "protection":
         own = f"protect {cell_of(s, st.identity[actor])}"
-        options = [o for o in st.legal_inputs(me) if o != "surrender"]
-        s.submit(me, own if own in options else options[0])
+        legal = [o for o in st.legal_inputs(me) if o != "surrender"]
+        s.submit(me, own if own in legal else legal[0])
     s.submit(me, f"shift row {st.size} right")
     if st.result is None and st.actor == actor and st.phase == "threat":
         singles = [o for o in st.legal_inputs(me) if o.startswith("threat ") and len(o.split()) == 2]
@@ -143,6 +143,10 @@ def put(s: Session, token: str, *cells: str) -> None:
     """Test setup: put ``token`` on the cards at ``cells``."""
     for c in cells:
         s.state.tokens[at(s, c)].add(token)
+
+
+def protection_count(s: Session) -> int:
+    return sum("protection" in c["tokens"] for c in s.state.view(HOST)["board"])
 
 
 def kill_results(events) -> list:
@@ -287,6 +291,44 @@ def test_shift_distances_per_role():
             do(s, character, "shift row 7 right")
         if st.phase == "threat":
             do(s, character, [o for o in st.legal_inputs(character) if o.startswith("threat ")][-1])
+
+
+def test_turn_order_and_action_sets_per_role():
+    s = game("standard-4v4")
+    table = {
+        "bandit": {"shift", "kill", "masquerade"},
+        "undercover": {"shift", "arrest", "defuse", "masquerade", "autopsy"},
+        "maniac": {"shift", "swap"},
+        "detective": {"shift", "arrest", "defuse", "inspect"},
+        "bomber": {"shift", "plant", "detonate"},
+        "operative": {"shift", "arrest", "defuse"},
+        "sniper": {"shift", "shoot", "prepare"},
+        "criminalist": {"shift", "arrest", "defuse", "evidence"},
+    }
+    seen = []
+    for _ in range(8):
+        st = s.state
+        actor = st.actor
+        seen.append(actor)
+        if st.phase == "protection":
+            do(s, actor, f"protect {cell_of(s, st.identity[actor])}")
+        assert set(st.action_verbs()) == table[actor]
+        for verb in {"kill", "arrest", "shoot", "plant", "detonate", "autopsy"} - table[actor]:
+            refuse(s, actor, f"{verb} d4")
+        pass_turn(s)
+    assert seen == list(table)
+    assert s.state.actor == "bandit"  # and round again
+
+
+@pytest.mark.parametrize("character", ["operative", "criminalist"])
+def test_other_arrests_reach_own_cell_and_all_eight_neighbours(character):
+    s = game("standard-4v4", **{character: "Wade"})  # b4 on 7x7
+    advance_to(s, character)
+    if s.state.phase == "protection":
+        do(s, character, "protect b4")
+    assert options(s, character, "arrest") == {"a3", "b3", "c3", "a4", "b4", "c4", "a5", "b5", "c5"}
+    refuse(s, character, "arrest b6")
+    refuse(s, character, "arrest d4")
 
 
 # =============================================================================== arrest
@@ -640,7 +682,7 @@ def test_protection_cap_is_six_the_seventh_is_refused():
     put(s, "protection", "a1", "e1", "f2", "a5", "e5")  # 5, all away from c3
     advance_to(s, "operative")
     do(s, "operative", "protect d4")  # the 6th is fine
-    assert s.state._token_count("protection") == 6
+    assert protection_count(s) == 6
     do(s, "operative", "shift row 6 right")
     advance_to(s, "operative")
     assert s.state.phase == "protection"
@@ -649,17 +691,18 @@ def test_protection_cap_is_six_the_seventh_is_refused():
     err = refuse(s, "operative", "protect b2")
     assert "6 protection tokens" in err.message
     do(s, "operative", "unprotect d4")
-    assert s.state._token_count("protection") == 5
+    assert protection_count(s) == 5
 
 
 def test_protection_step_is_skipped_when_neither_is_legal():
     s = game(operative="Olga")
     put(s, "protection", "a1", "e1", "f2", "a5", "e5", "f1")  # 6, none near c3
     advance_to(s, "bomber")
+    start = len(s.events)
     do(s, "bomber", "shift row 6 right")
     st = s.state
     assert st.actor == "operative" and st.phase == "action"
-    assert "protection-skipped" in kinds(s.events)[-3:]
+    assert kinds(new_events(s, start))[-2:] == ["turn", "protection-skipped"]
     do(s, "operative", "arrest b2")
 
 
@@ -742,6 +785,26 @@ def test_no_protect_prompt_when_operative_not_in_victims_row():
     assert "protect-offered" not in kinds(new_events(s, start))
     assert status(s, "d3") == "dead" and s.state.kills == 1
     assert s.state.actor == "undercover"
+
+
+def test_protect_interrupt_comes_before_the_friendly_fire_check():
+    s = game(bandit="Olga", maniac="Pavel", operative="Mara")  # d3 is the Maniac; a3 in row 3
+    put(s, "protection", "d3")
+    do(s, "bandit", "kill d3")
+    assert s.state.awaiting()[0].kind == "protect"
+    assert s.state.status["Pavel"] == "alive" and s.state.arrests == 0
+    do(s, "operative", "protect no")
+    assert s.state.status["Pavel"] == "arrested" and (s.state.arrests, s.state.kills) == (1, 0)
+
+
+def test_an_arrest_is_not_a_kill_so_no_protect_prompt():
+    s = game(undercover="Boris", bandit="Ines", operative="Kira")  # c2; the Operative e2 in row 2
+    put(s, "protection", "c2")
+    advance_to(s, "undercover")
+    start = len(s.events)
+    do(s, "undercover", "arrest c2")
+    assert "protect-offered" not in kinds(new_events(s, start))
+    assert s.state.status["Ines"] == "arrested" and s.state.actor == "maniac"
 
 
 def test_friendly_fire_kill_becomes_fbi_arrest():
@@ -867,12 +930,18 @@ def test_thresholds_per_mode(mode, arrests, kills):
     assert (score["arrests_to_win"], score["kills_to_win"]) == (arrests, kills)
 
 
+def default_at(mode: str, cell: str) -> str:
+    """The suspect on ``cell`` in the default layout of ``mode``."""
+    size = 7 if mode.endswith("4v4") else 6
+    return names(mode)[(int(cell[1:]) - 1) * size + ord(cell[0]) - ord("a")]
+
+
 @pytest.mark.parametrize("mode,preset,ends", [
     ("standard-3v3", 2, False), ("standard-3v3", 3, True), ("duel-3v3", 3, True),
     ("standard-4v4", 3, False), ("standard-4v4", 4, True), ("duel-4v4", 4, True)])
 def test_arrest_threshold_ends_the_game_at_once(mode, preset, ends):
     # The Undercover on b1 arrests the Bandit on c2.
-    s = game(mode, undercover="Boris", bandit=names(mode)[s_idx(mode, "c2")])
+    s = game(mode, undercover="Boris", bandit=default_at(mode, "c2"))
     s.state.arrests = preset
     advance_to(s, "undercover")
     do(s, "undercover", "arrest c2")
@@ -885,12 +954,6 @@ def test_arrest_threshold_ends_the_game_at_once(mode, preset, ends):
             do(s, "maniac", "shift row 1 right")
     else:
         assert st.result is None and st.actor == "maniac"
-
-
-def s_idx(mode: str, cell: str) -> int:
-    size = 7 if mode.endswith("4v4") else 6
-    r, c = int(cell[1:]) - 1, ord(cell[0]) - ord("a")
-    return r * size + c
 
 
 @pytest.mark.parametrize("mode", ["standard-3v3", "duel-3v3", "standard-4v4", "duel-4v4"])
@@ -1077,8 +1140,6 @@ def test_every_refused_input_leaves_the_state_unchanged(position):
             refused(s, other, "shift row 1 right", NotYourTurnError)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: 'detonate yes|no' outside the post-arrest interrupt "
-                   "crashes _plan_action with IndexError (move.cells is empty) instead of an InputError")
 @pytest.mark.parametrize("text", ["detonate yes", "detonate no"])
 def test_detonate_answer_without_a_prompt_is_refused(text):
     s = game(bomber="Olga")
@@ -1086,8 +1147,6 @@ def test_detonate_answer_without_a_prompt_is_refused(text):
     refuse(s, "bomber", text, InputError)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: the winning arrest returns before stripping the "
-                   "arrested card's tokens, so an arrested card keeps tokens in the final position")
 def test_the_winning_arrest_also_strips_tokens():
     s = game(undercover="Boris", bandit="Ines")
     put(s, "protection", "c2")
@@ -1106,11 +1165,7 @@ def _candidates(state) -> list[str]:
     """A universe of canonical inputs: every shift and every one-cell input of every verb."""
     size = state.size
     cells = [cell_name(c) for c in all_cells(size)]
-    out = ["masquerade", "inspect", "protect yes", "protect no"]
-    if state.awaiting()[0].kind == "detonate":
-        # Outside the interrupt these crash the engine: see the xfail test
-        # test_detonate_answer_without_a_prompt_is_refused.
-        out += ["detonate yes", "detonate no"]
+    out = ["masquerade", "inspect", "protect yes", "protect no", "detonate yes", "detonate no"]
     for line, dirs, idx in (("row", ("left", "right"), [str(i + 1) for i in range(size)]),
                             ("col", ("up", "down"), cells[:size])):
         for i, d, dist in itertools.product(idx, dirs, ("", " 2")):
@@ -1167,6 +1222,7 @@ def test_legal_inputs_agree_with_validation(mode, seed):
                 if other != who:
                     assert s.state.legal_inputs(other) == ["surrender"]
             # Listed => accepted (on a fresh replay of the same game).
+            assert _replay(mode, seed, moves).state.view(HOST) == s.state.view(HOST)
             for text in legal[:-1][:: max(1, len(legal) // 12)]:
                 fresh = _replay(mode, seed, moves)
                 fresh.submit(who, text)

@@ -335,6 +335,7 @@ class FbiMafiaState(GameState):
              "arrests": self.arrests},
         )
         if self._check_win():
+            self.tokens[name].clear()
             return
         self._redraw(owner)
         bomber = self._holder("detonate")
@@ -346,9 +347,6 @@ class FbiMafiaState(GameState):
                 {"suspect": name, "cell": cell_name(self.pos[name]), "character": bomber},
             )
             return
-        self.tokens[name].clear()
-
-    def _op_strip(self, name: str) -> None:
         self.tokens[name].clear()
 
     def _op_explode(self, name: str) -> None:
@@ -572,7 +570,10 @@ class FbiMafiaState(GameState):
             elif yes:
                 self.events.emit("detonate-accepted", f"The {prompt.character} detonates the bomb on {self._at(name)}.",
                                  {"suspect": name})
-                self.pending[:0] = [("explode", name), ("strip", name)]
+                self.tokens[name].clear()
+                self.events.emit("explosion", f"The bomb on {self._at(name)} explodes.",
+                                 {"suspect": name, "cell": cell_name(self.pos[name])})
+                self.pending[:0] = [("chain", name)]
             else:
                 self.events.emit("detonate-declined", f"The {prompt.character} does not detonate.", {"suspect": name})
                 self.tokens[name].clear()
@@ -711,6 +712,11 @@ class FbiMafiaState(GameState):
             if not grid.adjacent(a, b):
                 raise self._refuse(move, "the two cards must be next to each other (8 neighbours)", [])
             return lambda: self._do_swap(a, b)
+        if move.answer is not None:
+            raise IllegalMoveError(
+                f"{move_name(move)}: no {move.verb} question is pending; it answers the interrupt only",
+                [FORMS[move.verb]],
+            )
         if move.verb == "prepare":
             return self._plan_prepare(move)
         if move.verb == "defuse":
@@ -919,7 +925,7 @@ class FbiMafiaState(GameState):
             self.events.emit("autopsy-result", f"Autopsy of {self._at(name)}: {found} has an identity adjacent to it.",
                              {"suspect": name, "mafia_adjacent": mafia}, to=[self.seat_of[actor]])
         elif verb in ("kill", "shoot"):
-            self.events.emit(verb, f"The {actor} {'kills' if verb == 'kill' else 'shoots'} at {self._at(name)}.",
+            self.events.emit(f"{verb}-attempt", f"The {actor} {'attacks' if verb == 'kill' else 'shoots at'} {self._at(name)}.",
                              {"cell": cell_name(target), "suspect": name})
             self.pending.append(("kill", name, f"the {actor}"))
         elif verb == "plant":
