@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.events import HOST
 from engine.games.fbi_mafia.grid import COLUMNS, cell_name
+from engine.games.fbi_mafia.moves import move_name
 
 if TYPE_CHECKING:
     from engine.games.fbi_mafia.state import FbiMafiaState
@@ -33,7 +34,7 @@ def render_board(state: FbiMafiaState, seat: str) -> str:
     lines.append(
         f"FBI {s['arrests']}/{s['arrests_to_win']} arrests   Mafia {s['kills']}/{s['kills_to_win']} kills"
         f"   deck {len(state.deck)}   last shift: "
-        + (state.last_shift and _shift_text(state) or "none")
+        + (move_name(state.last_shift) if state.last_shift else "none")
     )
     border = "   +" + "+".join("-" * WIDTH for _ in range(size)) + "+"
     lines.append("    " + " ".join(f" {COLUMNS[c]:<{WIDTH - 1}}" for c in range(size)))
@@ -73,9 +74,3 @@ def render_board(state: FbiMafiaState, seat: str) -> str:
     lines.append(LEGEND)
     return "\n".join(lines)
 
-
-def _shift_text(state: FbiMafiaState) -> str:
-    from engine.games.fbi_mafia.moves import move_name
-
-    assert state.last_shift is not None
-    return move_name(state.last_shift)

@@ -40,7 +40,6 @@ class FbiMafiaState(GameState):
     clock_step_ms = 1000
 
     def __init__(self, data: GameData, mode: ModeSpec, chance: Chance, events: EventLog) -> None:
-        self.data = data
         self.mode = mode
         self.limits = data.limits
         self.roles = {c: data.roles[c] for c in mode.turn_order}
