@@ -114,14 +114,7 @@ def play(game: str | None, variant: str | None, seed: int | None, moves: IO[str]
     bots: dict[str, Bot] = {}
     try:
         if resume:
-            old = tr.read(resume)
-            if old.finished:
-                fail(f"{resume}: that game is over; nothing to resume")
-            report = tr.replay(old)
-            if not report.ok or report.session is None:
-                fail(f"{resume}: cannot resume, it does not replay: " + "; ".join(report.problems))
-            session = report.session
-            assert session is not None
+            session = tr.resume(resume)
         else:
             if not game:
                 fail("name a game (see `arbiter games`) or --resume a transcript")
@@ -211,23 +204,7 @@ def show(file: str, seat: str, at: int | None) -> None:
     """Print the ASCII board of a transcript as SEAT saw it after move N."""
     try:
         t = tr.read(file)
-        if at is not None:
-            kept, count = [], 0
-            for entry in t.log:
-                if "move" in entry:
-                    if count == at:
-                        break
-                    count += 1
-                kept.append(entry)
-            if at > count:
-                fail(f"--at {at}: the transcript has only {count} moves")
-            if len(kept) < len(t.log):
-                t.log, t.result, t.events = kept, None, None
-        report = tr.replay(t)
-        if report.session is None or not report.ok:
-            fail(f"{file} does not replay: " + "; ".join(report.problems))
-        session = report.session
-        assert session is not None
+        session = tr.replayed(t if at is None else t.until(at))
         click.echo(session.state.render(session.check_seat(seat.lower())))
     except ArbiterError as exc:
         fail(exc.message)

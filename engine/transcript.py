@@ -151,6 +151,32 @@ class Transcript:
     def finished(self) -> bool:
         return self.result is not None
 
+    @property
+    def move_count(self) -> int:
+        return sum(1 for e in self.log if "move" in e)
+
+    def until(self, moves: int) -> Transcript:
+        """The game as it stood after its first ``moves`` moves (with the chance they caused).
+
+        >>> t = Transcript("g", "v", "sha256:x", 1, [], {}, [{"move": {}}, {"chance": {}}, {"move": {}}])
+        >>> len(t.until(1).log), t.until(1).result
+        (2, None)
+        """
+        if not 0 <= moves <= self.move_count:
+            raise TranscriptError(f"{self.source} has only {self.move_count} moves; there is no position after {moves}")
+        if moves == self.move_count:
+            return self
+        kept: list[dict[str, Any]] = []
+        count = 0
+        for entry in self.log:
+            if "move" in entry:
+                if count == moves:
+                    break
+                count += 1
+            kept.append(entry)
+        return Transcript(self.game, self.variant, self.data, self.seed, self.seats, self.options, kept,
+                          source=self.source, notes=self.notes)
+
 
 def _cut_off(text: str) -> str | None:
     """The text without a last line a crash left half written (the writer ends every line)."""
@@ -307,6 +333,22 @@ def replay(t: Transcript, *, update: bool = False) -> ReplayReport:
     if not update:
         problems.extend(_compare_ending(t, session))
     return ReplayReport(session, problems, moves)
+
+
+def replayed(t: Transcript) -> Session:
+    """The session a transcript describes; a ``TranscriptError`` when it does not replay."""
+    report = replay(t)
+    if report.session is None or not report.ok:
+        raise TranscriptError(f"{t.source} does not replay: " + "; ".join(report.problems))
+    return report.session
+
+
+def resume(path: str | Path) -> Session:
+    """The unfinished game of a transcript, ready to go on (attach a writer with resume=True)."""
+    t = read(path)
+    if t.finished:
+        raise TranscriptError(f"{path}: that game is over; nothing to resume")
+    return replayed(t)
 
 
 def _compare_ending(t: Transcript, session: Session) -> list[str]:
