@@ -33,11 +33,6 @@ def _finite(param: click.Parameter, value: float) -> float:
     return value
 
 
-def _lines(stream: IO[str]) -> Iterator[str]:
-    for line in stream:
-        yield line
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="arbiter")
 def main() -> None:
@@ -130,11 +125,11 @@ def play(game: str | None, variant: str | None, seed: int | None, moves: IO[str]
         elif transcript_path:
             writer = tr.TranscriptWriter(transcript_path, session)
         if moves is not None:
-            lines: Iterator[str] | None = _lines(moves)
+            lines: Iterator[str] | None = iter(moves)
         elif len(bots) == len(session.seats):
             lines = None
         else:
-            lines = _lines(sys.stdin)
+            lines = iter(sys.stdin)
         if not json_mode:
             click.echo(f"# {session.rules.title}, {session.variant.title}, seed {session.seed}; "
                        f"seats: {' '.join(session.seats)}" + (f"; you are {perspective}" if as_seat else ""))
