@@ -248,22 +248,28 @@ def validate(path: str | None) -> None:
 @click.option("--games", "count", type=click.IntRange(min=1), default=50, show_default=True,
               help="Games per mode.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
-def bench(game: str, variants: tuple[str, ...], count: int, seed: int) -> None:
-    """Random self-play: games/s, inputs/s, medians and peak memory (a benchmark, not a test)."""
+@click.option("--repeat", "repeats", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Play the same games this many times; figures are the median round.")
+def bench(game: str, variants: tuple[str, ...], count: int, seed: int, repeats: int) -> None:
+    """Random self-play: games/s, inputs/s, medians and peak memory (a benchmark, not a test).
+
+    Every round plays the same games, so the spread (slowest round / fastest) shows how much
+    the machine's noise moved the figures."""
     try:
         rules = registry.get(game)
         names = list(variants) or [v.name for v in rules.variants()]
         rows = []
         for name in names:
             rules.variant(name)
-            r = run_bench(rules, name, count, seed)
+            r = run_bench(rules, name, count, seed, repeats)
             rows.append([name, r.games, f"{r.games_per_s:.1f}", f"{r.inputs_per_s:.0f}",
-                         f"{r.median_game_ms:.1f}", f"{r.median_inputs:.0f}",
+                         f"{r.median_game_ms:.1f}", f"{r.median_inputs:.0f}", f"{r.spread:.2f}",
                          " ".join(f"{k}:{v}" for k, v in r.wins.items())])
     except ArbiterError as exc:
         fail(exc.message)
     click.echo(tabulate(rows, headers=["mode", "games", "games/s", "inputs/s", "median ms/game",
-                                       "median inputs", "winners"]))
+                                       "median inputs", "spread", "winners"]))
+    click.echo(f"{repeats} rounds of the same games per mode; figures from the median round")
     click.echo(f"peak memory: {peak_memory_mib():.1f} MiB")
 
 

@@ -14,13 +14,20 @@ from engine.session import Session
 
 @dataclass(frozen=True)
 class BenchResult:
+    """Figures for one variant: the same games played ``repeats`` times over."""
+
     variant: str
     games: int
     inputs: int
-    seconds: float
+    rounds_s: tuple[float, ...]
     median_game_ms: float
     median_inputs: float
     wins: dict[str, int]
+
+    @property
+    def seconds(self) -> float:
+        """The median time of one round (all ``games`` games)."""
+        return statistics.median(self.rounds_s)
 
     @property
     def games_per_s(self) -> float:
@@ -29,6 +36,11 @@ class BenchResult:
     @property
     def inputs_per_s(self) -> float:
         return self.inputs / self.seconds if self.seconds else 0.0
+
+    @property
+    def spread(self) -> float:
+        """Slowest round over fastest: how much the machine's noise moved the figures."""
+        return max(self.rounds_s) / min(self.rounds_s) if min(self.rounds_s) else 0.0
 
 
 def play_random(rules: Rules, variant: str, seed: int, max_inputs: int = 100_000) -> Session:
@@ -46,20 +58,25 @@ def play_random(rules: Rules, variant: str, seed: int, max_inputs: int = 100_000
     return session
 
 
-def bench(rules: Rules, variant: str, games: int, seed: int) -> BenchResult:
-    times, counts = [], []
+def bench(rules: Rules, variant: str, games: int, seed: int, repeats: int = 3) -> BenchResult:
+    """Play ``games`` random games (seeds ``seed``, ``seed + 1``, ...) ``repeats`` times; the
+    games are the same every round, so rounds differ only by the machine's noise."""
+    rounds, game_times = [], []
+    counts: list[int] = []
     wins: dict[str, int] = {}
-    start = time.perf_counter()
-    for i in range(games):
-        t0 = time.perf_counter()
-        session = play_random(rules, variant, seed + i)
-        times.append(time.perf_counter() - t0)
-        counts.append(len(session.moves))
-        result = session.state.result
-        key = (result.winner or "nobody") if result else "unfinished"
-        wins[key] = wins.get(key, 0) + 1
-    total = time.perf_counter() - start
-    return BenchResult(variant, games, sum(counts), total, statistics.median(times) * 1000,
+    for round_index in range(repeats):
+        start = time.perf_counter()
+        for i in range(games):
+            t0 = time.perf_counter()
+            session = play_random(rules, variant, seed + i)
+            game_times.append(time.perf_counter() - t0)
+            if round_index == 0:
+                counts.append(len(session.moves))
+                result = session.state.result
+                key = (result.winner or "nobody") if result else "unfinished"
+                wins[key] = wins.get(key, 0) + 1
+        rounds.append(time.perf_counter() - start)
+    return BenchResult(variant, games, sum(counts), tuple(rounds), statistics.median(game_times) * 1000,
                        statistics.median(counts), dict(sorted(wins.items())))
 
 
