@@ -821,14 +821,16 @@ def test_validate_unknown_role_in_turn_order(tmp_path: Path, target: str) -> Non
 
 
 def test_bench_prints_rates_and_memory() -> None:
-    r = run("bench", "fbi-mafia", "--games", 2, "--mode", "standard-3v3")
+    r = run("bench", "fbi-mafia", "--games", 2, "--mode", "standard-3v3", "--repeat", 2)
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
-    assert "games/s" in lines[0] and "inputs/s" in lines[0]
+    assert "games/s" in lines[0] and "inputs/s" in lines[0] and "spread" in lines[0]
     row = lines[2].split()
     assert row[:2] == ["standard-3v3", "2"]
     float(row[2]), float(row[3])  # games/s and inputs/s are numbers
-    assert len(lines) == 4
+    assert float(row[6]) >= 1.0  # slowest round over fastest
+    assert len(lines) == 5
+    assert lines[3] == "2 rounds of the same games per mode; figures from the median round"
     assert re.fullmatch(r"peak memory: \d+(\.\d+)? MiB", lines[-1])
 
 
