@@ -77,6 +77,8 @@ class Protocol:
         self.perspective = session.check_seat(perspective)
         self.json_mode = json_mode
         self.done = False
+        self._counted = 0  # events of the log examined so far ...
+        self._visible_count = 0  # ... and how many of them this session may see
 
     # -- framing ------------------------------------------------------------------------------
     def handle(self, line: str) -> str | None:
@@ -136,10 +138,15 @@ class Protocol:
         return Response(True, f"{seat} {shown}", body, payload)
 
     def _visible(self, start: int) -> list[tuple[int, Event]]:
-        """Events from global index ``start`` visible to this session, with their index in its stream."""
-        seen = sum(1 for e in self.session.events.since(0)[:start] if e.visible_to(self.perspective))
+        """Events from global index ``start`` on that this session may see, each with its index
+        in the session's own stream. Counting is incremental: ``start`` never goes back."""
+        log = self.session.events
+        for i in range(self._counted, start):
+            self._visible_count += log[i].visible_to(self.perspective)
+        self._counted = max(self._counted, start)
         out = []
-        for e in self.session.events.since(start):
+        seen = self._visible_count
+        for e in log.since(start):
             if e.visible_to(self.perspective):
                 out.append((seen, e))
                 seen += 1

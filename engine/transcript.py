@@ -28,6 +28,7 @@ from typing import IO, Any
 
 import yaml
 
+from engine import registry
 from engine.chance import ChanceRecord
 from engine.clock import parse_seconds
 from engine.errors import ArbiterError, TranscriptError
@@ -297,8 +298,6 @@ def replay(t: Transcript, *, update: bool = False) -> ReplayReport:
     intended rules change) and differences are not problems; write the session back with
     ``dump``.
     """
-    from engine import registry
-
     problems: list[str] = []
     try:
         rules = registry.get(t.game)
