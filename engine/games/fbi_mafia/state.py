@@ -683,18 +683,25 @@ class FbiMafiaState(GameState):
         return [move_name(m) for m in self._action_moves(verb)]
 
 
+    def _form(self, verb: str) -> str:
+        """The accepted form of ``verb`` for the acting character (its own shift distances)."""
+        if verb == "shift":
+            dist = " [" + "|".join(map(str, self.roles[self.actor].shifts)) + "]" if len(self.roles[self.actor].shifts) > 1 else ""
+            return f"shift row N left|right{dist}  or  shift col X up|down{dist}"
+        return FORMS[verb]
+
     def _plan_action(self, move: Move) -> Plan:
         actor = self.actor
         allowed = self.action_verbs()
         if move.verb not in allowed:
             raise IllegalMoveError(
                 f"the {actor} cannot {move.verb} now; its actions: {', '.join(allowed)}",
-                [FORMS[v] for v in allowed],
+                [self._form(v) for v in allowed],
             )
         if move.verb == "shift":
             if abs(move.delta or 0) not in self.roles[actor].shifts:
                 raise self._refuse(move, f"the {actor} shifts by {' or '.join(map(str, self.roles[actor].shifts))}",
-                                   ["shift row N left|right" + ("" if self.roles[actor].shifts == (1,) else " [1|2]")])
+                                   [self._form("shift")])
             if self._reverse_banned(move):
                 raise self._refuse(move, f"it would undo the last shift ({move_name(self.last_shift)})"  # type: ignore[arg-type]
                                    , ["any other shift"])
