@@ -686,7 +686,8 @@ class FbiMafiaState(GameState):
     def _form(self, verb: str) -> str:
         """The accepted form of ``verb`` for the acting character (its own shift distances)."""
         if verb == "shift":
-            dist = " [" + "|".join(map(str, self.roles[self.actor].shifts)) + "]" if len(self.roles[self.actor].shifts) > 1 else ""
+            shifts = self.roles[self.actor].shifts
+            dist = " [" + "|".join(map(str, shifts)) + "]" if len(shifts) > 1 else ""
             return f"shift row N left|right{dist}  or  shift col X up|down{dist}"
         return FORMS[verb]
 
