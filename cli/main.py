@@ -27,6 +27,13 @@ def fail(message: str) -> None:
     raise click.ClickException(message)
 
 
+def explain(exc: ArbiterError) -> str:
+    """An engine error as one message, with what is allowed when the engine says."""
+    if not exc.allowed:
+        return exc.message
+    return f"{exc.message} (allowed: {', '.join(exc.allowed)})"
+
+
 def _finite(param: click.Parameter, value: float) -> float:
     if value != value:  # NaN passes range checks
         raise click.BadParameter("must be a number of seconds", param=param)
@@ -146,7 +153,7 @@ def play(game: str | None, variant: str | None, seed: int | None, moves: IO[str]
         if session.over and not json_mode:
             click.echo(protocol.handle("board") or "", nl=False)
     except ArbiterError as exc:
-        fail(exc.message)
+        fail(explain(exc))
     except KeyboardInterrupt:
         click.echo("\ninterrupted" + (f"; the transcript {writer.path} can be resumed" if writer else ""), err=True)
         sys.exit(130)
@@ -202,7 +209,7 @@ def show(file: str, seat: str, at: int | None) -> None:
         session = tr.replayed(t if at is None else t.until(at))
         click.echo(session.state.render(session.check_seat(seat.lower())))
     except ArbiterError as exc:
-        fail(exc.message)
+        fail(explain(exc))
 
 
 @main.command()
@@ -266,7 +273,7 @@ def bench(game: str, variants: tuple[str, ...], count: int, seed: int, repeats: 
                          f"{r.median_game_ms:.1f}", f"{r.median_inputs:.0f}", f"{r.spread:.2f}",
                          " ".join(f"{k}:{v}" for k, v in r.wins.items())])
     except ArbiterError as exc:
-        fail(exc.message)
+        fail(explain(exc))
     click.echo(tabulate(rows, headers=["mode", "games", "games/s", "inputs/s", "median ms/game",
                                        "median inputs", "spread", "winners"]))
     click.echo(f"{repeats} rounds of the same games per mode; figures from the median round")
