@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 
 from engine.bots import Bot, BotFailure
 from engine.errors import InputError
-from engine.protocol import Protocol
+from engine.protocol import Protocol, Response
 
 
 class Match:
@@ -31,16 +31,13 @@ class Match:
                 return awaited.seat
         return None
 
-    def _render(self, response: object) -> str:
-        return response.json() if self.protocol.json_mode else response.text()  # type: ignore[attr-defined]
-
     def _bot_move(self, seat: str) -> str:
         bot = self.bots[seat]
         try:
             text = bot.choose(self.session)
             if text is None:
                 raise BotFailure("the bot had no input to give")
-            return self._render(self.protocol.move(seat, text, None, referee=True))
+            return self.protocol.render(self.protocol.move(seat, text, None, referee=True))
         except BotFailure as exc:
             return self._forfeit(seat, str(exc))
         except InputError as exc:
@@ -52,11 +49,14 @@ class Match:
         give_up = self.session.rules.forfeit_input(seat)
         if give_up is None:
             self.protocol.done = True
-            return f"? bot: {seat} failed ({why}); this game has no forfeit, the session ends\n\n"
+            message = f"{seat}'s bot failed ({why}); this game has no forfeit, so the session ends"
+            return self.protocol.render(Response(
+                False, f"bot: {message}", [], {"error": {"kind": "bot", "message": message, "allowed": []}},
+            ))
         response = self.protocol.move(seat, give_up, None, referee=True)
         response.body.insert(0, f"forfeit: {seat}: {why}")
         response.payload["forfeit"] = {"seat": seat, "reason": why}
-        return self._render(response)
+        return self.protocol.render(response)
 
     def run(self) -> Iterator[str]:
         try:

@@ -84,8 +84,10 @@ class Protocol:
     def handle(self, line: str) -> str | None:
         """Answer one input line; None for blank lines and comments."""
         response = self.respond(line)
-        if response is None:
-            return None
+        return None if response is None else self.render(response)
+
+    def render(self, response: Response) -> str:
+        """A response framed for this session: one JSON line, or a text block."""
         return response.json() if self.json_mode else response.text()
 
     def respond(self, line: str) -> Response | None:
