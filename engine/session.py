@@ -6,13 +6,15 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.chance import Chance, ChanceRecord
 from engine.clock import MAX_MS, seconds_name
 from engine.errors import GameOverError, TimeError, UnknownSeatError
 from engine.events import HOST, Event, EventLog
 from engine.game import GameState, Rules, Variant
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -96,29 +98,39 @@ class Session:
         """Record a remark that is not an input (e.g. why a bot forfeited); replay ignores it."""
         self._entry({"note": dict(body)})
 
-    def advance_to(self, time_ms: int) -> list[Event]:
-        """Let time pass (a stamped meta-command); recorded as a tick so a replay keeps the clock."""
+    def _check_time(self, time_ms: int) -> None:
+        if time_ms > MAX_MS:
+            raise TimeError(f"the clock cannot pass {seconds_name(MAX_MS)} seconds")
         if time_ms < self.clock_ms:
             raise TimeError(
                 f"time {seconds_name(time_ms)} is before the clock ({seconds_name(self.clock_ms)}); "
                 "the clock never runs backwards"
             )
+
+    def _log_with_chance(self, action: Callable[[], T], entry: Callable[[T], dict[str, Any]]) -> T:
+        """Run ``action``; log ``entry(its result)``, then the chance outcomes it drew, so the
+        log reads in cause order (a move, then what its resolution shuffled)."""
+        self._held = []
+        try:
+            result = action()
+        finally:
+            held, self._held = self._held, None
+        self._entry(entry(result))
+        for chance in held:
+            self._entry(chance)
+        return result
+
+    def advance_to(self, time_ms: int) -> list[Event]:
+        """Let time pass (a stamped meta-command); recorded as a tick so a replay keeps the clock."""
+        self._check_time(time_ms)
         start = len(self.events)
         if time_ms > self.clock_ms and not self.over:
             self._pass_time(time_ms)
         return self.events.since(start)
 
     def _pass_time(self, time_ms: int) -> None:
-        """Advance the game's clock; the tick is logged before the chance it caused."""
-        self._held = []
-        try:
-            self.state.advance_clock(time_ms)
-        finally:
-            held, self._held = self._held, None
+        self._log_with_chance(lambda: self.state.advance_clock(time_ms), lambda _: {"tick": {"time": _time(time_ms)}})
         self.clock_ms = time_ms
-        self._entry({"tick": {"time": _time(time_ms)}})
-        for entry in held:
-            self._entry(entry)
 
     def submit(self, seat: str, text: str, time_ms: int | None = None) -> list[Event]:
         """Apply one input of ``seat``; return the events it caused (all of them)."""
@@ -126,13 +138,7 @@ class Session:
         if seat == HOST:
             raise UnknownSeatError("the host does not play; name a seat", self.state.seats)
         now = self.clock_ms + self.state.clock_step_ms if time_ms is None else time_ms
-        if now > MAX_MS:
-            raise TimeError(f"the clock cannot pass {seconds_name(MAX_MS)} seconds")
-        if now < self.clock_ms:
-            raise TimeError(
-                f"time {seconds_name(now)} is before the clock ({seconds_name(self.clock_ms)}); "
-                "the clock never runs backwards"
-            )
+        self._check_time(now)
         start = len(self.events)
         if not self.over and now > self.clock_ms and self.state.ends_by_time(now):
             self._pass_time(now)  # time alone ended the game before this input: record when
@@ -140,16 +146,13 @@ class Session:
             raise GameOverError(
                 "the game is over: " + self.state.result.text  # type: ignore[union-attr]
             )
-        text = " ".join(text.split())
-        self._held = []
-        try:
-            text = self.state.apply(seat, text, now)
-        finally:
-            held, self._held = self._held, None
-        self.clock_ms = now
-        move = Move(len(self.moves) + 1, seat, text, now)
-        self.moves.append(move)
-        self._entry(move.as_entry())
-        for entry in held:  # the chance outcomes this move caused, after it
-            self._entry(entry)
+        canonical = " ".join(text.split())
+
+        def accept() -> Move:
+            move = Move(len(self.moves) + 1, seat, self.state.apply(seat, canonical, now), now)
+            self.moves.append(move)
+            self.clock_ms = now
+            return move
+
+        self._log_with_chance(accept, Move.as_entry)
         return self.events.since(start)

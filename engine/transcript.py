@@ -58,6 +58,15 @@ def header_of(session: Session) -> dict[str, Any]:
     }
 
 
+def opening_of(session: Session) -> str:
+    """The text before the first log entry."""
+    return HEADER + _block(header_of(session)) + "log:\n"
+
+
+def entry_line(entry: dict[str, Any]) -> str:
+    return "- " + _flow(entry) + "\n"
+
+
 def ending_of(session: Session) -> dict[str, Any]:
     assert session.state.result is not None
     return {
@@ -81,17 +90,13 @@ class TranscriptWriter:
                 written = len(session.entries)
             else:
                 self._file = self.path.open("w", encoding="utf-8")
-                self._file.write(HEADER + _block(header_of(session)) + "log:\n")
+                self._file.write(opening_of(session))
                 written = 0
         except OSError as exc:
             raise TranscriptError(f"cannot write the transcript {self.path}: {exc.strerror or exc}") from None
-        for entry in session.entries[written:]:
-            self._write_entry(entry)
+        self._file.write("".join(entry_line(e) for e in session.entries[written:]))
         self._sync()
         session.listeners.append(self.append)
-
-    def _write_entry(self, entry: dict[str, Any]) -> None:
-        self._file.write("- " + _flow(entry) + "\n")
 
     def _sync(self) -> None:
         self._file.flush()
@@ -102,7 +107,7 @@ class TranscriptWriter:
             self.finished = True
 
     def append(self, entry: dict[str, Any]) -> None:
-        self._write_entry(entry)
+        self._file.write(entry_line(entry))
         self._sync()
 
     def close(self) -> None:
@@ -121,8 +126,7 @@ def _drop_cut_off_line(path: Path) -> None:
 
 def dump(session: Session) -> str:
     """The whole transcript of a session as text (what the writer would have written)."""
-    out = HEADER + _block(header_of(session)) + "log:\n"
-    out += "".join("- " + _flow(e) + "\n" for e in session.entries)
+    out = opening_of(session) + "".join(entry_line(e) for e in session.entries)
     if session.over:
         out += _block(ending_of(session))
     return out
@@ -246,16 +250,12 @@ def _entry_problem(entry: Any) -> str | None:
     if kind == "chance":
         if not isinstance(body.get("what"), str) or not isinstance(body.get("outcome"), list):
             return "chance: needs what (text) and outcome (list)"
-    elif kind == "move":
-        if not isinstance(body.get("seat"), str) or not isinstance(body.get("text"), str):
-            return "move: needs seat and text"
-        if _time_problem(body.get("time")):
-            return "move: " + _time_problem(body.get("time"))  # type: ignore[operator]
-    elif kind == "tick":
-        if _time_problem(body.get("time")):
-            return "tick: " + _time_problem(body.get("time"))  # type: ignore[operator]
-    elif kind != "note":
+    elif kind == "move" and not (isinstance(body.get("seat"), str) and isinstance(body.get("text"), str)):
+        return "move: needs seat and text"
+    elif kind not in ("chance", "move", "tick", "note"):
         return f"unknown entry {kind!r}"
+    if kind in ("move", "tick") and (problem := _time_problem(body.get("time"))):
+        return f"{kind}: {problem}"
     return None
 
 
@@ -284,11 +284,15 @@ class ReplayReport:
 
     session: Session | None
     problems: list[str]
-    moves: int = 0
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def moves(self) -> int:
+        """How many moves were replayed."""
+        return len(self.session.moves) if self.session is not None else 0
 
 
 def replay(t: Transcript, *, update: bool = False) -> ReplayReport:
@@ -312,13 +316,11 @@ def replay(t: Transcript, *, update: bool = False) -> ReplayReport:
         return ReplayReport(None, problems + [f"setup: {exc.message}"])
     if list(session.seats) != t.seats and not update:
         problems.append(f"seats differ: transcript {t.seats}, now {list(session.seats)}")
-    moves = 0
     for i, entry in enumerate(t.log):
         try:
             if "move" in entry:
                 body = entry["move"]
                 session.submit(body["seat"], body["text"], time_ms(body["time"]))
-                moves += 1
             elif "tick" in entry:
                 session.advance_to(time_ms(entry["tick"]["time"]))
             elif "note" in entry:
@@ -326,12 +328,12 @@ def replay(t: Transcript, *, update: bool = False) -> ReplayReport:
         except ArbiterError as exc:
             what = entry.get("move") or entry.get("tick")
             problems.append(f"log[{i}] {what}: refused on replay: {exc.kind}: {exc.message}")
-            return ReplayReport(session, problems, moves)
+            return ReplayReport(session, problems)
     if session.chance.unused and not update:
         problems.append(f"{len(session.chance.unused)} recorded chance outcome(s) were never used")
     if not update:
         problems.extend(_compare_ending(t, session))
-    return ReplayReport(session, problems, moves)
+    return ReplayReport(session, problems)
 
 
 def replayed(t: Transcript) -> Session:
