@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.errors import UnknownCommandError
 from engine.game import Rules
+from engine.scenario import Node
 from engine.games.fbi_mafia.rules import FbiMafiaRules
 
 _GAMES: dict[str, Rules] = {r.name: r for r in (FbiMafiaRules(),)}
@@ -18,3 +19,9 @@ def get(name: str) -> Rules:
         return _GAMES[name]
     except KeyError:
         raise UnknownCommandError(f"no game named {name!r}", sorted(_GAMES)) from None
+
+
+def validate_document(doc: Node) -> None:
+    """Check one scenario YAML document with the rules of the game its ``game:`` key names."""
+    game = doc.key("game").text(sorted(_GAMES))
+    _GAMES[game].validate_document(doc)
