@@ -452,10 +452,7 @@ class FbiMafiaState(GameState):
             kinds = [t for t in TOKENS if self._has(src, t)]
             for dst in grid.neighbours(src, self.size):
                 if self._alive(dst) and not self.tokens[self._name(dst)]:
-                    if len(kinds) == 1:
-                        out.append(Move("prepare", cells=(src, dst)))
-                    else:
-                        out.extend(Move("prepare", cells=(src, dst), token=t) for t in kinds)
+                    out.extend(self._token_variants(Move("prepare", cells=(src, dst)), kinds))
         return out
 
     # ---------------------------------------------------------------------------- awaiting
@@ -761,22 +758,35 @@ class FbiMafiaState(GameState):
             return f"{self._at(name)} {'already carries' if verb == 'plant' else 'carries no'} bomb"
         return f"{self._at(name)} carries no bomb or threat"
 
+    def _which_token(self, move: Move, cell: Cell, allowed: tuple[str, ...], options: list[str]) -> str:
+        """The token ``move`` means on ``cell``: the one named, or the only one of ``allowed``
+        there; ambiguous when the cell has several and none is named."""
+        kinds = [t for t in allowed if self._has(cell, t)]
+        if move.token is None:
+            if len(kinds) > 1:
+                raise AmbiguousMoveError(
+                    f"{move_name(move)}: {cell_name(cell)} carries {' and '.join(kinds)}; say which",
+                    [move_name(m) for m in self._token_variants(move, kinds)],
+                )
+            return kinds[0]
+        if move.token not in kinds:
+            raise self._refuse(move, f"{cell_name(cell)} carries no {move.token}", options)
+        return move.token
+
+    @staticmethod
+    def _token_variants(move: Move, kinds: list[str]) -> list[Move]:
+        """``move`` as a player writes it: without a token when the cell has one kind, else once
+        per kind, naming it."""
+        if len(kinds) == 1:
+            return [move]
+        return [Move(move.verb, cells=move.cells, token=t) for t in kinds]
+
     def _plan_defuse(self, move: Move) -> Plan:
         target = move.cells[0]
         options = self.action_options("defuse")
         if target not in self._targets("defuse"):
             raise self._refuse(move, self._why_not("defuse", target), options)
-        kinds = [t for t in ("bomb", "threat") if self._has(target, t)]
-        token = move.token
-        if token is None:
-            if len(kinds) > 1:
-                raise AmbiguousMoveError(
-                    f"{move_name(move)}: {cell_name(target)} carries a bomb and a threat; say which",
-                    [f"defuse {cell_name(target)} bomb", f"defuse {cell_name(target)} threat"],
-                )
-            token = kinds[0]
-        elif token not in kinds:
-            raise self._refuse(move, f"{cell_name(target)} carries no {token}", options)
+        token = self._which_token(move, target, ("bomb", "threat"), options)
         name = self._name(target)
 
         def run() -> None:
@@ -799,16 +809,7 @@ class FbiMafiaState(GameState):
             raise self._refuse(move, f"{cell_name(dst)} is not alive: only living suspects take tokens", options)
         if self.tokens[self._name(dst)]:
             raise self._refuse(move, f"{cell_name(dst)} already carries a token", options)
-        token = move.token
-        if token is None:
-            if len(kinds) > 1:
-                raise AmbiguousMoveError(
-                    f"{move_name(move)}: {cell_name(src)} carries {' and '.join(kinds)}; say which",
-                    [f"{move_name(move)} {t}" for t in kinds],
-                )
-            token = kinds[0]
-        elif token not in kinds:
-            raise self._refuse(move, f"{cell_name(src)} carries no {token}", options)
+        token = self._which_token(move, src, TOKENS, options)
         a, b = self._name(src), self._name(dst)
 
         def run() -> None:
@@ -837,8 +838,7 @@ class FbiMafiaState(GameState):
             out = []
             for c in self._targets(verb):
                 kinds = [t for t in ("bomb", "threat") if self._has(c, t)]
-                out.extend([Move(verb, cells=(c,))] if len(kinds) == 1 else
-                           [Move(verb, cells=(c,), token=t) for t in kinds])
+                out.extend(self._token_variants(Move(verb, cells=(c,)), kinds))
             return out
         return [Move(verb, cells=(c,)) for c in self._targets(verb)]
 
