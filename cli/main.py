@@ -86,6 +86,9 @@ def _bots(specs: tuple[str, ...], all_bots: str | None, session: Session, timeou
 @main.command()
 @click.argument("game", required=False)
 @click.option("--mode", "--scenario", "variant", help="The mode or scenario (see `arbiter games`).")
+@click.option("--players", type=click.IntRange(min=1), help="Classic Mafia: the default deck for this many players.")
+@click.option("--deck", "deck_file", type=click.Path(exists=True, dir_okay=False),
+              help="Classic Mafia: a custom deck (YAML, `kind: deck`; see docs/rules/mafia.md).")
 @click.option("--seed", type=int, help="Seed of the game's random generator (chosen and recorded when absent).")
 @click.option("--moves", "moves", type=click.File("r", encoding="utf-8"),
               help="Read input lines from FILE ('-' for stdin) instead of the terminal.")
@@ -102,7 +105,8 @@ def _bots(specs: tuple[str, ...], all_bots: str | None, session: Session, timeou
 @click.option("--max-moves", type=click.IntRange(min=1), help="Stop after this many moves (the transcript stays resumable).")
 @click.option("--as", "as_seat", help="Play as this seat: see only what it may know.")
 @click.option("--json", "json_mode", is_flag=True, help="Answer every line with one JSON object.")
-def play(game: str | None, variant: str | None, seed: int | None, moves: IO[str] | None,
+def play(game: str | None, variant: str | None, players: int | None, deck_file: str | None,
+         seed: int | None, moves: IO[str] | None,
          transcript_path: str | None, resume: str | None, bot_specs: tuple[str, ...],
          all_bots: str | None, bot_timeout: float, max_moves: int | None, as_seat: str | None,
          json_mode: bool) -> None:
@@ -111,6 +115,7 @@ def play(game: str | None, variant: str | None, seed: int | None, moves: IO[str]
     \b
     arbiter play fbi-mafia --bots random --seed 1
     arbiter play fbi-mafia --mode duel-3v3 --bot mafia=random --as fbi
+    arbiter play mafia --players 8 --bots random --seed 3
     """
     writer = None
     bots: dict[str, Bot] = {}
@@ -121,7 +126,8 @@ def play(game: str | None, variant: str | None, seed: int | None, moves: IO[str]
             if not game:
                 fail("name a game (see `arbiter games`) or --resume a transcript")
             rules = registry.get(game)
-            session = Session(rules, variant or rules.default_variant, seed=seed)
+            chosen, options = rules.choose_setup(variant, players, deck_file)
+            session = Session(rules, chosen, seed=seed, options=options)
         perspective = as_seat.lower() if as_seat else HOST
         protocol = Protocol(session, perspective, json_mode=json_mode)
         bots = _bots(bot_specs, all_bots, session, bot_timeout)
@@ -137,12 +143,17 @@ def play(game: str | None, variant: str | None, seed: int | None, moves: IO[str]
             lines = None
         else:
             lines = iter(sys.stdin)
+        if resume and (players or deck_file or variant):
+            fail("--resume continues a recorded game; its mode, players and deck come from the transcript")
         if not json_mode:
             click.echo(f"# {session.rules.title}, {session.variant.title}, seed {session.seed}; "
                        f"seats: {' '.join(session.seats)}" + (f"; you are {perspective}" if as_seat else ""))
+            if not session.moves:
+                for event in session.events.visible_to(perspective):
+                    click.echo(f"# event: {event.text}")
             if lines is not None:
                 click.echo("# one command per line; `help` lists them, `board` shows the board")
-                for a in session.state.awaiting():
+                for a in session.state.awaiting_seen_by(perspective):
                     click.echo(f"# awaiting: {a.seat} {a.kind}: {a.hint}")
         match = Match(protocol, bots, lines, max_moves=max_moves)
         for out in match.run():

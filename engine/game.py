@@ -18,6 +18,10 @@ from engine.errors import UnknownCommandError
 from engine.events import EventLog
 
 
+SECRET_SEAT = "-"
+"""Stands for a seat the viewer may not know: of a secret move, or of a secret awaited input."""
+
+
 @dataclass(frozen=True)
 class Awaiting:
     """One input the game waits for: which seat, what kind of input, and a short hint."""
@@ -88,10 +92,18 @@ class GameState(ABC):
         Raises an ``engine.errors.InputError`` and changes nothing when the input is refused.
         """
 
-    def public_input(self, seat: str, text: str) -> str:
-        """What other seats may know of ``seat``'s accepted input ``text`` (canonical words).
-        Games with private choices (a card kept, a night action) redact them here."""
+    def public_input(self, seat: str, text: str) -> str | None:
+        """What other seats may know of the input ``text`` (canonical words) that ``seat`` has
+        just had accepted; asked right after ``apply``. Games with private choices (a card
+        kept) redact them here; None means the input is secret down to who sent it (a night
+        action): others learn only that some input was made."""
         return text
+
+    def awaiting_seen_by(self, seat: str) -> list[Awaiting]:
+        """The awaited inputs as ``seat`` (or ``engine.events.HOST``) may know them. A game
+        where being awaited is a secret (a night role) shows others an entry whose seat is
+        ``-`` instead. By default everything awaited is public."""
+        return self.awaiting()
 
     def advance_clock(self, now_ms: int) -> None:
         """Let virtual time pass up to ``now_ms`` with no input (real-time games may end here).
@@ -150,6 +162,16 @@ class Rules(ABC):
         self, variant: Variant, chance: Chance, events: EventLog, options: dict[str, Any]
     ) -> GameState:
         """Set up a new game; every random decision goes through ``chance``."""
+
+    def choose_setup(
+        self, variant: str | None, players: int | None = None, deck_file: str | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """The variant and options of a new game from a player's choices (``arbiter play``'s
+        ``--mode``, ``--players``, ``--deck``). Options are recorded in the transcript."""
+        if players is not None or deck_file is not None:
+            raise UnknownCommandError(f"{self.title} is not set up by player count or deck; "
+                                      f"choose a {self.variant_label}", [v.name for v in self.variants()])
+        return variant or self.default_variant, {}
 
     def forfeit_input(self, seat: str) -> str | None:
         """The input by which a seat gives up (a bot that crashed or cheated), if the game has one."""

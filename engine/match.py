@@ -31,13 +31,18 @@ class Match:
                 return awaited.seat
         return None
 
-    def _bot_move(self, seat: str) -> str:
+    def _bot_move(self, seat: str) -> str | None:
+        """The framed answer to a bot's move; None when the session may not know of the move at
+        all (a secret input that caused nothing it may see: a night conference, say)."""
         bot = self.bots[seat]
         try:
             text = bot.choose(self.session)
             if text is None:
                 raise BotFailure("the bot had no input to give")
-            return self.protocol.render(self.protocol.move(seat, text, None, referee=True))
+            response = self.protocol.move(seat, text, None, referee=True)
+            if response.payload["seat"] is None and not response.payload["events"]:
+                return None
+            return self.protocol.render(response)
         except BotFailure as exc:
             return self._forfeit(seat, str(exc))
         except InputError as exc:
@@ -66,7 +71,9 @@ class Match:
                     break
                 seat = None if self.session.over else self._bot_seat()
                 if seat is not None:
-                    yield self._bot_move(seat)
+                    out = self._bot_move(seat)
+                    if out is not None:
+                        yield out
                     continue
                 if self.lines is None:
                     break

@@ -21,6 +21,7 @@ from typing import Any
 from engine.clock import parse_seconds, seconds_name
 from engine.errors import ArbiterError, DeniedError, SyntaxInputError, UnknownCommandError, UnknownSeatError
 from engine.events import HOST, Event
+from engine.game import SECRET_SEAT
 from engine.session import Session
 
 META_COMMANDS: dict[str, str] = {
@@ -36,6 +37,7 @@ META_COMMANDS: dict[str, str] = {
     "quit": "quit: end the session (an unfinished game can be resumed from its transcript)",
 }
 MOVE_FORM = "[@SECONDS] SEAT ACTION...: a move, e.g. 'bandit kill c3'"
+
 
 
 @dataclass
@@ -129,15 +131,19 @@ class Protocol:
         start = len(self.session.events)
         self.session.submit(seat, text, time_ms)
         move = self.session.moves[-1]
-        shown = move.text if self.perspective in (HOST, seat) else self.session.state.public_input(seat, move.text)
+        shown: str | None = move.text
+        if self.perspective not in (HOST, seat):
+            shown = self.session.state.public_input(seat, move.text)
+        mover = seat if shown is not None else None  # None: a secret input, down to who made it
         events = self._visible(start)
         body = [event_line(e) for _, e in events] + self._status_lines()
         payload = {
-            "command": "move", "seat": seat, "input": shown, "time": seconds_name(move.time_ms),
+            "command": "move", "seat": mover, "input": shown, "time": seconds_name(move.time_ms),
             "events": [self._event_dict(i, e) for i, e in events],
             **self._status_payload(),
         }
-        return Response(True, f"{seat} {shown}", body, payload)
+        headline = f"{seat} {shown}" if shown is not None else f"{SECRET_SEAT} (a secret input)"
+        return Response(True, headline, body, payload)
 
     def _visible(self, start: int) -> list[tuple[int, Event]]:
         """Events from global index ``start`` on that this session may see, each with its index
@@ -162,12 +168,12 @@ class Protocol:
         result = self.session.state.result
         if result is not None:
             return [f"result: {result.text}"]
-        return [f"awaiting: {a.seat} {a.kind}: {a.hint}" for a in self.session.state.awaiting()]
+        return [f"awaiting: {a.seat} {a.kind}: {a.hint}" for a in self.session.state.awaiting_seen_by(self.perspective)]
 
     def _status_payload(self) -> dict[str, Any]:
         result = self.session.state.result
         return {
-            "awaiting": [a.as_dict() for a in self.session.state.awaiting()],
+            "awaiting": [a.as_dict() for a in self.session.state.awaiting_seen_by(self.perspective)],
             "result": result.as_dict() if result else None,
         }
 

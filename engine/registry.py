@@ -6,8 +6,9 @@ from engine.errors import UnknownCommandError
 from engine.game import Rules
 from engine.scenario import Node
 from engine.games.fbi_mafia.rules import FbiMafiaRules
+from engine.games.mafia.rules import MafiaRules
 
-_GAMES: dict[str, Rules] = {r.name: r for r in (FbiMafiaRules(),)}
+_GAMES: dict[str, Rules] = {r.name: r for r in (FbiMafiaRules(), MafiaRules())}
 
 
 def games() -> list[Rules]:

@@ -210,10 +210,11 @@ def test_games_lists_every_mode_as_a_table() -> None:
     lines = r.output.splitlines()
     assert lines[0].split()[:4] == ["game", "mode", "seats", "description"]
     assert set(lines[1]) <= {"-", " "} and "-" in lines[1]
-    rows = {line.split()[1]: line for line in lines[2:] if line.strip()}
+    rows = {line.split()[1]: line for line in lines[2:] if line.split()[0] == "fbi-mafia"}
     assert sorted(rows) == sorted(MODES)
-    for mode, line in rows.items():
-        assert line.split()[0] == "fbi-mafia"
+    mafia = {line.split()[1]: line for line in lines[2:] if line.split()[0] == "mafia"}
+    assert sorted(mafia) == sorted(f"{n}-players" for n in range(6, 13))
+    assert "p1 p2 p3 p4 p5 p6 p7 p8 p9 p10 p11 p12" in mafia["12-players"]
     assert " ".join(STANDARD_SEATS) in rows["standard-3v3"]
     assert "sniper criminalist" in rows["standard-4v4"]
     assert "mafia fbi" in rows["duel-3v3"] and "mafia fbi" in rows["duel-4v4"]

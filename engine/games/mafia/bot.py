@@ -1,0 +1,65 @@
+"""The built-in random bot of Classic Mafia: legal, a little talkative, loosely purposeful.
+
+It talks now and then (at most once per phase or night step), nominates about half the time,
+votes for a candidate other than itself, follows its team's suggestions at night, and the
+Fighter kills about half the nights. Everything it decides comes from the ``rng`` it is given.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.games.mafia.state import NIGHT, NOMINATE, MafiaState
+
+TALK_CHANCE = 0.2
+NOMINATE_CHANCE = 0.5
+ABSTAIN_CHANCE = 0.1
+FOLLOW_CHANCE = 0.7
+FIGHTER_KILL_CHANCE = 0.5
+
+
+def _pick(options: list[str], rng: random.Random) -> str:
+    return options[rng.randrange(len(options))]
+
+
+def _talk(state: MafiaState, seat: str, rng: random.Random, lines: tuple[str, ...]) -> str | None:
+    others = [s for s in state.living() if s != seat]
+    if not lines or not others:
+        return None
+    return "say " + " ".join(_pick(list(lines), rng).replace("{seat}", _pick(others, rng)).split())
+
+
+def choose(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> str | None:
+    """A legal input for ``seat`` when it is awaited; None otherwise (it never leaves)."""
+    if not any(a.seat == seat for a in state.awaiting()):
+        return None
+    legal = state.legal_inputs(seat)
+    acts = [m for m in legal if m not in ("say TEXT", "leave")]
+    if not acts:
+        return None
+    if "say TEXT" in legal and state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
+        line = _talk(state, seat, rng, talk["night" if state.phase == NIGHT else "day"])
+        if line:
+            return line
+    by_verb: dict[str, list[str]] = {}
+    for m in acts:
+        by_verb.setdefault(m.split()[0], []).append(m)
+    if state.phase == NOMINATE:
+        if "nominate" in by_verb and rng.random() < NOMINATE_CHANCE:
+            return _pick(by_verb["nominate"], rng)
+        return "pass"
+    if "vote" in by_verb:
+        others = [m for m in by_verb["vote"] if m != f"vote {seat}"]
+        if rng.random() < ABSTAIN_CHANCE or not others:
+            return "abstain"
+        return _pick(others, rng)
+    step = state.step()
+    if step is not None and step.name in ("mafia", "police") and "suggest" not in by_verb:
+        wanted = [f"{verb} {t}" for t in state.suggestions.values() if t for verb in ("kill", "shoot")]
+        followed = [m for m in acts if m in wanted]
+        if followed and rng.random() < FOLLOW_CHANCE:
+            return _pick(followed, rng)
+    if step is not None and step.optional and "pass" in acts and len(acts) > 1:
+        return "pass" if rng.random() >= FIGHTER_KILL_CHANCE else _pick([m for m in acts if m != "pass"], rng)
+    verbs = sorted(by_verb)
+    return _pick(by_verb[_pick(verbs, rng)], rng)

@@ -1,0 +1,92 @@
+"""Classic Mafia: the rules object (a variant per player count, custom decks, the random bot)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.chance import Chance
+from engine.errors import IllegalMoveError, ScenarioError
+from engine.events import EventLog
+from engine.game import GameState, Rules, Variant
+from engine.games.mafia import data as md
+from engine.games.mafia.bot import choose
+from engine.games.mafia.state import MafiaState
+from engine.scenario import Node
+
+
+def variant_name(players: int) -> str:
+    """>>> variant_name(8)
+    '8-players'"""
+    return f"{players}-players"
+
+
+class MafiaRules(Rules):
+    name = md.GAME
+    title = "Classic Mafia"
+    variant_label = "mode"
+
+    def variants(self) -> list[Variant]:
+        d = md.load()
+        out = []
+        for players, deck in d.setups.items():
+            cards = ", ".join(f"{d.cards[c].title} x{n}" if n > 1 else d.cards[c].title for c, n in deck.items())
+            out.append(Variant(
+                name=variant_name(players), title=f"{players} players",
+                seats=tuple(f"p{i}" for i in range(1, players + 1)),
+                description=f"default deck: {cards}",
+                data={"cards": d.raw["cards"], "setup": deck},
+            ))
+        return out
+
+    @property
+    def default_variant(self) -> str:
+        return variant_name(md.load().default_players)
+
+    def choose_setup(
+        self, variant: str | None, players: int | None = None, deck_file: str | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """``--players N`` picks the default deck for N; ``--deck FILE`` a custom deck (whose
+        size is the player count); ``--mode N-players`` is the same as ``--players N``."""
+        options: dict[str, Any] = {}
+        if deck_file is not None:
+            title, deck = md.load_deck_file(deck_file)
+            size = sum(deck.values())
+            if players is not None and players != size:
+                raise IllegalMoveError(f"--players {players} does not fit --deck {deck_file}, which has {size} cards")
+            players = size
+            options = {"deck": deck, "title": title}
+        if players is not None:
+            name = variant_name(players)
+            if variant is not None and variant != name:
+                raise IllegalMoveError(f"--mode {variant} does not fit {players} players")
+            variant = name
+        chosen = variant or self.default_variant
+        self.variant(chosen)
+        return chosen, options
+
+    def new_state(self, variant: Variant, chance: Chance, events: EventLog, options: dict[str, Any]) -> GameState:
+        d = md.load()
+        node = Node(dict(options), "options")
+        node.only_keys("deck", "title")
+        deck, title = dict(variant.data["setup"]), variant.title
+        if node.has("deck"):
+            deck = md.check_deck(node.key("deck"), d)
+            if sum(deck.values()) != len(variant.seats):
+                raise ScenarioError("options", "deck", f"the deck has {sum(deck.values())} cards for "
+                                    f"{len(variant.seats)} players ({variant.name})")
+            title = f"{node.optional('title', 'custom deck').text()}, {variant.title}"
+        elif node.has("title"):
+            raise node.key("title").fail("a title names a custom deck; there is no deck option")
+        return MafiaState(d, deck, title, chance, events)
+
+    def forfeit_input(self, seat: str) -> str | None:
+        return "leave"
+
+    def validate_document(self, doc: Any) -> None:
+        md.validate_document(doc)
+
+    def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
+        assert isinstance(state, MafiaState)
+        return choose(state, seat, rng, md.load_talk())
+
