@@ -61,3 +61,17 @@ def play(session: Session, *lines: str) -> None:
 
 def host_view(session: Session) -> dict:
     return session.state.view(HOST)
+
+
+MAFIA = registry.get("mafia")
+
+
+def mafia_game(cards: list[str], *, deck: dict[str, int] | None = None, seed: int = 0) -> Session:
+    """A Classic Mafia game whose seats p1, p2, ... are dealt ``cards`` in that order. The
+    default setup for ``len(cards)`` players is used unless ``deck`` (a custom deck) is given;
+    ``cards`` must be a dealing of that deck."""
+    from engine.games.mafia.rules import variant_name
+
+    options = {"deck": deck} if deck is not None else {}
+    return Session(MAFIA, variant_name(len(cards)), seed=seed, options=options,
+                   recorded=[ChanceRecord("deal", list(cards))])

@@ -47,7 +47,7 @@ LEAVE_AFTER = 12
 CUSTOM_DECK = {"agent": 1, "civilian": 2, "chief": 1, "police": 1, "boss": 1, "mafia": 1,
                "chameleon": 1, "fighter": 1}
 REQUIRED = ("revote", "revote-tied", "protection-held", "seducer-saved", "arrest-skip", "fighter-kill",
-            "ban", "team-talk", "leave", "custom-deck")
+            "ban", "team-talk", "leave", "custom-deck", "end: nobody")
 
 
 def coverage(session: Session) -> set[str]:

@@ -609,7 +609,8 @@ class MafiaState(GameState):
                 f"The Mafia wins: {c['mafia']} Mafia-side against {c['town']} town "
                 + ("player." if c["town"] == 1 else "players."))
         elif c["mafia"] == 0:
-            winner, reason, why = None, "no-side", "Neither side can win: only loners are left."
+            left = "only loners are left" if c["loner"] else "no town or Mafia player is left"
+            winner, reason, why = None, "no-side", f"Neither side can win: {left}."
         else:
             return False
         loners = [s for s in self.seats if self.side_of(s) == "loner"]
