@@ -26,10 +26,13 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _path in (ROOT, Path(__file__).resolve().parent):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
 
 import yaml  # noqa: E402
+
+import golden_files  # noqa: E402
 
 from engine import registry  # noqa: E402
 from engine.bots import RandomBot  # noqa: E402
@@ -220,22 +223,14 @@ def generate(recipes: list[dict[str, Any]]) -> tuple[dict[str, str], set[str]]:
 
 
 def on_disk() -> dict[str, str]:
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted(OUT.glob("*.yaml"))}
+    return golden_files.on_disk(OUT)
 
 
 def check() -> list[str]:
     """Differences between the regenerated goldens and the files; empty when they agree."""
     files, lacking = generate(load_recipes())
     problems = [f"the recipes no longer cover {sorted(lacking)}"] if lacking else []
-    disk = on_disk()
-    for name in sorted(set(files) | set(disk)):
-        if name not in disk:
-            problems.append(f"missing: transcripts/{GAME}/{name}")
-        elif name not in files:
-            problems.append(f"not made by the generator: transcripts/{GAME}/{name}")
-        elif files[name] != disk[name]:
-            problems.append(f"differs: transcripts/{GAME}/{name}")
-    return problems
+    return problems + golden_files.compare(files, OUT, f"transcripts/{GAME}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -259,17 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {RECIPES.relative_to(ROOT)}")
         files, lacking = generate(recipes)
         assert not lacking, lacking
-    OUT.mkdir(parents=True, exist_ok=True)
-    for name in set(on_disk()) - set(files):
-        (OUT / name).unlink()
-        print(f"removed transcripts/{GAME}/{name}")
-    for name, text in sorted(files.items()):
-        path = OUT / name
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8", newline="\n")
-            print(f"wrote transcripts/{GAME}/{name}")
-    total = sum(len(t.encode("utf-8")) for t in files.values())
-    print(f"{len(files)} goldens, {total // 1024} KiB")
+    golden_files.write(files, OUT, f"transcripts/{GAME}")
     return 0
 
 

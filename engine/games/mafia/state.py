@@ -26,6 +26,7 @@ STEP_VERBS: dict[str, tuple[str, ...]] = {
     "seducer": ("seduce",), "agent": ("protect",), "mafia": ("kill",),
     "police": ("shoot", "arrest"), "chameleon": ("ban",), "fighter": ("kill",),
 }
+POWER_VERBS = frozenset(v for verbs in STEP_VERBS.values() for v in verbs)
 VERBS = ("say", "nominate", "pass", "vote", "abstain", "leave", "suggest",
          "seduce", "protect", "kill", "shoot", "arrest", "ban")
 FORMS = {
@@ -201,7 +202,10 @@ class MafiaState(GameState):
             raise SyntaxInputError(f"{words[0]!r} is not an action of Classic Mafia", self._forms(seat))
         if not self.alive[seat]:
             raise IllegalMoveError(f"{seat} is out of the game ({self.fate[seat]}): the out neither act nor speak")
-        canonical, plan = getattr(self, f"_plan_{verb}")(seat, words[1:])
+        if verb in POWER_VERBS:
+            canonical, plan = self._night_power(seat, verb, words[1:])
+        else:
+            canonical, plan = getattr(self, f"_plan_{verb}")(seat, words[1:])
         self.last_input_secret = self.phase == NIGHT and verb != "leave"
         plan()
         self._settle()
@@ -416,24 +420,6 @@ class MafiaState(GameState):
                              {"step": step.name, "seat": seat, "verb": verb, "target": target}, to=audience)
             self._next_step()
         return f"{verb} {target}", act
-
-    def _plan_seduce(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        return self._night_power(seat, "seduce", args)
-
-    def _plan_protect(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        return self._night_power(seat, "protect", args)
-
-    def _plan_kill(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        return self._night_power(seat, "kill", args)
-
-    def _plan_shoot(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        return self._night_power(seat, "shoot", args)
-
-    def _plan_arrest(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        return self._night_power(seat, "arrest", args)
-
-    def _plan_ban(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        return self._night_power(seat, "ban", args)
 
     # -------------------------------------------------------------------------------- phases
     def _settle(self) -> None:
