@@ -150,12 +150,17 @@ def test_chain_detection_counts_one_detonate_at_a_time() -> None:
 
 
 # --------------------------------------------------------------------------- the generator
-def generator():
-    spec = importlib.util.spec_from_file_location("make_goldens", ROOT / "tools" / "make_goldens.py")
+def tool(name: str):
+    """A script of tools/ loaded as a module."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def generator():
+    return tool("make_goldens")
 
 
 def test_goldens_are_what_the_generator_writes() -> None:
@@ -180,11 +185,7 @@ def test_generator_covers_at_least_what_this_test_requires() -> None:
 
 # --------------------------------------------------------------------------- Classic Mafia
 def mafia_generator():
-    spec = importlib.util.spec_from_file_location("make_mafia_goldens", ROOT / "tools" / "make_mafia_goldens.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return tool("make_mafia_goldens")
 
 
 MAFIA_FILES = [p for p in FILES if p.parent.name == "mafia"]
