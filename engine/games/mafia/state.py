@@ -526,10 +526,9 @@ class MafiaState(GameState):
         if step is None:
             return
         self.events.emit("narration", step.wake, {"night": self.night, "step": step.name})
-        head = self.step_head(step)
-        if head == self.jailed:
-            self.events.emit("arrested", f"You are under arrest tonight: your night action is skipped.",
-                             {"night": self.night}, to=[head])
+        if self.jailed in self.step_holders(step):
+            self.events.emit("arrested", "You are under arrest tonight: your night action is skipped.",
+                             {"night": self.night}, to=[self.jailed])
 
     def _dawn(self) -> None:
         night = self.night
@@ -685,7 +684,9 @@ class MafiaState(GameState):
             out["candidates"] = list(self.candidates)
             out["votes"] = dict(self.votes)
         step = self.step()
-        if step is not None and (host or seat in self.step_holders(step) or seat in self.awake_team(step.name)):
+        awake = self.awake_team(step.name) if step is not None and step.name in ("mafia", "police") else (
+            self.step_holders(step) if step is not None else [])
+        if step is not None and (host or seat in awake):
             out["step"] = step.name
             if step.name in ("mafia", "police"):
                 out["suggestions"] = dict(self.suggestions)
