@@ -1289,3 +1289,11 @@ def test_words_are_case_insensitive_and_recorded_canonically():
     s.submit("p1", "NOMINATE P6")
     assert s.moves[-1].text == "nominate p6"
     assert host(s)["nominations"] == {"p6": "p1"}
+
+
+def test_say_is_capped_at_the_data_limit_and_a_longer_line_changes_nothing():
+    s = mafia_game(SIX)
+    limit = s.state.data.selection.say_max_chars
+    refused(s, "p1", "say " + "x" * (limit + 1), SyntaxInputError)
+    s.submit("p1", "say " + "x" * limit)
+    assert s.events[-1].data == {"seat": "p1", "text": "x" * limit}

@@ -50,6 +50,7 @@ class Selection:
     leaders: int
     min_players: int
     max_players: int
+    say_max_chars: int
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def _checked(doc: Node, kind: str) -> Node:
 
 
 def parse_cards(doc: Node) -> tuple[dict[str, Card], Selection, tuple[NightStep, ...]]:
-    doc.only_keys("game", "kind", "cards", "selection", "night")
+    doc.only_keys("game", "kind", "cards", "selection", "say_max_chars", "night")
     cards: dict[str, Card] = {}
     for name, node in doc.key("cards").items():
         node.only_keys("title", "side", "copies", "leader", "team")
@@ -101,7 +102,8 @@ def parse_cards(doc: Node) -> tuple[dict[str, Card], Selection, tuple[NightStep,
     players = sel.key("players")
     players.only_keys("min", "max")
     selection = Selection(lo, hi, sel.key("leaders").integer(0, 16),
-                          players.key("min").integer(1, 99), players.key("max").integer(1, 99))
+                          players.key("min").integer(1, 99), players.key("max").integer(1, 99),
+                          doc.key("say_max_chars").integer(1, 10_000))
     if selection.min_players > selection.max_players:
         raise players.fail("min is above max")
     night: list[NightStep] = []

@@ -247,6 +247,9 @@ class MafiaState(GameState):
         if not args:
             raise SyntaxInputError("say what? 'say' needs words after it", [FORMS["say"]])
         words = " ".join(args)
+        limit = self.data.selection.say_max_chars
+        if len(words) > limit:
+            raise SyntaxInputError(f"say takes at most {limit} characters; this line has {len(words)}", [FORMS["say"]])
         step = self.step()
         if step is None:
             def talk() -> None:
