@@ -49,7 +49,13 @@ Plan = Callable[[], None]
 
 
 class MafiaState(GameState):
-    clock_step_ms = 1000
+    DAY_STEP_MS = 1000
+
+    @property  # type: ignore[override]
+    def clock_step_ms(self) -> int:
+        """A day input takes a second of the virtual clock; a night input none, so the clock
+        does not count the secret inputs of the night (a team's whispers) for other seats."""
+        return 0 if self.phase == NIGHT else self.DAY_STEP_MS
 
     def __init__(self, data: MafiaData, deck: dict[str, int], title: str, chance: Chance, events: EventLog) -> None:
         self.data = data
@@ -83,6 +89,7 @@ class MafiaState(GameState):
         self.suggestions: dict[str, str | None] = {}  # team member -> suggested target, or None
         self.night_acts: dict[str, tuple[str, str, str | None]] = {}  # step -> (seat, verb, target or None)
         self.jailed: str | None = None  # arrested last night: no night action tonight
+        self.arrest_told = False  # whether the jailed player's role was called tonight (and told)
         self.arrested: list[str] = []  # everyone ever arrested (once per game)
         self.last_input_secret = False  # whether the input just applied was a night input
 
@@ -530,6 +537,7 @@ class MafiaState(GameState):
             return
         self.events.emit("narration", step.wake, {"night": self.night, "step": step.name})
         if self.jailed in self.step_holders(step):
+            self.arrest_told = True
             self.events.emit("arrested", "You are under arrest tonight: your night action is skipped.",
                              {"night": self.night}, to=[self.jailed])
 
@@ -542,6 +550,7 @@ class MafiaState(GameState):
         saved = [s for s in self.seats if s in victims and s == seduced and self.alive[s]]
         self._night_summary(saved)
         self.jailed = police_target if police_verb == "arrest" else None
+        self.arrest_told = False
         if self.jailed:
             self.arrested.append(self.jailed)
         self.shielded = self._act_target("agent")
@@ -698,8 +707,8 @@ class MafiaState(GameState):
             out["jailed"] = self.jailed
             out["arrested"] = list(self.arrested)
             out["shielded"] = self.shielded
-        elif self.jailed == seat:
-            out["under_arrest"] = True
+        elif self.jailed == seat and self.arrest_told:
+            out["under_arrest"] = True  # only once its role's turn told it so
         if self.result is not None:
             out["result"] = self.result.as_dict()
         return out
