@@ -575,7 +575,7 @@ def test_only_the_boss_names_the_victim_and_mafia_confer():
     s = mafia_game(EIGHT)
     quiet_day(s)
     s.submit("p3", "seduce p4")
-    assert awaited(s) == [("p2", "confer"), ("p1", "night")]
+    assert awaited(s) == [("p2", "confer")]
     refused(s, "p2", "kill p6", NotYourTurnError)
     events = s.submit("p2", "suggest p6")
     assert [(e.kind, e.data, e.to) for e in events] == [("suggest", {"seat": "p2", "target": "p6"}, ("p1", "p2"))]
@@ -601,7 +601,7 @@ def test_boss_kill_ends_the_step_before_any_suggestion():
     s.submit("p3", "seduce p4")
     s.submit("p1", "kill p6")
     assert host(s)["phase"] == "night 1: police step"
-    assert awaited(s) == [("p5", "confer"), ("p4", "night")]
+    assert awaited(s) == [("p5", "confer")]
     refused(s, "p2", "suggest p7", NotYourTurnError)
     refused(s, "p2", "say too late", IllegalMoveError)
 
@@ -610,7 +610,7 @@ def test_without_the_boss_the_first_living_mafia_in_seat_order_kills():
     s = mafia_game(NINE)
     expel(s, "p1", by="p4")
     s.submit("p4", "protect p7")
-    assert awaited(s) == [("p3", "confer"), ("p2", "night")]
+    assert awaited(s) == [("p3", "confer")]
     refused(s, "p3", "kill p7", NotYourTurnError)
     s.submit("p2", "kill p7")
     assert host(s)["night_acts"]["mafia"] == ["p2", "kill", "p7"]
@@ -653,7 +653,7 @@ def test_chief_shoots_a_player():
     s = mafia_game(EIGHT)
     quiet_day(s)
     play(s, "p3 seduce p4", "p1 kill p7")
-    assert awaited(s) == [("p5", "confer"), ("p4", "night")]
+    assert awaited(s) == [("p5", "confer")]
     events = s.submit("p5", "suggest p2")
     assert [(e.kind, e.to) for e in events] == [("suggest", ("p4", "p5"))]
     events = s.submit("p4", "shoot p2")
@@ -767,7 +767,7 @@ def test_arrested_boss_does_not_see_the_team_suggestions():
     play(s, "p4 protect p7", "p1 kill p8", "p5 arrest p1", "p9 pass")
     quiet_day(s)
     s.submit("p4", "protect p7")
-    assert awaited(s) == [("p3", "confer"), ("p2", "night")]
+    assert awaited(s) == [("p3", "confer")]
     events = s.submit("p3", "suggest p7")
     assert events[0].to == ("p2", "p3")  # the event stream already keeps it from p1
     assert "p7" not in str(s.state.view("p1").get("suggestions", {}))
@@ -812,7 +812,7 @@ def test_arrested_boss_acts_again_the_night_after():
     play(s, "p3 seduce p4", "p2 kill p6", "p4 arrest p8", "p8 ban p2")
     quiet_day(s)
     s.submit("p3", "seduce p4")
-    assert awaited(s) == [("p2", "confer"), ("p1", "night")]
+    assert awaited(s) == [("p2", "confer")]
 
 
 def test_without_the_chief_the_first_living_police_acts():
@@ -919,7 +919,7 @@ def test_chief_killed_by_the_mafia_still_shoots_that_night():
     s = mafia_game(EIGHT)
     quiet_day(s)
     play(s, "p3 seduce p6", "p1 kill p4")
-    assert awaited(s) == [("p5", "confer"), ("p4", "night")]
+    assert awaited(s) == [("p5", "confer")]
     play(s, "p4 shoot p2", "p8 ban p1")
     assert host(s)["out"] == {"p2": "killed in night 1", "p4": "killed in night 1"}
 
@@ -1297,3 +1297,20 @@ def test_say_is_capped_at_the_data_limit_and_a_longer_line_changes_nothing():
     refused(s, "p1", "say " + "x" * (limit + 1), SyntaxInputError)
     s.submit("p1", "say " + "x" * limit)
     assert s.events[-1].data == {"seat": "p1", "text": "x" * limit}
+
+
+def test_the_head_is_awaited_once_the_team_has_spoken_but_may_act_sooner():
+    """Bots act only when awaited, so a human Mafia member always gets to suggest before a bot
+    Boss kills; a human Boss may still end the conference at once."""
+    s = mafia_game(SIX)
+    quiet_day(s)
+    s.submit("p3", "seduce p5")
+    assert awaited(s) == [("p2", "confer")]
+    assert "kill p5" in s.state.legal_inputs("p1")
+    s.submit("p2", "suggest p5")
+    assert awaited(s) == [("p1", "night")]
+    early = mafia_game(SIX)
+    quiet_day(early)
+    early.submit("p3", "seduce p5")
+    early.submit("p1", "kill p6")
+    assert awaited(early) == [("p4", "night")]

@@ -160,10 +160,10 @@ class MafiaState(GameState):
         step = self.step()
         if step is None:
             return []
-        out = [Awaiting(s, "confer", f"night {self.night}: suggest a target to your team, or pass")
-               for s in self.conferring(step)]
         head = self.step_head(step)
-        if head is not None:
+        out = [Awaiting(s, "confer", f"night {self.night}: suggest a target to {head}, or pass")
+               for s in self.conferring(step)]
+        if not out and head is not None:  # the head is awaited once the team has spoken (it may act sooner)
             out.append(Awaiting(head, "night", f"night {self.night}: {self._power_hint(step, head)}"))
         return out
 
