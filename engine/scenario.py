@@ -122,10 +122,35 @@ def _kind(v: Any) -> str:
             float: "a number"}.get(type(v), type(v).__name__)
 
 
+class _StrictLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses a key given twice in one mapping (YAML would keep the
+    last silently: ``{civilian: 2, civilian: 3}`` is almost surely a typo)."""
+
+
+def _unique_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
+    seen: list[Any] = []
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                "while reading a mapping", node.start_mark, f"the key {key!r} is given twice", key_node.start_mark)
+        seen.append(key)
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _unique_mapping)
+
+
 def load_text(text: str, source: str) -> Node:
-    """Parse YAML text safely; a syntax error names the source, line and column."""
+    """Parse YAML text safely; a syntax error or a repeated key names the source, line and column.
+
+    >>> load_text("cards: {civilian: 2, civilian: 3}", "deck.yaml")
+    Traceback (most recent call last):
+    ...
+    engine.errors.ScenarioError: deck.yaml: line 1, column 22: not valid YAML: the key 'civilian' is given twice
+    """
     try:
-        value = yaml.safe_load(text)
+        value = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader subclass)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""

@@ -1,0 +1,659 @@
+"""End-to-end tests of the ``arbiter`` command for Classic Mafia (``docs/rules/mafia.md``).
+
+Commands run in-process with Click's ``CliRunner``; the test with an external bot runs the
+referee as a child process with a hard timeout, so a referee that hangs on a bot fails the
+test instead of hanging the suite. A user mistake must never produce a Python traceback:
+``clean`` checks that for every result.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner, Result
+
+from cli.main import main
+from engine import registry
+from engine.bots import RandomBot
+from engine.match import Match
+from engine.protocol import Protocol
+from engine.session import Session
+
+REPO = Path(__file__).resolve().parents[1]
+MAFIA = registry.get("mafia")
+COUNTS = list(range(6, 13))
+ALL_MODES = [f"{n}-players" for n in COUNTS]
+SETUPS = yaml.safe_load((REPO / "scenarios" / "mafia" / "setups.yaml").read_text(encoding="utf-8"))["setups"]
+CARDS = yaml.safe_load((REPO / "scenarios" / "mafia" / "cards.yaml").read_text(encoding="utf-8"))["cards"]
+TITLES = {name: card["title"] for name, card in CARDS.items()}
+SEAT_ROW = re.compile(r"^(p\d+)\s{2,}(alive|out: [^ ].*?)\s{2,}(\S.*?)(?:\s{2,}|$)")
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def run(*args: object, input: str | None = None) -> Result:
+    """Invoke ``arbiter ARGS`` in-process and check that it did not crash."""
+    result = CliRunner().invoke(main, [str(a) for a in args], input=input)
+    clean(result)
+    return result
+
+
+def clean(result: Result) -> None:
+    """No Python traceback: either success, or a handled exit (ClickException, usage error)."""
+    exc = result.exception
+    assert exc is None or isinstance(exc, SystemExit), f"crashed with {exc!r}:\n{result.output}"
+    assert "Traceback" not in result.output
+
+
+def precondition(ok: bool, why: str) -> None:
+    """A set-up check: fails the test as a set-up problem, never as the behaviour under test."""
+    if not ok:
+        raise RuntimeError(f"test set-up went wrong: {why}")
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def responses(output: str) -> list[list[str]]:
+    """Text-mode responses: each a list of lines opening with '= ' or '? ', closed by a blank
+    line. Lines the CLI prints before the game (starting with '#') are skipped."""
+    out: list[list[str]] = []
+    current: list[str] | None = None
+    for line in output.splitlines():
+        if current is None:
+            if line.startswith(("= ", "? ")) or line in ("=", "?"):
+                current = [line]
+            elif line.strip() and not line.startswith("#"):
+                raise AssertionError(f"text outside a response: {line!r}")
+        elif line == "":
+            out.append(current)
+            current = None
+        else:
+            current.append(line)
+    assert current is None, f"last response not closed by an empty line: {current}"
+    return out
+
+
+def table(lines: list[str]) -> dict[str, tuple[str, str]]:
+    """seat -> (status, card) from the rows of a rendered Mafia table."""
+    rows = {}
+    for line in lines:
+        m = SEAT_ROW.match(line)
+        if m:
+            rows[m.group(1)] = (m.group(2), m.group(3))
+    return rows
+
+
+def deck_titles(deck: dict[str, int]) -> Counter:
+    return Counter({TITLES[c]: n for c, n in deck.items()})
+
+
+def deck_file(path: Path, cards: str, title: str | None = None) -> Path:
+    head = "game: mafia\nkind: deck\n" + (f"title: {title}\n" if title else "")
+    return write(path, head + f"cards: {cards}\n")
+
+
+GOOD_DECK = "{boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2, chameleon: 1, fighter: 1}"
+GOOD_DECK_COUNTS = {"boss": 1, "mafia": 1, "agent": 1, "chief": 1, "police": 1, "civilian": 2,
+                    "chameleon": 1, "fighter": 1}
+
+
+# -- play with random bots --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", COUNTS)
+def test_play_random_bots_to_a_result_for_every_player_count(tmp_path: Path, players: int) -> None:
+    t = tmp_path / "t.yaml"
+    r = run("play", "mafia", "--players", players, "--bots", "random", "--seed", 5, "--transcript", t)
+    assert r.exit_code == 0, r.output
+    seats = [f"p{i}" for i in range(1, players + 1)]
+    first = r.output.splitlines()[0]
+    assert "seed 5" in first and first.endswith("seats: " + " ".join(seats)), first
+    resp = responses(r.output)
+    moves, board = resp[:-1], resp[-1]
+    assert all(x[0].startswith("= ") for x in moves), "a bot input was refused"
+    results = [line for x in moves for line in x if line.startswith("result: ")]
+    assert len(results) == 1 and results[0] in moves[-1], "the result is not in the last move's answer"
+    # the output ends with the board table and the result line
+    assert board[0] == "= board"
+    assert board[-1] == results[0], board
+    rows = table(board)
+    assert sorted(rows, key=lambda s: int(s[1:])) == seats
+    assert "?" not in {card for _, card in rows.values()}, "a card is still hidden at the end"
+    assert Counter(card for _, card in rows.values()) == deck_titles(SETUPS[players])
+    assert r.output.rstrip("\n").endswith(results[0])
+    # the transcript replays
+    rr = run("replay", t)
+    assert rr.exit_code == 0, rr.output
+    assert rr.output.startswith(f"ok {t}: {len(moves)} moves, finished"), rr.output
+    assert yaml.safe_load(t.read_text(encoding="utf-8"))["options"] == {}
+
+
+def test_play_same_seed_same_game() -> None:
+    a = run("play", "mafia", "--players", 9, "--bots", "random", "--seed", 42)
+    b = run("play", "mafia", "--players", 9, "--bots", "random", "--seed", 42)
+    c = run("play", "mafia", "--players", 9, "--bots", "random", "--seed", 43)
+    assert a.exit_code == b.exit_code == c.exit_code == 0
+    assert a.output == b.output
+    assert a.output != c.output
+
+
+def test_mode_is_the_same_as_players() -> None:
+    a = run("play", "mafia", "--players", 7, "--bots", "random", "--seed", 3)
+    b = run("play", "mafia", "--mode", "7-players", "--bots", "random", "--seed", 3)
+    c = run("play", "mafia", "--players", 7, "--mode", "7-players", "--bots", "random", "--seed", 3)
+    assert a.exit_code == b.exit_code == c.exit_code == 0, a.output + b.output + c.output
+    assert a.output == b.output == c.output
+
+
+# -- player counts and modes that do not exist ------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [5, 13, 1, 40])
+def test_player_count_without_a_deck_is_a_clear_error(players: int) -> None:
+    r = run("play", "mafia", "--players", players, "--bots", "random")
+    assert r.exit_code != 0, r.output
+    assert "Error" in r.output and f"{players}-players" in r.output
+    for mode in ALL_MODES:  # the message says which counts exist
+        assert mode in r.output, r.output
+
+
+def test_player_count_zero_is_a_usage_error() -> None:
+    r = run("play", "mafia", "--players", 0, "--bots", "random")
+    assert r.exit_code == 2 and "--players" in r.output
+
+
+def test_players_and_a_different_mode_are_refused() -> None:
+    r = run("play", "mafia", "--players", 8, "--mode", "9-players", "--bots", "random")
+    assert r.exit_code != 0, r.output
+    assert "Error" in r.output and "9-players" in r.output and "8 players" in r.output
+
+
+@pytest.mark.parametrize("option", ["--players", "--deck"])
+def test_fbi_mafia_refuses_players_and_decks(tmp_path: Path, option: str) -> None:
+    value = 6 if option == "--players" else deck_file(tmp_path / "d.yaml", GOOD_DECK)
+    r = run("play", "fbi-mafia", option, value, "--bots", "random", "--transcript", tmp_path / "t.yaml")
+    assert r.exit_code != 0, r.output
+    assert "Error" in r.output
+    assert "FBI vs Mafia" in r.output and "choose a mode" in r.output
+    assert "standard-3v3" in r.output  # says what to use instead
+    assert not (tmp_path / "t.yaml").exists()
+
+
+# -- custom decks -----------------------------------------------------------------------------
+
+
+def test_custom_deck_plays_records_and_replays(tmp_path: Path) -> None:
+    deck = deck_file(tmp_path / "friday.yaml", GOOD_DECK, title="Friday table")
+    t = tmp_path / "t.yaml"
+    r = run("play", "mafia", "--deck", deck, "--bots", "random", "--seed", 2, "--transcript", t)
+    assert r.exit_code == 0, r.output
+    seats = [f"p{i}" for i in range(1, 10)]  # nine cards: nine seats
+    assert r.output.splitlines()[0].endswith("seats: " + " ".join(seats))
+    assert "# event: Classic Mafia, Friday table, 9 players: 9 players" in r.output
+    board = responses(r.output)[-1]
+    assert board[0] == "= board" and board[1].startswith("Classic Mafia, Friday table, 9 players: game over")
+    rows = table(board)
+    assert sorted(rows, key=lambda s: int(s[1:])) == seats
+    assert Counter(card for _, card in rows.values()) == deck_titles(GOOD_DECK_COUNTS)
+    # the deck is in the transcript's options: the game replays without the file
+    doc = yaml.safe_load(t.read_text(encoding="utf-8"))
+    assert doc["variant"] == "9-players" and doc["seats"] == seats
+    assert doc["options"] == {"deck": GOOD_DECK_COUNTS, "title": "Friday table"}
+    deal = next(e["chance"]["outcome"] for e in doc["log"] if "chance" in e)
+    assert Counter(deal) == Counter(GOOD_DECK_COUNTS)
+    deck.unlink()
+    rr = run("replay", t)
+    assert rr.exit_code == 0, rr.output
+    assert re.match(rf"ok {re.escape(str(t))}: \d+ moves, finished", rr.output), rr.output
+    s = run("show", t)
+    assert s.exit_code == 0 and s.output.splitlines() == board[1:], s.output
+
+
+@pytest.mark.parametrize("case", ["two-leaders", "bad-ratio", "wrong-size", "unknown-option"])
+def test_transcript_with_a_tampered_deck_fails_to_replay(tmp_path: Path, case: str) -> None:
+    deck = deck_file(tmp_path / "friday.yaml", GOOD_DECK)
+    t = tmp_path / "t.yaml"
+    r = run("play", "mafia", "--deck", deck, "--bots", "random", "--seed", 2, "--transcript", t)
+    precondition(r.exit_code == 0, r.output)
+    text = t.read_text(encoding="utf-8")
+    old = "  deck: {agent: 1, civilian: 2,"
+    precondition(text.count(old) == 1, text[:400])
+    new, words = {
+        "two-leaders": ("  deck: {agent: 1, seducer: 1, civilian: 1,", ["exactly one leader", "has 2"]),
+        "bad-ratio": ("  deck: {agent: 1, civilian: 3,", ["1.5 to 2.5 times", "3.00 times"]),
+        "wrong-size": ("  deck: {agent: 1, civilian: 1,", ["the deck has 8 cards for 9 players"]),
+        "unknown-option": ("  colour: red\n  deck: {agent: 1, civilian: 2,", ["colour", "unknown key"]),
+    }[case]
+    t.write_text(text.replace(old, new), encoding="utf-8")
+    rr = run("replay", t)
+    assert rr.exit_code == 1, rr.output
+    assert rr.output.startswith(f"FAIL {t}:") and "setup: options" in rr.output, rr.output
+    for w in words:
+        assert w in rr.output, (w, rr.output)
+    s = run("show", t)
+    assert s.exit_code != 0 and "does not replay" in s.output
+
+
+def test_custom_deck_of_a_default_size_differs_from_the_default(tmp_path: Path) -> None:
+    # a 6-card deck unlike the default 6 (Agent instead of Seducer)
+    deck = deck_file(tmp_path / "six.yaml", "{boss: 1, mafia: 1, agent: 1, chief: 1, civilian: 2}")
+    t = tmp_path / "t.yaml"
+    r = run("play", "mafia", "--deck", deck, "--players", 6, "--bots", "random", "--seed", 1, "--transcript", t)
+    assert r.exit_code == 0, r.output
+    cards = Counter(card for _, card in table(responses(r.output)[-1]).values())
+    assert cards["Agent"] == 1 and cards["Seducer"] == 0
+    assert "custom deck, 6 players" in r.output
+    assert run("replay", t).exit_code == 0
+
+
+def test_custom_deck_and_a_different_player_count_are_refused(tmp_path: Path) -> None:
+    deck = deck_file(tmp_path / "friday.yaml", GOOD_DECK)
+    r = run("play", "mafia", "--deck", deck, "--players", 8, "--bots", "random", "--transcript", tmp_path / "t.yaml")
+    assert r.exit_code != 0
+    assert "--players 8" in r.output and "9 cards" in r.output and str(deck) in r.output
+    assert not (tmp_path / "t.yaml").exists()
+    r = run("play", "mafia", "--deck", deck, "--mode", "8-players", "--bots", "random")
+    assert r.exit_code != 0 and "8-players" in r.output and "9 players" in r.output
+
+
+def test_custom_deck_game_resumes(tmp_path: Path) -> None:
+    deck = deck_file(tmp_path / "friday.yaml", GOOD_DECK, title="Friday table")
+    t = tmp_path / "t.yaml"
+    r = run("play", "mafia", "--deck", deck, "--bots", "random", "--seed", 4, "--transcript", t, "--max-moves", 12)
+    assert r.exit_code == 0 and "stopped after 12 moves" in r.output, r.output
+    deck.unlink()
+    before = t.read_text(encoding="utf-8")
+    r = run("play", "--resume", t, "--players", 9, "--bots", "random")
+    assert r.exit_code != 0 and "--resume" in r.output and "Traceback" not in r.output
+    assert t.read_text(encoding="utf-8") == before
+    r = run("play", "--resume", t, "--bots", "random")
+    assert r.exit_code == 0, r.output
+    resp = responses(r.output)
+    assert all(x[0].startswith("= ") for x in resp)
+    assert resp[-1][0] == "= board" and resp[-1][1].startswith("Classic Mafia, Friday table, 9 players: game over")
+    assert len([line for x in resp[:-1] for line in x if line.startswith("result: ")]) == 1
+    assert yaml.safe_load(t.read_text(encoding="utf-8"))["options"]["deck"] == GOOD_DECK_COUNTS
+    rr = run("replay", t)
+    assert rr.exit_code == 0 and "finished" in rr.output, rr.output
+
+
+# Refused decks: (file text, words the error must hold: the rule and its counts).
+REFUSED = {
+    "two-leaders": (
+        "game: mafia\nkind: deck\ncards: {boss: 1, mafia: 1, seducer: 1, agent: 1, chief: 1, civilian: 2}\n",
+        ["deck refused", "exactly one leader", "has 2", "seducer 1", "agent 1"]),
+    "bad-ratio": (
+        "game: mafia\nkind: deck\ncards: {boss: 1, agent: 1, chief: 1, police: 1, civilian: 4}\n",
+        ["deck refused", "1.5 to 2.5 times", "town 7", "Mafia 1", "7.00 times"]),
+    "ratio-too-low": (
+        "game: mafia\nkind: deck\ncards: {boss: 1, mafia: 3, seducer: 1, chief: 1, civilian: 2, fighter: 1}\n",
+        ["deck refused", "town 4", "Mafia 4", "1.00 times"]),
+    "unknown-card": (
+        "game: mafia\nkind: deck\ncards: {boss: 1, mafia: 1, agent: 1, chief: 1, civilian: 2, wizard: 1}\n",
+        ["cards.wizard", "no card named 'wizard'"]),
+    "not-yaml": (
+        "game: mafia\nkind: deck\ncards: {boss: 1, mafia: [1,\n",
+        ["not valid YAML", "line "]),
+    "too-few-cards": (
+        "game: mafia\nkind: deck\ncards: {boss: 1, seducer: 1, chief: 1}\n",
+        ["deck refused", "6 to 12 players", "3 cards"]),
+    "too-many-copies": (
+        "game: mafia\nkind: deck\ncards: {boss: 1, mafia: 4, seducer: 1, chief: 1, police: 2, civilian: 3}\n",
+        ["deck refused", "4 Mafia cards", "only 3"]),
+    "no-mafia": (
+        "game: mafia\nkind: deck\ncards: {seducer: 1, chief: 1, civilian: 4}\n",
+        ["deck refused", "at least one Mafia-side card"]),
+    "not-a-deck": (
+        "game: mafia\nkind: deck\ncards: [boss, mafia]\n",
+        ["cards", "expected a mapping"]),
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_refused_deck_names_the_file_and_the_rule(tmp_path: Path, case: str) -> None:
+    text, words = REFUSED[case]
+    bad = tmp_path / f"{case}.yaml"
+    bad.write_text(text, encoding="utf-8")
+    t = tmp_path / "t.yaml"
+    r = run("play", "mafia", "--deck", bad, "--bots", "random", "--seed", 1, "--transcript", t)
+    assert r.exit_code != 0, r.output
+    assert r.output.startswith("Error: ") and str(bad) in r.output, r.output
+    for w in words:
+        assert w in r.output, (w, r.output)
+    assert not t.exists(), "a transcript was written for a refused deck"
+    assert "result:" not in r.output and "= " not in r.output
+
+
+def test_deck_refusal_names_every_broken_rule() -> None:
+    # two leaders and a bad ratio at once: both are named, with their counts
+    text = "game: mafia\nkind: deck\ncards: {boss: 1, seducer: 1, agent: 1, chief: 1, civilian: 3}\n"
+    with CliRunner().isolated_filesystem():
+        Path("d.yaml").write_text(text, encoding="utf-8")
+        r = CliRunner().invoke(main, ["play", "mafia", "--deck", "d.yaml", "--bots", "random"])
+        clean(r)
+    assert r.exit_code != 0
+    assert "exactly one leader" in r.output and "has 2 (seducer 1, agent 1)" in r.output
+    assert "town 6" in r.output and "Mafia 1" in r.output and "6.00 times" in r.output
+
+
+# -- validate ---------------------------------------------------------------------------------
+
+
+def test_validate_a_good_deck(tmp_path: Path) -> None:
+    good = deck_file(tmp_path / "friday.yaml", GOOD_DECK, title="Friday table")
+    r = run("validate", good)
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines() == [f"ok {good}"]
+
+
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_validate_a_bad_deck_fails_with_the_reason(tmp_path: Path, case: str) -> None:
+    text, words = REFUSED[case]
+    bad = tmp_path / f"{case}.yaml"
+    bad.write_text(text, encoding="utf-8")
+    r = run("validate", bad)
+    assert r.exit_code == 1, r.output
+    lines = r.output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"FAIL {bad}: "), r.output
+    for w in words:
+        assert w in lines[0], (w, r.output)
+
+
+def test_validate_a_folder_of_decks(tmp_path: Path) -> None:
+    good = deck_file(tmp_path / "a-good.yaml", GOOD_DECK)
+    bad = tmp_path / "b-bad.yaml"
+    bad.write_text(REFUSED["two-leaders"][0], encoding="utf-8")
+    r = run("validate", tmp_path)
+    assert r.exit_code == 1, r.output
+    assert r.output.splitlines()[0] == f"ok {good}"
+    assert r.output.splitlines()[1].startswith(f"FAIL {bad}: ")
+    assert len(r.output.splitlines()) == 2
+
+
+def test_validate_without_a_path_checks_the_packaged_mafia_files() -> None:
+    r = run("validate")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    for name in ("cards", "setups", "talk"):
+        assert f"ok scenarios/mafia/{name}.yaml" in lines
+    assert "ok mafia: 7 modes load and cross-check" in lines
+    assert "FAIL" not in r.output
+
+
+# -- playing by hand among bots ----------------------------------------------------------------
+
+
+def seed_where_p1_holds(card: str, players: int = 6) -> int:
+    for seed in range(1, 500):
+        if Session(MAFIA, f"{players}-players", seed=seed).state.card["p1"] == card:
+            return seed
+    raise RuntimeError(f"no seed deals p1 the {card}")
+
+
+def hand_inputs(seed: int, players: int = 6) -> tuple[list[str], Session, str]:
+    """Play the game in-process as the CLI does (random bots p2..pN, p1 by hand) and return
+    p1's input lines (all legal when sent), the finished session and the responses' text."""
+    session = Session(MAFIA, f"{players}-players", seed=seed)
+    protocol = Protocol(session, "p1")
+    bots = {s: RandomBot(s, seed) for s in session.seats if s != "p1"}
+    sent: list[str] = []
+
+    def lines() -> Iterator[str]:
+        board_sent = talked = False
+        while not session.over and session.state.alive["p1"]:
+            legal = session.state.legal_inputs("p1")
+            acts = [m for m in legal if m not in ("say TEXT", "leave")]
+            precondition(bool(acts), f"p1 asked for an input with none to give: {legal}")
+            if not board_sent:
+                board_sent = True
+                line = "board"
+            elif not talked and "say TEXT" in legal:
+                talked = True
+                line = "p1 say hello, I am new here"
+            else:
+                line = "p1 " + next((m for m in ("pass", "abstain") if m in acts), acts[0])
+            sent.append(line)
+            yield line
+
+    out = "".join(Match(protocol, bots, lines()).run())
+    return sent, session, out
+
+
+@pytest.mark.parametrize("card", ["civilian", "boss", "seducer", "chief"])
+def test_play_by_hand_as_p1_among_bots(tmp_path: Path, card: str) -> None:
+    seed = seed_where_p1_holds(card)
+    sent, session, expected = hand_inputs(seed)
+    precondition(session.over, "the in-process game did not end")
+    moves = tmp_path / "p1.txt"
+    moves.write_text("\n".join(sent) + "\n", encoding="utf-8")
+    bots = [a for i in range(2, 7) for a in ("--bot", f"p{i}=random")]
+    r = run("play", "mafia", "--players", 6, "--seed", seed, "--as", "p1", *bots, "--moves", moves)
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[0].endswith("; you are p1")
+    # the opening events: p1's own card, nobody else's
+    opening = [line[len("# event: "):] for line in r.output.splitlines() if line.startswith("# event: ")]
+    title = TITLES[card]
+    assert f"You are p1: your card is the {title}." in opening
+    assert not [e for e in opening if re.match(r"You are p[2-9]", e)], opening
+    team = [e for e in opening if e.startswith("Your team")]
+    if card in ("boss", "chief"):
+        assert len(team) == 1 and "p1 (" in team[0]
+    else:
+        assert team == []
+    # every line was accepted, and the game's answers are those of the in-process game
+    resp = responses(r.output)
+    assert all(x[0].startswith("= ") for x in resp), [x for x in resp if x[0].startswith("?")]
+    assert expected in r.output
+    # p1 sees exactly its own event stream: nothing more, nothing less
+    shown = opening + [line[len("event: "):] for x in resp if x[0] != "= board"
+                       for line in x if line.startswith("event: ")]
+    assert shown == [e.text for e in session.events.visible_to("p1")]
+    hidden = {e.text for e in session.events if not e.visible_to("p1")}
+    hidden -= {e.text for e in session.events.visible_to("p1")}
+    leaked = [h for h in hidden if h in r.output]
+    assert not leaked, leaked
+    assert "seen by the host" not in r.output
+    # a secret night input of a bot shows as '- (a secret input)'; awaited night roles as '-'
+    for x in resp:
+        if x[0].startswith("= p") and x[0].split()[1] != "p1":
+            words = x[0].split()
+            assert words[2] in ("say", "nominate", "pass", "vote", "abstain", "leave"), x[0]
+    # the boards before the end show p1's card, its team's, and the cards of the out only
+    host = session.state
+    boards = [x for x in resp if x[0] == "= board"]
+    assert boards, "no board was shown"
+    first = table(boards[0])
+    for seat, (status, shown_card) in first.items():
+        if seat == "p1" or host.team_of("p1") and host.team_of(seat) == host.team_of("p1"):
+            assert shown_card == host.title_of(seat)
+        else:
+            assert shown_card == "?", (seat, shown_card)
+    # the end: the final board with every card and the result
+    final = resp[-1]
+    assert final[0] == "= board" and final[-1].startswith("result: ")
+    assert all(c == host.title_of(s) for s, (_, c) in table(final).items())
+
+
+def test_play_by_hand_input_running_out_ends_cleanly(tmp_path: Path) -> None:
+    seed = seed_where_p1_holds("civilian")
+    moves = write(tmp_path / "p1.txt", """
+        # p1 answers the first nominations only, then the file ends
+        board
+        p1 pass
+        p1 nominate p1
+        legal p1
+    """)
+    bots = [a for i in range(2, 7) for a in ("--bot", f"p{i}=random")]
+    r = run("play", "mafia", "--players", 6, "--seed", seed, "--as", "p1", *bots, "--moves", moves)
+    assert r.exit_code == 0, r.output
+    resp = responses(r.output)
+    heads = [x[0] for x in resp]
+    assert "= p1 pass" in heads and "= board" in heads
+    # p1 answered last, so the roll-call (or the night) follows: a second nomination is refused
+    refused = [x for x in resp if x[0].startswith("? ")]
+    assert len(refused) == 1 and refused[0][0].startswith("? illegal: "), refused
+    assert heads[-1] == "= legal p1"
+    # the file ended while p1 was awaited: no result, no final board
+    assert "result:" not in r.output
+    assert resp[-1][1:] and all(line.startswith("legal: ") for line in resp[-1][1:])
+
+
+def test_play_as_p1_cannot_move_for_another_seat(tmp_path: Path) -> None:
+    seed = seed_where_p1_holds("civilian")
+    moves = write(tmp_path / "m.txt", "p2 pass\nboard p2\nlegal p3\np1 pass\n")
+    r = run("play", "mafia", "--players", 6, "--seed", seed, "--as", "p1", "--moves", moves)
+    assert r.exit_code == 0, r.output
+    heads = [x[0] for x in responses(r.output)]
+    assert [h.split(":")[0] for h in heads[:3]] == ["? denied"] * 3
+    assert heads[3] == "= p1 pass"
+
+
+# -- show ---------------------------------------------------------------------------------------
+
+
+def _bot_transcript(tmp_path: Path, players: int = 9, seed: int = 7) -> tuple[Path, Session]:
+    t = tmp_path / "t.yaml"
+    r = run("play", "mafia", "--players", players, "--bots", "random", "--seed", seed, "--transcript", t)
+    precondition(r.exit_code == 0, r.output)
+    return t, Session(MAFIA, f"{players}-players", seed=seed)
+
+
+MAFIA_SIDE = {"boss", "mafia"}
+
+
+def test_show_a_seat_table_of_a_mafia_transcript(tmp_path: Path) -> None:
+    t, fresh = _bot_transcript(tmp_path)
+    cards = fresh.state.card
+    mafia_seat = next(s for s in fresh.seats if cards[s] == "mafia")
+    civilian = next(s for s in fresh.seats if cards[s] == "civilian")
+    for seat in (mafia_seat, civilian):
+        r = run("show", t, "--seat", seat, "--at", 0)
+        assert r.exit_code == 0, r.output
+        lines = r.output.splitlines()
+        assert lines[0] == "Classic Mafia, 9 players: day 1: nominations"
+        rows = table(lines)
+        assert len(rows) == 9
+        for s, (status, card) in rows.items():
+            knows = s == seat or (cards[seat] in MAFIA_SIDE and cards[s] in MAFIA_SIDE)
+            assert card == (TITLES[cards[s]] if knows else "?"), (seat, s, card)
+        assert f"your card: {TITLES[cards[seat]]}" in lines
+        own = next(line for line in lines if line.startswith(seat + " "))
+        assert own.rstrip().endswith("you")
+    # the end of the game: every card shown, the seat's own card line and the result
+    r = run("show", t, "--seat", civilian)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0].endswith("game over") and lines[-1].startswith("result: ")
+    assert {s: c for s, (_, c) in table(lines).items()} == {s: TITLES[c] for s, c in cards.items()}
+    host = run("show", t)
+    assert host.exit_code == 0 and host.output != r.output
+
+
+def test_show_unknown_seat_is_a_clear_error(tmp_path: Path) -> None:
+    t, _ = _bot_transcript(tmp_path, players=6, seed=1)
+    r = run("show", t, "--seat", "p7")
+    assert r.exit_code != 0 and "p7" in r.output and "Error" in r.output
+
+
+# -- bench --------------------------------------------------------------------------------------
+
+
+def test_bench_mafia_one_row_per_player_count() -> None:
+    r = run("bench", "mafia", "--games", 3, "--repeat", 1)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert "games/s" in lines[0] and "inputs/s" in lines[0] and "winners" in lines[0]
+    rows = [line.split() for line in lines[2:-2]]
+    assert [row[0] for row in rows] == ALL_MODES
+    for row in rows:
+        assert row[1] == "3"
+        float(row[2]), float(row[3])
+        wins = dict(w.split(":") for w in row[7:])
+        assert set(wins) <= {"town", "mafia", "nobody"}, row  # no game left unfinished
+        assert sum(int(n) for n in wins.values()) == 3
+    assert lines[-2] == "1 rounds of the same games per mode; figures from the median round"
+    assert re.fullmatch(r"peak memory: \d+(\.\d+)? MiB", lines[-1])
+
+
+# -- a failing external bot ---------------------------------------------------------------------
+
+
+CRASH_BOT = "import sys\nsys.exit(3)\n"
+ILLEGAL_BOT = r'''
+import sys
+for line in sys.stdin:
+    if line.startswith("go "):
+        print("shoot p1", flush=True)   # nobody may shoot by day
+'''
+
+
+def run_referee(args: list[str], cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    try:
+        proc = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=cwd, env=env,
+                              capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the referee hung: no exit within {timeout} s: arbiter {' '.join(args)}")
+    assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
+    return proc
+
+
+@pytest.mark.parametrize("kind", ["crash", "illegal"])
+def test_failing_exec_bot_leaves_and_the_game_goes_on(tmp_path: Path, kind: str) -> None:
+    script = tmp_path / f"{kind}.py"
+    script.write_text(CRASH_BOT if kind == "crash" else ILLEGAL_BOT, encoding="utf-8")
+    args = ["play", "mafia", "--players", "8", "--seed", "3", "--bots", "random",
+            "--bot", f"p2=exec:{sys.executable} {script}", "--bot-timeout", "5", "--transcript", "t.yaml"]
+    start = time.monotonic()
+    proc = run_referee(args, tmp_path)
+    assert time.monotonic() - start < 30
+    assert proc.returncode == 0, proc.stderr
+    resp = responses(proc.stdout)
+    i = next(i for i, x in enumerate(resp) if x[0] == "= p2 leave")
+    leave = resp[i]
+    assert leave[1].startswith("forfeit: p2: "), leave
+    if kind == "crash":
+        assert re.search(r"exited|closed", leave[1]), leave
+    else:
+        assert "illegal input 'shoot p1'" in leave[1], leave
+    assert any(re.fullmatch(r"event: p2 leaves the game; their card: .+\.", line) for line in leave), leave
+    # the game went on after the forfeit, to a result
+    after = [x for x in resp[i + 1:] if x[0].startswith("= p")]
+    assert after, "nothing happened after the forfeit"
+    assert not any(x[0].startswith("= p2 ") for x in after)
+    assert len([line for x in resp[:-1] for line in x if line.startswith("result: ")]) == 1
+    assert resp[-1][0] == "= board"
+    assert table(resp[-1])["p2"][0].startswith("out: left on day 1")
+    doc = yaml.safe_load((tmp_path / "t.yaml").read_text(encoding="utf-8"))
+    notes = [e["note"] for e in doc["log"] if "note" in e]
+    assert len(notes) == 1 and notes[0]["seat"] == "p2" and notes[0]["forfeit"] == leave[1][len("forfeit: p2: "):]
+    moves = [e["move"] for e in doc["log"] if "move" in e]
+    assert sum(1 for m in moves if m["seat"] == "p2") == 1
+    assert {"seat": "p2", "text": "leave"}.items() <= next(m for m in moves if m["seat"] == "p2").items()
+    assert doc.get("result")
+    rr = run("replay", tmp_path / "t.yaml")
+    assert rr.exit_code == 0 and "finished" in rr.output, rr.output
+
+
+def test_a_deck_naming_a_card_twice_is_refused_with_its_line(tmp_path) -> None:
+    deck = tmp_path / "twice.yaml"
+    deck.write_text("game: mafia\nkind: deck\ncards: {boss: 1, mafia: 1, seducer: 1, chief: 1, civilian: 2, civilian: 3}\n",
+                    encoding="utf-8")
+    r = run("play", "mafia", "--deck", str(deck), "--bots", "random", "--seed", "1")
+    assert r.exit_code != 0 and "Traceback" not in r.output
+    assert "line 3" in r.output and "'civilian' is given twice" in r.output
