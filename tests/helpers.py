@@ -75,3 +75,23 @@ def mafia_game(cards: list[str], *, deck: dict[str, int] | None = None, seed: in
     options = {"deck": deck} if deck is not None else {}
     return Session(MAFIA, variant_name(len(cards)), seed=seed, options=options,
                    recorded=[ChanceRecord("deal", list(cards))])
+
+
+def responses(output: str) -> list[list[str]]:
+    """Text-mode responses: each a list of lines opening with '= ' or '? ', closed by a blank
+    line. Lines the CLI prints before the game (starting with '#') are skipped."""
+    out: list[list[str]] = []
+    current: list[str] | None = None
+    for line in output.splitlines():
+        if current is None:
+            if line.startswith(("= ", "? ")) or line in ("=", "?"):
+                current = [line]
+            elif line.strip() and not line.startswith("#"):
+                raise AssertionError(f"text outside a response: {line!r}")
+        elif line == "":
+            out.append(current)
+            current = None
+        else:
+            current.append(line)
+    assert current is None, f"last response not closed by an empty line: {current}"
+    return out

@@ -27,6 +27,7 @@ import yaml
 from click.testing import CliRunner, Result
 
 from cli.main import main
+from tests.helpers import responses
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIOS = REPO / "scenarios" / "fbi_mafia"
@@ -78,24 +79,6 @@ def run_referee(args: list[str], cwd: Path, timeout: float = 60) -> tuple[subpro
     return proc, elapsed
 
 
-def responses(output: str) -> list[list[str]]:
-    """Text-mode responses: each a list of lines opening with '= ' or '? ', closed by a blank
-    line. Lines the CLI prints before the game (starting with '#') are skipped."""
-    out: list[list[str]] = []
-    current: list[str] | None = None
-    for line in output.splitlines():
-        if current is None:
-            if line.startswith(("= ", "? ")) or line in ("=", "?"):
-                current = [line]
-            elif line.strip() and not line.startswith("#"):
-                raise AssertionError(f"text outside a response: {line!r}")
-        elif line == "":
-            out.append(current)
-            current = None
-        else:
-            current.append(line)
-    assert current is None, f"last response not closed by an empty line: {current}"
-    return out
 
 
 def grid_marks(board_lines: list[str]) -> list[str]:

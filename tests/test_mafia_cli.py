@@ -23,6 +23,7 @@ import yaml
 from click.testing import CliRunner, Result
 
 from cli.main import main
+from tests.helpers import responses
 from engine import registry
 from engine.bots import RandomBot
 from engine.match import Match
@@ -67,24 +68,6 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-def responses(output: str) -> list[list[str]]:
-    """Text-mode responses: each a list of lines opening with '= ' or '? ', closed by a blank
-    line. Lines the CLI prints before the game (starting with '#') are skipped."""
-    out: list[list[str]] = []
-    current: list[str] | None = None
-    for line in output.splitlines():
-        if current is None:
-            if line.startswith(("= ", "? ")) or line in ("=", "?"):
-                current = [line]
-            elif line.strip() and not line.startswith("#"):
-                raise AssertionError(f"text outside a response: {line!r}")
-        elif line == "":
-            out.append(current)
-            current = None
-        else:
-            current.append(line)
-    assert current is None, f"last response not closed by an empty line: {current}"
-    return out
 
 
 def table(lines: list[str]) -> dict[str, tuple[str, str]]:
