@@ -101,7 +101,14 @@ def test_non_editable_install_loads_the_scenario_yaml(tmp_path: Path) -> None:
     assert validate.returncode == 0, validate.stdout + validate.stderr
     assert Path(validate.stderr.strip()).resolve().is_relative_to(target.resolve())
     assert "ok fbi-mafia: 4 modes load and cross-check" in validate.stdout
+    assert "ok mafia: 7 modes load and cross-check" in validate.stdout
+    assert sorted(p.name for p in (target / "scenarios" / "mafia").glob("*.yaml")) == [
+        "cards.yaml", "setups.yaml", "talk.yaml"]
     play = subprocess.run(cli + ["play", "fbi-mafia", "--mode", "duel-4v4", "--bots", "random", "--seed", "3"],
                           capture_output=True, text=True, timeout=60, cwd=run_dir, env=env)
     assert play.returncode == 0, play.stderr
     assert "\nresult: " in play.stdout
+    mafia = subprocess.run(cli + ["play", "mafia", "--players", "7", "--bots", "random", "--seed", "3"],
+                           capture_output=True, text=True, timeout=60, cwd=run_dir, env=env)
+    assert mafia.returncode == 0, mafia.stderr
+    assert "\nresult: " in mafia.stdout
