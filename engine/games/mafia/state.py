@@ -177,7 +177,7 @@ class MafiaState(GameState):
         team = self.awake_team(step.name) if step.name in ("mafia", "police") else []
         seen = [a for a in awaited if a.seat == seat or seat in team]
         if len(seen) < len(awaited):
-            seen.append(Awaiting(SECRET_SEAT, "night", f"night {self.night}: {self._step_public(step)}"))
+            seen.append(Awaiting(SECRET_SEAT, "night", f"night {self.night}: {step.wake}"))
         return seen
 
     def current_voter(self) -> str | None:
@@ -195,9 +195,6 @@ class MafiaState(GameState):
             "fighter": "kill a player, or pass",
         }
         return hints[step.name]
-
-    def _step_public(self, step: NightStep) -> str:
-        return step.wake
 
     # ---------------------------------------------------------------------------- input checks
     def apply(self, seat: str, text: str, now_ms: int) -> str:
@@ -487,7 +484,7 @@ class MafiaState(GameState):
         self.votes = {}
         self.voters = tuple(s for s in self.living() if s != self.no_vote)
         what = "Voting" if number == 1 else "The vote is tied: a re-vote"
-        banned = f"; {self.no_vote} may not vote" if self.no_vote in self.voters or (self.no_vote and self.alive[self.no_vote]) else ""
+        banned = f"; {self.no_vote} may not vote" if self.no_vote and self.alive[self.no_vote] else ""
         self.events.emit("narration", f"{what} among {' '.join(candidates)}; the host calls each player in seat order{banned}.",
                          {"round": number, "candidates": list(candidates)})
 
