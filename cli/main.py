@@ -86,9 +86,9 @@ def _bots(specs: tuple[str, ...], all_bots: str | None, session: Session, timeou
 @main.command()
 @click.argument("game", required=False)
 @click.option("--mode", "--scenario", "variant", help="The mode or scenario (see `arbiter games`).")
-@click.option("--players", type=click.IntRange(min=1), help="Classic Mafia: the default deck for this many players.")
+@click.option("--players", type=click.IntRange(min=1), help="Number of players, for games set up by it (Classic Mafia: the default deck for N).")
 @click.option("--deck", "deck_file", type=click.Path(exists=True, dir_okay=False),
-              help="Classic Mafia: a custom deck (YAML, `kind: deck`; see docs/rules/mafia.md).")
+              help="A custom deck of cards (Classic Mafia; YAML `kind: deck`, see docs/rules/mafia.md).")
 @click.option("--seed", type=int, help="Seed of the game's random generator (chosen and recorded when absent).")
 @click.option("--moves", "moves", type=click.File("r", encoding="utf-8"),
               help="Read input lines from FILE ('-' for stdin) instead of the terminal.")
@@ -120,6 +120,8 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
     writer = None
     bots: dict[str, Bot] = {}
     try:
+        if resume and (players or deck_file or variant):
+            fail("--resume continues a recorded game; its mode, players and deck come from the transcript")
         if resume:
             session = tr.resume(resume)
         else:
@@ -143,8 +145,6 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
             lines = None
         else:
             lines = iter(sys.stdin)
-        if resume and (players or deck_file or variant):
-            fail("--resume continues a recorded game; its mode, players and deck come from the transcript")
         if not json_mode:
             click.echo(f"# {session.rules.title}, {session.variant.title}, seed {session.seed}; "
                        f"seats: {' '.join(session.seats)}" + (f"; you are {perspective}" if as_seat else ""))

@@ -39,7 +39,6 @@ META_COMMANDS: dict[str, str] = {
 MOVE_FORM = "[@SECONDS] SEAT ACTION...: a move, e.g. 'bandit kill c3'"
 
 
-
 @dataclass
 class Response:
     """One response: ``ok``, a headline, body lines and the JSON payload."""
