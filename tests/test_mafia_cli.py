@@ -186,7 +186,7 @@ def test_custom_deck_plays_records_and_replays(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     seats = [f"p{i}" for i in range(1, 10)]  # nine cards: nine seats
     assert r.output.splitlines()[0].endswith("seats: " + " ".join(seats))
-    assert "# event: Classic Mafia, Friday table, 9 players: 9 players" in r.output
+    assert "# event: Classic Mafia, Friday table, 9 players: seats p1 p2" in r.output
     board = responses(r.output)[-1]
     assert board[0] == "= board" and board[1].startswith("Classic Mafia, Friday table, 9 players: game over")
     rows = table(board)

@@ -444,7 +444,7 @@ class MafiaState(GameState):
     def _introduction_night(self) -> None:
         n = len(self.seats)
         cards = ", ".join(f"{self.data.cards[c].title} x{k}" for c, k in self.deck.items())
-        self.events.emit("setup", f"Classic Mafia, {self.title}: {n} players ({' '.join(self.seats)}); "
+        self.events.emit("setup", f"Classic Mafia, {self.title}: seats {' '.join(self.seats)}; "
                          f"the cards in play: {cards}.",
                          {"players": n, "deck": dict(self.deck)})
         for s in self.seats:
