@@ -75,7 +75,7 @@ def _bots(specs: tuple[str, ...], all_bots: str | None, session: Session, timeou
     bots: dict[str, Bot] = {}
     try:
         for seat, kind in wanted.items():
-            bots[seat] = make_bot(kind, seat, session.seed, timeout)
+            bots[seat] = make_bot(kind, seat, session.seed, timeout, session.rules.bot_kinds)
     except ArbiterError:
         for bot in bots.values():
             bot.close()
@@ -97,8 +97,8 @@ def _bots(specs: tuple[str, ...], all_bots: str | None, session: Session, timeou
 @click.option("--resume", type=click.Path(exists=True, dir_okay=False),
               help="Continue the unfinished game in this transcript (appends to it).")
 @click.option("--bot", "bot_specs", multiple=True, metavar="SEAT=KIND",
-              help="Let a bot play SEAT: random, or exec:COMMAND for a program. Repeatable.")
-@click.option("--bots", "all_bots", type=click.Choice(["random"]), help="Bots on every seat.")
+              help="Let a bot play SEAT: random (planner: Magic Maze), or exec:COMMAND for a program. Repeatable.")
+@click.option("--bots", "all_bots", help="A built-in bot on every seat: random, or planner (Magic Maze).")
 @click.option("--bot-timeout", type=click.FloatRange(min=0.01, max=3600.0), default=10.0, show_default=True,
               callback=lambda ctx, param, value: _finite(param, value),
               help="Seconds an external bot may take to answer (0.01 to 3600).")

@@ -7,7 +7,11 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from typing import Any
+
 from engine.bots import RandomBot
+from engine.match import Match
+from engine.protocol import Protocol
 from engine.game import Rules
 from engine.session import Session
 
@@ -43,10 +47,16 @@ class BenchResult:
         return max(self.rounds_s) / min(self.rounds_s) if min(self.rounds_s) else 0.0
 
 
-def play_random(rules: Rules, variant: str, seed: int, max_inputs: int = 100_000) -> Session:
-    """One whole game between random bots on every seat."""
-    session = Session(rules, variant, seed=seed)
-    bots = {s: RandomBot(s, seed) for s in session.seats}
+def play_random(rules: Rules, variant: str, seed: int, max_inputs: int = 100_000, *, kind: str = "random",
+                options: dict[str, Any] | None = None) -> Session:
+    """One whole game between built-in bots of ``kind`` on every seat. A real-time game runs
+    through ``Match`` (bots in turn, time running out when none acts), a turn game here."""
+    session = Session(rules, variant, seed=seed, options=options)
+    bots = {s: RandomBot(s, seed, kind) for s in session.seats}
+    if session.state.realtime:
+        for _ in Match(Protocol(session), dict(bots), None, max_moves=max_inputs).run():
+            pass
+        return session
     for _ in range(max_inputs):
         if session.over:
             break
@@ -58,7 +68,8 @@ def play_random(rules: Rules, variant: str, seed: int, max_inputs: int = 100_000
     return session
 
 
-def bench(rules: Rules, variant: str, games: int, seed: int, repeats: int = 3) -> BenchResult:
+def bench(rules: Rules, variant: str, games: int, seed: int, repeats: int = 3, *, kind: str = "random",
+          options: dict[str, Any] | None = None) -> BenchResult:
     """Play ``games`` random games (seeds ``seed``, ``seed + 1``, ...) ``repeats`` times; the
     games are the same every round, so rounds differ only by the machine's noise."""
     rounds, game_times = [], []
@@ -68,7 +79,7 @@ def bench(rules: Rules, variant: str, games: int, seed: int, repeats: int = 3) -
         start = time.perf_counter()
         for i in range(games):
             t0 = time.perf_counter()
-            session = play_random(rules, variant, seed + i)
+            session = play_random(rules, variant, seed + i, kind=kind, options=options)
             game_times.append(time.perf_counter() - t0)
             if round_index == 0:
                 counts.append(len(session.moves))

@@ -34,15 +34,17 @@ class Bot(TypingProtocol):
 
 
 class RandomBot:
-    """Picks a legal input at random with its own generator, seeded from the game's seed and
-    the seat, so bot games are reproducible."""
+    """A built-in bot of the game (``random`` by default; see ``Rules.bot_kinds``), with its own
+    generator seeded from the game's seed and the seat, so bot games are reproducible."""
 
-    def __init__(self, seat: str, seed: int) -> None:
+    def __init__(self, seat: str, seed: int, kind: str = "random") -> None:
         self.seat = seat
-        self.rng = random.Random(f"arbiter-random-bot:{seed}:{seat}")
+        self.kind = kind
+        self.rng = random.Random(f"arbiter-{kind}-bot:{seed}:{seat}" if kind != "random"
+                                 else f"arbiter-random-bot:{seed}:{seat}")
 
     def choose(self, session: Session) -> str | None:
-        return session.rules.choose_input(session.state, self.seat, self.rng)
+        return session.rules.bot_input(self.kind, session.state, self.seat, self.rng)
 
     def close(self) -> None:
         pass
@@ -123,6 +125,8 @@ class ProcessBot:
         words = line.replace("\r", "").split()
         if not words:
             raise BotFailure("the bot sent an empty line")
+        if words == ["wait"] and session.state.realtime:
+            return None  # a real-time game: nothing to do now
         if words[0].lower() == self.seat:
             words = words[1:]
         return " ".join(words)
@@ -146,10 +150,11 @@ class ProcessBot:
                 pass
 
 
-def make_bot(spec: str, seat: str, seed: int, timeout: float) -> Bot:
-    """A bot from its command-line spec: ``random`` or ``exec:COMMAND``."""
-    if spec == "random":
-        return RandomBot(seat, seed)
+def make_bot(spec: str, seat: str, seed: int, timeout: float, kinds: tuple[str, ...] = ("random",)) -> Bot:
+    """A bot from its command-line spec: a built-in kind of the game (``kinds``: random, ...)
+    or ``exec:COMMAND``."""
+    if spec in kinds:
+        return RandomBot(seat, seed, spec)
     if spec.startswith("exec:") and spec[5:].strip():
         return ProcessBot(seat, spec[5:].strip(), timeout)
-    raise ArbiterError(f"unknown bot {spec!r} for {seat}: use random or exec:COMMAND")
+    raise ArbiterError(f"unknown bot {spec!r} for {seat}: use {' or '.join(kinds)} or exec:COMMAND")

@@ -79,6 +79,13 @@ class GameState(ABC):
     events: EventLog
     result: Result | None = None
     clock_step_ms: int = 1000
+    realtime: bool = False
+    """True when every seat may act at any moment (no turns): a bot with nothing to do waits,
+    and time alone may end the game (``next_deadline``)."""
+
+    def next_deadline(self) -> int | None:
+        """In a real-time game, when time alone ends the game if nobody acts; else None."""
+        return None
 
     @abstractmethod
     def awaiting(self) -> list[Awaiting]:
@@ -180,6 +187,13 @@ class Rules(ABC):
     def validate_document(self, doc: Any) -> None:
         """Check one scenario YAML document of this game (an ``engine.scenario.Node``)."""
         raise doc.fail(f"{self.name} has no scenario documents to check")
+
+    bot_kinds: tuple[str, ...] = ("random",)
+    """The built-in bots of this game (``--bot SEAT=KIND``); ``bot_input`` plays them."""
+
+    def bot_input(self, kind: str, state: GameState, seat: str, rng: random.Random) -> str | None:
+        """The input of built-in bot ``kind`` for ``seat`` (None: nothing now)."""
+        return self.choose_input(state, seat, rng)
 
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         """The built-in random bot: a legal input for ``seat`` or None when it has none.

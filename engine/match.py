@@ -24,6 +24,30 @@ class Match:
         self.lines = iter(lines) if lines is not None else None
         self.max_moves = max_moves
         self.stopped = False
+        self._last: str | None = None
+
+    def _realtime_bots(self) -> tuple[bool, str | None]:
+        """A real-time game: ask the bots in turn, from the one after the last to act; the
+        first with an input plays it. (acted, framed answer); acted is False when every bot
+        had nothing to do."""
+        seats = [s for s in self.session.seats if s in self.bots]
+        if not seats:
+            return False, None
+        start = (seats.index(self._last) + 1) % len(seats) if self._last in seats else 0
+        for seat in seats[start:] + seats[:start]:
+            bot = self.bots[seat]
+            try:
+                text = bot.choose(self.session)
+            except BotFailure as exc:
+                return True, self._forfeit(seat, str(exc))
+            if text is None:
+                continue
+            self._last = seat
+            try:
+                return True, self.protocol.render(self.protocol.move(seat, text, None, referee=True))
+            except InputError as exc:
+                return True, self._forfeit(seat, f"illegal input {text!r}: {exc.kind}: {exc.message}")
+        return False, None
 
     def _bot_seat(self) -> str | None:
         for awaited in self.session.state.awaiting():
@@ -69,7 +93,25 @@ class Match:
                 if self.max_moves is not None and len(self.session.moves) >= self.max_moves and not self.session.over:
                     self.stopped = True
                     break
-                seat = None if self.session.over else self._bot_seat()
+                state = self.session.state
+                if state.realtime and not self.session.over and self.bots and \
+                        state.ends_by_time(self.session.clock_ms + state.clock_step_ms):
+                    # the sand runs out before the bots' next input could land: record when
+                    yield self.protocol.render(self.protocol.wait(max(state.next_deadline() or 0, self.session.clock_ms)))
+                    continue
+                if state.realtime and not self.session.over:
+                    acted, out = self._realtime_bots()
+                    if out is not None:
+                        yield out
+                    if acted:
+                        continue
+                    if self.lines is None:  # every seat is a bot, and none has anything to do
+                        deadline = self.session.state.next_deadline()
+                        if deadline is None:
+                            break
+                        yield self.protocol.render(self.protocol.wait(max(deadline, self.session.clock_ms)))
+                        continue
+                seat = None if self.session.over or self.session.state.realtime else self._bot_seat()
                 if seat is not None:
                     out = self._bot_move(seat)
                     if out is not None:

@@ -144,6 +144,18 @@ class Protocol:
         headline = f"{seat} {shown}" if shown is not None else f"{SECRET_SEAT} (a secret input)"
         return Response(True, headline, body, payload)
 
+    def wait(self, time_ms: int) -> Response:
+        """Let time pass with no input (everyone idle in a real-time game): the events it
+        caused (time running out), then the status."""
+        start = len(self.session.events)
+        self.session.advance_to(time_ms)
+        events = self._visible(start)
+        body = [event_line(e) for _, e in events] + self._status_lines()
+        now = seconds_name(self.session.clock_ms)
+        return Response(True, f"time {now}", body, {
+            "command": "wait", "time": now, "events": [self._event_dict(i, e) for i, e in events],
+            **self._status_payload()})
+
     def _visible(self, start: int) -> list[tuple[int, Event]]:
         """Events from global index ``start`` on that this session may see, each with its index
         in the session's own stream. Counting is incremental: ``start`` never goes back."""

@@ -6,9 +6,10 @@ from engine.errors import UnknownCommandError
 from engine.game import Rules
 from engine.scenario import Node
 from engine.games.fbi_mafia.rules import FbiMafiaRules
+from engine.games.magic_maze.rules import MagicMazeRules
 from engine.games.mafia.rules import MafiaRules
 
-_GAMES: dict[str, Rules] = {r.name: r for r in (FbiMafiaRules(), MafiaRules())}
+_GAMES: dict[str, Rules] = {r.name: r for r in (FbiMafiaRules(), MafiaRules(), MagicMazeRules())}
 
 
 def games() -> list[Rules]:

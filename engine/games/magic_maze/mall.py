@@ -1,0 +1,144 @@
+"""The mall: placed tiles on one global grid of squares, and the geometry of joining a tile.
+
+Global squares are (row, column), row growing southward, with the start tile's north-west
+square at (0, 0). A tile joined at an exploration square on side D of its tile is turned so
+its entrance faces back, and set so entrance and exploration square are neighbours; because
+doors sit off-centre, the new tile is offset by one square (the staggered layout).
+
+>>> [joined_origin(DOORS[side], side) for side in "NESW"]  # around a tile whose corner is (0, 0)
+[(-4, 1), (1, 4), (4, -1), (-1, -4)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.games.magic_maze.tiles import (
+    DIRECTIONS, DOOR_SIDE, DOORS, OPPOSITE, SIZE, STEP, Cell, Tile, cell_name, parse_cell,
+)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A tile on the grid: its name, the global square of its north-west corner, its turn."""
+
+    name: str
+    origin: Cell
+    quarters: int
+    tile: Tile  # already turned
+
+    def cells(self) -> list[Cell]:
+        return [(self.origin[0] + r, self.origin[1] + c) for r in range(SIZE) for c in range(SIZE)]
+
+    def local(self, g: Cell) -> Cell:
+        return g[0] - self.origin[0], g[1] - self.origin[1]
+
+    def glob(self, local: Cell) -> Cell:
+        return self.origin[0] + local[0], self.origin[1] + local[1]
+
+
+def joined_origin(door_square: Cell, side: str) -> Cell:
+    """Where a tile joined at the exploration square ``door_square`` (global) on ``side`` has its
+    north-west corner: its entrance is the neighbour beyond that side."""
+    beyond = door_square[0] + STEP[side][0], door_square[1] + STEP[side][1]
+    entrance = DOORS[OPPOSITE[side]]
+    return beyond[0] - entrance[0], beyond[1] - entrance[1]
+
+
+def joined_quarters(side: str) -> int:
+    """Quarter turns (clockwise) that bring a tile's entrance from south to face ``side``'s
+    opposite: N -> 0, E -> 1, S -> 2, W -> 3."""
+    return DIRECTIONS.index(side)
+
+
+def is_door_code(code: str) -> bool:
+    return code == "In" or code[0] == "E"
+
+
+class Mall:
+    def __init__(self) -> None:
+        self.placed: list[Placed] = []
+        self.at: dict[Cell, tuple[Placed, Cell]] = {}
+
+    # -- building ------------------------------------------------------------------------------
+    def overlap(self, origin: Cell) -> Cell | None:
+        """A square a tile at ``origin`` would share with a placed tile, if any."""
+        for r in range(SIZE):
+            for c in range(SIZE):
+                g = (origin[0] + r, origin[1] + c)
+                if g in self.at:
+                    return g
+        return None
+
+    def place(self, name: str, tile: Tile, origin: Cell, quarters: int) -> Placed:
+        clash = self.overlap(origin)
+        if clash is not None:
+            raise ValueError(f"tile {name} would overlap {self.square_name(clash)}")
+        placed = Placed(name, origin, quarters, tile.turned(quarters))
+        self.placed.append(placed)
+        for g in placed.cells():
+            self.at[g] = (placed, placed.local(g))
+        return placed
+
+    # -- reading -------------------------------------------------------------------------------
+    def code(self, g: Cell) -> str | None:
+        hit = self.at.get(g)
+        return None if hit is None else hit[0].tile.code[hit[1]]
+
+    def door_side(self, g: Cell) -> str | None:
+        """The side a door square (entrance or exploration) opens to; None for other squares."""
+        hit = self.at.get(g)
+        if hit is None:
+            return None
+        placed, local = hit
+        side = DOOR_SIDE.get(local)
+        return side if side and is_door_code(placed.tile.code[local]) else None
+
+    def side(self, g: Cell, d: str) -> str:
+        """What lies between ``g`` and its neighbour toward ``d``: "open", "orange" or "wall"
+        ("wall" too at the mall's edge, and between tiles except where two doors meet)."""
+        hit = self.at.get(g)
+        h = (g[0] + STEP[d][0], g[1] + STEP[d][1])
+        other = self.at.get(h)
+        if hit is None or other is None:
+            return "wall"
+        if other[0] is hit[0]:
+            return hit[0].tile.side[(hit[1], d)]
+        return "open" if self.door_side(g) == d and self.door_side(h) == OPPOSITE[d] else "wall"
+
+    def unexplored(self, g: Cell) -> str | None:
+        """The side of ``g`` if it is an exploration square with no tile beyond it yet."""
+        code = self.code(g)
+        side = self.door_side(g)
+        if code is None or side is None or code[0] != "E":
+            return None
+        beyond = (g[0] + STEP[side][0], g[1] + STEP[side][1])
+        return None if beyond in self.at else side
+
+    def squares(self) -> list[Cell]:
+        return sorted(self.at)
+
+    def square_name(self, g: Cell) -> str:
+        """>>> m = Mall(); from engine.games.magic_maze.tiles import EXAMPLE, parse_map
+        >>> _ = m.place("2", parse_map("2", EXAMPLE), (-4, 1), 0)
+        >>> m.square_name((-4, 3))
+        '2.c1'
+        """
+        placed, local = self.at[g]
+        return f"{placed.name.lower()}.{cell_name(local)}"
+
+    def parse_square(self, text: str) -> Cell | None:
+        """The global square a name like ``2.c1`` (tile 2, column c, row 1) stands for."""
+        name, dot, cell = text.lower().partition(".")
+        local = parse_cell(cell) if dot else None
+        if local is None:
+            return None
+        for placed in self.placed:
+            if placed.name.lower() == name:
+                return placed.glob(local)
+        return None
+
+    def bounds(self) -> tuple[int, int, int, int]:
+        rows = [g[0] for g in self.at]
+        cols = [g[1] for g in self.at]
+        return min(rows), max(rows), min(cols), max(cols)

@@ -1,0 +1,256 @@
+"""The ``planner`` bot: a team plan that actually tries to win, computed the same way by every
+seat from public facts, so the seats cooperate without talking.
+
+Each time a seat is asked, the team's next action is worked out: flip an hourglass when the
+sand is low (and more than half has run), else explore while an item or exit is missing,
+else bring heroes onto their items, else out through their exits. A hero's way there is a
+breadth-first search over the mall with the actions the team holds (straight moves to every
+square they can stop on, vortexes before the theft, escalators), other heroes standing still.
+The seat holding the first action of that way plays it; the others wait (None). Solo: turn
+action tiles (``draw``) until the one needed is on top.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.games.magic_maze.mall import joined_origin
+from engine.games.magic_maze.tiles import STEP, Cell
+
+if TYPE_CHECKING:
+    from engine.games.magic_maze.state import MazeState
+
+DIR_NAME = {"N": "north", "S": "south", "E": "east", "W": "west"}
+Step = tuple[str, Cell]  # (input words without the seat, square reached)
+
+
+def team_actions(state: MazeState) -> set[str]:
+    if state.solo:
+        return set(state.data.solo)
+    return {a for hand in state.hands for a in hand}
+
+
+def flip_wanted(state: MazeState) -> bool:
+    """Flipping gives back what has run: worth it once more than half has run."""
+    return state.time_left_ms() * 2 < state.scenario.timer_ms
+
+
+def _slides(state: MazeState, hero: str, g: Cell, d: str, flip_ok: bool, lock: bool) -> list[Cell]:
+    """Squares a straight move from ``g`` may stop on (the other heroes standing still)."""
+    out: list[Cell] = []
+    while True:
+        h = (g[0] + STEP[d][0], g[1] + STEP[d][1])
+        if not state.can_enter(hero, g, h, d, lock=lock):
+            return out
+        kind, _ = state.kind(h)
+        if kind == "hourglass" and h not in state.used and not flip_ok:
+            return out
+        out.append(h)
+        if state.exit_usable(h, hero):
+            return out
+        if kind == "hourglass" and h not in state.used:
+            return out  # one flip is the point of the move; stop there
+        g = h
+
+
+def routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
+           start: Cell | None = None) -> dict[Cell, list[Step]]:
+    """Every square ``hero`` can reach (from ``start``, by default where it stands), with the
+    shortest list of steps that reach it."""
+    start = start if start is not None else state.heroes[hero]
+    assert start is not None
+    best: dict[Cell, list[Step]] = {start: []}
+    queue = deque([start])
+    lock = state.cameras_lock()
+    vortexes = [v for v in state.mall.squares() if state.kind(v) == ("vortex", hero) and state.hero_at(v) in (None, hero)]
+    while queue:
+        g = queue.popleft()
+        steps = best[g]
+        nexts: list[Step] = []
+        for d in "NESW":
+            if DIR_NAME[d] in actions:
+                for n, h in enumerate(_slides(state, hero, g, d, flip_ok, lock), start=1):
+                    nexts.append((f"move {hero} {DIR_NAME[d]} {n}", h))
+        if "vortex" in actions and not state.theft:
+            for v in vortexes:
+                if v != g:
+                    nexts.append((f"vortex {hero} {state.square_name(v)}", v))
+        if "escalator" in actions:
+            placed, local = state.mall.at[g]
+            other = placed.tile.escalators.get(local)
+            if other is not None:
+                h = placed.glob(other)
+                if state.hero_at(h) in (None, hero):
+                    nexts.append((f"escalator {hero}", h))
+        for words, h in nexts:
+            if h not in best:
+                best[h] = steps + [(words, h)]
+                if not state.exit_usable(h, hero):
+                    queue.append(h)
+    return best
+
+
+def _missing_items(state: MazeState) -> list[str]:
+    on_board = {state.kind(g)[1] for g in state.mall.squares() if state.kind(g)[0] == "item"}
+    return [h for h in state.heroes if h not in on_board]
+
+
+def _exit_for(state: MazeState, hero: str) -> list[Cell]:
+    colour = "purple" if state.scenario.exits == "shared" else hero
+    return [g for g in state.mall.squares() if state.kind(g) == ("exit", colour)]
+
+
+def _missing_exits(state: MazeState) -> list[str]:
+    return [h for h, g in state.heroes.items() if g is not None and not _exit_for(state, h)]
+
+
+@dataclass
+class Analysis:
+    """What the team sees in one state: each hero's shortest ways, the goal of the moment
+    (``phase``) and its target squares per hero."""
+
+    actions: set[str]
+    flip: bool
+    heroes: list[str]
+    maps: dict[str, dict[Cell, list[Step]]]
+    phase: str
+    goals: dict[str, set[Cell]]
+
+    def candidates(self) -> list[str]:
+        out: list[tuple[int, int, str]] = []
+        for i, h in enumerate(self.heroes):
+            for g in self.goals.get(h, ()):
+                route = self.maps[h].get(g)
+                if route:
+                    out.append((len(route), i, route[0][0]))
+                elif route is not None and self.phase == "explore":
+                    out.append((0, i, f"explore {h}"))
+        return [c[2] for c in sorted(out)]
+
+
+_CACHE: dict[tuple[int, int, int], Analysis] = {}
+
+
+def analyse(state: MazeState) -> Analysis:
+    """The team's view of ``state``, computed once and shared by the seats."""
+    key = (id(state), len(state.events), state.now_ms)
+    if key not in _CACHE:
+        if len(_CACHE) > 64:
+            _CACHE.clear()
+        actions = team_actions(state)
+        flip = flip_wanted(state)
+        heroes = [h for h, g in state.heroes.items() if g is not None]
+        maps = {h: routes(state, h, actions, flip) for h in heroes}
+        phase, goals = _goals(state, actions, flip, heroes, maps)
+        _CACHE[key] = Analysis(actions, flip, heroes, maps, phase, goals)
+    return _CACHE[key]
+
+
+def _goals(state: MazeState, actions: set[str], flip: bool, heroes: list[str],
+           maps: dict[str, dict[Cell, list[Step]]]) -> tuple[str, dict[str, set[Cell]]]:
+    """The first goal of the moment that some hero can reach, and its squares per hero."""
+
+    def pick(test) -> dict[str, set[Cell]]:  # type: ignore[no-untyped-def]
+        found = {h: {g for g in maps[h] if test(h, g)} for h in heroes}
+        return {h: gs for h, gs in found.items() if gs}
+
+    if flip and not state.cameras_lock():
+        budget = state.time_left_ms() // max(1, state.scenario.step_ms)
+        goals = pick(lambda h, g: state.kind(g)[0] == "hourglass" and g not in state.used
+                     and len(maps[h][g]) < budget)
+        if goals:
+            return "flip", goals
+    if flip and state.cameras_lock() and "yellow" in maps:
+        goals = pick(lambda h, g: h == "yellow" and state.kind(g)[0] == "camera" and g not in state.used)
+        if goals:
+            return "camera", goals
+    need_explore = state.stack and ((not state.theft and _missing_items(state)) or _missing_exits(state))
+    if need_explore and "explore" in actions:
+        def explorable(h: str, g: Cell) -> bool:
+            side = state.mall.unexplored(g)
+            return bool(side) and state.kind(g)[1] == h and state.mall.overlap(joined_origin(g, side)) is None
+        goals = pick(explorable)
+        if goals:
+            return "explore", goals
+    if not state.theft:
+        goals = pick(lambda h, g: state.kind(g) == ("item", h) and state.kind(state.heroes[h])[:2] != ("item", h))  # type: ignore[index]
+        return "items", goals
+    exits = {h: set(_exit_for(state, h)) for h in heroes}
+    return "escape", pick(lambda h, g: g in exits[h])
+
+
+def plans(state: MazeState) -> list[str]:
+    """The team's next inputs worth playing, best first (the first step of the shortest way
+    to each target of the current goal); when none, a step that unjams the heroes."""
+    a = analyse(state)
+    found = a.candidates()
+    if found:
+        return found
+    unjam = _unjam(state, a.heroes, a.maps)
+    return [unjam] if unjam else []
+
+
+def solo_step(state: MazeState, top: str) -> str | None:
+    """Solo: an input with the action on top that brings a hero nearer its target, if any."""
+    a = analyse(state)
+    if top == "explore" and a.phase == "explore":
+        for h in a.heroes:
+            if state.heroes[h] in a.goals.get(h, ()):
+                return f"explore {h}"
+    best: tuple[int, int, str] | None = None
+    for i, h in enumerate(a.heroes):
+        targets = [g for g in a.goals.get(h, ()) if g in a.maps[h]]
+        if not targets:
+            continue
+        now = min(len(a.maps[h][g]) for g in targets)
+        for g, route in routes(state, h, {top}, a.flip).items():
+            if len(route) != 1:
+                continue
+            after = routes(state, h, a.actions, a.flip, start=g)
+            left = min((len(after[t]) for t in targets if t in after), default=None)
+            if left is not None and left < now and (best is None or (left, i) < best[:2]):
+                best = (left, i, route[0][0])
+    return best[2] if best else None
+
+
+def _unjam(state: MazeState, heroes: list[str], maps: dict[str, dict[Cell, list[Step]]]) -> str | None:
+    """Nothing leads anywhere: step a hero that is not where it belongs somewhere new."""
+    for h in heroes:
+        g = state.heroes[h]
+        assert g is not None
+        if not state.theft and state.kind(g) == ("item", h):
+            continue
+        for target, route in sorted(maps[h].items()):
+            if route:
+                return route[0][0]
+    return None
+
+
+def choose(state: MazeState, seat: str) -> str | None:
+    """What ``seat`` plays now: its share of the team plan, or None (another seat's turn)."""
+    if state.result is not None:
+        return None
+    options = plans(state)
+    if not options:
+        return None
+    if state.solo:  # a step with the action on top that helps; else turn the next tile
+        top = state.discard[-1] if state.discard else None
+        if top is None:
+            return "draw"
+        if _action(options[0]) == top:
+            return options[0]
+        return solo_step(state, top) or "draw"
+    wanted = options[0]
+    for s, hand in zip(state.seats, state.hands):
+        if _action(wanted) in hand:
+            return wanted if s == seat else None
+    return None
+
+
+
+def _action(words: str) -> str:
+    """The action tile an input needs: ``move purple north 2`` needs ``north``."""
+    parts = words.split()
+    return parts[2] if parts[0] == "move" else parts[0]

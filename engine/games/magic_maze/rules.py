@@ -1,0 +1,68 @@
+"""Magic Maze: the rules object (scenarios 1-7, 1-8 players, the built-in bots)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.chance import Chance
+from engine.errors import IllegalMoveError
+from engine.events import EventLog
+from engine.game import GameState, Rules, Variant
+from engine.games.magic_maze import data as mm
+from engine.games.magic_maze import planner
+from engine.games.magic_maze.state import MazeState
+from engine.scenario import Node
+
+MAX_PLAYERS = 8
+
+
+class MagicMazeRules(Rules):
+    name = mm.GAME
+    title = "Magic Maze"
+    variant_label = "scenario"
+    bot_kinds = ("random", "planner")
+
+    def variants(self) -> list[Variant]:
+        d = mm.load()
+        out = []
+        for s in d.scenarios.values():
+            out.append(Variant(
+                name=s.name, title=f"scenario {s.title}", seats=tuple(f"p{i}" for i in range(1, MAX_PLAYERS + 1)),
+                description=f"start {s.start}, stack {len(s.on_top) + len(s.stack)} tiles, "
+                            f"{s.timer_ms // 1000} s timer; 1-8 players (--players)",
+                data={"scenario": d.raw["scenarios"]["scenarios"][s.name], "tiles": d.raw["tiles"],
+                      "actions": d.raw["actions"]},
+            ))
+        return out
+
+    def choose_setup(
+        self, variant: str | None, players: int | None = None, deck_file: str | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        if deck_file is not None:
+            raise IllegalMoveError("Magic Maze has no decks to choose; pick --scenario and --players")
+        chosen = variant or self.default_variant
+        self.variant(chosen)
+        return chosen, {"players": players if players is not None else 1}
+
+    def new_state(self, variant: Variant, chance: Chance, events: EventLog, options: dict[str, Any]) -> GameState:
+        node = Node(dict(options), "options")
+        node.only_keys("players")
+        players = node.optional("players", 1).integer(1, MAX_PLAYERS)
+        d = mm.load()
+        return MazeState(d, d.scenarios[variant.name], players, chance, events)
+
+    def validate_document(self, doc: Any) -> None:
+        mm.validate_document(doc)
+
+    def bot_input(self, kind: str, state: GameState, seat: str, rng: random.Random) -> str | None:
+        assert isinstance(state, MazeState)
+        if kind == "planner":
+            return planner.choose(state, seat)
+        return self.choose_input(state, seat, rng)
+
+    def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
+        """The random bot: a random game action it holds (or a draw), never talk or the pawn;
+        None when it holds nothing it can use now."""
+        legal = [m for m in state.legal_inputs(seat) if m.split()[0] in ("move", "vortex", "escalator", "explore", "draw")]
+        return legal[rng.randrange(len(legal))] if legal else None

@@ -1,0 +1,508 @@
+"""The state of one Magic Maze game: heroes in a growing mall, a sand timer on the virtual
+clock, action tiles, talk windows. Rules text: ``docs/rules/magic-maze.md``.
+
+There are no turns: every seat may act at any moment, with the actions on its tile(s). Each
+input is checked completely (``_plan_*`` returns the canonical words and a closure) before
+anything changes. Time comes with every input (``now_ms``); the game is lost at the moment
+the timer runs out, even between inputs (``ends_by_time``/``advance_clock``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.chance import Chance
+from engine.clock import seconds_name
+from engine.errors import AmbiguousMoveError, IllegalMoveError, SyntaxInputError
+from engine.events import EventLog
+from engine.game import Awaiting, GameState, Result
+from engine.games.magic_maze.data import MazeData, Scenario
+from engine.games.magic_maze.mall import Mall, joined_origin, joined_quarters
+from engine.games.magic_maze.tiles import CENTRE, COLOURS, HERO_OF, STEP, Cell
+
+HEROES = ("purple", "yellow", "green", "orange")
+HERO_WORDS = {**{c: c for c in HEROES}, **{v: k for k, v in HERO_OF.items()},
+              **{k: v for k, v in COLOURS.items()}}
+DIR_WORDS = {"north": "N", "south": "S", "east": "E", "west": "W", "n": "N", "s": "S", "e": "E", "w": "W"}
+DIR_NAME = {"N": "north", "S": "south", "E": "east", "W": "west"}
+GAME_ACTIONS = ("move", "vortex", "escalator", "explore", "draw")
+FORMS = {
+    "move": "move HERO DIRECTION [SQUARES]: straight, as far as it goes or SQUARES squares",
+    "vortex": "vortex HERO [SQUARE]: to a free vortex of the hero's colour (before the theft)",
+    "escalator": "escalator HERO: from one end of its escalator to the other",
+    "explore": "explore HERO: join the next tile at the hero's exploration square; "
+               "explore SQUARE: by the mage's crystal ball",
+    "draw": "draw: (solo) turn the next action tile",
+    "say": "say TEXT: talk, while talk is open",
+    "pawn": "pawn SEAT: put the 'Do something!' pawn in front of SEAT",
+    "stare": "stare SEAT: stare at SEAT",
+}
+Plan = Callable[[], None]
+
+
+class MazeState(GameState):
+    realtime = True
+
+    def __init__(self, data: MazeData, scenario: Scenario, players: int, chance: Chance, events: EventLog) -> None:
+        self.data = data
+        self.scenario = scenario
+        self.clock_step_ms = scenario.step_ms
+        self.players = players
+        self.seats = tuple(f"p{i}" for i in range(1, players + 1))
+        self.events = events
+        self.chance = chance
+        self.mall = Mall()
+        self.mall.place(scenario.start, data.tiles[scenario.start], (0, 0), 0)
+        self.stack: list[str] = list(scenario.on_top) + chance.shuffle("stack", list(scenario.stack))
+        order = chance.shuffle("heroes", list(HEROES))
+        self.heroes: dict[str, Cell | None] = {h: None for h in HEROES}
+        for hero, cell in zip(order, CENTRE):
+            self.heroes[hero] = cell
+        self.escaped: list[str] = []
+        self.used: set[Cell] = set()
+        self.theft = False
+        self.deadline_ms = scenario.timer_ms
+        self.now_ms = 0
+        self.talk_open = scenario.talk == "always"
+        self.flips = 0
+        self.pawn: str | None = None
+        self.crystal_credit: Cell | None = None  # a ball used once, good for one more tile
+        self.solo = players == 1
+        self.hands: list[tuple[str, ...]] = [] if self.solo else list(data.actions[players])
+        self.deck: list[str] = chance.shuffle("solo-deck", list(data.solo)) if self.solo else []
+        self.discard: list[str] = []
+        self.result: Result | None = None
+        events.emit("setup", f"Magic Maze, scenario {scenario.title}: {players} player(s); start tile "
+                    f"{scenario.start}; {len(self.stack)} tiles in the stack; the timer runs "
+                    f"{seconds_name(scenario.timer_ms)} s.",
+                    {"scenario": scenario.name, "players": players,
+                     "heroes": {h: self.square_name(c) for h, c in self.heroes.items() if c}})
+        if not self.solo:
+            for seat, hand in zip(self.seats, self.hands):
+                events.emit("hand", f"{seat} holds {' + '.join(hand)}.", {"seat": seat, "actions": list(hand)})
+
+    # ---------------------------------------------------------------------------- facts
+    def square_name(self, g: Cell) -> str:
+        return self.mall.square_name(g)
+
+    def time_left_ms(self, now_ms: int | None = None) -> int:
+        return max(0, self.deadline_ms - (self.now_ms if now_ms is None else now_ms))
+
+    def actions_of(self, seat: str) -> tuple[str, ...]:
+        if self.solo:
+            return (self.discard[-1],) if self.discard else ()
+        return self.hands[self.seats.index(seat)]
+
+    def hero_at(self, g: Cell) -> str | None:
+        for h, c in self.heroes.items():
+            if c == g:
+                return h
+        return None
+
+    def kind(self, g: Cell) -> tuple[str, str | None]:
+        hit = self.mall.at[g]
+        return hit[0].tile.kind(hit[1])
+
+    def cameras_lock(self) -> bool:
+        """Two or more unused cameras on the board forbid every hourglass square."""
+        if not self.scenario.cameras:
+            return False
+        live = [g for g in self.mall.squares() if self.mall.code(g) == "Cm" and g not in self.used]
+        return len(live) >= 2
+
+    def exit_usable(self, g: Cell, hero: str) -> bool:
+        kind, colour = self.kind(g)
+        if kind != "exit" or not self.theft:
+            return False
+        return colour == "purple" if self.scenario.exits == "shared" else colour == hero
+
+    def can_enter(self, hero: str, g: Cell, h: Cell, d: str, *, lock: bool) -> bool:
+        """Whether ``hero`` may step from ``g`` into its neighbour ``h`` (toward ``d``)."""
+        if h not in self.mall.at or self.hero_at(h) not in (None, hero):
+            return False
+        side = self.mall.side(g, d)
+        if side == "wall" or (side == "orange" and hero != "orange"):
+            return False
+        kind, _ = self.kind(h)
+        if kind == "blocked":
+            return False
+        return not (kind == "hourglass" and lock)
+
+    def path(self, hero: str, d: str) -> list[Cell]:
+        """The squares a straight move of ``hero`` toward ``d`` enters, as far as it goes: it
+        stops before a wall, a hero, a blocked square or the mall's edge, and on a usable exit
+        (the hero leaves). Cameras the barbarian enters stop locking hourglasses at once."""
+        g = self.heroes[hero]
+        assert g is not None
+        used = set(self.used)
+        out: list[Cell] = []
+        while True:
+            h = (g[0] + STEP[d][0], g[1] + STEP[d][1])
+            if not self.can_enter(hero, g, h, d, lock=self._lock_with(used)):
+                return out
+            out.append(h)
+            kind, _ = self.kind(h)
+            if kind in ("hourglass", "camera") and (kind == "hourglass" or hero == "yellow"):
+                used.add(h)
+            if self.exit_usable(h, hero):
+                return out
+            g = h
+
+    def _lock_with(self, used: set[Cell]) -> bool:
+        if not self.scenario.cameras:
+            return False
+        return sum(1 for g in self.mall.squares() if self.mall.code(g) == "Cm" and g not in used) >= 2
+
+    # ---------------------------------------------------------------------------- awaiting
+    def awaiting(self) -> list[Awaiting]:
+        if self.result is not None:
+            return []
+        return [Awaiting(s, "any", "act at any time with: " + (", ".join(self.actions_of(s)) or "nothing (draw)"))
+                for s in self.seats]
+
+    # ---------------------------------------------------------------------------- inputs
+    def apply(self, seat: str, text: str, now_ms: int) -> str:
+        words = text.split()
+        if not words:
+            raise SyntaxInputError("an empty input", list(FORMS.values()))
+        verb = words[0].lower()
+        if verb not in FORMS:
+            raise SyntaxInputError(f"{words[0]!r} is not an action of Magic Maze", list(FORMS.values()))
+        canonical, plan = getattr(self, f"_plan_{verb}")(seat, words[1:])
+        self.now_ms = now_ms
+        if verb in GAME_ACTIONS and self.scenario.talk == "windows" and self.talk_open:
+            self.talk_open = False
+            self.events.emit("silence", "An action: talk is over; silence again.", {})
+        plan()
+        return canonical
+
+    def _need(self, seat: str, action: str) -> None:
+        held = self.actions_of(seat)
+        if action not in held:
+            have = ", ".join(held) or "nothing yet (draw)" if self.solo else ", ".join(held)
+            raise IllegalMoveError(f"{seat} cannot {action}: {seat}'s action tile(s) show {have}")
+
+    def _hero(self, word: str) -> str:
+        hero = HERO_WORDS.get(word.lower())
+        if hero is None:
+            raise SyntaxInputError(f"{word!r} is not a hero (purple/mage, yellow/barbarian, green/elf, orange/dwarf)")
+        if self.heroes[hero] is None:
+            raise IllegalMoveError(f"the {hero} hero has left the mall")
+        return hero
+
+    def _square(self, word: str) -> Cell:
+        g = self.mall.parse_square(word)
+        if g is None:
+            tiles = " ".join(p.name.lower() for p in self.mall.placed)
+            raise SyntaxInputError(f"{word!r} is not a square of the mall (TILE.CELL, e.g. 1a.b2; tiles: {tiles})")
+        return g
+
+    def _plan_move(self, seat: str, args: list[str]) -> tuple[str, Plan]:
+        if len(args) not in (2, 3):
+            raise SyntaxInputError("move takes a hero, a direction and maybe a number", [FORMS["move"]])
+        hero = self._hero(args[0])
+        d = DIR_WORDS.get(args[1].lower())
+        if d is None:
+            raise SyntaxInputError(f"{args[1]!r} is not a direction (north, south, east, west)", [FORMS["move"]])
+        self._need(seat, DIR_NAME[d])
+        path = self.path(hero, d)
+        if not path:
+            raise IllegalMoveError(f"the {hero} hero cannot move {DIR_NAME[d]}: the way is shut")
+        if len(args) == 3:
+            if not args[2].isascii() or not args[2].isdigit() or int(args[2]) < 1:
+                raise SyntaxInputError(f"{args[2]!r} is not a number of squares", [FORMS["move"]])
+            n = int(args[2])
+            if n > len(path):
+                raise IllegalMoveError(f"the {hero} hero can move at most {len(path)} square(s) {DIR_NAME[d]}")
+            path = path[:n]
+        return f"move {hero} {DIR_NAME[d]} {len(path)}", lambda: self._walk(hero, path)
+
+    def _plan_vortex(self, seat: str, args: list[str]) -> tuple[str, Plan]:
+        if len(args) not in (1, 2):
+            raise SyntaxInputError("vortex takes a hero and maybe a square", [FORMS["vortex"]])
+        hero = self._hero(args[0])
+        self._need(seat, "vortex")
+        if self.theft:
+            raise IllegalMoveError("the vortexes stopped working at the theft")
+        free = [g for g in self.mall.squares() if self.kind(g) == ("vortex", hero) and self.hero_at(g) is None]
+        if len(args) == 2:
+            g = self._square(args[1])
+            if g not in free:
+                raise IllegalMoveError(f"{args[1]} is not a free {hero} vortex",
+                                       [f"vortex {hero} {self.square_name(v)}" for v in free])
+        elif len(free) == 1:
+            g = free[0]
+        elif not free:
+            raise IllegalMoveError(f"there is no free {hero} vortex in the mall")
+        else:
+            raise AmbiguousMoveError(f"the {hero} hero has {len(free)} free vortexes; name one",
+                                     [f"vortex {hero} {self.square_name(v)}" for v in free])
+        return f"vortex {hero} {self.square_name(g)}", lambda: self._walk(hero, [g])
+
+    def _plan_escalator(self, seat: str, args: list[str]) -> tuple[str, Plan]:
+        if len(args) != 1:
+            raise SyntaxInputError("escalator takes a hero", [FORMS["escalator"]])
+        hero = self._hero(args[0])
+        self._need(seat, "escalator")
+        g = self.heroes[hero]
+        assert g is not None
+        placed, local = self.mall.at[g]
+        other = placed.tile.escalators.get(local)
+        if other is None:
+            raise IllegalMoveError(f"the {hero} hero is not on an escalator")
+        dest = placed.glob(other)
+        if self.hero_at(dest) is not None:
+            raise IllegalMoveError(f"the other end of the escalator ({self.square_name(dest)}) is taken")
+        return f"escalator {hero}", lambda: self._walk(hero, [dest])
+
+    def _plan_explore(self, seat: str, args: list[str]) -> tuple[str, Plan]:
+        if len(args) != 1:
+            raise SyntaxInputError("explore takes a hero (or, by the crystal ball, a square)", [FORMS["explore"]])
+        self._need(seat, "explore")
+        if not self.stack:
+            raise IllegalMoveError("the stack is empty: no tile is left to explore with")
+        word = args[0].lower()
+        if "." in word:
+            return self._plan_crystal(word)
+        hero = self._hero(word)
+        g = self.heroes[hero]
+        assert g is not None
+        side = self.mall.unexplored(g)
+        kind, colour = self.kind(g)
+        if side is None:
+            raise IllegalMoveError(f"the {hero} hero is not on an unexplored exploration square")
+        if colour != hero:
+            raise IllegalMoveError(f"the {hero} hero stands on a {colour} exploration square; only the {colour} hero explores it")
+        plan = self._joining(g, side)
+        return f"explore {hero}", lambda: self._join(plan, opened_by=hero)
+
+    def _plan_crystal(self, word: str) -> tuple[str, Plan]:
+        if not self.scenario.crystal:
+            raise IllegalMoveError("crystal balls are not in force in this scenario")
+        mage = self.heroes["purple"]
+        if mage is None or self.kind(mage)[0] != "crystal":
+            raise IllegalMoveError("the mage (purple) must stand on a crystal ball to explore from afar")
+        if mage in self.used and self.crystal_credit != mage:
+            raise IllegalMoveError("this crystal ball is used up")
+        g = self._square(word)
+        side = self.mall.unexplored(g)
+        if side is None:
+            raise IllegalMoveError(f"{word} is not an unexplored exploration square")
+        plan = self._joining(g, side)
+
+        def crystal() -> None:
+            first = mage not in self.used
+            self.used.add(mage)
+            self.crystal_credit = mage if first else None
+            self._join(plan, opened_by=None)
+        return f"explore {self.square_name(g)}", crystal
+
+    def _joining(self, g: Cell, side: str) -> tuple[str, Cell, int, Cell]:
+        name = self.stack[0]
+        origin = joined_origin(g, side)
+        clash = self.mall.overlap(origin)
+        if clash is not None:
+            raise IllegalMoveError(f"tile {name} would overlap {self.square_name(clash)} here; "
+                                   "this square cannot be explored")
+        return name, origin, joined_quarters(side), g
+
+    def _plan_draw(self, seat: str, args: list[str]) -> tuple[str, Plan]:
+        if args:
+            raise SyntaxInputError("draw takes no words after it", [FORMS["draw"]])
+        if not self.solo:
+            raise IllegalMoveError("draw belongs to solo play; your action tiles are face up")
+
+        def draw() -> None:
+            if not self.deck:
+                self.deck, self.discard = list(self.discard), []
+                self.events.emit("solo-deck", "The action deck is empty: the discard pile is turned over.", {})
+            self.discard.append(self.deck.pop(0))
+            self.events.emit("draw", f"Action tile turned: {self.discard[-1]}.", {"action": self.discard[-1]})
+        return "draw", draw
+
+    def _plan_say(self, seat: str, args: list[str]) -> tuple[str, Plan]:
+        if not args:
+            raise SyntaxInputError("say what? 'say' needs words after it", [FORMS["say"]])
+        if not self.talk_open:
+            raise IllegalMoveError("silence: talk is allowed only after an hourglass flip"
+                                   + (" or after the elf explores" if self.scenario.elf_talk else "")
+                                   + ", until the next action; staring and the pawn are always allowed")
+        words = " ".join(args)
+        return f"say {words}", lambda: self.events.emit("say", f"{seat}: {words}", {"seat": seat, "text": words})
+
+    def _seat_word(self, verb: str, args: list[str]) -> str:
+        if len(args) != 1 or args[0].lower() not in self.seats:
+            raise SyntaxInputError(f"{verb} takes one seat ({' '.join(self.seats)})", [FORMS[verb]])
+        return args[0].lower()
+
+    def _plan_pawn(self, seat: str, args: list[str]) -> tuple[str, Plan]:
+        target = self._seat_word("pawn", args)
+
+        def pawn() -> None:
+            self.pawn = target
+            self.events.emit("pawn", f"{seat} puts the 'Do something!' pawn in front of {target}.",
+                             {"seat": seat, "target": target})
+        return f"pawn {target}", pawn
+
+    def _plan_stare(self, seat: str, args: list[str]) -> tuple[str, Plan]:
+        target = self._seat_word("stare", args)
+        return f"stare {target}", lambda: self.events.emit("stare", f"{seat} stares at {target}.",
+                                                          {"seat": seat, "target": target})
+
+    # ---------------------------------------------------------------------------- effects
+    def _walk(self, hero: str, squares: list[Cell]) -> None:
+        """Move ``hero`` through ``squares`` (already checked), with every square's effect."""
+        start = self.heroes[hero]
+        for g in squares:
+            self.heroes[hero] = g
+            kind, _ = self.kind(g)
+            if kind == "hourglass" and g not in self.used:
+                self._flip(g)
+            if kind == "camera" and hero == "yellow" and self.scenario.cameras and g not in self.used:
+                self.used.add(g)
+                self.events.emit("camera", f"The barbarian disables the camera at {self.square_name(g)}.",
+                                 {"square": self.square_name(g)})
+            if self.exit_usable(g, hero):
+                self.heroes[hero] = None
+                self.escaped.append(hero)
+                self.events.emit("escape", f"The {hero} hero leaves the mall by {self.square_name(g)}.",
+                                 {"hero": hero, "square": self.square_name(g)})
+                break
+        if self.crystal_credit is not None and self.heroes["purple"] != self.crystal_credit:
+            self.crystal_credit = None
+        if self.heroes[hero] is not None:
+            self.events.emit("hero", f"The {hero} hero: {self.square_name(start)} -> {self.square_name(self.heroes[hero])}.",
+                             {"hero": hero, "from": self.square_name(start), "to": self.square_name(self.heroes[hero])})
+        self._check_theft()
+        if len(self.escaped) == len(HEROES):
+            self._finish(True, "escape", "Every hero is out with the loot: everyone wins.")
+
+    def _flip(self, g: Cell) -> None:
+        left = self.time_left_ms()
+        self.deadline_ms = self.now_ms + (self.scenario.timer_ms - left)
+        self.used.add(g)
+        self.flips += 1
+        self.events.emit("flip", f"Hourglass at {self.square_name(g)}: the timer is flipped; "
+                         f"{seconds_name(self.time_left_ms())} s left (was {seconds_name(left)}).",
+                         {"square": self.square_name(g), "left": seconds_name(self.time_left_ms()),
+                          "before": seconds_name(left)})
+        if self.solo:
+            pool = self.deck + self.discard
+            self.deck, self.discard = self.chance.shuffle("solo-deck", pool), []
+            self.events.emit("solo-deck", "The action tiles are shuffled into a new deck.", {})
+        elif self.scenario.pass_on_flip:
+            self.hands = [self.hands[-1]] + self.hands[:-1]
+            self.events.emit("pass", "Every player passes their action tile(s) to the next seat: "
+                             + "; ".join(f"{s} {'+'.join(h)}" for s, h in zip(self.seats, self.hands)) + ".",
+                             {"hands": {s: list(h) for s, h in zip(self.seats, self.hands)}})
+        if self.scenario.talk == "windows":
+            self.talk_open = True
+            self.events.emit("talk", "Talk is open until the next action.", {})
+
+    def _join(self, plan: tuple[str, Cell, int, Cell], opened_by: str | None) -> None:
+        name, origin, quarters, g = plan
+        self.stack.pop(0)
+        self.mall.place(name, self.data.tiles[name], origin, quarters)
+        self.events.emit("explore", f"Tile {name} joins the mall at {self.square_name(g)}; "
+                         f"{len(self.stack)} left in the stack.",
+                         {"tile": name, "at": self.square_name(g), "origin": list(origin), "quarters": quarters})
+        if opened_by == "green" and self.scenario.elf_talk and self.scenario.talk == "windows":
+            self.talk_open = True
+            self.events.emit("talk", "The elf explored: talk is open until the next action.", {})
+
+    def _check_theft(self) -> None:
+        if self.theft:
+            return
+        for hero, g in self.heroes.items():
+            if g is None or self.kind(g) != ("item", hero):
+                return
+        self.theft = True
+        self.events.emit("theft", "The theft! All four heroes hold their items; the vortexes stop. Now escape.", {})
+
+    def _finish(self, won: bool, reason: str, text: str) -> None:
+        self.result = Result("team" if won else None, reason, text, self.seats if won else (),
+                             {"escaped": len(self.escaped), "theft": self.theft})
+        self.events.emit("game-over", text, self.result.as_dict())
+
+    # ---------------------------------------------------------------------------- time
+    def ends_by_time(self, now_ms: int) -> bool:
+        return self.result is None and now_ms >= self.deadline_ms
+
+    def advance_clock(self, now_ms: int) -> None:
+        if self.result is None and now_ms >= self.deadline_ms:
+            self.now_ms = self.deadline_ms
+            self._finish(False, "time", f"The sand ran out at {seconds_name(self.deadline_ms)} s: everyone loses.")
+        elif self.result is None:
+            self.now_ms = now_ms
+
+    def next_deadline(self) -> int | None:
+        return None if self.result is not None else self.deadline_ms
+
+    # ---------------------------------------------------------------------------- legal inputs
+    def legal_inputs(self, seat: str) -> list[str]:
+        if self.result is not None:
+            return []
+        out: list[str] = []
+        held = self.actions_of(seat)
+        for hero in HEROES:
+            if self.heroes[hero] is None:
+                continue
+            for d in "NESW":
+                if DIR_NAME[d] in held:
+                    out += [f"move {hero} {DIR_NAME[d]} {n}" for n in range(1, len(self.path(hero, d)) + 1)]
+            if "vortex" in held and not self.theft:
+                out += [f"vortex {hero} {self.square_name(g)}" for g in self.mall.squares()
+                        if self.kind(g) == ("vortex", hero) and self.hero_at(g) is None]
+            g = self.heroes[hero]
+            assert g is not None
+            if "escalator" in held:
+                placed, local = self.mall.at[g]
+                other = placed.tile.escalators.get(local)
+                if other is not None and self.hero_at(placed.glob(other)) is None:
+                    out.append(f"escalator {hero}")
+            if "explore" in held and self.stack and self.mall.unexplored(g) and self.kind(g)[1] == hero \
+                    and self.mall.overlap(joined_origin(g, self.mall.unexplored(g) or "N")) is None:
+                out.append(f"explore {hero}")
+        if "explore" in held and self.stack and self.scenario.crystal:
+            mage = self.heroes["purple"]
+            if mage is not None and self.kind(mage)[0] == "crystal" and (mage not in self.used or self.crystal_credit == mage):
+                for g in self.mall.squares():
+                    side = self.mall.unexplored(g)
+                    if side and self.mall.overlap(joined_origin(g, side)) is None:
+                        out.append(f"explore {self.square_name(g)}")
+        if self.solo:
+            out.append("draw")
+        if self.talk_open:
+            out.append("say TEXT")
+        out += [f"pawn {s}" for s in self.seats] + [f"stare {s}" for s in self.seats if s != seat]
+        return out
+
+    # ---------------------------------------------------------------------------- views
+    def view(self, seat: str) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "scenario": self.scenario.name, "players": self.players,
+            "time_left": seconds_name(self.time_left_ms()),
+            "theft": self.theft, "escaped": list(self.escaped),
+            "heroes": {h: self.square_name(g) for h, g in self.heroes.items() if g is not None},
+            "tiles": [{"tile": p.name, "origin": list(p.origin), "quarters": p.quarters} for p in self.mall.placed],
+            "stack": len(self.stack), "used": sorted(self.square_name(g) for g in self.used),
+            "talk": "open" if self.talk_open else "silence", "pawn": self.pawn,
+            "cameras_lock": self.cameras_lock(),
+        }
+        if self.solo:
+            out["deck"] = len(self.deck)
+            out["discard_top"] = self.discard[-1] if self.discard else None
+        else:
+            out["hands"] = {s: list(h) for s, h in zip(self.seats, self.hands)}
+        if self.result is not None:
+            out["result"] = self.result.as_dict()
+        return out
+
+    def render(self, seat: str) -> str:
+        from engine.games.magic_maze.render import render_mall
+
+        return render_mall(self)
+
+    def score(self) -> dict[str, Any]:
+        return {"escaped": len(self.escaped), "theft": self.theft, "time_left": seconds_name(self.time_left_ms())}
