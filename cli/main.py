@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -15,6 +16,7 @@ from engine import transcript as tr
 from engine.bench import bench as run_bench
 from engine.bench import peak_memory_mib
 from engine.bots import Bot, make_bot
+from engine.clock import seconds_name
 from engine.errors import ArbiterError, ScenarioError
 from engine.events import HOST
 from engine.match import Match
@@ -83,6 +85,18 @@ def _bots(specs: tuple[str, ...], all_bots: str | None, session: Session, timeou
     return bots
 
 
+def wall_clock(lines: Iterator[str], session: Session) -> Iterator[str]:
+    """Stamp each command line with the seconds since the first line was asked for (never
+    before the session's clock), so a live game's times are recorded and replay exactly."""
+    start = time.monotonic()
+    for line in lines:
+        text = line.strip()
+        if text and not text.startswith(("#", "@")):
+            now = max(round((time.monotonic() - start) * 1000), session.clock_ms)
+            line = f"@{seconds_name(now)} {text}\n"
+        yield line
+
+
 @main.command()
 @click.argument("game", required=False)
 @click.option("--mode", "--scenario", "variant", help="The mode or scenario (see `arbiter games`).")
@@ -103,12 +117,14 @@ def _bots(specs: tuple[str, ...], all_bots: str | None, session: Session, timeou
               callback=lambda ctx, param, value: _finite(param, value),
               help="Seconds an external bot may take to answer (0.01 to 3600).")
 @click.option("--max-moves", type=click.IntRange(min=1), help="Stop after this many moves (the transcript stays resumable).")
+@click.option("--realtime", is_flag=True,
+              help="Stamp every typed line with the wall clock (seconds since the start), for real-time games.")
 @click.option("--as", "as_seat", help="Play as this seat: see only what it may know.")
 @click.option("--json", "json_mode", is_flag=True, help="Answer every line with one JSON object.")
 def play(game: str | None, variant: str | None, players: int | None, deck_file: str | None,
          seed: int | None, moves: IO[str] | None,
          transcript_path: str | None, resume: str | None, bot_specs: tuple[str, ...],
-         all_bots: str | None, bot_timeout: float, max_moves: int | None, as_seat: str | None,
+         all_bots: str | None, bot_timeout: float, max_moves: int | None, realtime: bool, as_seat: str | None,
          json_mode: bool) -> None:
     """Play GAME: moves come from the terminal, a file or bots; answers go to stdout.
 
@@ -155,6 +171,8 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
                 click.echo("# one command per line; `help` lists them, `board` shows the board")
                 for a in session.state.awaiting_seen_by(perspective):
                     click.echo(f"# awaiting: {a.seat} {a.kind}: {a.hint}")
+        if realtime and lines is not None:
+            lines = wall_clock(lines, session)
         match = Match(protocol, bots, lines, max_moves=max_moves)
         for out in match.run():
             click.echo(out, nl=False)
@@ -210,15 +228,28 @@ def replay(files: tuple[str, ...], update: bool) -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("--seat", default=HOST, show_default=True, help="Show the board as this seat saw it.")
 @click.option("--at", "at", type=click.IntRange(min=0), help="After this many moves (default: the end).")
-def show(file: str, seat: str, at: int | None) -> None:
-    """Print the ASCII board of a transcript as SEAT saw it after move N."""
+@click.option("--legend", is_flag=True, help="Explain the board's symbols (of FILE's game, or of every game).")
+def show(file: str | None, seat: str, at: int | None, legend: bool) -> None:
+    """Print the ASCII board of a transcript as SEAT saw it after move N.
+
+    \b
+    arbiter show game.yaml --seat p2 --at 10
+    arbiter show --legend
+    """
     try:
+        if file is None:
+            if not legend:
+                fail("name a transcript FILE, or ask for --legend")
+            click.echo("\n\n".join(f"{r.title}\n{r.legend}" for r in registry.games() if r.legend))
+            return
         t = tr.read(file)
         session = tr.replayed(t if at is None else t.until(at))
         click.echo(session.state.render(session.check_seat(seat.lower())))
+        if legend and session.rules.legend:
+            click.echo(session.rules.legend)
     except ArbiterError as exc:
         fail(explain(exc))
 
@@ -257,31 +288,41 @@ def validate(path: str | None) -> None:
 @main.command()
 @click.argument("game")
 @click.option("--mode", "--scenario", "variants", multiple=True, help="Only these modes (default: all).")
-@click.option("--games", "count", type=click.IntRange(min=1), default=50, show_default=True,
-              help="Games per mode.")
+@click.option("--games", "count", type=click.IntRange(min=1), help="Games per mode (default: 50; Magic Maze 10).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
 @click.option("--repeat", "repeats", type=click.IntRange(min=1), default=3, show_default=True,
               help="Play the same games this many times; figures are the median round.")
-def bench(game: str, variants: tuple[str, ...], count: int, seed: int, repeats: int) -> None:
-    """Random self-play: games/s, inputs/s, medians and peak memory (a benchmark, not a test).
+@click.option("--players", type=click.IntRange(min=1),
+              help="Players, for games set up by player count (Magic Maze: default 4).")
+@click.option("--bots", "kind", help="The built-in bot on every seat (default: the game's bench bot).")
+def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, repeats: int, players: int | None,
+          kind: str | None) -> None:
+    """Bot self-play: games/s, inputs/s, medians, results and peak memory (a benchmark, not a test).
 
     Every round plays the same games, so the spread (slowest round / fastest) shows how much
-    the machine's noise moved the figures."""
+    the machine's noise moved the figures. Magic Maze plays its planner bots by default, so the
+    results column is the planner's win rate."""
     try:
         rules = registry.get(game)
+        kind = kind or rules.bench_bot
+        count = count or rules.bench_games
+        players = players or rules.bench_players
+        if kind not in rules.bot_kinds:
+            fail(f"--bots {kind}: {rules.title} has the built-in bots {', '.join(rules.bot_kinds)}")
         names = list(variants) or [v.name for v in rules.variants()]
         rows = []
         for name in names:
-            rules.variant(name)
-            r = run_bench(rules, name, count, seed, repeats)
-            rows.append([name, r.games, f"{r.games_per_s:.1f}", f"{r.inputs_per_s:.0f}",
+            chosen, options = rules.choose_setup(name, players)
+            r = run_bench(rules, chosen, count, seed, repeats, kind=kind, options=options)
+            won = sum(v for k, v in r.wins.items() if k not in ("nobody", "unfinished"))
+            rows.append([chosen, r.games, f"{r.games_per_s:.1f}", f"{r.inputs_per_s:.0f}",
                          f"{r.median_game_ms:.1f}", f"{r.median_inputs:.0f}", f"{r.spread:.2f}",
-                         " ".join(f"{k}:{v}" for k, v in r.wins.items())])
+                         " ".join(f"{k}:{v}" for k, v in r.wins.items()), f"{100 * won / r.games:.0f}%"])
     except ArbiterError as exc:
         fail(explain(exc))
     click.echo(tabulate(rows, headers=["mode", "games", "games/s", "inputs/s", "median ms/game",
-                                       "median inputs", "spread", "winners"]))
-    click.echo(f"{repeats} rounds of the same games per mode; figures from the median round")
+                                       "median inputs", "spread", "winners", "won"]))
+    click.echo(f"{kind} bots on every seat; {repeats} rounds of the same games per mode; figures from the median round")
     click.echo(f"peak memory: {peak_memory_mib():.1f} MiB")
 
 

@@ -1,4 +1,4 @@
-"""Random self-play for measuring speed: games per second, inputs per second, peak memory."""
+"""Bot self-play for measuring speed (games and inputs per second, peak memory) and results."""
 
 from __future__ import annotations
 
@@ -6,13 +6,12 @@ import resource
 import statistics
 import time
 from dataclasses import dataclass
-
 from typing import Any
 
 from engine.bots import RandomBot
+from engine.game import Rules
 from engine.match import Match
 from engine.protocol import Protocol
-from engine.game import Rules
 from engine.session import Session
 
 

@@ -188,6 +188,15 @@ class Rules(ABC):
         """Check one scenario YAML document of this game (an ``engine.scenario.Node``)."""
         raise doc.fail(f"{self.name} has no scenario documents to check")
 
+    legend: str = ""
+    """What the symbols of the ASCII board mean (``arbiter show --legend``); empty when the
+    board explains itself."""
+    bench_bot: str = "random"
+    """The built-in bot ``arbiter bench`` plays on every seat ..."""
+    bench_games: int = 50
+    """... how many games per variant by default ..."""
+    bench_players: int | None = None
+    """... and with how many players, for games set up by player count."""
     bot_kinds: tuple[str, ...] = ("random",)
     """The built-in bots of this game (``--bot SEAT=KIND``); ``bot_input`` plays them."""
 

@@ -814,7 +814,7 @@ def test_bench_prints_rates_and_memory() -> None:
     float(row[2]), float(row[3])  # games/s and inputs/s are numbers
     assert float(row[6]) >= 1.0  # slowest round over fastest
     assert len(lines) == 5
-    assert lines[3] == "2 rounds of the same games per mode; figures from the median round"
+    assert lines[3] == "random bots on every seat; 2 rounds of the same games per mode; figures from the median round"
     assert re.fullmatch(r"peak memory: \d+(\.\d+)? MiB", lines[-1])
 
 

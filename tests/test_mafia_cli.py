@@ -565,10 +565,11 @@ def test_bench_mafia_one_row_per_player_count() -> None:
     for row in rows:
         assert row[1] == "3"
         float(row[2]), float(row[3])
-        wins = dict(w.split(":") for w in row[7:])
+        wins = dict(w.split(":") for w in row[7:-1])
+        assert row[-1].endswith("%")
         assert set(wins) <= {"town", "mafia", "nobody"}, row  # no game left unfinished
         assert sum(int(n) for n in wins.values()) == 3
-    assert lines[-2] == "1 rounds of the same games per mode; figures from the median round"
+    assert lines[-2] == "random bots on every seat; 1 rounds of the same games per mode; figures from the median round"
     assert re.fullmatch(r"peak memory: \d+(\.\d+)? MiB", lines[-1])
 
 

@@ -10,6 +10,7 @@ from engine.errors import SyntaxInputError
 from engine.events import EventLog
 from engine.game import GameState, Rules, Variant
 from engine.games.fbi_mafia import data as fm_data
+from engine.games.fbi_mafia.render import LEGEND
 from engine.games.fbi_mafia.state import FbiMafiaState
 
 
@@ -17,6 +18,7 @@ class FbiMafiaRules(Rules):
     name = fm_data.GAME
     title = "FBI vs Mafia"
     variant_label = "mode"
+    legend = LEGEND
 
     def variants(self) -> list[Variant]:
         d = fm_data.load()

@@ -11,6 +11,7 @@ from engine.events import EventLog
 from engine.game import GameState, Rules, Variant
 from engine.games.magic_maze import data as mm
 from engine.games.magic_maze import planner
+from engine.games.magic_maze.render import LEGEND
 from engine.games.magic_maze.state import MazeState
 from engine.scenario import Node
 
@@ -22,6 +23,10 @@ class MagicMazeRules(Rules):
     title = "Magic Maze"
     variant_label = "scenario"
     bot_kinds = ("random", "planner")
+    bench_bot = "planner"
+    bench_games = 10
+    bench_players = 4
+    legend = LEGEND
 
     def variants(self) -> list[Variant]:
         d = mm.load()
