@@ -277,7 +277,7 @@ def validate(path: str | None) -> None:
     if path is None:
         for rules in registry.games():
             try:
-                click.echo(f"ok {rules.name}: {len(rules.variants())} modes load and cross-check")
+                click.echo(f"ok {rules.name}: {len(rules.variants())} {rules.variant_label}s load and cross-check")
             except ScenarioError as exc:
                 problems += 1
                 click.echo(f"FAIL {exc.message}")

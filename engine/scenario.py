@@ -14,16 +14,17 @@ engine.errors.ScenarioError: modes.yaml: board: missing (required)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
 from engine.errors import ScenarioError
 
 SCENARIO_PACKAGE = "scenarios"
+T = TypeVar("T")
 
 
 class Node:
@@ -191,3 +192,23 @@ def packaged_files() -> list[str]:
 
     walk(resources.files(SCENARIO_PACKAGE), "")
     return out
+
+
+def document(doc: Node, game: str, kind: str) -> Node:
+    """Check that a document says it is ``game``'s ``kind`` (its ``game:`` and ``kind:`` keys)."""
+    doc.key("game").text((game,))
+    doc.key("kind").text((kind,))
+    return doc
+
+
+def sibling(source: str, name: str, packaged: str, parse: Callable[[Node], T]) -> T:
+    """``parse`` of the file ``name`` beside ``source`` (a file being validated refers to its
+    siblings), or of the packaged file when there is none or it is broken itself (it is then
+    reported when it is checked on its own)."""
+    beside = Path(source).parent / name
+    if beside.is_file():
+        try:
+            return parse(load_file(beside))
+        except ScenarioError:
+            pass
+    return parse(load_packaged(packaged))

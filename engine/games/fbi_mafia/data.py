@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.games.fbi_mafia.grid import looks_like_cell
-from engine.errors import ScenarioError
-from engine.scenario import Node, load_file, load_packaged
+from engine.scenario import Node, load_packaged, sibling
 
 GAME = "fbi-mafia"
 TEAMS = ("mafia", "fbi")
@@ -160,15 +159,9 @@ def validate_document(doc: Node) -> None:
 
 
 def _roles_beside(modes_file: Path) -> dict[str, RoleSpec]:
-    """The roles a modes file refers to: its sibling roles.yaml, or the packaged roles when it
-    has none or that file is itself broken (and reported on its own)."""
-    beside = modes_file.parent / "roles.yaml"
-    if beside.is_file():
-        try:
-            return parse_roles(_checked(load_file(beside), "roles"))[0]
-        except ScenarioError:
-            pass
-    return parse_roles(_checked(load_packaged("fbi_mafia/roles.yaml"), "roles"))[0]
+    """The roles a modes file refers to: its sibling roles.yaml, or the packaged roles."""
+    return sibling(str(modes_file), "roles.yaml", "fbi_mafia/roles.yaml",
+                   lambda doc: parse_roles(_checked(doc, "roles"))[0])
 
 
 @cache

@@ -15,8 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from engine.errors import ScenarioError
-from engine.scenario import Node, load_file, load_packaged
+from engine.scenario import Node, document, load_file, load_packaged, sibling
 
 GAME = "mafia"
 SIDES = ("town", "mafia", "loner")
@@ -67,9 +66,7 @@ class MafiaData:
 
 
 def _checked(doc: Node, kind: str) -> Node:
-    doc.key("game").text((GAME,))
-    doc.key("kind").text((kind,))
-    return doc
+    return document(doc, GAME, kind)
 
 
 def parse_cards(doc: Node) -> tuple[dict[str, Card], Selection, tuple[NightStep, ...]]:
@@ -273,11 +270,8 @@ def validate_document(doc: Node) -> None:
 
 
 def _data_beside(path: Path) -> MafiaData:
-    beside = path.parent / "cards.yaml"
-    if beside.is_file():
-        try:
-            cards, selection, night = parse_cards(_checked(load_file(beside), "cards"))
-            return MafiaData(cards, selection, night, {}, 0, {})
-        except ScenarioError:
-            pass  # reported when that file itself is checked
-    return load()
+    """The cards a setups or deck file is checked against: its sibling cards.yaml, or the packaged one."""
+    def parse(doc: Node) -> MafiaData:
+        cards, selection, night = parse_cards(_checked(doc, "cards"))
+        return MafiaData(cards, selection, night, {}, 0, {})
+    return sibling(str(path), "cards.yaml", "mafia/cards.yaml", parse)

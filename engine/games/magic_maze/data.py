@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-from engine.errors import ScenarioError
 from engine.games.magic_maze.tiles import Tile, TileError, check_tile, parse_map
-from engine.scenario import Node, load_file, load_packaged
+from engine.scenario import Node, document, load_packaged, sibling
 
 GAME = "magic-maze"
 ACTIONS = ("north", "south", "east", "west", "vortex", "escalator", "explore")
@@ -44,9 +42,7 @@ class MazeData:
 
 
 def _checked(doc: Node, kind: str) -> Node:
-    doc.key("game").text((GAME,))
-    doc.key("kind").text((kind,))
-    return doc
+    return document(doc, GAME, kind)
 
 
 def parse_tiles(doc: Node) -> dict[str, Tile]:
@@ -144,11 +140,5 @@ def validate_document(doc: Node) -> None:
     elif kind == "actions":
         parse_actions(doc)
     else:
-        beside = Path(doc.source).parent / "tiles.yaml"
-        tiles = None
-        if beside.is_file():
-            try:
-                tiles = parse_tiles(_checked(load_file(beside), "tiles"))
-            except ScenarioError:
-                pass
-        parse_scenarios(doc, tiles if tiles is not None else load().tiles)
+        tiles = sibling(doc.source, "tiles.yaml", "magic_maze/tiles.yaml", lambda d: parse_tiles(_checked(d, "tiles")))
+        parse_scenarios(doc, tiles)
