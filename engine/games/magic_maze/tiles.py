@@ -97,7 +97,11 @@ class Tile:
     side: dict[tuple[Cell, str], str]  # (square, direction) -> "open" | "wall" | "orange"
 
     def kind(self, cell: Cell) -> tuple[str, str | None]:
-        return kind_of(self.code[cell])
+        return self.kinds[cell]
+
+    @cached_property
+    def kinds(self) -> dict[Cell, tuple[str, str | None]]:
+        return {cell: kind_of(code) for cell, code in self.code.items()}
 
     def turned(self, quarters: int) -> Tile:
         """This tile turned clockwise ``quarters`` times: (r, c) -> (c, 3 - r), N -> E -> S -> W."""
