@@ -228,3 +228,28 @@ def test_mafia_coverage_reads_what_a_game_shows() -> None:
     session.submit("p3", "seduce p5")
     session.submit("p2", "say p5 now")
     assert "team-talk" in mafia_generator().coverage(session)
+
+
+# --------------------------------------------------------------------------- Magic Maze
+def test_magic_maze_goldens_win_and_lose_every_scenario_and_solo() -> None:
+    """The issue's list: a win and a loss for each scenario 1-7, solo included."""
+    ends: dict[tuple[str, bool], set[str]] = {}
+    for p in FILES:
+        game, scenario, session = replayed(p)
+        if game != "magic-maze":
+            continue
+        result = session.state.result
+        assert result is not None
+        solo = len(session.seats) == 1
+        ends.setdefault((scenario, solo), set()).add("win" if result.winner else "loss")
+        if not result.winner:
+            assert result.reason == "time"
+    for v in registry.get("magic-maze").variants():
+        assert ends.get((v.name, False)) == {"win", "loss"}, f"scenario {v.name}: {ends.get((v.name, False))}"
+    solo = set().union(*(e for (s, solo), e in ends.items() if solo))
+    assert solo == {"win", "loss"}
+
+
+def test_magic_maze_goldens_are_what_the_generator_writes() -> None:
+    problems = tool("make_maze_goldens").check()
+    assert not problems, "\n".join(problems) + "\nregenerate: python tools/make_maze_goldens.py"
