@@ -168,6 +168,9 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
                 for event in session.events.visible_to(perspective):
                     click.echo(f"# event: {event.text}")
             if lines is not None:
+                if session.state.realtime:  # no turns to wait for: show the board straight away
+                    for line in session.state.render(perspective).splitlines():
+                        click.echo(f"# {line}")
                 click.echo("# one command per line; `help` lists them, `board` shows the board")
                 for a in session.state.awaiting_seen_by(perspective):
                     click.echo(f"# awaiting: {a.seat} {a.kind}: {a.hint}")
