@@ -355,6 +355,8 @@ class MazeState(GameState):
         """Move ``hero`` through ``squares`` (already checked), with every square's effect."""
         start = self.heroes[hero]
         for g in squares:
+            if self.result is not None:
+                break
             self.heroes[hero] = g
             kind, _ = self.kind(g)
             if kind == "hourglass" and g not in self.used:
@@ -375,7 +377,7 @@ class MazeState(GameState):
             self.events.emit("hero", f"The {hero} hero: {self.square_name(start)} -> {self.square_name(self.heroes[hero])}.",
                              {"hero": hero, "from": self.square_name(start), "to": self.square_name(self.heroes[hero])})
         self._check_theft()
-        if len(self.escaped) == len(HEROES):
+        if len(self.escaped) == len(HEROES) and self.result is None:
             self._finish(True, "escape", "Every hero is out with the loot: everyone wins.")
 
     def _flip(self, g: Cell) -> None:
@@ -399,6 +401,8 @@ class MazeState(GameState):
         if self.scenario.talk == "windows":
             self.talk_open = True
             self.events.emit("talk", "Talk is open until the next action.", {})
+        if self.deadline_ms <= self.now_ms:  # a flip with a full timer leaves no sand at all
+            self._finish(False, "time", f"The flip left no sand at {seconds_name(self.now_ms)} s: everyone loses.")
 
     def _join(self, plan: tuple[str, Cell, int, Cell], opened_by: str | None) -> None:
         name, origin, quarters, g = plan
