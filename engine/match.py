@@ -25,12 +25,15 @@ class Match:
         self.max_moves = max_moves
         self.stopped = False
         self._last: str | None = None
+        self._round_due = True  # real time with a person: the bots' one go before the next line
 
-    def _realtime_bots(self) -> tuple[bool, str | None]:
-        """A real-time game: ask the bots in turn, from the one after the last to act; the
-        first with an input plays it. (acted, framed answer); acted is False when every bot
-        had nothing to do."""
+    def _realtime_bots(self, only: str | None = None) -> tuple[bool, str | None]:
+        """A real-time game: ask the bots in turn (or just ``only``), from the one after the
+        last to act; the first with an input plays it. (acted, framed answer); acted is False
+        when every bot asked had nothing to do."""
         seats = [s for s in self.session.seats if s in self.bots]
+        if only is not None:
+            seats = [only] if only in self.bots else []
         if not seats:
             return False, None
         start = (seats.index(self._last) + 1) % len(seats) if self._last in seats else 0
@@ -99,7 +102,17 @@ class Match:
                     # the sand runs out before the bots' next input could land: record when
                     yield self.protocol.render(self.protocol.wait(max(state.next_deadline() or 0, self.session.clock_ms)))
                     continue
-                if state.realtime and not self.session.over:
+                if state.realtime and not self.session.over and self.lines is not None and self._round_due:
+                    # a person types too: every bot gets one go per line typed, so none starves them
+                    self._round_due = False
+                    for seat in [s for s in self.session.seats if s in self.bots]:
+                        if self.session.over or self.protocol.done:
+                            break
+                        acted, out = self._realtime_bots(only=seat)
+                        if out is not None:
+                            yield out
+                    continue
+                if state.realtime and not self.session.over and self.lines is None:
                     acted, out = self._realtime_bots()
                     if out is not None:
                         yield out
@@ -123,6 +136,7 @@ class Match:
                 if line is None:
                     break
                 out = self.protocol.handle(line)
+                self._round_due = out is not None
                 if out is not None:
                     yield out
         finally:

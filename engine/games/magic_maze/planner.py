@@ -130,22 +130,20 @@ class Analysis:
         return [c[2] for c in sorted(out)]
 
 
-_CACHE: dict[tuple[int, int, int], Analysis] = {}
-
-
 def analyse(state: MazeState) -> Analysis:
-    """The team's view of ``state``, computed once and shared by the seats."""
-    key = (id(state), len(state.events), state.now_ms)
-    if key not in _CACHE:
-        if len(_CACHE) > 64:
-            _CACHE.clear()
+    """The team's view of ``state``, computed once per position and shared by the seats (the
+    cache lives on the state, so no other game can ever read it)."""
+    cache: dict[tuple[int, int], Analysis] = state.__dict__.setdefault("_planner_cache", {})
+    key = (len(state.events), state.now_ms)
+    if key not in cache:
+        cache.clear()
         actions = team_actions(state)
         flip = flip_wanted(state)
         heroes = [h for h, g in state.heroes.items() if g is not None]
         maps = {h: routes(state, h, actions, flip) for h in heroes}
         phase, goals = _goals(state, actions, flip, heroes, maps)
-        _CACHE[key] = Analysis(actions, flip, heroes, maps, phase, goals)
-    return _CACHE[key]
+        cache[key] = Analysis(actions, flip, heroes, maps, phase, goals)
+    return cache[key]
 
 
 def _goals(state: MazeState, actions: set[str], flip: bool, heroes: list[str],
