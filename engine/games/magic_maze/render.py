@@ -23,7 +23,8 @@ Magic Maze board legend
   Ip Iy Ig Io   items (p purple, y yellow, g green, o orange)
   Xp Xy Xg Xo   exits
   Vp Vy Vg Vo   vortexes
-  Ep Ey Eg Eo   unexplored exploration squares (ep ... once explored)
+  Ep Ey Eg Eo   unexplored exploration squares (the open edge leads outward)
+  ep ey eg eo   explored exploration squares (passages to the tile beyond)
   In            a tile's entrance
   Hg hg         hourglass, unused / used
   Cm cm         security camera, live / disabled
@@ -32,6 +33,7 @@ Magic Maze board legend
   ##            blocked square
   ..            floor
   | --          wall;   ! ==  orange wall (only the dwarf passes);   spaces: open
+  +             a corner post where walls meet
   2- 1a         a tile's name, in its north-west corner wall
 Squares are named TILE.CELL: column a-d, row 1-4 inside the tile as drawn, e.g. 1a.b2."""
 
