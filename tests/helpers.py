@@ -1,7 +1,13 @@
-"""Helpers for staging exact positions: a game's chance outcomes are fed as recorded ones, so
-a test chooses the board layout and who holds which identity without touching internals."""
+"""Test helpers: staging exact positions (a game's chance outcomes are fed as recorded ones, so
+a test chooses the board layout, the deal, who holds which identity without touching
+internals), and running the ``arbiter`` command in-process and reading its framed answers."""
 
 from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from click.testing import CliRunner, Result
 
 from engine import registry
 from engine.chance import ChanceRecord
@@ -95,3 +101,30 @@ def responses(output: str) -> list[list[str]]:
             current.append(line)
     assert current is None, f"last response not closed by an empty line: {current}"
     return out
+
+
+def run(*args: object, input: str | None = None) -> Result:
+    """Invoke ``arbiter ARGS`` in-process and check that it did not crash."""
+    from cli.main import main
+
+    result = CliRunner().invoke(main, [str(a) for a in args], input=input)
+    clean(result)
+    return result
+
+
+def clean(result: Result) -> None:
+    """No Python traceback: either success, or a handled exit (ClickException, usage error)."""
+    exc = result.exception
+    assert exc is None or isinstance(exc, SystemExit), f"crashed with {exc!r}:\n{result.output}"
+    assert "Traceback" not in result.output
+
+
+def precondition(ok: bool, why: str) -> None:
+    """A set-up check: fails the test as a set-up problem, never as the behaviour under test."""
+    if not ok:
+        raise RuntimeError(f"test set-up went wrong: {why}")
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path

@@ -18,16 +18,15 @@ import re
 import shutil
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from cli.main import main
-from tests.helpers import responses
+from tests.helpers import clean, precondition, responses, run, write
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIOS = REPO / "scenarios" / "fbi_mafia"
@@ -37,28 +36,6 @@ GRID_ROW = re.compile(r"^\s*\d+ \|")
 
 
 # -- helpers -----------------------------------------------------------------------------------
-
-
-def run(*args: object, input: str | None = None) -> Result:
-    """Invoke ``arbiter ARGS`` in-process and check that it did not crash."""
-    result = CliRunner().invoke(main, [str(a) for a in args], input=input)
-    clean(result)
-    return result
-
-
-def clean(result: Result) -> None:
-    """No Python traceback: either success, or a handled exit (ClickException, usage error)."""
-    exc = result.exception
-    assert exc is None or isinstance(exc, SystemExit), (
-        f"crashed with {exc!r}:\n{result.output}"
-    )
-    assert "Traceback" not in result.output
-
-
-def precondition(ok: bool, why: str) -> None:
-    """A set-up check in an xfail test: fails it without counting as the expected failure."""
-    if not ok:
-        raise RuntimeError(f"test set-up went wrong: {why}")
 
 
 def run_referee(args: list[str], cwd: Path, timeout: float = 60) -> tuple[subprocess.CompletedProcess, float]:
@@ -79,8 +56,6 @@ def run_referee(args: list[str], cwd: Path, timeout: float = 60) -> tuple[subpro
     return proc, elapsed
 
 
-
-
 def grid_marks(board_lines: list[str]) -> list[str]:
     """Names marked with '*' in the grid rows of a rendered board."""
     return [m for line in board_lines if GRID_ROW.match(line) for m in re.findall(r"\*(\w+)", line)]
@@ -92,11 +67,6 @@ def identities(board_lines: list[str]) -> dict[str, str]:
         if line.startswith(("Identities: ", "You (")):
             return dict(re.findall(r"(\w+)=(\w+) \(", line))
     raise AssertionError("no identities line on the board:\n" + "\n".join(board_lines))
-
-
-def write(path: Path, text: str) -> Path:
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    return path
 
 
 def finished_transcript(path: Path, mode: str = "standard-3v3", seed: int = 1) -> Path:

@@ -12,7 +12,6 @@ import os
 import re
 import subprocess
 import sys
-import textwrap
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -20,10 +19,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from cli.main import main
-from tests.helpers import responses
+from tests.helpers import clean, precondition, responses, run, write
 from engine import registry
 from engine.bots import RandomBot
 from engine.match import Match
@@ -41,33 +40,6 @@ SEAT_ROW = re.compile(r"^(p\d+)\s{2,}(alive|out: [^ ].*?)\s{2,}(\S.*?)(?:\s{2,}|
 
 
 # -- helpers -----------------------------------------------------------------------------------
-
-
-def run(*args: object, input: str | None = None) -> Result:
-    """Invoke ``arbiter ARGS`` in-process and check that it did not crash."""
-    result = CliRunner().invoke(main, [str(a) for a in args], input=input)
-    clean(result)
-    return result
-
-
-def clean(result: Result) -> None:
-    """No Python traceback: either success, or a handled exit (ClickException, usage error)."""
-    exc = result.exception
-    assert exc is None or isinstance(exc, SystemExit), f"crashed with {exc!r}:\n{result.output}"
-    assert "Traceback" not in result.output
-
-
-def precondition(ok: bool, why: str) -> None:
-    """A set-up check: fails the test as a set-up problem, never as the behaviour under test."""
-    if not ok:
-        raise RuntimeError(f"test set-up went wrong: {why}")
-
-
-def write(path: Path, text: str) -> Path:
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    return path
-
-
 
 
 def table(lines: list[str]) -> dict[str, tuple[str, str]]:

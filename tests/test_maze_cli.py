@@ -19,14 +19,12 @@ import re
 import shutil
 import subprocess
 import sys
-import textwrap
 import threading
 import time
 from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner, Result
 
 from cli.main import main, wall_clock
 from engine import registry
@@ -34,7 +32,7 @@ from engine import transcript as tr
 from engine.games.magic_maze import data as mm
 from engine.games.magic_maze.rules import MagicMazeRules
 from engine.session import Session
-from tests.helpers import responses
+from tests.helpers import precondition, responses, run, write
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDENS = sorted((REPO / "transcripts" / "magic-maze").glob("*.yaml"))
@@ -49,31 +47,6 @@ LOSS = re.compile(r"result: The sand ran out at \d+(\.\d+)? s: everyone loses\."
 
 
 # -- helpers -----------------------------------------------------------------------------------
-
-
-def run(*args: object, input: str | None = None) -> Result:
-    """Invoke ``arbiter ARGS`` in-process and check that it did not crash."""
-    result = CliRunner().invoke(main, [str(a) for a in args], input=input)
-    clean(result)
-    return result
-
-
-def clean(result: Result) -> None:
-    """No Python traceback: either success, or a handled exit (ClickException, usage error)."""
-    exc = result.exception
-    assert exc is None or isinstance(exc, SystemExit), f"crashed with {exc!r}:\n{result.output}"
-    assert "Traceback" not in result.output
-
-
-def precondition(ok: bool, why: str) -> None:
-    """A set-up check: fails the test as a set-up problem, never as the behaviour under test."""
-    if not ok:
-        raise RuntimeError(f"test set-up went wrong: {why}")
-
-
-def write(path: Path, text: str) -> Path:
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    return path
 
 
 def referee_env() -> dict[str, str]:
