@@ -19,10 +19,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
 
-from cli.main import main
-from tests.helpers import clean, precondition, responses, run, write
+from tests.helpers import precondition, responses, run, write
 from engine import registry
 from engine.bots import RandomBot
 from engine.match import Match
@@ -293,13 +291,12 @@ def test_refused_deck_names_the_file_and_the_rule(tmp_path: Path, case: str) -> 
     assert "result:" not in r.output and "= " not in r.output
 
 
-def test_deck_refusal_names_every_broken_rule() -> None:
+def test_deck_refusal_names_every_broken_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # two leaders and a bad ratio at once: both are named, with their counts
     text = "game: mafia\nkind: deck\ncards: {boss: 1, seducer: 1, agent: 1, chief: 1, civilian: 3}\n"
-    with CliRunner().isolated_filesystem():
-        Path("d.yaml").write_text(text, encoding="utf-8")
-        r = CliRunner().invoke(main, ["play", "mafia", "--deck", "d.yaml", "--bots", "random"])
-        clean(r)
+    monkeypatch.chdir(tmp_path)  # the deck is named by a relative path, as a user types it
+    Path("d.yaml").write_text(text, encoding="utf-8")
+    r = run("play", "mafia", "--deck", "d.yaml", "--bots", "random")
     assert r.exit_code != 0
     assert "exactly one leader" in r.output and "has 2 (seducer 1, agent 1)" in r.output
     assert "town 6" in r.output and "Mafia 1" in r.output and "6.00 times" in r.output
