@@ -16,13 +16,12 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.games.magic_maze.mall import joined_origin
+from engine.games.magic_maze.state import DIR_NAME
 from engine.games.magic_maze.tiles import STEP, Cell
 
 if TYPE_CHECKING:
     from engine.games.magic_maze.state import MazeState
 
-DIR_NAME = {"N": "north", "S": "south", "E": "east", "W": "west"}
 Step = tuple[str, Cell]  # (input words without the seat, square reached)
 
 
@@ -64,7 +63,7 @@ def routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
     best: dict[Cell, list[Step]] = {start: []}
     queue = deque([start])
     lock = state.cameras_lock()
-    vortexes = [v for v in state.mall.squares() if state.kind(v) == ("vortex", hero) and state.hero_at(v) in (None, hero)]
+    vortexes = state.free_vortexes(hero)
     while queue:
         g = queue.popleft()
         steps = best[g]
@@ -166,10 +165,7 @@ def _goals(state: MazeState, actions: set[str], flip: bool, heroes: list[str],
             return "camera", goals
     need_explore = state.stack and ((not state.theft and _missing_items(state)) or _missing_exits(state))
     if need_explore and "explore" in actions:
-        def explorable(h: str, g: Cell) -> bool:
-            side = state.mall.unexplored(g)
-            return bool(side) and state.kind(g)[1] == h and state.mall.overlap(joined_origin(g, side)) is None
-        goals = pick(explorable)
+        goals = pick(lambda h, g: state.kind(g)[1] == h and state.joinable(g) is not None)
         if goals:
             return "explore", goals
     if not state.theft:

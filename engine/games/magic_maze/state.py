@@ -106,10 +106,17 @@ class MazeState(GameState):
 
     def cameras_lock(self) -> bool:
         """Two or more unused cameras on the board forbid every hourglass square."""
-        if not self.scenario.cameras:
-            return False
-        live = [g for g in self.mall.squares() if self.mall.code(g) == "Cm" and g not in self.used]
-        return len(live) >= 2
+        return self._lock_with(self.used)
+
+    def free_vortexes(self, hero: str) -> list[Cell]:
+        """The vortexes of ``hero``'s colour no other hero stands on."""
+        return [g for g in self.mall.squares() if self.kind(g) == ("vortex", hero) and self.hero_at(g) in (None, hero)]
+
+    def joinable(self, g: Cell) -> str | None:
+        """The side of ``g`` when a tile can join there now: an unexplored exploration square
+        whose tile would overlap nothing."""
+        side = self.mall.unexplored(g)
+        return side if side and self.mall.overlap(joined_origin(g, side)) is None else None
 
     def exit_usable(self, g: Cell, hero: str) -> bool:
         kind, colour = self.kind(g)
@@ -150,6 +157,7 @@ class MazeState(GameState):
             g = h
 
     def _lock_with(self, used: set[Cell]) -> bool:
+        """The camera lock, were ``used`` the used squares (a move disables cameras on its way)."""
         if not self.scenario.cameras:
             return False
         return sum(1 for g in self.mall.squares() if self.mall.code(g) == "Cm" and g not in used) >= 2
@@ -225,7 +233,7 @@ class MazeState(GameState):
         self._need(seat, "vortex")
         if self.theft:
             raise IllegalMoveError("the vortexes stopped working at the theft")
-        free = [g for g in self.mall.squares() if self.kind(g) == ("vortex", hero) and self.hero_at(g) is None]
+        free = [g for g in self.free_vortexes(hero) if g != self.heroes[hero]]
         if len(args) == 2:
             g = self._square(args[1])
             if g not in free:
@@ -456,8 +464,8 @@ class MazeState(GameState):
                 if DIR_NAME[d] in held:
                     out += [f"move {hero} {DIR_NAME[d]} {n}" for n in range(1, len(self.path(hero, d)) + 1)]
             if "vortex" in held and not self.theft:
-                out += [f"vortex {hero} {self.square_name(g)}" for g in self.mall.squares()
-                        if self.kind(g) == ("vortex", hero) and self.hero_at(g) is None]
+                out += [f"vortex {hero} {self.square_name(g)}" for g in self.free_vortexes(hero)
+                        if g != self.heroes[hero]]
             g = self.heroes[hero]
             assert g is not None
             if "escalator" in held:
@@ -465,16 +473,12 @@ class MazeState(GameState):
                 other = placed.tile.escalators.get(local)
                 if other is not None and self.hero_at(placed.glob(other)) is None:
                     out.append(f"escalator {hero}")
-            if "explore" in held and self.stack and self.mall.unexplored(g) and self.kind(g)[1] == hero \
-                    and self.mall.overlap(joined_origin(g, self.mall.unexplored(g) or "N")) is None:
+            if "explore" in held and self.stack and self.kind(g)[1] == hero and self.joinable(g):
                 out.append(f"explore {hero}")
         if "explore" in held and self.stack and self.scenario.crystal:
             mage = self.heroes["purple"]
             if mage is not None and self.kind(mage)[0] == "crystal" and (mage not in self.used or self.crystal_credit == mage):
-                for g in self.mall.squares():
-                    side = self.mall.unexplored(g)
-                    if side and self.mall.overlap(joined_origin(g, side)) is None:
-                        out.append(f"explore {self.square_name(g)}")
+                out += [f"explore {self.square_name(g)}" for g in self.mall.squares() if self.joinable(g)]
         if self.solo:
             out.append("draw")
         if self.talk_open:
