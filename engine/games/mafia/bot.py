@@ -54,7 +54,7 @@ def choose(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
             return "abstain"
         return _pick(others, rng)
     step = state.step()
-    if step is not None and step.name in ("mafia", "police") and "suggest" not in by_verb:
+    if step is not None and step.team and "suggest" not in by_verb:
         wanted = [f"{verb} {t}" for t in state.suggestions.values() if t for verb in ("kill", "shoot")]
         followed = [m for m in acts if m in wanted]
         if followed and rng.random() < FOLLOW_CHANCE:

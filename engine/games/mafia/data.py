@@ -41,6 +41,11 @@ class NightStep:
     wake: str
     optional: bool
 
+    @property
+    def team(self) -> str | None:
+        """The team that wakes in this step (and confers), or None for a role of one player."""
+        return self.name if self.name in TEAMS else None
+
 
 @dataclass(frozen=True)
 class Selection:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.events import HOST
+from engine.games.mafia.state import NIGHT, VOTE
 
 if TYPE_CHECKING:
     from engine.games.mafia.state import MafiaState
@@ -25,15 +26,15 @@ def _row(state: MafiaState, viewer: str, seat: str) -> tuple[str, ...]:
         notes.append("you")
     elif viewer != HOST and state.team_of(viewer) is not None and state.team_of(viewer) == state.team_of(seat):
         notes.append("your team")
-    if state.no_vote == seat and state.phase != "night" and state.alive[seat]:
+    if state.no_vote == seat and state.phase != NIGHT and state.alive[seat]:
         notes.append("may not vote today")
     if viewer == HOST and state.jailed == seat:
-        notes.append("under arrest tonight" if state.phase == "night" else "arrested: skips next night")
-    if viewer == HOST and state.shielded == seat and state.phase != "night":
+        notes.append("under arrest tonight" if state.phase == NIGHT else "arrested: skips next night")
+    if viewer == HOST and state.shielded == seat and state.phase != NIGHT:
         notes.append("protected from today's vote")
-    nominator = state.nominations.get(seat, "") if state.phase != "night" else ""
+    nominator = state.nominations.get(seat, "") if state.phase != NIGHT else ""
     vote = ""
-    if state.phase == "vote" and seat in state.votes:
+    if state.phase == VOTE and seat in state.votes:
         vote = state.votes[seat] or "abstain"
     return (seat, status, card, nominator, vote, ", ".join(notes))
 
@@ -42,7 +43,7 @@ def render_table(state: MafiaState, viewer: str) -> str:
     rows = [HEADERS] + [_row(state, viewer, s) for s in state.seats]
     widths = [max(len(r[i]) for r in rows) for i in range(len(HEADERS))]
     lines = [f"Classic Mafia, {state.title}: {state.phase_text()}"]
-    if state.phase == "vote" and state.result is None:
+    if state.phase == VOTE and state.result is None:
         lines.append(f"candidates: {' '.join(state.candidates)}   next to vote: {state.current_voter() or '-'}")
     for i, r in enumerate(rows):
         lines.append("  ".join(cell.ljust(widths[j]) for j, cell in enumerate(r)).rstrip())
@@ -51,7 +52,7 @@ def render_table(state: MafiaState, viewer: str) -> str:
     step = state.step()
     if step is not None and state.result is None:
         lines.append(f"awake: {step.wake}")
-        if step.name in ("mafia", "police") and (viewer == HOST or viewer in state.awake_team(step.name)):
+        if step.team and (viewer == HOST or viewer in state.awake_team(step.team)):
             said = ", ".join(f"{s} {t or 'nobody'}" for s, t in state.suggestions.items()) or "none yet"
             lines.append(f"suggestions: {said}")
     if viewer != HOST:

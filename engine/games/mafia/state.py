@@ -17,7 +17,7 @@ from engine.chance import Chance
 from engine.errors import IllegalMoveError, NotYourTurnError, SyntaxInputError
 from engine.events import HOST, EventLog
 from engine.game import SECRET_SEAT, Awaiting, GameState, Result
-from engine.games.mafia.data import MafiaData, NightStep
+from engine.games.mafia.data import TEAMS, MafiaData, NightStep
 
 NOMINATE, VOTE, NIGHT = "nominate", "vote", "night"
 
@@ -139,7 +139,7 @@ class MafiaState(GameState):
 
     def conferring(self, step: NightStep) -> list[str]:
         """Team members still expected to suggest or pass before the head acts."""
-        if step.name not in ("mafia", "police"):
+        if step.team is None:
             return []
         head = self.step_head(step)
         return [s for s in self.awake_team(step.name) if s != head and s not in self.suggestions]
@@ -174,7 +174,7 @@ class MafiaState(GameState):
         step = self.step()
         if seat == HOST or step is None:
             return awaited
-        team = self.awake_team(step.name) if step.name in ("mafia", "police") else []
+        team = self.awake_team(step.team) if step.team else []
         seen = [a for a in awaited if a.seat == seat or seat in team]
         if len(seen) < len(awaited):
             seen.append(Awaiting(SECRET_SEAT, "night", f"night {self.night}: {step.wake}"))
@@ -260,7 +260,7 @@ class MafiaState(GameState):
                 self.said[seat] = self.said.get(seat, 0) + 1
                 self.events.emit("say", f"{seat}: {words}", {"seat": seat, "text": words})
             return f"say {words}", talk
-        team = step.name if step.name in ("mafia", "police") else None
+        team = step.team
         if team is None or self.team_of(seat) != team:
             raise IllegalMoveError(
                 f"it is night {self.night} and {seat} may not talk now: only the Mafia and the Police "
@@ -403,7 +403,7 @@ class MafiaState(GameState):
             raise NotYourTurnError(f"{seat} is not awake to {verb} now ({self._phase_name()})")
 
     def _check_team_target(self, step: NightStep, target: str, verb: str) -> None:
-        if step.name in ("mafia", "police") and self.team_of(target) == step.name:
+        if step.team is not None and self.team_of(target) == step.team:
             raise IllegalMoveError(f"the {step.name.title()} cannot {verb} one of its own ({target})")
 
     def _night_power(self, seat: str, verb: str, args: list[str]) -> tuple[str, Plan]:
@@ -422,7 +422,7 @@ class MafiaState(GameState):
 
         def act() -> None:
             self.night_acts[step.name] = (seat, verb, target)
-            audience = self.awake_team(step.name) if step.name in ("mafia", "police") else [seat]
+            audience = self.awake_team(step.team) if step.team else [seat]
             self.events.emit("night-act", f"Night {self.night}: {seat} chooses to {verb} {target}.",
                              {"step": step.name, "seat": seat, "verb": verb, "target": target}, to=audience)
             self._next_step()
@@ -451,7 +451,7 @@ class MafiaState(GameState):
             self.events.emit("card", f"You are {s}: your card is the {self.title_of(s)}.",
                              {"seat": s, "card": self.card[s]}, to=[s])
         self.events.emit("narration", "Night falls; everyone sleeps. This first night nobody acts.", {"night": 0})
-        for team in ("mafia", "police"):
+        for team in TEAMS:
             members = self.team_seats(team)
             if not members:
                 continue
@@ -638,7 +638,7 @@ class MafiaState(GameState):
             if seat == self.current_voter():
                 out += [f"vote {c}" for c in self.candidates] + ["abstain"]
         elif step is not None:
-            team = step.name if step.name in ("mafia", "police") else None
+            team = step.team
             if team and seat in self.awake_team(team):
                 out.append("say TEXT")
             if seat in self.conferring(step):
@@ -651,7 +651,7 @@ class MafiaState(GameState):
     def _power_inputs(self, step: NightStep, seat: str, others: list[str]) -> list[str]:
         if seat == self.jailed:
             return ["pass"]
-        team = step.name if step.name in ("mafia", "police") else None
+        team = step.team
         targets = [s for s in others if team is None or self.team_of(s) != team]
         out = []
         for verb in STEP_VERBS[step.name]:
@@ -693,11 +693,11 @@ class MafiaState(GameState):
             out["candidates"] = list(self.candidates)
             out["votes"] = dict(self.votes)
         step = self.step()
-        awake = self.awake_team(step.name) if step is not None and step.name in ("mafia", "police") else (
+        awake = self.awake_team(step.team) if step is not None and step.team else (
             self.step_holders(step) if step is not None else [])
         if step is not None and (host or seat in awake):
             out["step"] = step.name
-            if step.name in ("mafia", "police"):
+            if step.team:
                 out["suggestions"] = dict(self.suggestions)
         if host:
             out["night_acts"] = {k: list(v) for k, v in self.night_acts.items()}
