@@ -125,7 +125,14 @@ class GameState(ABC):
 
     @abstractmethod
     def legal_inputs(self, seat: str) -> list[str]:
-        """Every input ``seat`` may send now, as the words after the seat name."""
+        """Every input ``seat`` may send now, as the words after the seat name: concrete inputs
+        only, each one exactly as ``apply`` accepts it (never a template such as ``say TEXT``;
+        those are ``input_forms``)."""
+
+    def input_forms(self, seat: str) -> list[str]:
+        """Templates of free-text inputs ``seat`` may send now, such as ``say TEXT``: a word in
+        capitals stands for the player's own words. Empty by default."""
+        return []
 
     @abstractmethod
     def view(self, seat: str) -> dict[str, Any]:
