@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
@@ -16,9 +14,9 @@ from engine import transcript as tr
 from engine.bench import bench as run_bench
 from engine.bench import peak_memory_mib
 from engine.bots import Bot, make_bot
-from engine.clock import seconds_name
 from engine.errors import ArbiterError, ScenarioError
 from engine.events import HOST
+from engine.lines import LineReader
 from engine.match import Match
 from engine.protocol import Protocol
 from engine.scenario import load_file, load_packaged, packaged_files
@@ -50,6 +48,12 @@ def main() -> None:
     Moves are text lines (docs/protocol.md); every game can be recorded as a transcript that
     replays exactly.
     """
+    for stream in (sys.stdout, sys.stderr):  # the protocol's output is UTF-8, whatever the locale
+        if getattr(stream, "encoding", "utf-8").lower().replace("-", "") != "utf8":
+            try:
+                stream.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
+            except (AttributeError, ValueError):
+                pass
 
 
 @main.command()
@@ -62,18 +66,25 @@ def games() -> None:
     click.echo(tabulate(rows, headers=["game", "mode", "seats", "description"]))
 
 
-def _bots(specs: tuple[str, ...], all_bots: str | None, session: Session, timeout: float) -> dict[str, Bot]:
-    wanted: dict[str, str] = {}
+def _bot_specs(specs: tuple[str, ...], all_bots: str | None, seats: tuple[str, ...], person: str | None,
+               recorded: dict[str, str] | None = None) -> dict[str, str]:
+    """Which seat each bot plays: the recorded bots of a resumed game, then ``--bots KIND`` on
+    every seat but the person's, then each ``--bot SEAT=KIND``."""
+    wanted: dict[str, str] = dict(recorded or {})
     if all_bots:
-        wanted = {s: all_bots for s in session.seats}
+        wanted.update({s: all_bots for s in seats if s != person})
     for spec in specs:
         seat, sep, kind = spec.partition("=")
         seat = seat.strip().lower()
         if not sep or not kind.strip():
             fail(f"--bot {spec!r}: expected SEAT=random or SEAT=exec:COMMAND")
-        if seat not in session.seats:
-            fail(f"--bot {spec!r}: no seat {seat!r}; seats: {', '.join(session.seats)}")
+        if seat not in seats:
+            fail(f"--bot {spec!r}: no seat {seat!r}; seats: {', '.join(seats)}")
         wanted[seat] = kind.strip()
+    return {s: wanted[s] for s in seats if s in wanted}
+
+
+def _start_bots(wanted: dict[str, str], session: Session, timeout: float, logs: Path | None) -> dict[str, Bot]:
     bots: dict[str, Bot] = {}
     try:
         for seat, kind in wanted.items():
@@ -85,16 +96,27 @@ def _bots(specs: tuple[str, ...], all_bots: str | None, session: Session, timeou
     return bots
 
 
-def wall_clock(lines: Iterator[str], session: Session) -> Iterator[str]:
-    """Stamp each command line with the seconds since the first line was asked for (never
-    before the session's clock), so a live game's times are recorded and replay exactly."""
-    start = time.monotonic()
-    for line in lines:
-        text = line.strip()
-        if text and not text.startswith(("#", "@")):
-            now = max(round((time.monotonic() - start) * 1000), session.clock_ms)
-            line = f"@{seconds_name(now)} {text}\n"
-        yield line
+def _check_resumed(t: tr.Transcript, game: str | None, variant: str | None, players: int | None,
+                   deck_file: str | None, seed: int | None, transcript_path: str | None, resume: str) -> None:
+    """Refuse options that contradict the game a transcript records (they cannot apply)."""
+    wrong = []
+    if game is not None and game != t.game:
+        wrong.append(f"it is a game of {t.game}, not {game}")
+    if seed is not None and seed != t.seed:
+        wrong.append(f"its seed is {t.seed}, not {seed}")
+    if variant is not None and variant != t.variant:
+        wrong.append(f"its mode is {t.variant}, not {variant}")
+    recorded_players = t.options.get("players", len(t.seats))
+    if players is not None and players != recorded_players:
+        wrong.append(f"it has {recorded_players} players, not {players}")
+    if deck_file is not None:
+        rules = registry.get(t.game)
+        if rules.choose_setup(t.variant, None, deck_file)[1].get("deck") != t.options.get("deck"):
+            wrong.append(f"its deck is not the deck of {deck_file}")
+    if transcript_path is not None and Path(transcript_path).resolve() != Path(resume).resolve():
+        wrong.append("a resumed game goes on in its own transcript (leave out --transcript)")
+    if wrong:
+        raise click.UsageError(f"--resume {resume}: " + "; ".join(wrong))
 
 
 @main.command()
@@ -104,28 +126,30 @@ def wall_clock(lines: Iterator[str], session: Session) -> Iterator[str]:
 @click.option("--deck", "deck_file", type=click.Path(exists=True, dir_okay=False),
               help="A custom deck of cards (Classic Mafia; YAML `kind: deck`, see docs/rules/mafia.md).")
 @click.option("--seed", type=int, help="Seed of the game's random generator (chosen and recorded when absent).")
-@click.option("--moves", "moves", type=click.File("r", encoding="utf-8"),
+@click.option("--moves", "moves", type=click.File("rb"),
               help="Read input lines from FILE ('-' for stdin) instead of the terminal.")
 @click.option("--transcript", "transcript_path", type=click.Path(dir_okay=False),
-              help="Write the transcript to this file as the game goes.")
+              help="Write the transcript to this new file as the game goes.")
+@click.option("--force", is_flag=True, help="Let --transcript replace a file that exists.")
 @click.option("--resume", type=click.Path(exists=True, dir_okay=False),
-              help="Continue the unfinished game in this transcript (appends to it).")
+              help="Continue the unfinished game in this transcript (appends to it), as it was played: "
+                   "same seat, same bots, unless you say otherwise.")
 @click.option("--bot", "bot_specs", multiple=True, metavar="SEAT=KIND",
               help="Let a bot play SEAT: random (planner: Magic Maze), or exec:COMMAND for a program. Repeatable.")
-@click.option("--bots", "all_bots", help="A built-in bot on every seat: random, or planner (Magic Maze).")
-@click.option("--bot-timeout", type=click.FloatRange(min=0.01, max=3600.0), default=10.0, show_default=True,
-              callback=lambda ctx, param, value: _finite(param, value),
-              help="Seconds an external bot may take to answer (0.01 to 3600).")
+@click.option("--bots", "all_bots", metavar="KIND",
+              help="A built-in bot on every seat but yours (--as): random, or planner (Magic Maze).")
+@click.option("--bot-timeout", type=click.FloatRange(min=0.01, max=3600.0),
+              callback=lambda ctx, param, value: value if value is None else _finite(param, value),
+              help="Seconds an external bot may take to answer (0.01 to 3600; default 10).")
 @click.option("--max-moves", type=click.IntRange(min=1), help="Stop after this many moves (the transcript stays resumable).")
-@click.option("--realtime", is_flag=True,
+@click.option("--realtime/--no-realtime", default=None,
               help="Stamp every typed line with the wall clock (seconds since the start), for real-time games.")
-@click.option("--as", "as_seat", help="Play as this seat: see only what it may know.")
-@click.option("--json", "json_mode", is_flag=True, help="Answer every line with one JSON object.")
+@click.option("--as", "as_seat", metavar="SEAT", help="Play as this seat: see only what it may know.")
+@click.option("--json/--no-json", "json_mode", default=None, help="Answer every line with one JSON object.")
 def play(game: str | None, variant: str | None, players: int | None, deck_file: str | None,
-         seed: int | None, moves: IO[str] | None,
-         transcript_path: str | None, resume: str | None, bot_specs: tuple[str, ...],
-         all_bots: str | None, bot_timeout: float, max_moves: int | None, realtime: bool, as_seat: str | None,
-         json_mode: bool) -> None:
+         seed: int | None, moves: IO[bytes] | None, transcript_path: str | None, force: bool,
+         resume: str | None, bot_specs: tuple[str, ...], all_bots: str | None, bot_timeout: float | None,
+         max_moves: int | None, realtime: bool | None, as_seat: str | None, json_mode: bool | None) -> None:
     """Play GAME: moves come from the terminal, a file or bots; answers go to stdout.
 
     \b
@@ -136,47 +160,69 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
     writer = None
     bots: dict[str, Bot] = {}
     try:
-        if resume and (players or deck_file or variant):
-            fail("--resume continues a recorded game; its mode, players and deck come from the transcript")
+        recorded: dict[str, object] = {}
         if resume:
-            session = tr.resume(resume)
+            t, session = tr.resume(resume)
+            _check_resumed(t, game, variant, players, deck_file, seed, transcript_path, resume)
+            recorded = t.settings()
+            was = recorded.get("as")
+            if as_seat is not None and as_seat.lower() != (was or HOST):
+                raise click.UsageError(
+                    f"--resume {resume}: this game was played as {was or 'the host (no --as)'}; a resumed "
+                    f"session keeps its seat (`arbiter show {resume}` shows the whole board)")
+            as_seat = str(was) if was else None
         else:
             if not game:
                 fail("name a game (see `arbiter games`) or --resume a transcript")
             rules = registry.get(game)
             chosen, options = rules.choose_setup(variant, players, deck_file)
             session = Session(rules, chosen, seed=seed, options=options)
-        perspective = as_seat.lower() if as_seat else HOST
-        protocol = Protocol(session, perspective, json_mode=json_mode)
-        bots = _bots(bot_specs, all_bots, session, bot_timeout)
-        if as_seat and perspective in bots:
+        perspective = session.check_seat(as_seat.lower()) if as_seat else HOST
+        json_mode = bool(recorded.get("json", False)) if json_mode is None else json_mode
+        realtime = bool(recorded.get("realtime", False)) if realtime is None else realtime
+        bot_timeout = float(recorded.get("bot_timeout", 10.0)) if bot_timeout is None else bot_timeout  # type: ignore[arg-type]
+        person = perspective if perspective != HOST else None
+        wanted = _bot_specs(bot_specs, all_bots, session.seats, person, recorded.get("bots"))  # type: ignore[arg-type]
+        if person in wanted:
             fail(f"--as {as_seat}: that seat is played by a bot")
+        settings = {"as": person, "bots": wanted, "json": json_mode, "realtime": realtime, "bot_timeout": bot_timeout}
+        log_base = Path(resume or transcript_path) if (resume or transcript_path) else None
         if resume:
             writer = tr.TranscriptWriter(resume, session, resume=True)
+            if settings != {k: recorded.get(k) for k in settings}:
+                session.note({"session": settings})
         elif transcript_path:
-            writer = tr.TranscriptWriter(transcript_path, session)
+            if Path(transcript_path).exists() and not force:
+                raise click.UsageError(
+                    f"--transcript {transcript_path}: the file exists; to go on with its game use "
+                    f"`arbiter play --resume {transcript_path}`, to replace it add --force")
+            writer = tr.TranscriptWriter(transcript_path, session, overwrite=force, settings=settings)
+        protocol = Protocol(session, perspective, json_mode=json_mode)
+        bots = _start_bots(wanted, session, bot_timeout, log_base)
         if moves is not None:
-            lines: Iterator[str] | None = iter(moves)
-        elif len(bots) == len(session.seats):
+            lines: LineReader | None = LineReader(moves)
+        elif len(bots) == len(session.seats) or session.over:
             lines = None
         else:
-            lines = iter(sys.stdin)
-        if not json_mode:
+            lines = LineReader(click.get_binary_stream("stdin"))
+        if json_mode:
+            click.echo(protocol.opening().json(), nl=False)
+        else:
             click.echo(f"# {session.rules.title}, {session.variant.title}, seed {session.seed}; "
                        f"seats: {' '.join(session.seats)}" + (f"; you are {perspective}" if as_seat else ""))
             if not session.moves:
                 for event in session.events.visible_to(perspective):
                     click.echo(f"# event: {event.text}")
-            if lines is not None:
+            if lines is not None and not session.over:
                 if session.state.realtime:  # no turns to wait for: show the board straight away
                     for line in session.state.render(perspective).splitlines():
                         click.echo(f"# {line}")
                 click.echo("# one command per line; `help` lists them, `board` shows the board")
                 for a in session.state.awaiting_seen_by(perspective):
                     click.echo(f"# awaiting: {a.seat} {a.kind}: {a.hint}")
-        if realtime and lines is not None:
-            lines = wall_clock(lines, session)
-        match = Match(protocol, bots, lines, max_moves=max_moves)
+        if resume and session.over and not json_mode:
+            click.echo(f"# the moves of {resume} had already ended the game; its ending is written again")
+        match = Match(protocol, bots, lines, max_moves=max_moves, realtime=realtime)
         for out in match.run():
             click.echo(out, nl=False)
         if match.stopped and not json_mode:
@@ -219,7 +265,13 @@ def replay(files: tuple[str, ...], update: bool) -> None:
             Path(path).write_text(tr.dump(report.session), encoding="utf-8")
             click.echo(f"updated {path}: {report.moves} moves")
         elif report.ok:
-            state = "finished: " + (t.result or {}).get("text", "") if t.finished else "unfinished (resumable)"
+            result = report.session.state.result if report.session is not None else None
+            if t.finished:
+                state = "finished: " + (t.result or {}).get("text", "")
+            elif result is not None:
+                state = f"finished: {result.text} (the transcript has no ending; the moves make it)"
+            else:
+                state = "unfinished (resumable)"
             click.echo(f"ok {path}: {report.moves} moves, {state}")
         else:
             bad += 1

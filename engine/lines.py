@@ -1,12 +1,159 @@
 """Reading protocol lines: one reader for a terminal, a pipe and a file of moves.
 
 Lines are read as bytes and split on ``\\n`` only (a stray ``\\r`` inside a line is white space,
-as the protocol says), capped at ``MAX_LINE_BYTES``, and decoded as UTF-8 by the reader, so a
-line that is too long or not UTF-8 becomes a refusal the session answers, never a crash.
+as the protocol says), capped at ``MAX_LINE_BYTES`` and decoded as UTF-8 here, so a line that
+is too long, not UTF-8 or holds a control character becomes a ``BadLine`` the session answers
+with a refusal, never a crash or a misread.
+
+>>> reader = LineReader(io.BytesIO(b"time\\r\\np1 say a\\rb\\n\\xff\\nlast"))
+>>> [line if isinstance(line, str) else line.problem for line in reader]
+['time', 'p1 say a b', 'the line is not UTF-8 text: byte 0xff at column 1 cannot be read', 'last']
 """
 
 from __future__ import annotations
 
+import io
+import os
+import select
+import time
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
 MAX_LINE_BYTES = 8192
 """The longest protocol line, in bytes without its newline, that the referee reads from a
 person, a file of moves or a bot; a longer one is refused (a bot that sends one forfeits)."""
+
+_CHUNK = 65536
+
+
+@dataclass(frozen=True)
+class BadLine:
+    """A line the referee cannot read as text: what is wrong with it, in words."""
+
+    problem: str
+
+
+class Timeout:
+    """``LineReader.read`` found no whole line before its timeout."""
+
+
+TIMEOUT = Timeout()
+
+# White space a line may hold besides the space: tabs and a stray carriage return.
+_SPACES = {"\t": " ", "\r": " "}
+# Characters a line may not hold: control characters (they would garble a terminal or a
+# transcript) and the Unicode line and paragraph separators (some readers split lines there).
+_REFUSED = ("Cc", "Zl", "Zp")
+
+
+def check_text(raw: bytes) -> str | BadLine:
+    """One line's bytes (without the newline; the ``\\r`` of a CRLF goes too) as protocol text,
+    or what is wrong with them.
+
+    >>> check_text(b"p1 say caf\\xc3\\xa9\\r")
+    'p1 say café'
+    >>> check_text(b"p1 say \\x00").problem
+    'the line holds a control character (U+0000) at column 8; only printable text is read'
+    """
+    if raw.endswith(b"\r"):  # a CRLF line end
+        raw = raw[:-1]
+    if len(raw) > MAX_LINE_BYTES:
+        return BadLine(too_long())
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return BadLine(f"the line is not UTF-8 text: byte 0x{raw[exc.start]:02x} at column {exc.start + 1} "
+                       "cannot be read")
+    if text.isprintable():
+        return text
+    for i, ch in enumerate(text):
+        if ch not in _SPACES and unicodedata.category(ch) in _REFUSED:
+            return BadLine(f"the line holds a control character (U+{ord(ch):04X}) at column {i + 1}; "
+                           "only printable text is read")
+    return "".join(_SPACES.get(ch, ch) for ch in text)
+
+
+def too_long() -> str:
+    return f"the line is longer than {MAX_LINE_BYTES} bytes; it is skipped up to its end"
+
+
+class LineReader:
+    """Protocol lines from a binary stream: iterate for every line, or ``read(timeout)`` for
+    the next one within ``timeout`` seconds (a pipe or terminal with a file descriptor).
+
+    Each line is a ``str`` (the text, without its newline) or a ``BadLine``. A line over the
+    cap is reported once and skipped up to its newline without being held in memory. A last
+    line without a newline is still a line."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+        try:
+            self.fd: int | None = stream.fileno()
+        except (AttributeError, OSError, io.UnsupportedOperation):
+            self.fd = None
+        self._buffer = bytearray()
+        self._skipping = False  # inside a line that was too long: drop bytes up to its newline
+        self._eof = False
+
+    def __iter__(self) -> Iterator[str | BadLine]:
+        while True:
+            line = self.read(None)
+            if line is None:
+                return
+            assert not isinstance(line, Timeout)
+            yield line
+
+    def read(self, timeout: float | None) -> str | BadLine | Timeout | None:
+        """The next line; None at the end of input; ``TIMEOUT`` when no whole line came within
+        ``timeout`` seconds (None: wait as long as it takes)."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            line = self._take()
+            if line is not None:
+                return line
+            if self._eof:
+                return None
+            if end is not None and self.fd is not None:
+                ready, _, _ = select.select([self.fd], [], [], max(0.0, end - time.monotonic()))
+                if not ready:
+                    return TIMEOUT
+            chunk = self._chunk()
+            if not chunk:
+                self._eof = True
+            self._buffer += chunk
+
+    def _chunk(self) -> bytes:
+        if self.fd is not None:
+            try:
+                return os.read(self.fd, _CHUNK)
+            except OSError:
+                return b""
+        read1 = getattr(self.stream, "read1", None)
+        return (read1 or self.stream.read)(_CHUNK)
+
+    def _take(self) -> str | BadLine | None:
+        """A whole line from the buffer, if there is one (or the last, cut-off one at the end)."""
+        while True:
+            end = self._buffer.find(b"\n")
+            if self._skipping:
+                if end < 0:
+                    self._buffer.clear()
+                    return None
+                del self._buffer[: end + 1]
+                self._skipping = False
+                continue
+            if end < 0:
+                if len(self._buffer) > MAX_LINE_BYTES:
+                    self._buffer.clear()
+                    self._skipping = True
+                    return BadLine(too_long())
+                if self._eof and self._buffer:
+                    raw = bytes(self._buffer)
+                    self._buffer.clear()
+                    return check_text(raw)
+                return None
+            raw = bytes(self._buffer[:end])
+            del self._buffer[: end + 1]
+            return check_text(raw)

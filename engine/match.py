@@ -3,143 +3,254 @@
 ``Match.run`` yields protocol responses (text ready to print, in order); it never prints.
 A bot's move is answered like any other move, its headline naming seat and input, so the
 output reads as a complete record of the game.
+
+When bots act:
+
+- a turn game: a bot plays whenever one of its seats is awaited;
+- a real-time game with bots only: the bots are asked in turn; when none has anything to do,
+  time passes to the end;
+- a real-time game with a person: every bot gets one go after each of the person's accepted
+  moves and each time the clock moves (a stamped command, or, with ``realtime``, every step of
+  the wall clock), never after a look (``board``, ``legal``, ...), so looking changes nothing.
+
+Once the game is over no bot is asked again; the remaining lines are still answered.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import Protocol as TypingProtocol
 
 from engine.bots import Bot, BotFailure
-from engine.errors import InputError
+from engine.clock import seconds_name
+from engine.errors import GameOverError, InputError
+from engine.lines import BadLine, Timeout
 from engine.protocol import Protocol, Response
+
+Line = str | BadLine
+
+
+class LineSource(TypingProtocol):
+    def read(self, timeout: float | None) -> Line | Timeout | None:
+        """The next line, ``TIMEOUT`` if none came within ``timeout`` seconds, None at the end."""
+
+
+class _Lines:
+    """A plain iterable of lines as a ``LineSource`` (it never times out)."""
+
+    def __init__(self, lines: Iterable[Line]) -> None:
+        self._it = iter(lines)
+
+    def read(self, timeout: float | None) -> Line | None:
+        return next(self._it, None)
 
 
 class Match:
+    """One session driven to its end (or to the end of its input).
+
+    ``lines``: the person's input (a ``engine.lines.LineReader``, any iterable of lines, or
+    None when bots play every seat). ``realtime``: stamp the person's lines with the wall clock
+    (``clock`` gives seconds, ``time.monotonic`` by default), let the bots act as it runs, and
+    announce the end the moment the sand runs out."""
+
     def __init__(
-        self, protocol: Protocol, bots: dict[str, Bot], lines: Iterable[str] | None, *, max_moves: int | None = None
+        self, protocol: Protocol, bots: dict[str, Bot], lines: LineSource | Iterable[Line] | None, *,
+        max_moves: int | None = None, realtime: bool = False, clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.protocol = protocol
         self.session = protocol.session
         self.bots = dict(bots)
-        self.lines = iter(lines) if lines is not None else None
+        self.lines: LineSource | None = None
+        if lines is not None:
+            self.lines = lines if hasattr(lines, "read") else _Lines(lines)  # type: ignore[arg-type]
         self.max_moves = max_moves
         self.stopped = False
+        self.realtime = realtime and self.session.state.realtime
+        self._clock = clock
+        self._wall0 = clock()
+        self._clock0 = self.session.clock_ms
         self._last: str | None = None
-        self._round_due = True  # real time with a person: the bots' one go before the next line
+        self._round_due = True  # real time with a person: the bots' next go
 
-    def _realtime_bots(self, only: str | None = None) -> tuple[bool, str | None]:
-        """A real-time game: ask the bots in turn (or just ``only``), from the one after the
-        last to act; the first with an input plays it. (acted, framed answer); acted is False
-        when every bot asked had nothing to do."""
-        seats = [s for s in self.session.seats if s in self.bots]
-        if only is not None:
-            seats = [only] if only in self.bots else []
-        if not seats:
-            return False, None
-        start = (seats.index(self._last) + 1) % len(seats) if self._last in seats else 0
-        for seat in seats[start:] + seats[:start]:
-            bot = self.bots[seat]
-            try:
-                text = bot.choose(self.session)
-            except BotFailure as exc:
-                return True, self._forfeit(seat, str(exc))
-            if text is None:
-                continue
-            self._last = seat
-            try:
-                return True, self.protocol.render(self.protocol.move(seat, text, None, referee=True))
-            except InputError as exc:
-                return True, self._forfeit(seat, f"illegal input {text!r}: {exc.kind}: {exc.message}")
-        return False, None
+    # -- time -----------------------------------------------------------------------------------
+    def _wall_ms(self) -> int:
+        """The wall clock on the game's clock: where the game stood when the match began, plus
+        the time since; never before the game's clock."""
+        return max(self.session.clock_ms, self._clock0 + round((self._clock() - self._wall0) * 1000))
 
-    def _bot_seat(self) -> str | None:
-        for awaited in self.session.state.awaiting():
-            if awaited.seat in self.bots:
-                return awaited.seat
-        return None
+    def _bot_time(self) -> int:
+        """When a bot's input asked for now would land."""
+        return self._wall_ms() if self.realtime else self.session.clock_ms + self.session.state.clock_step_ms
 
-    def _bot_move(self, seat: str) -> str | None:
-        """The framed answer to a bot's move; None when the session may not know of the move at
-        all (a secret input that caused nothing it may see: a night conference, say)."""
+    def _timeout(self) -> float | None:
+        """How long to wait for the person's next line: until the sand runs out or the bots'
+        next go, with the wall clock; else as long as it takes."""
+        state = self.session.state
+        if not self.realtime or self.session.over:
+            return None
+        now = self._wall_ms()
+        waits = [] if state.next_deadline() is None else [state.next_deadline() - now]  # type: ignore[operator]
+        if self.bots:
+            waits.append(state.clock_step_ms)
+        return max(0, min(waits)) / 1000 if waits else None
+
+    def _stamped(self, line: Line) -> Line:
+        if not self.realtime or isinstance(line, BadLine):
+            return line
+        text = line.strip()
+        if not text or text.startswith(("#", "@")):
+            return line
+        return f"@{seconds_name(self._wall_ms())} {text}"
+
+    def _time_runs_out(self, at: int) -> str | None:
+        """The framed end of the game when the sand runs out before ``at`` (recorded as a tick
+        at the deadline), else None."""
+        state = self.session.state
+        if self.session.over or not state.ends_by_time(at):
+            return None
+        deadline = state.next_deadline()
+        return self.protocol.render(self.protocol.wait(max(deadline or at, self.session.clock_ms)))
+
+    # -- bots -----------------------------------------------------------------------------------
+    def _bot_move(self, seat: str, *, realtime: bool) -> tuple[bool, str | None]:
+        """Ask ``seat``'s bot for an input and play it: (acted, framed answer). The answer is
+        None when the session may not know of the move at all (a secret input that caused
+        nothing it may see: a night conference, say)."""
         bot = self.bots[seat]
+        text = None
         try:
             text = bot.choose(self.session)
             if text is None:
+                if realtime:
+                    return False, None  # nothing to do now
                 raise BotFailure("the bot had no input to give")
-            response = self.protocol.move(seat, text, None, referee=True)
-            if response.payload["seat"] is None and not response.payload["events"]:
-                return None
-            return self.protocol.render(response)
+            at = self._bot_time()
+            ended = self._time_runs_out(at) if realtime else None
+            if ended is not None:  # the sand ran out while the bot thought: its input is too late
+                return True, ended
+            response = self.protocol.move(seat, text, at if self.realtime else None, referee=True)
         except BotFailure as exc:
-            return self._forfeit(seat, str(exc))
+            return True, self._forfeit(seat, str(exc))
+        except GameOverError:
+            return True, None
         except InputError as exc:
-            return self._forfeit(seat, f"illegal input {text!r}: {exc.kind}: {exc.message}")
+            return True, self._forfeit(seat, f"illegal input {_short(text)}: {exc.kind}: {exc.message}")
+        if response.payload["seat"] is None and not response.payload["events"]:
+            return True, None
+        self._last = seat
+        return True, self.protocol.render(response)
 
     def _forfeit(self, seat: str, why: str) -> str:
+        """A bot failed: record why and give its seat up (the game's forfeit input). A game
+        without one goes on with the seat idle when it runs in real time; a turn game cannot
+        wait for the seat, so the session ends."""
         self.session.note({"seat": seat, "forfeit": why})
         self.bots.pop(seat).close()
         give_up = self.session.rules.forfeit_input(seat)
-        if give_up is None:
+        if give_up is not None:
+            try:
+                response = self.protocol.move(seat, give_up, None, referee=True)
+            except InputError:
+                response = None
+            if response is not None:
+                response.body.insert(0, f"forfeit: {seat}: {why}")
+                response.payload["forfeit"] = {"seat": seat, "reason": why}
+                return self.protocol.render(response)
+        if self.session.state.realtime:
+            message = f"{seat}'s bot failed ({why}); the seat is idle from now on"
+        else:
             self.protocol.done = True
             message = f"{seat}'s bot failed ({why}); this game has no forfeit, so the session ends"
-            return self.protocol.render(Response(
-                False, f"bot: {message}", [], {"error": {"kind": "bot", "message": message, "allowed": []}},
-            ))
-        response = self.protocol.move(seat, give_up, None, referee=True)
-        response.body.insert(0, f"forfeit: {seat}: {why}")
-        response.payload["forfeit"] = {"seat": seat, "reason": why}
-        return self.protocol.render(response)
+        return self.protocol.render(Response(
+            False, f"bot: {message}", [], {"error": {"kind": "bot", "message": message, "allowed": []}},
+        ))
 
+    def _bot_seats(self) -> list[str]:
+        return [s for s in self.session.seats if s in self.bots]
+
+    def _bots_act(self) -> Iterator[str]:
+        """Let the bots act as the game allows now; yields their framed answers. Sets
+        ``self._acted`` when some bot (or time) did something, so the loop asks again."""
+        self._acted = False
+        state = self.session.state
+        if not state.realtime:
+            seat = next((a.seat for a in state.awaiting() if a.seat in self.bots), None)
+            if seat is not None:
+                self._acted = True
+                _, out = self._bot_move(seat, realtime=False)
+                if out is not None:
+                    yield out
+            return
+        if self.lines is not None:  # a person plays too: one go each, when it is due
+            if not self._round_due:
+                return
+            self._round_due = False
+            seats = self._bot_seats()
+        else:  # bots only: in turn from the one after the last to act; the first with an input plays
+            seats = self._bot_seats()
+            start = (seats.index(self._last) + 1) % len(seats) if self._last in seats else 0
+            seats = seats[start:] + seats[:start]
+        for seat in seats:
+            if self.session.over or self.protocol.done:
+                return
+            if seat not in self.bots:  # forfeited during this round
+                continue
+            ended = self._time_runs_out(self._bot_time())
+            if ended is not None:  # the sand runs out before a bot's input could land
+                self._acted = True
+                yield ended
+                return
+            acted, out = self._bot_move(seat, realtime=True)
+            if out is not None:
+                yield out
+            if acted and self.lines is None:
+                self._acted = True
+                return
+
+    # -- the loop -------------------------------------------------------------------------------
     def run(self) -> Iterator[str]:
         try:
             while not self.protocol.done:
                 if self.max_moves is not None and len(self.session.moves) >= self.max_moves and not self.session.over:
                     self.stopped = True
                     break
-                state = self.session.state
-                if state.realtime and not self.session.over and self.bots and \
-                        state.ends_by_time(self.session.clock_ms + state.clock_step_ms):
-                    # the sand runs out before the bots' next input could land: record when
-                    yield self.protocol.render(self.protocol.wait(max(state.next_deadline() or 0, self.session.clock_ms)))
-                    continue
-                if state.realtime and not self.session.over and self.lines is not None and self._round_due:
-                    # a person types too: every bot gets one go per line typed, so none starves them
-                    self._round_due = False
-                    for seat in [s for s in self.session.seats if s in self.bots]:
-                        if self.session.over or self.protocol.done:
-                            break
-                        acted, out = self._realtime_bots(only=seat)
-                        if out is not None:
-                            yield out
-                    continue
-                if state.realtime and not self.session.over and self.lines is None:
-                    acted, out = self._realtime_bots()
-                    if out is not None:
-                        yield out
-                    if acted:
+                if not self.session.over and self.bots:
+                    yield from self._bots_act()
+                    if self._acted:
                         continue
-                    if self.lines is None:  # every seat is a bot, and none has anything to do
-                        deadline = self.session.state.next_deadline()
-                        if deadline is None:
-                            break
-                        yield self.protocol.render(self.protocol.wait(max(deadline, self.session.clock_ms)))
-                        continue
-                seat = None if self.session.over or self.session.state.realtime else self._bot_seat()
-                if seat is not None:
-                    out = self._bot_move(seat)
-                    if out is not None:
-                        yield out
-                    continue
                 if self.lines is None:
-                    break
-                line = next(self.lines, None)
+                    deadline = self.session.state.next_deadline()
+                    if self.session.over or not self.bots or deadline is None:
+                        break
+                    # every seat is a bot and none has anything to do: time passes to the end
+                    yield self.protocol.render(self.protocol.wait(max(deadline, self.session.clock_ms)))
+                    continue
+                line = self.lines.read(self._timeout())
                 if line is None:
                     break
-                out = self.protocol.handle(line)
-                self._round_due = out is not None
+                if isinstance(line, Timeout):
+                    ended = self._time_runs_out(self._wall_ms())
+                    if ended is not None:  # the sand ran out while nobody typed
+                        yield ended
+                    self._round_due = True  # the clock moved on: the bots' next go
+                    continue
+                before = (len(self.session.moves), self.session.clock_ms)
+                out = self.protocol.handle(self._stamped(line))
                 if out is not None:
                     yield out
+                if (len(self.session.moves), self.session.clock_ms) != before:
+                    self._round_due = True
         finally:
             for bot in self.bots.values():
                 bot.close()
             self.bots.clear()
+
+
+def _short(text: str | None, limit: int = 200) -> str:
+    """A bot's input quoted for a note, cut to ``limit`` characters."""
+    if text is None:
+        return "None"
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit]) + f"... ({len(text.encode('utf-8', 'replace'))} bytes)"

@@ -22,6 +22,7 @@ from engine.clock import parse_seconds, seconds_name
 from engine.errors import ArbiterError, DeniedError, SyntaxInputError, UnknownCommandError, UnknownSeatError
 from engine.events import HOST, Event
 from engine.game import SECRET_SEAT
+from engine.lines import BadLine
 from engine.session import Session
 
 META_COMMANDS: dict[str, str] = {
@@ -82,7 +83,7 @@ class Protocol:
         self._visible_count = 0  # ... and how many of them this session may see
 
     # -- framing ------------------------------------------------------------------------------
-    def handle(self, line: str) -> str | None:
+    def handle(self, line: str | BadLine) -> str | None:
         """Answer one input line; None for blank lines and comments."""
         response = self.respond(line)
         return None if response is None else self.render(response)
@@ -91,7 +92,10 @@ class Protocol:
         """A response framed for this session: one JSON line, or a text block."""
         return response.json() if self.json_mode else response.text()
 
-    def respond(self, line: str) -> Response | None:
+    def respond(self, line: str | BadLine) -> Response | None:
+        """The response to one line (a ``BadLine`` from the reader is refused as syntax)."""
+        if isinstance(line, BadLine):
+            return error_response(SyntaxInputError(line.problem, [MOVE_FORM]))
         text = line.strip()  # a trailing \r\n goes with the other surrounding white space
         if not text or text.startswith("#"):
             return None
@@ -120,8 +124,17 @@ class Protocol:
         if time_ms is None:
             return handler(words[1:])
         handler(words[1:])  # refuses bad arguments before time moves; meta-commands change nothing
+        start = len(self.session.events)
         self.session.advance_to(time_ms)
-        return handler(words[1:])
+        response = handler(words[1:])
+        events = self._visible(start)
+        if events:  # passing time did something (the sand ran out): show it, as a move would
+            response.body[:0] = [event_line(e) for _, e in events]
+            response.payload["events"] = [self._event_dict(i, e) for i, e in events]
+            if self.session.over and not any(line.startswith("result: ") for line in response.body):
+                response.body += self._status_lines()
+            response.payload.setdefault("result", self._status_payload()["result"])
+        return response
 
     def move(self, seat: str, text: str, time_ms: int | None, *, referee: bool = False) -> Response:
         """Apply a move; ``referee`` moves (a bot's, run by the referee) skip the seat check."""
@@ -155,6 +168,20 @@ class Protocol:
         return Response(True, f"time {now}", body, {
             "command": "wait", "time": now, "events": [self._event_dict(i, e) for i, e in events],
             **self._status_payload()})
+
+    def opening(self) -> Response:
+        """What a session is told before its first line: the game, the seats, this session's
+        seat, every event it may see so far (its own card, say), what is awaited and, for a
+        finished game, the result. JSON sessions get it as their first object."""
+        s = self.session
+        events = self._visible(0)
+        self._counted, self._visible_count = len(s.events), len(events)
+        return Response(True, "open", [event_line(e) for _, e in events] + self._status_lines(), {
+            "command": "open", "game": s.rules.name, "title": s.rules.title, "variant": s.variant.name,
+            "variant_title": s.variant.title, "seed": s.seed, "seat": self.perspective,
+            "seats": list(s.seats), "time": seconds_name(s.clock_ms), "moves": len(s.moves),
+            "events": [self._event_dict(i, e) for i, e in events], **self._status_payload(),
+        })
 
     def _visible(self, start: int) -> list[tuple[int, Event]]:
         """Events from global index ``start`` on that this session may see, each with its index
@@ -217,9 +244,9 @@ class Protocol:
         seat = self._seat_arg(args, "legal", required=True)
         if seat == HOST:
             raise UnknownSeatError("the host does not play; name a seat", list(self.session.seats))
-        legal = self.session.state.legal_inputs(seat)
-        return Response(True, f"legal {seat}", [f"legal: {m}" for m in legal],
-                        {"command": "legal", "seat": seat, "legal": legal})
+        choices = self.session.choices(seat)
+        return Response(True, f"legal {seat}", choices.lines(),
+                        {"command": "legal", "seat": seat, **choices.as_dict()})
 
     def cmd_board(self, args: list[str]) -> Response:
         seat = self._seat_arg(args, "board")

@@ -25,6 +25,12 @@ from engine.errors import ScenarioError
 
 SCENARIO_PACKAGE = "scenarios"
 T = TypeVar("T")
+MAX_FILE_BYTES = 1024 * 1024
+"""The largest scenario, deck or role file read (the packaged data is a few KiB)."""
+MAX_TEXT_CHARS = 10_000
+"""The longest text value in one (a tile map is a few hundred characters)."""
+MAX_DEPTH = 32
+"""How deep lists and mappings may nest (the packaged data needs five levels)."""
 
 
 class Node:
@@ -97,12 +103,14 @@ class Node:
             raise self.fail(f"{v} is out of range (allowed: {lo}..{hi})")
         return v
 
-    def text(self, choices: tuple[str, ...] | list[str] | None = None) -> str:
+    def text(self, choices: tuple[str, ...] | list[str] | None = None, max_len: int | None = None) -> str:
         v = self.value
         if not isinstance(v, str) or not v.strip():
             raise self.fail(f"expected text, found {_kind(v)}")
         if choices is not None and v not in choices:
-            raise self.fail(f"{v!r} is not one of: {', '.join(choices)}")
+            raise self.fail(f"{_clip(v)!r} is not one of: {', '.join(choices)}")
+        if max_len is not None and len(v) > max_len:
+            raise self.fail(f"{len(v)} characters is too long (at most {max_len})")
         return v
 
     def texts(self, choices: tuple[str, ...] | list[str] | None = None, unique: bool = True) -> list[str]:
@@ -114,6 +122,10 @@ class Node:
                     raise self._child(t, i).fail(f"{t!r} is listed twice")
                 seen.add(t)
         return out
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _kind(v: Any) -> str:
@@ -150,19 +162,45 @@ def load_text(text: str, source: str) -> Node:
     ...
     engine.errors.ScenarioError: deck.yaml: line 1, column 22: not valid YAML: the key 'civilian' is given twice
     """
+    if len(text) > MAX_FILE_BYTES:
+        raise ScenarioError(source, "", f"{len(text)} characters is larger than a data file may be "
+                            f"({MAX_FILE_BYTES} at most)")
     try:
         value = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader subclass)
+    except RecursionError:
+        raise ScenarioError(source, "", f"nested too deeply to read (at most {MAX_DEPTH} levels)") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc)
         raise ScenarioError(source, where, f"not valid YAML: {problem}") from None
+    _check_bounds(Node(value, source))
     return Node(value, source)
+
+
+def _check_bounds(root: Node) -> None:
+    """Refuse a document nested deeper than ``MAX_DEPTH`` or with a text longer than
+    ``MAX_TEXT_CHARS``, naming where (walked without recursion)."""
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        v = node.value
+        if isinstance(v, str) and len(v) > MAX_TEXT_CHARS:
+            raise node.fail(f"a text of {len(v)} characters is too long (at most {MAX_TEXT_CHARS})")
+        if isinstance(v, (list, dict)):
+            if depth >= MAX_DEPTH:
+                raise node.fail(f"nested more than {MAX_DEPTH} levels deep")
+            children = v.items() if isinstance(v, dict) else enumerate(v)
+            stack.extend((node._child(c, k if isinstance(k, int) else str(k)), depth + 1) for k, c in children)
 
 
 def load_file(path: str | Path) -> Node:
     p = Path(path)
     try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ScenarioError(str(p), "", f"{size} bytes is larger than a data file may be "
+                                f"({MAX_FILE_BYTES} at most)")
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ScenarioError(str(p), "", f"cannot read: {exc}") from None

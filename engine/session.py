@@ -18,6 +18,26 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True)
+class Choices:
+    """What a seat may send now, as the protocol shows it: ``legal`` inputs to send as they
+    are, ``forms`` with a word in capitals for the player's own words (``say TEXT``), and the
+    game's way to give up (``resign``), kept apart so a bot picking from ``legal`` never
+    gives up by chance."""
+
+    legal: list[str]
+    forms: list[str]
+    resign: str | None
+
+    def lines(self) -> list[str]:
+        """The ``legal:``, ``form:`` and ``resign:`` lines of the protocol."""
+        return ([f"legal: {m}" for m in self.legal] + [f"form: {f}" for f in self.forms]
+                + ([f"resign: {self.resign}"] if self.resign else []))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"legal": list(self.legal), "forms": list(self.forms), "resign": self.resign}
+
+
+@dataclass(frozen=True)
 class Move:
     """An accepted input: the ``n``-th move of the game."""
 
@@ -76,6 +96,13 @@ class Session:
     @property
     def over(self) -> bool:
         return self.state.result is not None
+
+    def choices(self, seat: str) -> Choices:
+        """What ``seat`` may send now (see ``Choices``)."""
+        legal = self.state.legal_inputs(seat)
+        give_up = self.rules.forfeit_input(seat)
+        resign = give_up if give_up is not None and give_up in legal else None
+        return Choices([m for m in legal if m != resign], self.state.input_forms(seat), resign)
 
     def check_seat(self, seat: str) -> str:
         if seat != HOST and seat not in self.state.seats:

@@ -46,8 +46,8 @@ def _block(value: dict[str, Any]) -> str:
     return yaml.safe_dump(value, default_flow_style=None, allow_unicode=True, width=100, sort_keys=False)
 
 
-def header_of(session: Session) -> dict[str, Any]:
-    return {
+def header_of(session: Session, settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    header = {
         "format": FORMAT,
         "game": session.rules.name,
         "variant": session.variant.name,
@@ -56,11 +56,15 @@ def header_of(session: Session) -> dict[str, Any]:
         "seats": list(session.seats),
         "options": dict(session.options),
     }
+    if settings:
+        header["session"] = dict(settings)
+    return header
 
 
-def opening_of(session: Session) -> str:
-    """The text before the first log entry."""
-    return HEADER + _block(header_of(session)) + "log:\n"
+def opening_of(session: Session, settings: dict[str, Any] | None = None) -> str:
+    """The text before the first log entry; ``settings`` are how ``arbiter play`` ran the
+    session (its seat, its bots), so ``--resume`` can run it the same way."""
+    return HEADER + _block(header_of(session, settings)) + "log:\n"
 
 
 def entry_line(entry: dict[str, Any]) -> str:
@@ -76,22 +80,30 @@ def ending_of(session: Session) -> dict[str, Any]:
 
 
 class TranscriptWriter:
-    """Writes a session's transcript incrementally: every entry is appended and flushed."""
+    """Writes a session's transcript incrementally: every entry is appended, flushed and synced
+    to disk before the game goes on, and the ending (result and event digest) follows in one
+    write the moment the game is over. Nothing is ever written after the ending.
 
-    def __init__(self, path: str | Path, session: Session, *, resume: bool = False) -> None:
+    A new transcript never replaces a file unless ``overwrite``; ``resume`` appends to the
+    transcript the session was replayed from (dropping a line or an ending a crash left torn)."""
+
+    def __init__(self, path: str | Path, session: Session, *, resume: bool = False, overwrite: bool = False,
+                 settings: dict[str, Any] | None = None) -> None:
         self.path = Path(path)
         self.session = session
         self.finished = False
         self._file: IO[str]
         try:
             if resume:
-                _drop_cut_off_line(self.path)
+                _truncate_to_log(self.path)
                 self._file = self.path.open("a", encoding="utf-8")
                 written = len(session.entries)
             else:
-                self._file = self.path.open("w", encoding="utf-8")
-                self._file.write(opening_of(session))
+                self._file = self.path.open("w" if overwrite else "x", encoding="utf-8")
+                self._file.write(opening_of(session, settings))
                 written = 0
+        except FileExistsError:
+            raise TranscriptError(f"{self.path} already exists") from None
         except OSError as exc:
             raise TranscriptError(f"cannot write the transcript {self.path}: {exc.strerror or exc}") from None
         self._file.write("".join(entry_line(e) for e in session.entries[written:]))
@@ -99,14 +111,15 @@ class TranscriptWriter:
         session.listeners.append(self.append)
 
     def _sync(self) -> None:
-        self._file.flush()
-        os.fsync(self._file.fileno())
         if self.session.over and not self.finished:
             self._file.write(_block(ending_of(self.session)))
-            self._file.flush()
             self.finished = True
+        self._file.flush()
+        os.fsync(self._file.fileno())
 
     def append(self, entry: dict[str, Any]) -> None:
+        if self.finished:  # the log is closed by the ending; nothing may follow it
+            return
         self._file.write(entry_line(entry))
         self._sync()
 
@@ -116,12 +129,28 @@ class TranscriptWriter:
         self._file.close()
 
 
-def _drop_cut_off_line(path: Path) -> None:
-    """Before appending, remove a last line that a crash left without its newline."""
+def _truncate_to_log(path: Path) -> None:
+    """Before appending, cut the file back to the end of its last whole log line: a last line a
+    crash left without its newline goes, and so does an ending a crash left torn (a finished
+    game's ending is then written anew from the moves)."""
     with path.open("rb+") as f:
         data = f.read()
-        if data and not data.endswith(b"\n"):
-            f.truncate(data.rindex(b"\n") + 1 if b"\n" in data else 0)
+        end = _log_end(data)
+        if end < len(data):
+            f.truncate(end)
+
+
+def _log_end(data: bytes) -> int:
+    """The offset just after the last whole line of the log (lines ``- ...`` after ``log:``)."""
+    start = data.find(b"\nlog:\n")
+    if start < 0:
+        return len(data) if data.endswith(b"\n") else (data.rindex(b"\n") + 1 if b"\n" in data else 0)
+    end = start + len(b"\nlog:\n")
+    while True:
+        nl = data.find(b"\n", end)
+        if nl < 0 or not data.startswith(b"- ", end):
+            return end
+        end = nl + 1
 
 
 def dump(session: Session) -> str:
@@ -147,6 +176,7 @@ class Transcript:
     events: dict[str, Any] | None = None
     source: str = "transcript"
     notes: list[str] = field(default_factory=list)
+    session: dict[str, Any] | None = None
 
     @property
     def chance(self) -> list[ChanceRecord]:
@@ -154,7 +184,19 @@ class Transcript:
 
     @property
     def finished(self) -> bool:
+        """Whether the transcript holds its ending (a game whose ending a crash cut off is
+        finished too, which only a replay tells)."""
         return self.result is not None
+
+    def settings(self) -> dict[str, Any]:
+        """How ``arbiter play`` ran the session: the header's ``session`` and any later
+        ``session`` notes (a resumed session that changed its bots), the latest winning."""
+        out = dict(self.session or {})
+        for entry in self.log:
+            note = entry.get("note")
+            if isinstance(note, dict) and isinstance(note.get("session"), dict):
+                out.update(note["session"])
+        return out
 
     @property
     def move_count(self) -> int:
@@ -183,32 +225,95 @@ class Transcript:
                           source=self.source, notes=self.notes)
 
 
-def _cut_off(text: str) -> str | None:
-    """The text without a last line a crash left half written (the writer ends every line)."""
-    if text and not text.endswith("\n") and "\n" in text:
-        return text[: text.rindex("\n") + 1]
+MAX_BYTES = 256 * 1024 * 1024
+"""The largest transcript the referee reads (a whole tournament's longest game is far smaller)."""
+_RESULT_KEYS = ("winner", "reason", "text", "winners", "scores")
+
+
+def _yaml(text: str) -> Any:
+    """``yaml.safe_load``, with nesting too deep for Python reported as a YAML error."""
+    try:
+        return yaml.safe_load(text)
+    except RecursionError:
+        raise yaml.YAMLError("the YAML is nested too deeply to read") from None
+
+
+def _yaml_error(exc: yaml.YAMLError, source: str, first_line: int = 0) -> TranscriptError:
+    mark = getattr(exc, "problem_mark", None)
+    where = f" (line {first_line + mark.line + 1})" if mark else ""
+    return TranscriptError(f"{source}{where}: not valid YAML: {getattr(exc, 'problem', None) or exc}")
+
+
+def _ending_problem(doc: dict[str, Any]) -> str | None:
+    """Why a transcript's ending (``result`` and ``events``) is incomplete, if it is: a crash
+    while it was written. None when it is whole, or absent altogether."""
+    if "result" not in doc and "events" not in doc:
+        return None
+    result, events = doc.get("result"), doc.get("events")
+    if not isinstance(result, dict) or any(k not in result for k in _RESULT_KEYS):
+        return "result"
+    if not isinstance(events, dict) or not isinstance(events.get("count"), int) \
+            or not isinstance(events.get("digest"), str):
+        return "events"
     return None
 
 
-def _load_yaml(text: str, source: str) -> tuple[Any, list[str]]:
-    cut_note = [f"{source}: its last line was cut off and is ignored"]
+def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str]]:
+    """Read a transcript the writer wrote but a crash cut short: the header, then the log line
+    by line up to the last whole entry; an ending that does not read whole is left out (the
+    result follows from the moves)."""
+    data = text.encode("utf-8")
+    head_end = data.find(b"\nlog:\n")
+    if head_end < 0:
+        raise TranscriptError(f"{source}: not a transcript, or cut off before its log began")
+    log_start = head_end + len(b"\nlog:\n")
+    log_end = _log_end(data)
     try:
-        doc = yaml.safe_load(text)
+        doc = _yaml(data[:head_end + 1].decode("utf-8"))
     except yaml.YAMLError as exc:
-        shorter = _cut_off(text)
-        if shorter is not None:
-            try:
-                return yaml.safe_load(shorter), cut_note
-            except yaml.YAMLError:
-                pass
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1})" if mark else ""
-        raise TranscriptError(f"{source}{where}: not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
-    # A cut that still parses ("- " or "- {move: {n: 4") leaves a malformed last entry.
-    log = doc.get("log") if isinstance(doc, dict) else None
-    shorter = _cut_off(text)
-    if shorter is not None and isinstance(log, list) and log and _entry_problem(log[-1]):
-        return yaml.safe_load(shorter), cut_note
+        raise _yaml_error(exc, source) from None
+    if not isinstance(doc, dict):
+        raise TranscriptError(f"{source}: not a transcript (expected a YAML mapping)")
+    lines = data[log_start:log_end].decode("utf-8").splitlines(keepends=True)
+    notes: list[str] = []
+    try:
+        log = _yaml("".join(lines)) or []
+    except yaml.YAMLError as exc:
+        raise _yaml_error(exc, source, data[:log_start].count(b"\n")) from None
+    rest = data[log_end:].decode("utf-8")
+    if log and _entry_problem(log[-1]) and not rest.strip():  # "- {move: {n: 4" cut mid-entry
+        log, rest = log[:-1], lines[-1] + rest
+    if rest.strip():
+        try:
+            ending = _yaml(rest)
+        except yaml.YAMLError:
+            ending = None
+        if isinstance(ending, dict) and set(ending) <= {"result", "events"} and not _ending_problem(ending):
+            doc.update(ending)
+        elif rest.lstrip().startswith(("result:", "events:")) or "\n" not in rest:
+            notes.append(f"{source}: its ending was cut off; the result follows from the moves"
+                         if rest.lstrip().startswith(("result:", "events:"))
+                         else f"{source}: its last line was cut off and is ignored")
+        else:
+            raise TranscriptError(f"{source}: unexpected text after the log: {rest.strip()[:80]!r}")
+    doc["log"] = log
+    return doc, notes
+
+
+def _load_yaml(text: str, source: str) -> tuple[Any, list[str]]:
+    try:
+        doc = _yaml(text)
+    except yaml.YAMLError as exc:
+        if "\nlog:\n" not in text:
+            raise _yaml_error(exc, source) from None
+        return _by_lines(text, source)
+    if isinstance(doc, dict):
+        log = doc.get("log")
+        torn_entry = not text.endswith("\n") and isinstance(log, list) and log and _entry_problem(log[-1])
+        if (torn_entry or _ending_problem(doc)) and "\nlog:\n" in text:
+            return _by_lines(text, source)  # a crash cut the last entry or the ending
+        if not text.endswith("\n") and "\n" in text and "\nlog:\n" in text:
+            return _by_lines(text, source)  # a last line cut short that still reads
     return doc, []
 
 
@@ -225,7 +330,7 @@ def parse(text: str, source: str = "transcript") -> Transcript:
     log = doc.get("log") or []
     if not isinstance(log, list):
         raise TranscriptError(f"{source}: log: expected a list")
-    for key in ("options", "result", "events"):
+    for key in ("options", "result", "events", "session"):
         if doc.get(key) is not None and not isinstance(doc[key], dict):
             raise TranscriptError(f"{source}: {key}: expected a mapping, found {type(doc[key]).__name__}")
     if isinstance(doc.get("result"), dict) and not isinstance(doc["result"].get("text", ""), str):
@@ -238,6 +343,7 @@ def parse(text: str, source: str = "transcript") -> Transcript:
         game=doc["game"], variant=str(doc["variant"]), data=doc["data"], seed=doc["seed"],
         seats=[str(s) for s in doc["seats"]], options=dict(doc.get("options") or {}), log=log,
         result=doc.get("result"), events=doc.get("events"), source=source, notes=notes,
+        session=doc.get("session"),
     )
 
 
@@ -272,6 +378,9 @@ def time_ms(value: int | float) -> int:
 def read(path: str | Path) -> Transcript:
     p = Path(path)
     try:
+        if p.stat().st_size > MAX_BYTES:
+            raise TranscriptError(f"{p}: {p.stat().st_size} bytes is larger than a transcript can be "
+                                  f"({MAX_BYTES // (1024 * 1024)} MiB at most)")
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise TranscriptError(f"{p}: cannot read: {exc}") from None
@@ -344,20 +453,21 @@ def replayed(t: Transcript) -> Session:
     return report.session
 
 
-def resume(path: str | Path) -> Session:
-    """The unfinished game of a transcript, ready to go on (attach a writer with resume=True)."""
+def resume(path: str | Path) -> tuple[Transcript, Session]:
+    """The game of a transcript, replayed and ready to go on (attach a writer with
+    ``resume=True``, which also writes the ending of a game whose moves finished it but whose
+    ending a crash cut off). A transcript that is whole and finished has nothing to resume."""
     t = read(path)
     if t.finished:
-        raise TranscriptError(f"{path}: that game is over; nothing to resume")
-    return replayed(t)
+        raise TranscriptError(f"{path}: that game is over ({(t.result or {}).get('text', '')}); "
+                              "nothing to resume")
+    return t, replayed(t)
 
 
 def _compare_ending(t: Transcript, session: Session) -> list[str]:
     problems = []
     got = session.state.result.as_dict() if session.state.result else None
-    if t.result is None:
-        if got is not None:
-            problems.append(f"the game now ends ({got['text']}) but the transcript has no result")
+    if t.result is None:  # a crash before the ending was written: the moves say how it ended
         return problems
     if got != t.result:
         problems.append(f"result differs: transcript {t.result}, replay {got}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine import registry
@@ -70,6 +70,8 @@ def check_invariants(state: FbiMafiaState, before: tuple[int, int]) -> None:
     choices=st.lists(st.integers(0, 10**6), min_size=1, max_size=300),
     prefer_verb=st.sampled_from([None, "masquerade", "inspect", "plant", "protect", "kill", "swap"]),
 )
+@example(mode="standard-3v3", seed=306, choices=[0, 0, 0, 0, 0, 524289, 0, 31, 240, 0, 0, 0, 0, 0, 0, 100],
+         prefer_verb=None)  # an arrest of a bombed card: the Bomber is asked before its tokens go
 def test_invariants_hold_after_every_input(mode, seed, choices, prefer_verb):
     session = Session(FBI, mode, seed=seed)
     state = session.state

@@ -26,11 +26,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cli.main import main, wall_clock
+from cli.main import main
 from engine import registry
 from engine import transcript as tr
 from engine.games.magic_maze import data as mm
 from engine.games.magic_maze.rules import MagicMazeRules
+from engine.match import Match
+from engine.protocol import Protocol
 from engine.session import Session
 from tests.helpers import precondition, responses, run, write
 
@@ -400,15 +402,19 @@ def test_realtime_stamps_every_line_with_the_wall_clock_and_replays(tmp_path: Pa
     assert "5 moves, unfinished (resumable)" in replay_ok(live)
 
 
-def test_wall_clock_stamps_are_never_before_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_wall_clock_stamps_are_never_before_the_clock() -> None:
     session = Session(MAZE, "1", seed=1, options={"players": 1})
-    ticks = iter([100.0, 100.25, 100.5, 101.0, 101.5])
-    monkeypatch.setattr(time, "monotonic", lambda: next(ticks))
-    lines = wall_clock(iter(["p1 draw\n", "  \n", "# note\n", "@9 p1 draw\n", "board\n", "p1 draw\n"]), session)
-    out = [next(lines), next(lines), next(lines), next(lines)]
-    assert out == ["@0.25 p1 draw\n", "  \n", "# note\n", "@9 p1 draw\n"]
-    session.submit("p1", "draw", 9000)  # the game's clock is now ahead of the wall clock
-    assert list(lines) == ["@9 board\n", "@9 p1 draw\n"]
+    now = [100.0]
+
+    def typed():  # each line arrives at its wall-clock second
+        for at, line in [(100.25, "p1 draw"), (100.5, "  "), (100.75, "# note"), (101.0, "@9 p1 draw"),
+                         (101.5, "board"), (102.0, "p1 draw")]:
+            now[0] = at
+            yield line
+
+    out = list(Match(Protocol(session), {}, typed(), realtime=True, clock=lambda: now[0]).run())
+    assert len(out) == 4  # the blank line and the comment get no answer
+    assert [m.time_ms for m in session.moves] == [250, 9000, 9000]  # the game's clock ran ahead of the wall
 
 
 def test_realtime_lines_typed_over_time_are_recorded_with_their_times(tmp_path: Path) -> None:
