@@ -36,7 +36,7 @@ class BadLine:
 
 
 class Timeout:
-    """``LineReader.read`` found no whole line before its timeout."""
+    """``LineReader.read_line`` found no whole line before its timeout."""
 
 
 TIMEOUT = Timeout()
@@ -80,7 +80,7 @@ def too_long() -> str:
 
 
 class LineReader:
-    """Protocol lines from a binary stream: iterate for every line, or ``read(timeout)`` for
+    """Protocol lines from a binary stream: iterate for every line, or ``read_line(timeout)`` for
     the next one within ``timeout`` seconds (a pipe or terminal with a file descriptor).
 
     Each line is a ``str`` (the text, without its newline) or a ``BadLine``. A line over the
@@ -99,13 +99,13 @@ class LineReader:
 
     def __iter__(self) -> Iterator[str | BadLine]:
         while True:
-            line = self.read(None)
+            line = self.read_line(None)
             if line is None:
                 return
             assert not isinstance(line, Timeout)
             yield line
 
-    def read(self, timeout: float | None) -> str | BadLine | Timeout | None:
+    def read_line(self, timeout: float | None) -> str | BadLine | Timeout | None:
         """The next line; None at the end of input; ``TIMEOUT`` when no whole line came within
         ``timeout`` seconds (None: wait as long as it takes)."""
         end = None if timeout is None else time.monotonic() + timeout

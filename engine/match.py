@@ -32,7 +32,7 @@ Line = str | BadLine
 
 
 class LineSource(TypingProtocol):
-    def read(self, timeout: float | None) -> Line | Timeout | None:
+    def read_line(self, timeout: float | None) -> Line | Timeout | None:
         """The next line, ``TIMEOUT`` if none came within ``timeout`` seconds, None at the end."""
 
 
@@ -42,7 +42,7 @@ class _Lines:
     def __init__(self, lines: Iterable[Line]) -> None:
         self._it = iter(lines)
 
-    def read(self, timeout: float | None) -> Line | None:
+    def read_line(self, timeout: float | None) -> Line | None:
         return next(self._it, None)
 
 
@@ -63,7 +63,7 @@ class Match:
         self.bots = dict(bots)
         self.lines: LineSource | None = None
         if lines is not None:
-            self.lines = lines if hasattr(lines, "read") else _Lines(lines)  # type: ignore[arg-type]
+            self.lines = lines if hasattr(lines, "read_line") else _Lines(lines)  # type: ignore[arg-type]
         self.max_moves = max_moves
         self.stopped = False
         self.realtime = realtime and self.session.state.realtime
@@ -226,7 +226,7 @@ class Match:
                     # every seat is a bot and none has anything to do: time passes to the end
                     yield self.protocol.render(self.protocol.wait(max(deadline, self.session.clock_ms)))
                     continue
-                line = self.lines.read(self._timeout())
+                line = self.lines.read_line(self._timeout())
                 if line is None:
                     break
                 if isinstance(line, Timeout):

@@ -1,0 +1,105 @@
+"""The one line reader of people, files of moves and pipes: lines split on newlines only, a
+stray carriage return is white space, and a line too long, not UTF-8 or holding a control
+character is refused by the session instead of crashing it or being misread."""
+
+from __future__ import annotations
+
+import io
+import os
+import threading
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.lines import MAX_LINE_BYTES, TIMEOUT, BadLine, LineReader
+from tests.helpers import responses, run
+
+
+def read_all(data: bytes) -> list[str | BadLine]:
+    return list(LineReader(io.BytesIO(data)))
+
+
+def test_lines_split_on_newlines_only() -> None:
+    assert read_all(b"a\nb\r\nc\rd\n\ne") == ["a", "b", "c d", "", "e"]
+
+
+def test_a_line_that_is_not_utf8_is_a_bad_line_and_reading_goes_on() -> None:
+    lines = read_all(b"time\n\xff\xfe\nscore\n")
+    assert lines[0] == "time" and lines[2] == "score"
+    assert isinstance(lines[1], BadLine) and "not UTF-8" in lines[1].problem and "0xff" in lines[1].problem
+
+
+def test_control_characters_and_line_separators_are_refused() -> None:
+    for bad in ("say \x00", "say \x1b[2J", "say a\u2028b", "say \x85"):
+        (line,) = read_all(bad.encode("utf-8") + b"\n")
+        assert isinstance(line, BadLine) and "control character" in line.problem, bad
+    assert read_all("say caf\u00e9\tnoir\n".encode()) == ["say café noir"]
+
+
+def test_a_huge_line_is_refused_once_and_skipped_without_being_held() -> None:
+    data = b"a\n" + b"x" * (10 * 1024 * 1024) + b"\nb\n" + b"y" * MAX_LINE_BYTES + b"\n"
+    reader = LineReader(io.BytesIO(data))
+    lines = list(reader)
+    assert lines[0] == "a" and lines[2] == "b" and lines[3] == "y" * MAX_LINE_BYTES
+    assert isinstance(lines[1], BadLine) and str(MAX_LINE_BYTES) in lines[1].problem
+    assert len(reader._buffer) == 0
+
+
+def test_read_times_out_on_a_pipe_with_no_whole_line() -> None:
+    r, w = os.pipe()
+    reader = LineReader(os.fdopen(r, "rb"))
+    os.write(w, b"half a li")
+    start = time.monotonic()
+    assert reader.read_line(0.1) is TIMEOUT
+    assert time.monotonic() - start >= 0.09
+    threading.Timer(0.05, lambda: os.write(w, b"ne\n")).start()
+    assert reader.read_line(2) == "half a line"
+    os.close(w)
+    assert reader.read_line(1) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.binary(max_size=40), max_size=8))
+def test_any_bytes_give_one_item_per_line(chunks: list[bytes]) -> None:
+    data = b"\n".join(chunks)
+    lines = read_all(data)
+    expected = data.split(b"\n")
+    if expected and expected[-1] == b"":
+        expected.pop()
+    assert len(lines) == len(expected)
+    for raw, line in zip(expected, lines):
+        if isinstance(line, str):
+            assert "\n" not in line and "\r" not in line
+            assert line.encode("utf-8") == raw.rstrip(b"\r").replace(b"\r", b" ").replace(b"\t", b" ")
+
+
+def test_invalid_utf8_under_moves_is_answered_and_the_session_goes_on(tmp_path) -> None:
+    moves = tmp_path / "moves.txt"
+    moves.write_bytes(b"time\n\xff\nscore\n")
+    r = run("play", "fbi-mafia", "--seed", 1, "--moves", moves, "--json")
+    assert r.exit_code == 0, r.output
+    objects = [line for line in r.output.splitlines()]
+    assert len(objects) == 4  # the opening, then one answer per line
+    assert '"command":"time"' in objects[1]
+    assert '"kind":"syntax"' in objects[2] and "not UTF-8" in objects[2]
+    assert '"command":"score"' in objects[3]
+    r.output.encode("utf-8")
+
+
+def test_a_stray_carriage_return_does_not_split_a_line_under_moves(tmp_path) -> None:
+    moves = tmp_path / "moves.txt"
+    moves.write_bytes(b"p1 say a\rp2 say b\n")
+    r = run("play", "mafia", "--players", 8, "--seed", 3, "--moves", moves)
+    assert r.exit_code == 0, r.output
+    assert len(responses(r.output)) == 1  # one line, one answer (said by p1: "a p2 say b")
+
+
+def test_stdin_and_moves_read_alike(tmp_path) -> None:
+    data = b"time\n\xff\np1 say a\rb\n" + b"z" * (MAX_LINE_BYTES + 1) + b"\nscore\n"
+    moves = tmp_path / "moves.txt"
+    moves.write_bytes(data)
+    by_file = run("play", "mafia", "--players", 8, "--seed", 3, "--moves", moves)
+    by_stdin = run("play", "mafia", "--players", 8, "--seed", 3, input=data)
+    assert responses(by_file.output) == responses(by_stdin.output)
+    assert len(responses(by_file.output)) == 5
