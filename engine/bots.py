@@ -2,7 +2,7 @@
 
 An external bot speaks the seat's side of the protocol (``docs/protocol.md``, "Bots run by the
 referee"): before each ``go SEAT KIND`` line it is sent the ``event:`` lines its seat may see
-and its ``legal:`` lines, and it answers with one line.
+and its ``legal:``, ``form:`` and ``resign:`` lines, and it answers with one line.
 
 The referee never blocks on a bot and no bot outlives it. Each bot runs in a process group of
 its own, which ``close`` ends whole (SIGTERM, then SIGKILL). There are no threads: the bots'
@@ -325,7 +325,11 @@ class ProcessBot:
         stream = session.events.visible_to(self.seat)
         lines = [f"event: {e.text}" for e in stream[self._told :]]
         self._told = len(stream)
-        lines += [f"legal: {m}" for m in session.state.legal_inputs(self.seat)]
+        give_up = session.rules.forfeit_input(self.seat)
+        legal = session.state.legal_inputs(self.seat)
+        lines += [f"legal: {m}" for m in legal if m != give_up]
+        lines += [f"form: {t}" for t in session.state.input_forms(self.seat)]
+        lines += [f"resign: {give_up}"] if give_up is not None and give_up in legal else []
         awaited = [a for a in session.state.awaiting() if a.seat == self.seat]
         return [*lines, f"go {self.seat} {awaited[0].kind if awaited else 'any'}"]
 

@@ -482,3 +482,34 @@ def test_a_bot_that_cannot_start_is_an_arbiter_error(tmp_path: Path) -> None:
         make_bot("exec:/no/such/bot", "p", 1, 1)
     with pytest.raises(ArbiterError, match="cannot open the log"):
         make_bot(f"exec:{sys.executable} {EXAMPLE}", "p", 1, 1, log=tmp_path / "no" / "such" / "p.log")
+
+
+# -- 6. what the bot is told before go ---------------------------------------------------------------
+
+
+def told_before_first_go(tmp_path: Path, session: Session, seat: str) -> list[str]:
+    log = tmp_path / f"{seat}.txt"
+    bot = ProcessBot(seat, script(tmp_path, "plain", PLAIN_BOT, log), 5)
+    try:
+        within(10, bot.choose, session)
+    finally:
+        within(3, bot.close)
+    return log.read_text(encoding="utf-8").splitlines()
+
+
+def test_the_give_up_input_is_a_resign_line_after_the_legal_and_form_lines(tmp_path: Path, monkeypatch) -> None:
+    session = duel()
+    monkeypatch.setattr(type(session.state), "input_forms", lambda self, seat: ["say TEXT"], raising=True)
+    told = told_before_first_go(tmp_path, session, "mafia")
+    legal = [m for m in session.state.legal_inputs("mafia") if m != "surrender"]
+    events = [e.text for e in session.events.visible_to("mafia")]
+    assert told == [f"event: {e}" for e in events] + [f"legal: {m}" for m in legal] + \
+        ["form: say TEXT", "resign: surrender", "go mafia action"]
+
+
+def test_mafia_bots_are_told_their_give_up_input_apart(tmp_path: Path) -> None:
+    session = Session(registry.get("mafia"), "6-players", seed=3)
+    told = told_before_first_go(tmp_path, session, "p1")
+    block = told[told.index(next(t for t in told if not t.startswith("event: "))):]
+    assert block == ["legal: say TEXT", *[f"legal: nominate p{i}" for i in range(2, 7)], "legal: pass",
+                     "resign: leave", "go p1 nominate"]
