@@ -109,12 +109,13 @@ def _drain() -> None:
             return
 
 
-def _quote(data: bytes | bytearray) -> str:
-    """A bot's line for a failure reason: quoted, at most ``QUOTE_CHARS`` characters of it."""
-    text = bytes(data).decode("utf-8", "replace")
-    if len(text) <= QUOTE_CHARS:
+def _quote(data: bytes | bytearray, size: bool = True) -> str:
+    """A bot's line for a failure reason: quoted, at most ``QUOTE_CHARS`` characters of it
+    (then its size in bytes, if ``size``)."""
+    text = bytes(data[: QUOTE_CHARS * 4]).decode("utf-8", "replace")
+    if len(text) <= QUOTE_CHARS and len(data) <= QUOTE_CHARS * 4:
         return repr(text)
-    return f"{text[:QUOTE_CHARS] + '…'!r} ({len(data)} bytes)"
+    return f"{text[:QUOTE_CHARS] + '…'!r}" + (f" ({len(data)} bytes)" if size else "")
 
 
 def _printable(data: bytes) -> str:
@@ -233,7 +234,7 @@ class ProcessBot:
     def _violation(self, line: bytes | bytearray, why: str | None = None) -> None:
         """Note the bot's first breach of the protocol and read no more of its output (which
         keeps what the referee holds of it bounded); the bot fails at its next turn."""
-        self._problem = why or f"the bot sent a line longer than {MAX_LINE_BYTES} bytes: {_quote(line[:QUOTE_CHARS * 4])}"
+        self._problem = why or f"the bot sent a line longer than {MAX_LINE_BYTES} bytes: {_quote(line, False)}"
         self._partial.clear()
         self._watch("out", False)
 

@@ -65,6 +65,23 @@ def script(tmp_path: Path, name: str, source: str, *args: object) -> str:
     return " ".join([sys.executable, str(path), *map(str, args)])
 
 
+def launch(tmp_path: Path, name: str, source: str, *args: object, timeout: float, seat: str = "p",
+           log: Path | None = None) -> ProcessBot:
+    """A ``ProcessBot`` running ``source``, returned once the program calls ``READY()`` (by
+    default its first statement), so that timings leave Python's start out."""
+    ready = tmp_path / f"{name}.ready"
+    prefix = f"import pathlib as _p\ndef READY():\n    _p.Path({str(ready)!r}).touch()\n"
+    source = prefix + ("" if "READY()" in source else "READY()\n") + source
+    bot = ProcessBot(seat, script(tmp_path, name, source, *args), timeout, **({"log": log} if log else {}))
+    deadline = time.monotonic() + 10
+    while not ready.exists():
+        if time.monotonic() > deadline:
+            bot.close()
+            pytest.fail(f"the bot {name} did not start within 10 s")
+        time.sleep(0.005)
+    return bot
+
+
 def duel() -> Session:
     """FBI vs Mafia, Duel 3v3, seed 5: the mafia seat acts first."""
     return Session(registry.get("fbi-mafia"), "duel-3v3", seed=5)
@@ -206,9 +223,9 @@ for line in sys.stdin:
 '''
 
 BANNER = r'''
-import pathlib, sys
+import sys
 print("hello, I am a bot", flush=True)        # nobody asked
-pathlib.Path(sys.argv[1]).write_text("ready")
+READY()
 for line in sys.stdin:
     if line.startswith("go "):
         print("pass", flush=True)
@@ -223,7 +240,10 @@ for line in sys.stdin:
 
 STDOUT_FLOOD = r'''
 import sys
-sys.stdout.write("spam\n" * 2_000_000)       # 10 MB of lines before any go
+sys.stdout.write("spam\n" * 1000)            # before any go
+sys.stdout.flush()
+READY()
+sys.stdout.write("spam\n" * 2_000_000)       # and 10 MB more
 sys.stdout.flush()
 '''
 
@@ -233,6 +253,7 @@ for i in range(1, 10):
     print(f"note {i}", file=sys.stderr)
 print("y" * 1000, file=sys.stderr)
 sys.stderr.flush()
+READY()
 for line in sys.stdin:
     pass
 '''
@@ -256,7 +277,8 @@ for line in sys.stdin:
 
 EXIT_EARLY = r'''
 import sys
-print("cannot find my opening book", file=sys.stderr)
+print("cannot find my opening book", file=sys.stderr, flush=True)
+READY()
 sys.exit(4)
 '''
 
@@ -269,7 +291,7 @@ def test_a_bot_whose_child_holds_its_pipes_cannot_hang_the_referee(tmp_path: Pat
     """The bot starts ``sleep`` (which inherits its pipes) and exits, or hangs ignoring SIGTERM:
     the turn fails within the timeout, close() returns at once, and nothing of the group lives."""
     source = CHILD_THEN_EXIT if ending == "exits" else CHILD_THEN_HANG
-    bot = ProcessBot("mafia", script(tmp_path, ending, source, 987654), 0.5)
+    bot = launch(tmp_path, ending, source, 987654, timeout=0.5, seat="mafia")
     pgid = bot.proc.pid
     try:
         reason, took = failure_of(bot, duel())
@@ -312,7 +334,7 @@ def test_a_bot_that_exits_when_its_input_closes_is_closed_at_once(tmp_path: Path
 
 
 def test_a_bot_that_stops_reading_fails_once_its_unread_input_passes_the_cap(tmp_path: Path) -> None:
-    bot = ProcessBot("p", script(tmp_path, "deaf", DEAF), 10)
+    bot = launch(tmp_path, "deaf", DEAF, timeout=10)
     try:
         reason, took = failure_of(bot, fake_session(["z" * 5000] * 300))  # 1.5 MB to send
         assert reason.startswith("the bot stopped reading its input"), reason
@@ -337,7 +359,7 @@ def test_a_large_turn_reaches_a_bot_that_reads_it(tmp_path: Path) -> None:
 
 
 def test_a_10_mb_line_fails_at_once_with_a_short_reason(tmp_path: Path) -> None:
-    bot = ProcessBot("mafia", script(tmp_path, "long", TEN_MB_LINE), 1)
+    bot = launch(tmp_path, "long", TEN_MB_LINE, timeout=1, seat="mafia")
     try:
         reason, took = failure_of(bot, duel())
     finally:
@@ -357,7 +379,7 @@ def test_the_line_cap_is_exact_and_a_long_line_fails_before_it_ends(tmp_path: Pa
         finally:
             within(3, bot.close)
         return
-    bot = ProcessBot("p", script(tmp_path, "half", HALF_LINE_THEN_HANG, size), 1)
+    bot = launch(tmp_path, "half", HALF_LINE_THEN_HANG, size, timeout=1)
     try:
         reason, took = failure_of(bot, fake_session([]))
     finally:
@@ -386,13 +408,8 @@ def test_a_carriage_return_is_white_space(tmp_path: Path) -> None:
 
 
 def test_a_line_before_the_first_go_is_not_taken_as_its_answer(tmp_path: Path) -> None:
-    ready = tmp_path / "ready"
-    bot = ProcessBot("p", script(tmp_path, "banner", BANNER, ready), 2)
+    bot = launch(tmp_path, "banner", BANNER, timeout=2)
     try:
-        deadline = time.monotonic() + 10
-        while not ready.exists():
-            assert time.monotonic() < deadline, "the bot never started"
-            time.sleep(0.01)
         reason, _ = failure_of(bot, fake_session([]))
     finally:
         within(3, bot.close)
@@ -412,9 +429,8 @@ def test_a_second_answer_is_never_the_answer_to_the_next_go(tmp_path: Path) -> N
 
 
 def test_a_bot_flooding_its_output_fails_fast(tmp_path: Path) -> None:
-    bot = ProcessBot("p", script(tmp_path, "flood", STDOUT_FLOOD), 2)
+    bot = launch(tmp_path, "flood", STDOUT_FLOOD, timeout=2)
     try:
-        time.sleep(0.3)  # let it write
         reason, took = failure_of(bot, fake_session([]))
     finally:
         within(3, bot.close)
@@ -437,9 +453,8 @@ def test_a_bot_with_a_wrong_path_forfeits_with_pythons_message(tmp_path: Path) -
 
 def test_a_failure_ends_with_the_last_stderr_lines_and_the_log_has_them_all(tmp_path: Path) -> None:
     log = tmp_path / "bot.log"
-    bot = ProcessBot("p", script(tmp_path, "tail", STDERR_TAIL_THEN_HANG), 0.5, log=log)
+    bot = launch(tmp_path, "tail", STDERR_TAIL_THEN_HANG, timeout=0.5, log=log)
     try:
-        time.sleep(0.2)
         reason, _ = failure_of(bot, fake_session([]))
     finally:
         within(3, bot.close)
@@ -467,9 +482,8 @@ def test_a_bot_flooding_stderr_plays_on_and_its_log_is_capped(tmp_path: Path) ->
 
 
 def test_a_bot_that_exits_before_its_first_go_fails_there_with_status_and_stderr(tmp_path: Path) -> None:
-    bot = ProcessBot("p", script(tmp_path, "early", EXIT_EARLY), 2)
+    bot = launch(tmp_path, "early", EXIT_EARLY, timeout=2)
     try:
-        time.sleep(0.3)
         reason, _ = failure_of(bot, fake_session([]))
     finally:
         within(3, bot.close)
