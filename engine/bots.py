@@ -212,11 +212,8 @@ class ProcessBot:
         return data
 
     def _read_out(self) -> None:
-        data = self._read("out")
-        if data is None:
-            return
-        if not data:
-            self._eof = True
+        if not (data := self._read("out")):
+            self._eof = self._eof or data == b""
             return
         self._partial += data
         while self._problem is None and (end := self._partial.find(b"\n")) >= 0:
@@ -239,13 +236,10 @@ class ProcessBot:
         self._watch("out", False)
 
     def _read_err(self) -> None:
-        data = self._read("err")
-        if data is None:
+        if (data := self._read("err")) is None:
             return
-        if not data:
-            data = b"\n"  # its end ends the last line
-        else:
-            self._log_write(data)
+        self._log_write(data)
+        data = data or b"\n"  # its end ends the last line
         *whole, rest = data.split(b"\n")
         if whole:
             self._err_partial += whole[0]
@@ -287,14 +281,9 @@ class ProcessBot:
 
     def _status(self) -> str:
         code = self._exit_code()
-        if code is None:
-            return "still running"
-        if code >= 0:
-            return f"exit status {code}"
-        try:
-            return f"killed by {signal.Signals(-code).name}"
-        except ValueError:
-            return f"killed by signal {-code}"
+        if code is None or code >= 0:
+            return "still running" if code is None else f"exit status {code}"
+        return "killed by " + next((s.name for s in signal.Signals if s.value == -code), f"signal {-code}")
 
     def _settle(self, grace: float) -> None:
         """Serve the pipes until the bot's main process has exited, or ``grace`` s have passed."""
