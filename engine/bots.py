@@ -1,22 +1,48 @@
 """Bots the referee runs: the built-in random bot and external programs (``exec:COMMAND``).
 
-An external bot speaks the seat's side of the protocol (``docs/protocol.md``): it reads
-``event:`` and ``legal:`` lines and a ``go SEAT KIND`` line, and answers with one input line.
-Timeouts, crashes and unreadable answers raise ``BotFailure``; the referee records them as a
-forfeit and never hangs or crashes.
+An external bot speaks the seat's side of the protocol (``docs/protocol.md``, "Bots run by the
+referee"): before each ``go SEAT KIND`` line it is sent the ``event:`` lines its seat may see
+and its ``legal:``, ``form:`` and ``resign:`` lines, and it answers with one line.
+
+The referee never blocks on a bot and no bot outlives it. Each bot runs in a process group of
+its own, which ``close`` ends whole (SIGTERM, then SIGKILL). There are no threads: the bots'
+pipes are non-blocking and one selector loop (``_pump``) serves every bot whenever the referee
+waits for any of them. Input goes through an outbox, written as the bot reads; output is read
+as bytes and split into lines of at most ``MAX_LINE_BYTES``; stderr is drained all along, its
+last lines end every failure reason and all of it may go to a log file (capped). A timeout, an
+exit, a line too long, not UTF-8 or not asked for, a bot that stops reading: each raises
+``BotFailure``, which the referee records as a forfeit.
 """
 
 from __future__ import annotations
 
-import queue
+import atexit
+import os
 import random
+import selectors
 import shlex
+import signal
 import subprocess
-import threading
+import time
+from collections import deque
+from pathlib import Path
 from typing import Protocol as TypingProtocol
 
 from engine.errors import ArbiterError
+from engine.lines import MAX_LINE_BYTES
 from engine.session import Session
+
+MAX_UNSENT = 1 << 20
+"""Bytes of input waiting for a bot that does not read them; beyond this it forfeits."""
+LOG_CAP = 8 << 20
+"""Bytes of a bot's stderr written to its log; the rest is dropped, after one notice line."""
+LOG_NOTICE = b"[arbiter: log truncated, the bot wrote more than 8 MiB to stderr]\n"
+EXIT_GRACE_S = 0.5  # how long a bot may take to exit once its input is closed, before SIGTERM
+TERM_GRACE_S = 0.2  # ... and after SIGTERM, before SIGKILL
+TAIL_LINES, TAIL_CHARS = 5, 200  # the stderr lines quoted in a failure reason
+QUOTE_CHARS = 200  # the most of a bot's line quoted in a failure reason
+_CHUNK = 1 << 16
+_TICK_S = 0.05  # how often a waiting referee checks whether the bot's main process has exited
 
 
 class BotFailure(Exception):
@@ -50,81 +76,280 @@ class RandomBot:
         pass
 
 
-class ProcessBot:
-    """An external program playing one seat over stdin/stdout."""
+_selector: selectors.BaseSelector | None = None
+_live: set[ProcessBot] = set()
 
-    def __init__(self, seat: str, command: str, timeout: float) -> None:
+
+def _loop() -> selectors.BaseSelector:
+    global _selector
+    if _selector is None:
+        _selector = selectors.DefaultSelector()
+        atexit.register(lambda: [bot.close() for bot in list(_live)])
+    return _selector
+
+
+def _pump(timeout: float) -> bool:
+    """Serve the pipes of every running bot: wait up to ``timeout`` s for one to be ready, then
+    read and write all that is ready. Whether any was."""
+    sel = _loop()
+    if not sel.get_map():
+        time.sleep(timeout)
+        return False
+    ready = sel.select(timeout)
+    for key, _ in ready:
+        bot, stream = key.data
+        bot._serve(stream)
+    return bool(ready)
+
+
+def _drain() -> None:
+    """Take in what the bots have written so far, without waiting (bounded: a bot may write on)."""
+    for _ in range(64):
+        if not _pump(0):
+            return
+
+
+def _quote(data: bytes | bytearray, size: bool = True) -> str:
+    """A bot's line for a failure reason: quoted, at most ``QUOTE_CHARS`` characters of it
+    (then its size in bytes, if ``size``)."""
+    text = bytes(data[: QUOTE_CHARS * 4]).decode("utf-8", "replace")
+    if len(text) <= QUOTE_CHARS and len(data) <= QUOTE_CHARS * 4:
+        return repr(text)
+    return f"{text[:QUOTE_CHARS] + '…'!r}" + (f" ({len(data)} bytes)" if size else "")
+
+
+def _printable(data: bytes) -> str:
+    text = "".join(c if c.isprintable() else " " for c in data.decode("utf-8", "replace")).strip()
+    return text if len(text) <= TAIL_CHARS else text[:TAIL_CHARS] + "…"
+
+
+class ProcessBot:
+    """An external program playing one seat over its stdin and stdout; see the module's text.
+
+    ``log``: a file (in an existing folder) to append all of the bot's stderr to, up to
+    ``LOG_CAP`` bytes."""
+
+    def __init__(self, seat: str, command: str, timeout: float, log: Path | None = None) -> None:
         self.seat = seat
         self.command = command
         self.timeout = timeout
-        self._told = 0
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        self._outbox: queue.Queue[str | None] = queue.Queue()
-        self._broken = False
+        self._told = 0  # events sent so far
         self._closed = False
+        self._outbox = bytearray()
+        self._go_unsent = False  # the outbox ends with a go line
+        self._asked = False  # a go line reached the bot and it has not answered yet
+        self._answer: bytes | None = None
+        self._partial = bytearray()  # the start of the bot's next line
+        self._eof = self._input_gone = False
+        self._problem: str | None = None  # a line that breaks the protocol, noted when read
+        self._code: int | None = None
+        self._err_tail: deque[bytes] = deque(maxlen=TAIL_LINES)
+        self._err_partial = bytearray()
+        self._logged, self._log_nl, self._log_full = 0, True, False
+        self._log = None
+        self._watching: set[str] = set()
         try:
-            self.proc = subprocess.Popen(
-                shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, text=True, encoding="utf-8", bufsize=1,
-            )
+            argv = shlex.split(command)
+            if log is not None:
+                try:
+                    self._log = open(log, "ab", buffering=0)  # noqa: SIM115 - closed in close()
+                except OSError as exc:
+                    raise ArbiterError(f"cannot open the log of {seat}'s bot: {log}: {exc.strerror or exc}") from None
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, bufsize=0, start_new_session=True)
         except (OSError, ValueError) as exc:
+            if self._log is not None:
+                self._log.close()
             raise ArbiterError(f"cannot start bot for {seat}: {command!r}: {exc}") from None
-        threading.Thread(target=self._pump, daemon=True).start()
-        threading.Thread(target=self._post, daemon=True).start()
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        self._fd = {"in": self.proc.stdin.fileno(), "out": self.proc.stdout.fileno(),
+                    "err": self.proc.stderr.fileno()}
+        for fd in self._fd.values():
+            os.set_blocking(fd, False)
+        _live.add(self)
+        self._watch("out", True)
+        self._watch("err", True)
 
-    def _post(self) -> None:
-        """Write to the bot from a thread of its own: a bot that stops reading fills its pipe,
-        and then only this thread waits, never the referee."""
-        assert self.proc.stdin is not None
-        while (text := self._outbox.get()) is not None:
+    # -- the selector's side -------------------------------------------------------------------
+
+    def _watch(self, stream: str, on: bool) -> None:
+        if on and stream not in self._watching:
+            events = selectors.EVENT_WRITE if stream == "in" else selectors.EVENT_READ
+            _loop().register(self._fd[stream], events, (self, stream))
+            self._watching.add(stream)
+        elif not on and stream in self._watching:
+            _loop().unregister(self._fd[stream])
+            self._watching.discard(stream)
+
+    def _serve(self, stream: str) -> None:
+        if stream in self._watching:
+            {"in": self._write, "out": self._read_out, "err": self._read_err}[stream]()
+
+    def _write(self) -> None:
+        try:
+            while self._outbox:
+                del self._outbox[: os.write(self._fd["in"], bytes(self._outbox[:_CHUNK]))]
+        except BlockingIOError:
+            pass
+        except OSError:  # the bot closed its input (or died): nothing more will reach it
+            self._input_gone = True
+            self._outbox.clear()
+            self._go_unsent = False
+        if not self._outbox and self._go_unsent:
+            self._go_unsent, self._asked = False, True
+        self._watch("in", bool(self._outbox))
+
+    def _read(self, stream: str) -> bytes | None:
+        """What the bot wrote on ``stream`` (b"" at its end), None when nothing is there yet."""
+        try:
+            data = os.read(self._fd[stream], _CHUNK)
+        except BlockingIOError:
+            return None
+        except OSError:
+            data = b""
+        if not data:
+            self._watch(stream, False)
+        return data
+
+    def _read_out(self) -> None:
+        if not (data := self._read("out")):
+            self._eof = self._eof or data == b""
+            return
+        self._partial += data
+        while self._problem is None and (end := self._partial.find(b"\n")) >= 0:
+            line = bytes(self._partial[:end])
+            del self._partial[: end + 1]
+            if len(line) > MAX_LINE_BYTES:
+                self._violation(line)
+            elif self._asked and self._answer is None:
+                self._answer, self._asked = line, False
+            else:
+                self._violation(line, f"the bot sent a line it was not asked for: {_quote(line)}")
+        if self._problem is None and len(self._partial) > MAX_LINE_BYTES:
+            self._violation(self._partial)
+
+    def _violation(self, line: bytes | bytearray, why: str | None = None) -> None:
+        """Note the bot's first breach of the protocol and read no more of its output (which
+        keeps what the referee holds of it bounded); the bot fails at its next turn."""
+        self._problem = why or f"the bot sent a line longer than {MAX_LINE_BYTES} bytes: {_quote(line, False)}"
+        self._partial.clear()
+        self._watch("out", False)
+
+    def _read_err(self) -> None:
+        if (data := self._read("err")) is None:
+            return
+        self._log_write(data)
+        data = data or b"\n"  # its end ends the last line
+        *whole, rest = data.split(b"\n")
+        if whole:
+            self._err_partial += whole[0]
+            whole[0] = bytes(self._err_partial)
+            self._err_tail.extend([line[:1024] for line in whole[-TAIL_LINES * 4:] if line.strip()][-TAIL_LINES:])
+            self._err_partial = bytearray()
+        self._err_partial += rest[: 1024 - len(self._err_partial)]
+
+    def _log_write(self, data: bytes) -> None:
+        if self._log is None or self._log_full:
+            return
+        part = data[: LOG_CAP - self._logged]
+        try:
+            if part:
+                self._log.write(part)
+                self._logged += len(part)
+                self._log_nl = part.endswith(b"\n")
+            if len(part) < len(data):
+                self._log.write((b"" if self._log_nl else b"\n") + LOG_NOTICE)
+                self._log_full = True
+        except OSError:  # a full disk, say: the game goes on without the log
+            self._log_full = True
+
+    # -- the referee's side ----------------------------------------------------------------------
+
+    def _exit_code(self) -> int | None:
+        """The main process's exit status once it has ended (negative: the signal that killed
+        it). It is left unreaped until ``close``, so its pid, the group's id, is not reused."""
+        if self._code is None:
             try:
-                self.proc.stdin.write(text)
-                self.proc.stdin.flush()
-            except (OSError, ValueError):
-                self._broken = True
-                return
-        try:
-            self.proc.stdin.close()
-        except (OSError, ValueError):
-            pass
-
-    def _pump(self) -> None:
-        assert self.proc.stdout is not None
-        try:
-            for line in self.proc.stdout:
-                self._lines.put(line)
-        except (OSError, ValueError):
-            pass
-        self._lines.put(None)
+                info = os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+                if info is not None:
+                    self._code = info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+            except AttributeError:  # no waitid (macOS before Python 3.13)
+                self._code = self.proc.poll()
+            except ChildProcessError:
+                self._code = self.proc.returncode
+        return self._code
 
     def _status(self) -> str:
-        try:
-            return f"exit status {self.proc.wait(timeout=0.5)}"
-        except subprocess.TimeoutExpired:
-            return "still running"
+        code = self._exit_code()
+        if code is None or code >= 0:
+            return "still running" if code is None else f"exit status {code}"
+        return "killed by " + next((s.name for s in signal.Signals if s.value == -code), f"signal {-code}")
 
-    def _send(self, lines: list[str]) -> None:
-        if self._broken:
-            raise BotFailure(f"the bot stopped reading its input ({self._status()})")
-        self._outbox.put("".join(line + "\n" for line in lines))
+    def _settle(self, grace: float) -> None:
+        """Serve the pipes until the bot's main process has exited, or ``grace`` s have passed."""
+        end = time.monotonic() + grace
+        while self._exit_code() is None and (left := end - time.monotonic()) > 0:
+            _pump(min(left, 0.01))
+        _drain()
+
+    def _failure(self, reason: str) -> BotFailure:
+        """``reason``, followed by the last lines the bot wrote on stderr if it wrote any."""
+        _drain()
+        lines = [*self._err_tail, bytes(self._err_partial)]
+        tail = [text for text in map(_printable, lines) if text][-TAIL_LINES:]
+        return BotFailure(reason + ("; its stderr ends: " + " | ".join(tail) if tail else ""))
+
+    def _trouble(self) -> str | None:
+        """Why the bot cannot answer (any more), or None while it still may."""
+        if self._problem is None and self._answer is None and \
+                (self._eof or self._input_gone or self._exit_code() is not None):
+            self._settle(EXIT_GRACE_S)  # for its exit status, and what it wrote before it left
+            if self._problem is None and self._answer is None:
+                if self._eof:
+                    return f"the bot closed its output ({self._status()})"
+                return f"the bot {'closed its input' if self._input_gone else 'exited'} ({self._status()})"
+        return self._problem
+
+    def _block(self, session: Session) -> list[str]:
+        """The lines before a go: news, then what the seat may send, then the go."""
+        stream = session.events.visible_to(self.seat)
+        lines = [f"event: {e.text}" for e in stream[self._told :]]
+        self._told = len(stream)
+        give_up = session.rules.forfeit_input(self.seat)
+        legal = session.state.legal_inputs(self.seat)
+        lines += [f"legal: {m}" for m in legal if m != give_up]
+        lines += [f"form: {t}" for t in session.state.input_forms(self.seat)]
+        lines += [f"resign: {give_up}"] if give_up is not None and give_up in legal else []
+        awaited = [a for a in session.state.awaiting() if a.seat == self.seat]
+        return [*lines, f"go {self.seat} {awaited[0].kind if awaited else 'any'}"]
 
     def choose(self, session: Session) -> str | None:
-        stream = session.events.visible_to(self.seat)
-        news = [f"event: {e.text}" for e in stream[self._told :]]
-        self._told = len(stream)
-        awaited = [a for a in session.state.awaiting() if a.seat == self.seat]
-        kind = awaited[0].kind if awaited else "any"
-        legal = [f"legal: {m}" for m in session.state.legal_inputs(self.seat)]
-        self._send(news + legal + [f"go {self.seat} {kind}"])
+        if self._closed:
+            raise BotFailure("the bot was closed")
+        _drain()  # whatever it wrote since its last turn is not an answer to this one
+        if (why := self._trouble()) is not None:
+            raise self._failure(why)
+        deadline = time.monotonic() + self.timeout
+        self._outbox += "".join(line + "\n" for line in self._block(session)).encode("utf-8", "replace")
+        self._go_unsent = True
+        self._write()
+        while self._answer is None:
+            if (why := self._trouble()) is not None:
+                raise self._failure(why)
+            if len(self._outbox) > MAX_UNSENT:
+                raise self._failure(f"the bot stopped reading its input ({len(self._outbox)} bytes wait for it)")
+            if (left := deadline - time.monotonic()) <= 0:
+                raise self._failure(f"no answer within {self.timeout:g} s")
+            _pump(min(left, _TICK_S))
+        if self._problem is not None:  # more lines came with the answer
+            raise self._failure(self._problem)
+        line, self._answer = self._answer, None
         try:
-            line = self._lines.get(timeout=self.timeout)
-        except queue.Empty:
-            raise BotFailure(f"no answer within {self.timeout:g} s") from None
-        if line is None:
-            raise BotFailure(f"the bot closed its output ({self._status()})")
-        words = line.replace("\r", "").split()
+            words = line.decode("utf-8").split()  # \r is white space, like the rest
+        except UnicodeDecodeError:
+            raise self._failure(f"the bot sent a line that is not UTF-8: {_quote(line)}") from None
         if not words:
-            raise BotFailure("the bot sent an empty line")
+            raise self._failure("the bot sent an empty line")
         if words == ["wait"] and session.state.realtime:
             return None  # a real-time game: nothing to do now
         if words[0].lower() == self.seat:
@@ -132,29 +357,43 @@ class ProcessBot:
         return " ".join(words)
 
     def close(self) -> None:
-        """Ask the bot to end (its input closes), then kill it if it lingers. Idempotent."""
+        """Close the bot's input and give it ``EXIT_GRACE_S`` to exit (no wait if it does), then
+        end its whole process group: SIGTERM, SIGKILL, and reap it. Idempotent."""
         if self._closed:
             return
         self._closed = True
-        self._outbox.put(None)
+        _live.discard(self)
         try:
-            self.proc.wait(timeout=1)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout):
-            try:
-                if stream:
+            self._watch("in", False)
+            self._outbox.clear()
+            self.proc.stdin.close()  # type: ignore[union-attr]
+            self._settle(EXIT_GRACE_S)
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.killpg(self.proc.pid, sig)
+                except (ProcessLookupError, PermissionError):
+                    break
+                if sig == signal.SIGTERM:
+                    self._settle(TERM_GRACE_S)
+            _drain()  # the last of its stderr, for the log
+        finally:
+            self._watch("out", False)
+            self._watch("err", False)
+            for stream in (self.proc.stdout, self.proc.stderr, self._log):
+                if stream is not None:
                     stream.close()
-            except OSError:
+            try:
+                self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:  # stuck in the kernel: Popen reaps it later
                 pass
 
 
-def make_bot(spec: str, seat: str, seed: int, timeout: float, kinds: tuple[str, ...] = ("random",)) -> Bot:
+def make_bot(spec: str, seat: str, seed: int, timeout: float, kinds: tuple[str, ...] = ("random",),
+             *, log: Path | None = None) -> Bot:
     """A bot from its command-line spec: a built-in kind of the game (``kinds``: random, ...)
-    or ``exec:COMMAND``."""
+    or ``exec:COMMAND``; ``log``: where an ``exec:`` bot's stderr goes (see ``ProcessBot``)."""
     if spec in kinds:
         return RandomBot(seat, seed, spec)
     if spec.startswith("exec:") and spec[5:].strip():
-        return ProcessBot(seat, spec[5:].strip(), timeout)
+        return ProcessBot(seat, spec[5:].strip(), timeout, log=log)
     raise ArbiterError(f"unknown bot {spec!r} for {seat}: use {' or '.join(kinds)} or exec:COMMAND")

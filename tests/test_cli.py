@@ -395,8 +395,9 @@ def test_exec_bots_on_every_seat_play_a_whole_game(tmp_path: Path) -> None:
     bandit = logs["bandit"].read_text(encoding="utf-8").splitlines()
     first_go = bandit.index("go bandit action")
     assert any(line.startswith("event: ") for line in bandit[:first_go])
-    assert bandit[first_go - 1].startswith("legal: ")
-    assert all(re.fullmatch(r"(event|legal): .+|go bandit \w+", line) for line in bandit)
+    assert bandit[first_go - 2].startswith("legal: ") and bandit[first_go - 1] == "resign: surrender"
+    assert "legal: surrender" not in bandit  # the give-up input has a line of its own
+    assert all(re.fullmatch(r"(event|legal|resign): .+|go bandit \w+", line) for line in bandit)
     # ... and told only what their seat may see: their own identity, nobody else's
     assert any("The bandit's identity" in line for line in bandit)
     assert not any(re.search(r"The (undercover|maniac|detective|bomber|operative)'s identity", line)

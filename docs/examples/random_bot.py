@@ -6,9 +6,11 @@ Run it from the referee:
     arbiter play fbi-mafia --bots random --bot bandit=exec:"python3 docs/examples/random_bot.py"
 
 The referee writes lines to the bot's stdin (docs/protocol.md, "Bots run by the referee"):
-``event: ...`` for what the seat sees, ``legal: ...`` for each input it may send now, then
-``go SEAT KIND`` when it must answer. The bot answers with exactly one line. Anything else it
-prints, or a late answer, costs it the game, so it flushes every answer.
+``event: ...`` for what the seat sees; ``legal: ...`` for each input it may send now as it is,
+``form: ...`` for inputs with words of its own (``say TEXT``) and ``resign: ...`` for the input
+that gives up the game; then ``go SEAT KIND`` when it must answer. The bot answers with exactly
+one line, chosen among the ``legal:`` lines (so it never resigns), and flushes it: any other
+line it prints, or a late answer, costs it the game. It may write what it likes to stderr.
 """
 
 import random
@@ -19,14 +21,14 @@ def main() -> None:
     rng = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
     legal: list[str] = []
     for line in sys.stdin:
-        line = line.rstrip("\n")
-        if line.startswith("legal: "):
-            legal.append(line[len("legal: "):])
-        elif line.startswith("go "):
-            choices = [m for m in legal if m != "surrender"] or legal
-            print(rng.choice(choices), flush=True)
+        kind, _, rest = line.strip().partition(" ")
+        if kind == "legal:":
+            legal.append(rest)
+        elif kind == "go":
+            # nothing legal now: in a real-time game (Magic Maze) that is "wait"
+            print(rng.choice(legal) if legal else "wait", flush=True)
             legal = []
-        # event: lines are what the seat saw; a smarter bot would keep track of them.
+        # event:, form: and resign: lines are ignored; a smarter bot would use them.
 
 
 if __name__ == "__main__":
