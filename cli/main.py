@@ -88,7 +88,8 @@ def _start_bots(wanted: dict[str, str], session: Session, timeout: float, logs: 
     bots: dict[str, Bot] = {}
     try:
         for seat, kind in wanted.items():
-            bots[seat] = make_bot(kind, seat, session.seed, timeout, session.rules.bot_kinds)
+            log = logs.with_name(f"{logs.stem}.{seat}.stderr.log") if logs is not None and kind.startswith("exec:") else None
+            bots[seat] = make_bot(kind, seat, session.seed, timeout, session.rules.bot_kinds, log=log)
     except ArbiterError:
         for bot in bots.values():
             bot.close()
@@ -188,7 +189,7 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         settings = {"as": person, "bots": wanted, "json": json_mode, "realtime": realtime, "bot_timeout": bot_timeout}
         log_base = Path(resume or transcript_path) if (resume or transcript_path) else None
         if resume:
-            writer = tr.TranscriptWriter(resume, session, resume=True)
+            writer = tr.TranscriptWriter(resume, session, resume=len(t.log))
             if settings != {k: recorded.get(k) for k in settings}:
                 session.note({"session": settings})
         elif transcript_path:

@@ -315,11 +315,7 @@ class ProcessBot:
         stream = session.events.visible_to(self.seat)
         lines = [f"event: {e.text}" for e in stream[self._told :]]
         self._told = len(stream)
-        give_up = session.rules.forfeit_input(self.seat)
-        legal = session.state.legal_inputs(self.seat)
-        lines += [f"legal: {m}" for m in legal if m != give_up]
-        lines += [f"form: {t}" for t in session.state.input_forms(self.seat)]
-        lines += [f"resign: {give_up}"] if give_up is not None and give_up in legal else []
+        lines += session.choices(self.seat).lines()
         awaited = [a for a in session.state.awaiting() if a.seat == self.seat]
         return [*lines, f"go {self.seat} {awaited[0].kind if awaited else 'any'}"]
 

@@ -85,19 +85,21 @@ class TranscriptWriter:
     write the moment the game is over. Nothing is ever written after the ending.
 
     A new transcript never replaces a file unless ``overwrite``; ``resume`` appends to the
-    transcript the session was replayed from (dropping a line or an ending a crash left torn)."""
+    transcript the session was replayed from (dropping a line or an ending a crash left torn),
+    whose log holds the session's first ``resume`` entries (the rest, such as a chance outcome
+    a crash kept from the file, the replay drew again: they are written now)."""
 
-    def __init__(self, path: str | Path, session: Session, *, resume: bool = False, overwrite: bool = False,
+    def __init__(self, path: str | Path, session: Session, *, resume: int | None = None, overwrite: bool = False,
                  settings: dict[str, Any] | None = None) -> None:
         self.path = Path(path)
         self.session = session
         self.finished = False
         self._file: IO[str]
         try:
-            if resume:
+            if resume is not None:
                 _truncate_to_log(self.path)
                 self._file = self.path.open("a", encoding="utf-8")
-                written = len(session.entries)
+                written = resume
             else:
                 self._file = self.path.open("w" if overwrite else "x", encoding="utf-8")
                 self._file.write(opening_of(session, settings))
@@ -455,7 +457,7 @@ def replayed(t: Transcript) -> Session:
 
 def resume(path: str | Path) -> tuple[Transcript, Session]:
     """The game of a transcript, replayed and ready to go on (attach a writer with
-    ``resume=True``, which also writes the ending of a game whose moves finished it but whose
+    ``resume=len(t.log)``, which also writes the ending of a game whose moves finished it but whose
     ending a crash cut off). A transcript that is whole and finished has nothing to resume."""
     t = read(path)
     if t.finished:

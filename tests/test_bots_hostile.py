@@ -28,7 +28,7 @@ from engine.errors import ArbiterError
 from engine.lines import MAX_LINE_BYTES
 from engine.match import Match
 from engine.protocol import Protocol
-from engine.session import Session
+from engine.session import Choices, Session
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "docs" / "examples" / "random_bot.py"
@@ -91,9 +91,8 @@ def fake_session(events: list[str], legal: tuple[str, ...] = ("pass",)) -> Any:
     """Just what ``ProcessBot.choose`` reads of a session, with events of any size."""
     return SimpleNamespace(
         events=SimpleNamespace(visible_to=lambda seat: [SimpleNamespace(text=t) for t in events]),
-        state=SimpleNamespace(awaiting=lambda: [], legal_inputs=lambda seat: list(legal),
-                              input_forms=lambda seat: [], realtime=False),
-        rules=SimpleNamespace(forfeit_input=lambda seat: None),
+        state=SimpleNamespace(awaiting=lambda: [], realtime=False),
+        choices=lambda seat: Choices(list(legal), [], None),
     )
 
 

@@ -334,8 +334,13 @@ def test_play_json_one_object_per_line(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     objects = [json.loads(line) for line in lines]  # every line is JSON, no preamble
-    assert len(objects) == 9
+    assert len(objects) == 10
     assert all(isinstance(o, dict) and isinstance(o["ok"], bool) for o in objects)
+    opening = objects.pop(0)  # what the text header shows: the game, the seats, this session's seat
+    assert opening["command"] == "open" and opening["game"] == "fbi-mafia" and opening["seed"] == 1
+    assert opening["seat"] == "host" and opening["seats"] == list(STANDARD_SEATS)
+    assert [e["index"] for e in opening["events"]] == list(range(len(opening["events"])))
+    assert opening["awaiting"][0]["seat"] == "bandit" and opening["result"] is None
     move = objects[0]
     assert move["ok"] and move["command"] == "move" and move["seat"] == "bandit"
     assert move["input"] == "shift row 1 left" and move["result"] is None
@@ -344,7 +349,7 @@ def test_play_json_one_object_per_line(tmp_path: Path) -> None:
     assert objects[2]["ok"] is False and objects[2]["error"]["kind"] == "syntax"
     assert objects[2]["error"]["allowed"]
     assert objects[3]["command"] == "awaiting"
-    assert objects[4]["legal"] and "surrender" in objects[4]["legal"]
+    assert objects[4]["legal"] and objects[4]["resign"] == "surrender" and "surrender" not in objects[4]["legal"]
     assert objects[5]["seat"] == "bandit" and len(re.findall(r"\*\w", objects[5]["board"])) == 1
     assert objects[6]["view"]["seat"] == "undercover"
     assert objects[7]["command"] == "score" and objects[7]["result"] is None

@@ -230,10 +230,10 @@ def test_custom_deck_game_resumes(tmp_path: Path) -> None:
     assert r.exit_code == 0 and "stopped after 12 moves" in r.output, r.output
     deck.unlink()
     before = t.read_text(encoding="utf-8")
-    r = run("play", "--resume", t, "--players", 9, "--bots", "random")
-    assert r.exit_code != 0 and "--resume" in r.output and "Traceback" not in r.output
+    r = run("play", "--resume", t, "--players", 8, "--bots", "random")  # it has 9: a contradiction
+    assert r.exit_code == 2 and "--resume" in r.output and "9 players, not 8" in r.output, r.output
     assert t.read_text(encoding="utf-8") == before
-    r = run("play", "--resume", t, "--bots", "random")
+    r = run("play", "--resume", t, "--players", 9)  # options that agree are accepted; the bots are the recorded ones
     assert r.exit_code == 0, r.output
     resp = responses(r.output)
     assert all(x[0].startswith("= ") for x in resp)
@@ -461,7 +461,8 @@ def test_play_by_hand_input_running_out_ends_cleanly(tmp_path: Path) -> None:
     assert heads[-1] == "= legal p1"
     # the file ended while p1 was awaited: no result, no final board
     assert "result:" not in r.output
-    assert resp[-1][1:] and all(line.startswith("legal: ") for line in resp[-1][1:])
+    assert resp[-1][1:] and all(line.startswith(("legal: ", "form: ", "resign: ")) for line in resp[-1][1:])
+    assert resp[-1][-1] == "resign: leave"
 
 
 def test_play_as_p1_cannot_move_for_another_seat(tmp_path: Path) -> None:

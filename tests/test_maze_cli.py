@@ -169,7 +169,8 @@ def test_play_planner_bots_end_with_the_result_and_the_board(tmp_path: Path, sce
     if (scenario, players, seed) == ("2", 3, 1):
         golden = (REPO / "transcripts" / "magic-maze" / "scenario2-3p-planner-win-seed1.yaml").read_text(encoding="utf-8")
         assert results[0] == WIN
-        assert t.read_text(encoding="utf-8") == golden.replace("- {note: {golden: planner bots on every seat}}\n", "")
+        written = re.sub(r"\nsession:\n(  .*\n)+", "\n", t.read_text(encoding="utf-8"))  # how play ran it
+        assert written == golden.replace("- {note: {golden: planner bots on every seat}}\n", "")
 
 
 def test_max_moves_then_resume_gives_the_same_game(tmp_path: Path) -> None:
@@ -192,6 +193,7 @@ def test_json_mode_answers_one_object_per_line_and_the_sand_running_out_is_a_wai
     assert r.exit_code == 0, r.output
     objects = [json.loads(line) for line in r.output.splitlines()]
     assert all(o["ok"] for o in objects)
+    assert objects.pop(0)["command"] == "open"
     assert [o["command"] for o in objects[:-1]] == ["move"] * (len(objects) - 1)
     last = objects[-1]
     assert last["command"] == "wait" and last["awaiting"] == []
@@ -458,8 +460,8 @@ def test_realtime_lines_typed_over_time_are_recorded_with_their_times(tmp_path: 
 
 
 def test_realtime_with_a_bot_seat_keeps_time_in_order(tmp_path: Path) -> None:
-    """p2 is a planner bot (its inputs take the scenario's step); p1's typed lines are stamped
-    with the wall clock, but never before the bot's last input."""
+    """p2 is a planner bot; with --realtime its inputs and p1's typed lines are all stamped with
+    the wall clock (never before the clock), so the record is in time order."""
     moves = write(tmp_path / "moves.txt", "p1 stare p2\np1 pawn p2\np1 stare p2\n")
     t = tmp_path / "t.yaml"
     r = run("play", "magic-maze", "--scenario", 1, "--players", 2, "--seed", 1, "--bot", "p2=planner",
@@ -470,8 +472,7 @@ def test_realtime_with_a_bot_seat_keeps_time_in_order(tmp_path: Path) -> None:
     assert seats[0] == "p2" and seats.count("p1") == 3, seats
     times = [m["time"] for m in recorded]
     assert times == sorted(times), times
-    first_human = seats.index("p1")
-    assert times[first_human] == times[first_human - 1], "a typed line lands at the clock the bot left"
+    assert times[-1] < 10, f"wall-clock stamps of a quick run, not the scenario's steps: {times}"
     replay_ok(t)
 
 
@@ -713,41 +714,39 @@ def test_exec_bots_that_all_wait_let_the_sand_run_out(tmp_path: Path) -> None:
     assert "0 moves, finished: The sand ran out at 180 s" in replay_ok(t)
 
 
-def test_an_exec_bot_that_crashes_ends_the_session_framed_and_resumable(tmp_path: Path) -> None:
-    """Magic Maze has no forfeit input: a failed bot is a note, the session ends with one framed
-    '? bot:' answer, and the transcript can be resumed (here by planner bots, to a win)."""
+def test_an_exec_bot_that_crashes_leaves_its_seat_idle_and_the_game_goes_on(tmp_path: Path) -> None:
+    """Magic Maze has no forfeit input: a failed bot is a note and one framed '? bot:' answer;
+    its seat is idle from then on, the other seats play on to the end, and the transcript replays."""
     proc = run_referee(["play", "magic-maze", "--scenario", "1", "--players", "2", "--seed", "1",
                         "--bot", "p1=planner", "--bot", f"p2={bot(tmp_path, 'crash', STARE_THEN_CRASH_BOT)}",
                         "--bot-timeout", "5", "--transcript", "t.yaml"], tmp_path, timeout=60)
     assert proc.returncode == 0, proc.stderr
     resp = responses(proc.stdout)
-    assert [x[0] for x in resp[:2]] == ["= p2 stare p1", "= p2 stare p1"]
-    assert len(resp) == 3, "nothing after the framed refusal (no board: the game is not over)"
-    assert re.fullmatch(r"\? bot: p2's bot failed \(the bot closed its output \(exit status 3\)\); "
-                        r"this game has no forfeit, so the session ends", resp[2][0]), resp[2]
-    assert "result:" not in proc.stdout
+    heads = [x[0] for x in resp]
+    assert heads[:2] == ["= p2 stare p1", "= p2 stare p1"]
+    failed = [h for h in heads if h.startswith("? ")]
+    assert len(failed) == 1 and re.fullmatch(
+        r"\? bot: p2's bot failed \(the bot closed its output \(exit status 3\)\); the seat is idle from now on",
+        failed[0]), failed
+    after = heads[heads.index(failed[0]) + 1:]
+    assert after and all(h.startswith(("= p1 ", "= time ")) for h in after[:-1]) and after[-1] == "= board"
+    assert "result:" in proc.stdout
     t = tmp_path / "t.yaml"
-    text = t.read_text(encoding="utf-8")
-    assert "\nresult:" not in text
     assert notes_of(t) == [{"seat": "p2", "forfeit": "the bot closed its output (exit status 3)"}]
-    assert "2 moves, unfinished (resumable)" in replay_ok(t)
-    r = run("play", "--resume", t, "--bots", "planner")
-    assert r.exit_code == 0, r.output
-    assert r.output.rstrip("\n").endswith(WIN)
-    out = replay_ok(t)
-    assert "finished: Every hero is out with the loot" in out
-    assert notes_of(t) == [{"seat": "p2", "forfeit": "the bot closed its output (exit status 3)"}]
+    assert "finished: " in replay_ok(t)
 
 
-def test_an_exec_bot_with_an_unreadable_input_ends_the_session_framed(tmp_path: Path) -> None:
+def test_an_exec_bot_with_an_unreadable_input_is_a_note_and_an_idle_seat(tmp_path: Path) -> None:
     proc = run_referee(["play", "magic-maze", "--scenario", "1", "--players", "2", "--seed", "1",
                         "--bot", "p1=planner", "--bot", f"p2={bot(tmp_path, 'bad', ILLEGAL_BOT)}",
                         "--transcript", "t.yaml"], tmp_path, timeout=60)
     assert proc.returncode == 0, proc.stderr
     resp = responses(proc.stdout)
-    assert len(resp) == 1, resp
-    assert resp[0][0].startswith("? bot: p2's bot failed (illegal input 'move purple up': syntax: "
-                                 "'up' is not a direction"), resp[0]
+    failed = [x for x in resp if x[0].startswith("? ")]
+    assert len(failed) == 1, resp
+    assert failed[0][0].startswith("? bot: p2's bot failed (illegal input 'move purple up': syntax: "
+                                   "'up' is not a direction"), failed[0]
+    assert failed[0][0].endswith("the seat is idle from now on")
     notes = notes_of(tmp_path / "t.yaml")
     assert len(notes) == 1 and notes[0]["seat"] == "p2" and "illegal input 'move purple up'" in notes[0]["forfeit"]
-    assert "0 moves, unfinished (resumable)" in replay_ok(tmp_path / "t.yaml")
+    assert "finished: " in replay_ok(tmp_path / "t.yaml")

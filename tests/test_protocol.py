@@ -102,6 +102,12 @@ def body_values(body: list[str], key: str) -> list[str]:
     return [line[len(prefix):] for line in body if line.startswith(prefix)]
 
 
+def sendable(body: list[str]) -> list[str]:
+    """What a ``legal`` answer offers to send as it is: its ``legal:`` lines, then the game's
+    give-up input on its ``resign:`` line."""
+    return body_values(body, "legal") + body_values(body, "resign")
+
+
 def some_legal_move(session: Session) -> str:
     """A full move line (seat + input) that is legal now, never a surrender."""
     awaited = session.state.awaiting()[0]
@@ -798,8 +804,8 @@ def test_json_meta_command_fields():
     assert obj["awaiting"] == [a.as_dict() for a in session.state.awaiting()] and obj["result"] is None
 
     obj = _json(session, "legal undercover")
-    assert obj["seat"] == "undercover" and obj["legal"] == session.state.legal_inputs("undercover")
-    assert all(isinstance(m, str) for m in obj["legal"])
+    assert obj["seat"] == "undercover" and obj["legal"] + [obj["resign"]] == session.state.legal_inputs("undercover")
+    assert all(isinstance(m, str) for m in obj["legal"]) and obj["resign"] == "surrender" and obj["forms"] == []
 
     obj = _json(session, "board")
     assert obj["seat"] == HOST and obj["board"] == session.state.render(HOST)
@@ -845,8 +851,9 @@ def test_text_meta_command_bodies():
     _, body = ok_frame(p.handle("awaiting"))
     assert body == [f"awaiting: {a.seat} {a.kind}: {a.hint}" for a in session.state.awaiting()]
     _, body = ok_frame(p.handle("legal bandit"))
-    assert body_values(body, "legal") == session.state.legal_inputs("bandit") and len(body) == len(
+    assert sendable(body) == session.state.legal_inputs("bandit") and len(body) == len(
         session.state.legal_inputs("bandit"))
+    assert body[-1] == "resign: surrender" and "legal: surrender" not in body
     headline, body = ok_frame(p.handle("board"))
     assert headline == "board" and body == session.state.render(HOST).splitlines()
     _, body = ok_frame(p.handle("view bandit"))
@@ -895,8 +902,9 @@ def test_every_legal_input_is_accepted(position):
     base, copy_of = _replayable(POSITIONS[position])
     for seat in base.seats:
         out = Protocol(base).handle(f"legal {seat}")
-        legal = body_values(ok_frame(out)[1], "legal")
+        legal = sendable(ok_frame(out)[1])
         assert legal == base.state.legal_inputs(seat)
+        assert body_values(ok_frame(out)[1], "resign") == (["surrender"] if legal else [])
         if base.over:
             assert legal == []
             continue
@@ -923,7 +931,7 @@ def test_legal_inputs_are_accepted_at_random_positions(mode, seed, n, pick):
     if base.over:
         return
     seat = base.state.awaiting()[0].seat
-    legal = body_values(ok_frame(Protocol(base).handle(f"legal {seat}"))[1], "legal")
+    legal = sendable(ok_frame(Protocol(base).handle(f"legal {seat}"))[1])
     assert legal
     for move in {legal[pick % len(legal)], legal[(pick * 7 + 3) % len(legal)], legal[0], legal[-1]}:
         s = copy_of()
@@ -956,7 +964,7 @@ def test_protect_interrupt_surfaces_in_awaiting():
     err_frame(p.handle("bandit kill b2"), "not-your-turn")
     err_frame(p.handle("operative protect maybe"), "syntax")
     assert snapshot(session) == before
-    assert body_values(ok_frame(p.handle("legal operative"))[1], "legal") == ["protect yes", "protect no", "surrender"]
+    assert sendable(ok_frame(p.handle("legal operative"))[1]) == ["protect yes", "protect no", "surrender"]
     _, body = ok_frame(p.handle("operative protect yes"))
     assert any("protects Nico" in e for e in body_values(body, "event"))
     assert not _awaiting_lines(session)[0].startswith("operative protect")
@@ -988,7 +996,7 @@ def test_keep_interrupt_surfaces_in_awaiting():
     session = staged_keep()
     lines = _awaiting_lines(session)
     assert len(lines) == 1 and lines[0].startswith("detective keep: "), lines
-    legal = body_values(ok_frame(Protocol(session).handle("legal detective"))[1], "legal")
+    legal = sendable(ok_frame(Protocol(session).handle("legal detective"))[1])
     keeps = [m for m in legal if m.startswith("keep ")]
     assert len(keeps) == 2 and legal[-1] == "surrender"
     p = Protocol(session)
@@ -1011,5 +1019,5 @@ def test_interrupt_in_a_duel_names_the_team_seat():
          "fbi shift row 6 right", "mafia plant b2", "fbi protect a3", "fbi arrest b2")
     lines = _awaiting_lines(s)
     assert len(lines) == 1 and lines[0].startswith("mafia detonate: "), lines
-    assert body_values(ok_frame(Protocol(s, "mafia").handle("legal mafia"))[1], "legal") == [
+    assert sendable(ok_frame(Protocol(s, "mafia").handle("legal mafia"))[1]) == [
         "detonate yes", "detonate no", "surrender"]
