@@ -715,6 +715,46 @@ def test_operative_must_place_or_remove_protection_before_acting():
     assert st.actor == "bandit"
 
 
+def test_operative_may_skip_its_protection_step():
+    """The source says "or skip": a public input of the step, listed in legal, with an event."""
+    s = game(operative="Olga")  # c3
+    advance_to(s, "operative")
+    st = s.state
+    assert "skip" in st.legal_inputs("operative") and "protection" in st.awaiting()[0].hint
+    assert "skip" in st.awaiting()[0].hint
+    start = len(s.events)
+    do(s, "operative", "skip")
+    evs = new_events(s, start)
+    assert [(e.kind, e.text, e.to) for e in evs] == [("skip", "The operative skips its protection step.", None)]
+    assert st.phase == "action" and st.actor == "operative" and protection_count(s) == 0
+    assert "skip" not in st.legal_inputs("operative")
+    err = refuse(s, "operative", "skip")  # the step is over
+    assert "cannot skip" in err.message
+    do(s, "operative", "arrest b2")
+    assert st.actor == "bandit"
+    assert s.moves[-2].text == "skip"
+
+
+def test_skip_belongs_to_the_protection_step_only():
+    s = game(operative="Olga", maniac="Abel")
+    refuse(s, "bandit", "skip")  # an action turn
+    refuse(s, "operative", "skip", NotYourTurnError)
+    refuse(s, "bandit", "skip now", SyntaxInputError)
+    advance_to(s, "maniac")
+    do(s, "maniac", "shift row 6 right")
+    assert s.state.phase == "threat"
+    refuse(s, "maniac", "skip")  # the threat step must be taken
+
+
+def test_a_refused_protection_offers_the_skip():
+    s = game(operative="Olga")
+    advance_to(s, "operative")
+    err = refuse(s, "operative", "protect e5")
+    assert err.allowed[-1] == "skip" and "protect d4" in err.allowed
+    err = refuse(s, "operative", "arrest c3")
+    assert "or skip" in err.message and "skip" in err.allowed
+
+
 def test_protection_cap_is_six_the_seventh_is_refused():
     s = game(operative="Olga")
     put(s, "protection", "a1", "e1", "f2", "a5", "e5")  # 5, all away from c3
@@ -1249,7 +1289,7 @@ def _candidates(state) -> list[str]:
     """A universe of canonical inputs: every shift and every one-cell input of every verb."""
     size = state.size
     cells = [cell_name(c) for c in all_cells(size)]
-    out = ["masquerade", "inspect", "protect yes", "protect no", "detonate yes", "detonate no"]
+    out = ["masquerade", "inspect", "skip", "protect yes", "protect no", "detonate yes", "detonate no"]
     for line, dirs, idx in (("row", ("left", "right"), [str(i + 1) for i in range(size)]),
                             ("col", ("up", "down"), cells[:size])):
         for i, d, dist in itertools.product(idx, dirs, ("", " 2")):

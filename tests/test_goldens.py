@@ -76,8 +76,9 @@ FBI_MODES = [v.name for v in registry.get("fbi-mafia").variants()]
 BASE_VERBS = {"shift", "arrest", "defuse", "masquerade", "autopsy", "inspect", "keep", "kill", "swap",
               "plant", "detonate"}
 EXTRA_VERBS_4V4 = {"shoot", "prepare", "evidence"}
-# ... the protection step, threat placement, both answers to both interrupts ...
-STEPS_AND_ANSWERS = {"protect CELL", "unprotect CELL", "threat", "protect yes", "protect no",
+# ... the protection step (placed, removed, skipped), threat placement, both answers to both
+# interrupts ...
+STEPS_AND_ANSWERS = {"protect CELL", "unprotect CELL", "skip", "threat", "protect yes", "protect no",
                      "detonate yes", "detonate no"}
 # ... friendly fire, a chain detonation, threat kills, both win reasons and a surrender.
 EVENTS = {"friendly-fire", "threat-kill"}

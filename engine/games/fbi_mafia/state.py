@@ -479,7 +479,7 @@ class FbiMafiaState(GameState):
                              f"{p.character}: {p.kind} {self._at(p.suspect)}? {p.kind} yes|no")]
         actor = self.actor
         hints = {
-            "protection": f"{actor}: place or remove a protection token (protect CELL | unprotect CELL)",
+            "protection": f"{actor}: place or remove a protection token, or skip (protect CELL | unprotect CELL | skip)",
             "threat": f"{actor}: place {self.limits.threats_min} to {self.limits.threats_max} threat "
                       "tokens (threat CELL [CELL [CELL]])",
             "keep": f"{actor}: keep one of the {len(self.inspecting)} inspected cards (keep CELL)",
@@ -618,11 +618,18 @@ class FbiMafiaState(GameState):
         return run
 
     def _plan_protection(self, move: Move) -> Plan:
-        options = [f"protect {cell_name(c)}" for c in self._protection_targets("protect")]
-        options += [f"unprotect {cell_name(c)}" for c in self._protection_targets("unprotect")]
+        options = self._protection_options()
+        if move.verb == "skip":
+            actor = self.actor
+
+            def skip() -> None:
+                self.events.emit("skip", f"The {actor} skips its protection step.", {"character": actor})
+                self.phase = "action"
+
+            return skip
         if move.verb not in ("protect", "unprotect") or move.answer is not None:
             raise IllegalMoveError(
-                f"the {self.actor} must first place or remove a protection token", options
+                f"the {self.actor} must first place or remove a protection token, or skip", options
             )
         target = move.cells[0]
         if target not in self._protection_targets(move.verb):
@@ -648,6 +655,12 @@ class FbiMafiaState(GameState):
             self.phase = "action"
 
         return run
+
+    def _protection_options(self) -> list[str]:
+        """Every input of the Operative's protection step: place, remove, or skip (the source's
+        "or skip": always allowed)."""
+        return ([f"{v} {cell_name(c)}" for v in ("protect", "unprotect") for c in self._protection_targets(v)]
+                + ["skip"])
 
     def _plan_threat(self, move: Move) -> Plan:
         targets = self._threat_targets()
@@ -975,7 +988,7 @@ class FbiMafiaState(GameState):
             elif kind == "keep":
                 out = [f"keep {cell_name(self.pos[n])}" for n in self.inspecting]
             elif kind == "protection":
-                out = [f"{v} {cell_name(c)}" for v in ("protect", "unprotect") for c in self._protection_targets(v)]
+                out = self._protection_options()
             elif kind == "threat":
                 targets = self._threat_targets()
                 lo, hi = self.limits.threats_min, self.limits.threats_max
