@@ -1,6 +1,6 @@
 """The FBI vs Mafia rules, one focused test per rule.
 
-Authority: the brief /work/shared/rules/fbi-vs-mafia.md and its source seed. Positions are staged
+Authority: the rules as implemented, docs/rules/fbi-vs-mafia.md. Positions are staged
 with ``tests.helpers.fbi_game`` (recorded chance outcomes); tokens are sometimes put directly
 on cards as test setup. Turns are advanced by real play (``advance_to``), where the characters
 in between shift the bottom row, which no test uses.

@@ -7,8 +7,8 @@ we play two games that differ ONLY in something S may not know:
 
 - ``swap``: two seats S knows nothing about (not S, not S's team) exchange their cards. The
   same inputs are played in both; a night input, secret down to who sent it, is sent in the
-  twin by the seat holding the same card (the swap applied to the actor), a day input by the
-  same seat. Inputs are scripted or drawn from the inputs legal in both twins.
+  twin by the seat playing the same part (holding the same card; in a team step the head, or
+  the member at the same place in seat order), a day input by the same seat. Inputs are scripted or drawn from the inputs legal in both twins.
 - ``night``: the same deal, but a night role chooses differently (the Mafia talks, suggests or
   kills otherwise, the Police confer or arrest otherwise, the Seducer, Agent, Chameleon or
   Fighter picks another target) in a way that leads to the same public morning.
@@ -209,10 +209,25 @@ class Twin:
     def night(self) -> bool:
         return self.a.state.phase == NIGHT and not self.a.over
 
+    def twin_actor(self, seat: str) -> str:
+        """The seat of B that plays ``seat``'s night part: the seat holding the same card, but in
+        a team step the head for the head and the members in seat order for the members (who
+        heads a team without its Boss or Chief depends on seat order, which a swap changes)."""
+        if not self.night():
+            return seat
+        sa, sb = self.a.state, self.b.state
+        step = sa.step()
+        if step is not None and step.team:
+            order = [(st.step_head(step), st.awake_team(step.team)) for st in (sa, sb)]
+            oa, ob = ([h] + [x for x in team if x != h] for h, team in order)
+            if seat in oa and len(oa) == len(ob):
+                return ob[oa.index(seat)]
+        return self.sigma.get(seat, seat)
+
     def mapped(self, line: str) -> str:
         seat, _, text = line.partition(" ")
         if self.night() and text != "leave":
-            seat = self.sigma.get(seat, seat)
+            seat = self.twin_actor(seat)
         return f"{seat} {text}"
 
     def step(self, line_a: str, line_b: str | None = None) -> None:
@@ -271,7 +286,7 @@ class Twin:
                 if text == "say TEXT":
                     text = "say " + " ".join(rng.choice(["I", "think", "p2", "is", "lying", "trust", "me"])
                                              for _ in range(rng.randint(1, 4)))
-                actor_b = self.sigma.get(actor, actor) if night else actor
+                actor_b = self.twin_actor(actor) if night else actor
                 try:
                     rb = self._move(self.pb, f"{actor_b} {text}")
                 except InputError:

@@ -261,7 +261,7 @@ LEGAL: list[tuple[str, str, list[str]]] = [
     ("mafia", "p4", ["leave"]),
     ("mafia", "p6", ["leave"]),
     ("police", "p4", ["say TEXT", *[f"shoot {x}" for x in others("p4", exclude=("p5",))],
-                      *[f"arrest {x}" for x in others("p4", exclude=("p5",))], "leave"]),
+                      *[f"arrest {x}" for x in others("p4", exclude=("p5",))], "pass", "leave"]),
     ("police", "p5", ["say TEXT", *[f"suggest {x}" for x in others("p5", exclude=("p4",))], "pass", "leave"]),
     ("police", "p2", ["leave"]),
     ("chameleon", "p8", [*[f"ban {x}" for x in others("p8")], "leave"]),

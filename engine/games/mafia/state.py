@@ -32,7 +32,8 @@ VERBS = ("say", "nominate", "pass", "vote", "abstain", "leave", "suggest",
 FORMS = {
     "say": "say TEXT: talk (day: everyone; night: your team, during its step)",
     "nominate": "nominate SEAT: propose SEAT for today's vote",
-    "pass": "pass: no nomination today / no suggestion / no night action (Fighter, or under arrest)",
+    "pass": "pass: no nomination today / no suggestion / no night action (Agent, Police head, Fighter, "
+            "or under arrest)",
     "vote": "vote SEAT: your vote in the roll-call",
     "abstain": "abstain: no vote in the roll-call",
     "suggest": "suggest SEAT: propose your team's target tonight",
@@ -188,9 +189,9 @@ class MafiaState(GameState):
             return "you are under arrest tonight: pass"
         hints = {
             "seducer": "seduce a player (not yourself): nobody can kill them tonight",
-            "agent": "protect a player (not yourself) from tomorrow's vote",
+            "agent": "protect a player (not yourself) from tomorrow's vote, or pass",
             "mafia": "kill: name the Mafia's victim",
-            "police": "shoot a player, or arrest one (once per player)",
+            "police": "shoot a player, or arrest one (once per player), or pass",
             "chameleon": "ban a player (not yourself) from tomorrow's vote",
             "fighter": "kill a player, or pass",
         }
@@ -315,9 +316,14 @@ class MafiaState(GameState):
 
         def pass_night() -> None:
             self.night_acts[step.name] = (seat, "pass", None)
-            why = "under arrest, does nothing" if seat == self.jailed else "does nothing"
-            self.events.emit("night-act", f"Night {self.night}: you {why}.", {"step": step.name, "verb": "pass"},
-                             to=[seat])
+            team = self.awake_team(step.team) if step.team else []
+            if seat in team:  # a head declining for its team: the team hears it, as it hears a choice
+                self.events.emit("night-act", f"Night {self.night}: {seat} passes; the {step.team.title()} "
+                                 "do nothing tonight.", {"step": step.name, "seat": seat, "verb": "pass"}, to=team)
+            else:
+                why = "are under arrest and do nothing" if seat == self.jailed else "do nothing"
+                self.events.emit("night-act", f"Night {self.night}: you {why}.", {"step": step.name, "verb": "pass"},
+                                 to=[seat])
             self._next_step()
         return "pass", pass_night
 
