@@ -125,6 +125,7 @@ def observe(session: Session, seat: str) -> dict[str, Any]:
         "events": stream(session, seat),
         "awaiting": [a.as_dict() for a in st.awaiting_seen_by(seat)],
         "legal": st.legal_inputs(seat),
+        "forms": st.input_forms(seat),
     }
     for json_mode in (False, True):
         p = Protocol(session, seat, json_mode=json_mode)
@@ -279,7 +280,8 @@ class Twin:
         actors = list(dict.fromkeys(x.seat for x in self.a.state.awaiting()))
         rng.shuffle(actors)
         for actor in actors:
-            options = [m for m in self.a.state.legal_inputs(actor) if m != "leave"]
+            st = self.a.state
+            options = st.input_forms(actor) + [m for m in st.legal_inputs(actor) if m != "leave"]
             rng.shuffle(options)
             options.sort(key=lambda m: m == "say TEXT" and rng.random() < 0.8)  # talk now and then
             for text in options:

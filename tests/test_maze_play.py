@@ -438,7 +438,7 @@ def garbage_lines(rng: random.Random, state: MazeState, clock_ms: int) -> list[s
 
 def random_input(rng: random.Random, state: MazeState, seat: str) -> str | None:
     """One of ``seat``'s legal inputs, mostly a game action (talk and the pawn alone go nowhere)."""
-    legal = state.legal_inputs(seat)
+    legal = state.legal_inputs(seat) + state.input_forms(seat)
     if not legal:
         return None
     actions = [m for m in legal if m.split()[0] in ("move", "vortex", "escalator", "explore", "draw")]

@@ -35,11 +35,10 @@ def choose(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
     """A legal input for ``seat`` when it is awaited; None otherwise (it never leaves)."""
     if not any(a.seat == seat for a in state.awaiting()):
         return None
-    legal = state.legal_inputs(seat)
-    acts = [m for m in legal if m not in ("say TEXT", "leave")]
+    acts = [m for m in state.legal_inputs(seat) if m != "leave"]
     if not acts:
         return None
-    if "say TEXT" in legal and state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
+    if "say TEXT" in state.input_forms(seat) and state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
         line = _talk(state, seat, rng, talk["night" if state.phase == NIGHT else "day"])
         if line:
             return line

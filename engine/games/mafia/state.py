@@ -217,7 +217,8 @@ class MafiaState(GameState):
         return canonical
 
     def _forms(self, seat: str) -> list[str]:
-        verbs = {m.split()[0] for m in self.legal_inputs(seat)} if self.alive.get(seat) else set()
+        now = self.legal_inputs(seat) + self.input_forms(seat)
+        verbs = {m.split()[0] for m in now} if self.alive.get(seat) else set()
         return [FORMS[v] for v in FORMS if v in verbs] or [FORMS[v] for v in FORMS]
 
     def _one_seat(self, verb: str, args: list[str]) -> str:
@@ -636,23 +637,28 @@ class MafiaState(GameState):
         others = [s for s in self.living() if s != seat]
         step = self.step()
         if self.phase == NOMINATE:
-            out.append("say TEXT")
             if seat not in self.done_nominating:
                 out += [f"nominate {s}" for s in others if s not in self.nominations] + ["pass"]
         elif self.phase == VOTE:
-            out.append("say TEXT")
             if seat == self.current_voter():
                 out += [f"vote {c}" for c in self.candidates] + ["abstain"]
         elif step is not None:
-            team = step.team
-            if team and seat in self.awake_team(team):
-                out.append("say TEXT")
             if seat in self.conferring(step):
-                out += [f"suggest {s}" for s in others if self.team_of(s) != team] + ["pass"]
+                out += [f"suggest {s}" for s in others if self.team_of(s) != step.team] + ["pass"]
             elif self.step_head(step) == seat:
                 out += self._power_inputs(step, seat, others)
         out.append("leave")
         return out
+
+    def input_forms(self, seat: str) -> list[str]:
+        """``say TEXT`` exactly when a ``say`` of ``seat`` would be accepted now: by day any
+        living player; by night an awake member of the team whose step it is."""
+        if self.result is not None or not self.alive.get(seat, False):
+            return []
+        step = self.step()
+        if step is None or (step.team and seat in self.awake_team(step.team)):
+            return ["say TEXT"]
+        return []
 
     def _power_inputs(self, step: NightStep, seat: str, others: list[str]) -> list[str]:
         if seat == self.jailed:

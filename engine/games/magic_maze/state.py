@@ -481,10 +481,12 @@ class MazeState(GameState):
                 out += [f"explore {self.square_name(g)}" for g in self.mall.squares() if self.joinable(g)]
         if self.solo:
             out.append("draw")
-        if self.talk_open:
-            out.append("say TEXT")
         out += [f"pawn {s}" for s in self.seats] + [f"stare {s}" for s in self.seats if s != seat]
         return out
+
+    def input_forms(self, seat: str) -> list[str]:
+        """``say TEXT`` exactly when talk is open (a ``say`` would be accepted now)."""
+        return ["say TEXT"] if self.result is None and self.talk_open else []
 
     # ---------------------------------------------------------------------------- views
     def view(self, seat: str) -> dict[str, Any]:
