@@ -64,7 +64,7 @@ class MazeState(GameState):
         self.theft = False
         self.deadline_ms = scenario.timer_ms
         self.now_ms = 0
-        self.talk_open = scenario.talk == "always"
+        self.talk_open = True  # always, or (talk windows) from the start, the timer's first flip, to the first action
         self.flips = 0
         self.pawn: str | None = None
         self.crystal_credit: Cell | None = None  # a ball used once, good for one more tile
@@ -81,6 +81,8 @@ class MazeState(GameState):
         if not self.solo:
             for seat, hand in zip(self.seats, self.hands):
                 events.emit("hand", f"{seat} holds {' + '.join(hand)}.", {"seat": seat, "actions": list(hand)})
+        if scenario.talk == "windows":
+            events.emit("talk", "The timer starts: talk is open until the first action.", {})
 
     # ---------------------------------------------------------------------------- facts
     def square_name(self, g: Cell) -> str:
@@ -333,8 +335,8 @@ class MazeState(GameState):
         if not args:
             raise SyntaxInputError("say what? 'say' needs words after it", [FORMS["say"]])
         if not self.talk_open:
-            raise IllegalMoveError("silence: talk is allowed only after an hourglass flip"
-                                   + (" or after the elf explores" if self.scenario.elf_talk else "")
+            raise IllegalMoveError("silence: talk is allowed only from the start of the game, after an hourglass "
+                                   "flip" + (" or after the elf explores" if self.scenario.elf_talk else "")
                                    + ", until the next action; staring and the pawn are always allowed")
         words = " ".join(args)
         return f"say {words}", lambda: self.events.emit("say", f"{seat}: {words}", {"seat": seat, "text": words})
