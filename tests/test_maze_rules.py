@@ -474,7 +474,7 @@ def test_an_overlapping_placement_is_refused_and_the_tile_stays_on_top():
     put(s, "orange", "1a.c1")
     assert s.state.mall.unexplored(g_of(s, "1a.c1")) == "N"
     message = refused(s, "p2", "explore orange", IllegalMoveError)
-    assert message == "tile 5 would overlap 19.a3 here; this square cannot be explored"
+    assert message == "the next tile would overlap 19.a3 here; this square cannot be explored"  # not named
     assert s.state.stack[0] == "5" and host(s)["stack"] == 8
     assert s.state.mall.unexplored(g_of(s, "1a.c1")) == "N"
     assert "explore orange" not in s.state.legal_inputs("p2")
@@ -1467,6 +1467,8 @@ def test_pawn_and_stare_are_always_allowed():
     events = s.submit("p2", "stare p1")
     assert [(e.kind, e.data) for e in events] == [("stare", {"seat": "p2", "target": "p1"})]
     refused(s, "p1", "stare p9", SyntaxInputError)
+    refused(s, "p1", "stare p1", IllegalMoveError)  # not among its legal inputs either
+    assert "stare p1" not in s.state.legal_inputs("p1")
     s.submit("p2", "move green west")  # the start's talk window closes
     refused(s, "p1", "say hi", IllegalMoveError)
     s.submit("p1", "pawn p2")

@@ -309,13 +309,12 @@ class MazeState(GameState):
         return f"explore {self.square_name(g)}", crystal
 
     def _joining(self, g: Cell, side: str) -> tuple[str, Cell, int, Cell]:
-        name = self.stack[0]
         origin = joined_origin(g, side)
         clash = self.mall.overlap(origin)
-        if clash is not None:
-            raise IllegalMoveError(f"tile {name} would overlap {self.square_name(clash)} here; "
+        if clash is not None:  # never name the tile: the stack is face down (every tile is 4x4)
+            raise IllegalMoveError(f"the next tile would overlap {self.square_name(clash)} here; "
                                    "this square cannot be explored")
-        return name, origin, joined_quarters(side), g
+        return self.stack[0], origin, joined_quarters(side), g
 
     def _plan_draw(self, seat: str, args: list[str]) -> tuple[str, Plan]:
         if args:
@@ -357,6 +356,9 @@ class MazeState(GameState):
 
     def _plan_stare(self, seat: str, args: list[str]) -> tuple[str, Plan]:
         target = self._seat_word("stare", args)
+        if target == seat:
+            raise IllegalMoveError(f"{seat} cannot stare at itself; stare at another player",
+                                   [f"stare {s}" for s in self.seats if s != seat])
         return f"stare {target}", lambda: self.events.emit("stare", f"{seat} stares at {target}.",
                                                           {"seat": seat, "target": target})
 
