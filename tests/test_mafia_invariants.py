@@ -434,3 +434,28 @@ def test_an_arrested_boss_learns_it_privately():
     assert told[0].data == {"night": 2}
     assert "suggestions" not in state.view("p1") and "step" not in state.view("p1")
     assert state.view("p1").get("under_arrest") is True
+
+
+@pytest.mark.parametrize("players, seed", [(6, 1), (9, 2), (12, 3)])
+def test_legal_inputs_hold_no_template_and_say_text_is_a_form_exactly_when_talk_is_accepted(players, seed):
+    """``legal_inputs`` lists only inputs a bot can send as they are; ``say TEXT`` is listed by
+    ``input_forms`` exactly when a ``say`` of that seat would be accepted (tried on a copy)."""
+    session = Session(MAFIA, variant_name(players), seed=seed)
+    state = session.state
+    bots = {s: RandomBot(s, seed) for s in session.seats}
+    checked = Counter()
+    while not session.over:
+        for seat in state.seats:
+            legal, forms = state.legal_inputs(seat), state.input_forms(seat)
+            assert not [m for m in legal if any(w.isupper() for w in m.split())], legal
+            assert forms in ([], ["say TEXT"])
+            try:
+                cheap_copy(state).apply(seat, "say hello", session.clock_ms + 1000)
+                accepted = True
+            except InputError:
+                accepted = False
+            assert accepted == (forms == ["say TEXT"]), (seat, state.phase_text(), forms)
+            checked[accepted] += 1
+        seat = state.awaiting()[0].seat
+        session.submit(seat, bots[seat].choose(session))
+    assert checked[True] >= 50 and checked[False] >= 50, checked

@@ -1408,6 +1408,31 @@ def test_talk_is_open_from_the_start_until_the_first_action(scenario, players):
     refused(s, "p1", "say too late", IllegalMoveError)
 
 
+@pytest.mark.parametrize("scenario, players", [("1", 2), ("2", 1), ("4", 3)])
+def test_say_text_is_a_form_exactly_when_talk_is_accepted(scenario, players):
+    """``legal_inputs`` lists only inputs a bot can send as they are; ``say TEXT`` is listed by
+    ``input_forms`` exactly when a ``say`` would be accepted (tried on a copy of the game)."""
+    s = game(scenario, players=players)
+    seen = Counter()
+    for step in range(40):
+        st = s.state
+        for seat in st.seats:
+            legal, forms = st.legal_inputs(seat), st.input_forms(seat)
+            assert "say TEXT" not in legal and not [m for m in legal if any(w.isupper() for w in m.split())]
+            try:
+                copy.deepcopy(s).submit(seat, "say hello")
+                accepted = True
+            except InputError:
+                accepted = False
+            assert accepted == (forms == ["say TEXT"]) and forms in ([], ["say TEXT"]), (seat, forms)
+            seen[accepted] += 1
+        if step % 3 == 0:
+            any_action(s)  # closes the talk window of the start
+        else:
+            s.submit("p1", "pawn p1")
+    assert seen[True] >= 1 and (scenario == "1" or seen[False] >= 3), seen
+
+
 def test_scenario_1_has_no_talk_window_at_the_start():
     s = game("1")
     assert not [e for e in s.events if e.kind == "talk"]
