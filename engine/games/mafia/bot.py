@@ -60,7 +60,7 @@ def choose(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
         followed = [m for m in acts if m in wanted]
         if followed and rng.random() < FOLLOW_CHANCE:
             return _pick(followed, rng)
-    if step is not None and step.optional and "pass" in acts and len(acts) > 1:
+    if step is not None and step.optional and seat == state.step_head(step) and "pass" in acts and len(acts) > 1:
         if step.name == "fighter":
             return "pass" if rng.random() >= FIGHTER_KILL_CHANCE else _pick([m for m in acts if m != "pass"], rng)
         if rng.random() < DECLINE_CHANCE:
