@@ -35,10 +35,12 @@ def check_invariants(state: FbiMafiaState, before: tuple[int, int]) -> None:
     assert set(state.identity) == set(state.characters)
     if state.result is None:
         assert all(state.status[n] == ALIVE for n in state.identity.values())
-    # Tokens sit only on living suspects; at most 6 protection tokens; known kinds only.
+    # Tokens sit only on living suspects (but an arrested card keeps its tokens while the Bomber
+    # is asked whether to detonate its bomb); at most 6 protection tokens; known kinds only.
+    asked = state.prompt.suspect if state.prompt is not None and state.prompt.kind == "detonate" else None
     for n in names:
         assert state.tokens[n] <= {"protection", "bomb", "threat"}
-        if state.status[n] != ALIVE:
+        if state.status[n] != ALIVE and n != asked:
             assert not state.tokens[n], f"{n} is {state.status[n]} but carries {state.tokens[n]}"
     assert sum("protection" in state.tokens[n] for n in names) <= state.limits.protection_tokens
     # Scores: arrests count arrested cards exactly; kills count each dead card once or twice.
