@@ -455,7 +455,7 @@ def report(stats: Stats) -> str:
 # ------------------------------------------------------------------------------ the twin tests
 @pytest.mark.parametrize("mode", MODES)
 def test_twins_replaying_random_games(mode: str) -> None:
-    """The brief's method: a random bots' game is fed to both twins; stop at the first input
+    """The basic method: a random bots' game is fed to both twins; stop at the first input
     the twin refuses (its legality legitimately differs)."""
     stats = run_twins(mode, REPLAY_SEEDS[mode], "replay")
     assert not stats.failures, report(stats)

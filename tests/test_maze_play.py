@@ -1,4 +1,4 @@
-"""Magic Maze played whole, at the engine level (``/work/shared/rules/magic-maze.md``).
+"""Magic Maze played whole, at the engine level (``docs/rules/magic-maze.md``).
 
 - Planner quality: planner bots on every seat win the practice scenario nearly always, and
   every later scenario at least once on the first seeds.

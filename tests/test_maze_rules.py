@@ -319,7 +319,7 @@ def test_every_packaged_tile_parses_and_passes_the_check():
         assert tile.code == D.tiles[name].code
 
 
-# Per tile (brief's table): exploration colours by door side (start tiles) or as a multiset,
+# Per tile (the game's component table): exploration colours by door side (start tiles) or as a multiset,
 # then the contents (items I, exits X, vortexes V, hourglass Hg, ball Cb, camera Cm), the
 # number of escalators, and whether it has orange walls.
 TABLE = {
