@@ -1,6 +1,6 @@
 """The FBI vs Mafia rules, one focused test per rule.
 
-Authority: the brief /work/shared/rules/fbi-vs-mafia.md and its source seed. Positions are staged
+Authority: the rules as implemented, docs/rules/fbi-vs-mafia.md. Positions are staged
 with ``tests.helpers.fbi_game`` (recorded chance outcomes); tokens are sometimes put directly
 on cards as test setup. Turns are advanced by real play (``advance_to``), where the characters
 in between shift the bottom row, which no test uses.
@@ -441,6 +441,44 @@ def test_masquerade_dead_draw_is_discarded_and_identity_unchanged():
     assert private.to == ("undercover",) and private.data["adopted"] is False
 
 
+def _empty_deck(hand: list[str], dead: list[str], alive: list[str] = ()) -> Session:
+    """4v4 at the Undercover's turn with an empty identity deck; every suspect is dead but the
+    identities, the cards of ``hand`` not in ``dead``, and ``alive`` (test setup)."""
+    s = game("standard-4v4", hand=hand)
+    advance_to(s, "undercover")
+    st = s.state
+    st.deck = []
+    living = (set(st.identity.values()) | set(hand) | set(alive)) - set(dead)
+    for n in st.suspects:
+        st.status[n] = "alive" if n in living else "dead"
+    return s
+
+
+def test_masquerade_on_an_empty_deck_does_not_depend_on_the_hand():
+    """Two games the Undercover cannot tell apart: the same cards are alive; in one, the four
+    evidence cards are the living ones (a rebuilt deck would be empty); in the other, a dead
+    card is in the hand instead of Uma (a rebuild would hold Uma). Legality must not tell."""
+    a = _empty_deck(["Rex", "Sofia", "Theo", "Uma"], dead=["Vito"])
+    b = _empty_deck(["Rex", "Sofia", "Theo", "Vito"], dead=["Vito"], alive=["Uma"])
+    assert [a.state.status[n] for n in a.state.suspects] == [b.state.status[n] for n in b.state.suspects]
+    assert a.state.legal_inputs("undercover") == b.state.legal_inputs("undercover")
+    assert "masquerade" not in a.state.legal_inputs("undercover")
+    ea, eb = refuse(a, "undercover", "masquerade"), refuse(b, "undercover", "masquerade")
+    assert (ea.message, ea.allowed) == (eb.message, eb.allowed)
+    assert ea.message.startswith("masquerade: the identity deck is empty")
+
+
+def test_masquerade_on_an_empty_deck_rebuilds_when_a_card_is_surely_free():
+    s = _empty_deck(["Rex", "Sofia", "Theo", "Uma"], dead=[], alive=["Vito"])
+    assert "masquerade" in s.state.legal_inputs("undercover")
+    evs = do(s, "undercover", "masquerade")
+    assert "deck-rebuilt" in kinds(evs) and s.state.identity["undercover"] == "Vito"
+    # a revealed evidence card that died no longer counts as taken
+    s = _empty_deck(["Rex", "Sofia", "Theo", "Uma"], dead=["Uma"], alive=["Vito"])
+    s.state.cleared.append("Uma")
+    assert "masquerade" in s.state.legal_inputs("undercover")
+
+
 # =============================================================================== autopsy
 
 
@@ -677,6 +715,46 @@ def test_operative_must_place_or_remove_protection_before_acting():
     assert st.actor == "bandit"
 
 
+def test_operative_may_skip_its_protection_step():
+    """The source says "or skip": a public input of the step, listed in legal, with an event."""
+    s = game(operative="Olga")  # c3
+    advance_to(s, "operative")
+    st = s.state
+    assert "skip" in st.legal_inputs("operative") and "protection" in st.awaiting()[0].hint
+    assert "skip" in st.awaiting()[0].hint
+    start = len(s.events)
+    do(s, "operative", "skip")
+    evs = new_events(s, start)
+    assert [(e.kind, e.text, e.to) for e in evs] == [("skip", "The operative skips its protection step.", None)]
+    assert st.phase == "action" and st.actor == "operative" and protection_count(s) == 0
+    assert "skip" not in st.legal_inputs("operative")
+    err = refuse(s, "operative", "skip")  # the step is over
+    assert "cannot skip" in err.message
+    do(s, "operative", "arrest b2")
+    assert st.actor == "bandit"
+    assert s.moves[-2].text == "skip"
+
+
+def test_skip_belongs_to_the_protection_step_only():
+    s = game(operative="Olga", maniac="Abel")
+    refuse(s, "bandit", "skip")  # an action turn
+    refuse(s, "operative", "skip", NotYourTurnError)
+    refuse(s, "bandit", "skip now", SyntaxInputError)
+    advance_to(s, "maniac")
+    do(s, "maniac", "shift row 6 right")
+    assert s.state.phase == "threat"
+    refuse(s, "maniac", "skip")  # the threat step must be taken
+
+
+def test_a_refused_protection_offers_the_skip():
+    s = game(operative="Olga")
+    advance_to(s, "operative")
+    err = refuse(s, "operative", "protect e5")
+    assert err.allowed[-1] == "skip" and "protect d4" in err.allowed
+    err = refuse(s, "operative", "arrest c3")
+    assert "or skip" in err.message and "skip" in err.allowed
+
+
 def test_protection_cap_is_six_the_seventh_is_refused():
     s = game(operative="Olga")
     put(s, "protection", "a1", "e1", "f2", "a5", "e5")  # 5, all away from c3
@@ -709,7 +787,7 @@ def test_protection_step_is_skipped_when_neither_is_legal():
 # =============================================================================== Maniac
 
 
-def test_maniac_must_place_threats_in_line_never_on_mafia_or_twice():
+def test_maniac_must_place_threats_in_line_never_twice():
     s = game(maniac="Olga", bandit="Abel")  # c3; the Bandit is c5
     put(s, "threat", "e3")
     advance_to(s, "maniac")
@@ -717,9 +795,8 @@ def test_maniac_must_place_threats_in_line_never_on_mafia_or_twice():
     st = s.state
     assert st.phase == "threat"
     singles = {o.split()[1] for o in st.legal_inputs("maniac") if o.startswith("threat ") and len(o.split()) == 2}
-    assert singles == {"c1", "c2", "c4", "c6", "a3", "b3", "d3", "f3"}
-    err = refuse(s, "maniac", "threat c5")  # a living Mafia identity
-    assert "Mafia" in err.message
+    # c5 is the Bandit's identity, which the Maniac's seat does not know in Standard
+    assert singles == {"c1", "c2", "c4", "c5", "c6", "a3", "b3", "d3", "f3"}
     refuse(s, "maniac", "threat e3")  # already threatened
     refuse(s, "maniac", "threat c2 c2")  # twice on one card
     refuse(s, "maniac", "threat b2")  # diagonal
@@ -729,6 +806,53 @@ def test_maniac_must_place_threats_in_line_never_on_mafia_or_twice():
     do(s, "maniac", "threat c2 f3 c4")
     assert {n for n in st.suspects if "threat" in st.tokens[n]} == {"Ines", "Rosa", "Ugo", "Quinn"}
     assert st.actor == "detective"
+
+
+def test_standard_maniac_threatens_a_teammate_it_cannot_recognise():
+    """Standard, seed 1: the Bomber's identity (e3) is in line with the Maniac's (e5). Its seat
+    does not know its teammates, so neither its legal inputs nor a refusal may single e3 out."""
+    s = Session(FBI, "standard-3v3", seed=1)
+    st = s.state
+    assert (cell_of(s, st.identity["maniac"]), cell_of(s, st.identity["bomber"])) == ("e5", "e3")
+    s.submit("bandit", "shift row 6 right")
+    s.submit("undercover", "shift row 6 right")
+    s.submit("maniac", "shift row 1 left")
+    assert st.phase == "threat"
+    assert "threat e3" in st.legal_inputs("maniac")
+    events = s.submit("maniac", "threat e3")
+    assert "threat" in st.tokens[st.identity["bomber"]]
+    assert [e.kind for e in events][:2] == ["threat", "turn"]
+
+
+def test_duel_maniac_never_threatens_its_team():
+    """In Duel the seat knows its whole team: the exclusion stays, and says whose identity it is."""
+    s = game("duel-3v3", maniac="Olga", bandit="Abel")  # c3; the Bandit is c5
+    advance_to(s, "maniac")
+    do(s, "maniac", "shift row 6 right")
+    st = s.state
+    assert st.phase == "threat"
+    singles = {o.split()[1] for o in st.legal_inputs("mafia") if o.startswith("threat ") and len(o.split()) == 2}
+    assert singles == {"c1", "c2", "c4", "c6", "a3", "b3", "d3", "e3", "f3"}
+    err = refuse(s, "maniac", "threat c5")
+    assert err.message == "threat c5: c5 is the bandit's identity: the Maniac never threatens its own team"
+    do(s, "maniac", "threat c4")
+
+
+def test_a_threat_placed_on_a_teammate_is_friendly_fire():
+    """Standard: the Maniac threatens the Bandit's card next to its own; at the start of its next
+    turn the threat kills it, which counts as an FBI arrest (no kill), as the Bandit's would."""
+    s = game(maniac="Olga", bandit="Ugo", deck=["Nico"])  # c3; the Bandit is c4
+    advance_to(s, "maniac")
+    do(s, "maniac", "shift row 6 right")
+    do(s, "maniac", "threat c4")
+    start = len(s.events)
+    advance_to(s, "maniac")
+    st = s.state
+    evs = new_events(s, start)
+    assert [e.kind for e in evs if e.kind in ("threat-kill", "friendly-fire", "arrest", "kill")] == [
+        "threat-kill", "friendly-fire", "arrest"]
+    assert st.status["Ugo"] == "arrested" and (st.arrests, st.kills) == (1, 0)
+    assert st.identity["bandit"] == "Nico"
 
 
 def test_threats_kill_adjacent_threatened_at_maniac_turn_start_before_its_action():
@@ -1165,7 +1289,7 @@ def _candidates(state) -> list[str]:
     """A universe of canonical inputs: every shift and every one-cell input of every verb."""
     size = state.size
     cells = [cell_name(c) for c in all_cells(size)]
-    out = ["masquerade", "inspect", "protect yes", "protect no", "detonate yes", "detonate no"]
+    out = ["masquerade", "inspect", "skip", "protect yes", "protect no", "detonate yes", "detonate no"]
     for line, dirs, idx in (("row", ("left", "right"), [str(i + 1) for i in range(size)]),
                             ("col", ("up", "down"), cells[:size])):
         for i, d, dist in itertools.product(idx, dirs, ("", " 2")):

@@ -76,8 +76,9 @@ FBI_MODES = [v.name for v in registry.get("fbi-mafia").variants()]
 BASE_VERBS = {"shift", "arrest", "defuse", "masquerade", "autopsy", "inspect", "keep", "kill", "swap",
               "plant", "detonate"}
 EXTRA_VERBS_4V4 = {"shoot", "prepare", "evidence"}
-# ... the protection step, threat placement, both answers to both interrupts ...
-STEPS_AND_ANSWERS = {"protect CELL", "unprotect CELL", "threat", "protect yes", "protect no",
+# ... the protection step (placed, removed, skipped), threat placement, both answers to both
+# interrupts ...
+STEPS_AND_ANSWERS = {"protect CELL", "unprotect CELL", "skip", "threat", "protect yes", "protect no",
                      "detonate yes", "detonate no"}
 # ... friendly fire, a chain detonation, threat kills, both win reasons and a surrender.
 EVENTS = {"friendly-fire", "threat-kill"}
@@ -190,9 +191,10 @@ def mafia_generator():
 
 MAFIA_FILES = [p for p in FILES if p.parent.name == "mafia"]
 # The issue's list: a town win and a Mafia win with every default deck, a tie and its re-vote,
-# a protection that holds (the Agent's by day, the Seducer's by night), and the powers' edges.
+# a protection that holds (the Agent's by day, the Seducer's by night), and the powers' edges
+# (the Agent and the Police head may decline).
 MAFIA_SHOWN = {"revote", "revote-tied", "protection-held", "seducer-saved", "arrest-skip", "fighter-kill", "ban",
-               "team-talk", "leave", "custom-deck"}
+               "team-talk", "agent-pass", "police-pass", "leave", "custom-deck"}
 
 
 def test_mafia_goldens_are_what_the_generator_writes() -> None:

@@ -14,9 +14,14 @@ differs from the first ONLY in what S does not know:
   is exchanged with an undrawn card;
 - ``redeal``: everything S does not know is shuffled at once.
 
-Both games receive the same inputs. After each input S's view, rendered board, legal inputs
-and event stream (kind, text, data) must be identical in the twins, until a secret
-*legitimately* becomes known. "Legitimately" is narrow and explicit (see ``PUBLIC_OUTCOMES``
+Both games receive the same inputs. After each input S's view, rendered board, legal inputs,
+input forms, event stream (kind, text, data) and the answers to S's *probes* must be identical
+in the twins, until a secret *legitimately* becomes known. The probes are a fixed set of inputs
+S might try now (``probe_inputs``: when S is awaited, every shift and every verb of the acting
+character with every cell, including ones that must be refused); each is either in S's legal
+list in both twins (accepted, and never applied) or refused in both with the same error kind,
+message and allowed list. A refusal changes nothing, so probing cannot disturb the twins; a
+probe accepted without being listed is reported (and ends the pair). "Legitimately" is narrow and explicit (see ``PUBLIC_OUTCOMES``
 and ``ENTITLED`` below): the first place where S's streams differ must be
 
 - a public event whose content the rules make depend on a secret (whose identity a killed
@@ -27,8 +32,9 @@ and ``ENTITLED`` below): the first place where S's streams differ must be
 - a private event S is entitled to (its own identity draws and skipped cards, its own
   masquerade draw, its own inspect look and keep, its own autopsy result, its own hand).
 
-While the streams are equal, the views must be equal: no view field may differ without an
-event telling S why. Once the streams have legitimately diverged the pair is not compared
+While the streams are equal, the views, legal lists and refusals must be equal: no view field
+may differ without an event telling S why, and no legality may depend on a secret (the
+Maniac's threats in Standard are accepted on any card in line, teammates included). Once the streams have legitimately diverged the pair is not compared
 further. The checks count the steps they compare and require many, and a planted leak must
 be caught (so the machinery is not vacuous).
 """
@@ -48,7 +54,7 @@ from engine.chance import ChanceRecord
 from engine.errors import InputError
 from engine.events import HOST, Event
 from engine.games.fbi_mafia import data as fm_data
-from engine.games.fbi_mafia.grid import cell_name
+from engine.games.fbi_mafia.grid import cell_name, cells
 from engine.games.fbi_mafia.state import FbiMafiaState
 from engine.session import Session
 
@@ -75,7 +81,7 @@ PUBLIC_OUTCOMES: dict[str, str] = {
     "redraw": "a character whose identity was hit draws anew; the deck size shows skipped cards",
     "deck-rebuilt": "the rebuilt deck's size counts living cards that are neither an identity nor in the hand",
     "protection-skipped": "the Operative's protection step depends on where its identity is",
-    "threat-skipped": "the Maniac's threat step depends on where its identity is and on Mafia identities",
+    "threat-skipped": "the Maniac's threat step depends on where its identity is (and, in Duel, on its team's)",
     "game-over": "the end of the game reveals every identity",
 }
 
@@ -184,6 +190,7 @@ class Ctx:
 @dataclass
 class Stats:
     compared: Counter = field(default_factory=Counter)  # steps compared, per mode
+    probed: Counter = field(default_factory=Counter)  # probes answered alike by both twins: accepted / refused
     divergences: Counter = field(default_factory=Counter)  # first legitimate divergence, by kind
     stops: Counter = field(default_factory=Counter)  # why a pair stopped
     failures: list[str] = field(default_factory=list)
@@ -205,18 +212,82 @@ def legit(event: Event | None, ctx: Ctx) -> str | None:
     return None
 
 
-def seat_sees(session: Session, seat: str, threat_exception: bool, board: bool) -> dict[str, Any]:
-    """What the protocol can show ``seat`` apart from its event stream: its view, legal inputs
-    and (when ``board``; it is slow and mostly derived from the view) its ASCII board."""
+def seat_sees(session: Session, seat: str, board: bool) -> dict[str, Any]:
+    """What the protocol can show ``seat`` apart from its event stream: its view, legal inputs,
+    input forms and (when ``board``; it is slow and mostly derived from the view) its ASCII
+    board."""
     out: dict[str, Any] = {"view": session.state.view(seat)}
     if board:
         out["board"] = session.state.render(seat)
-    awaited = session.state.awaiting()
-    if awaited and awaited[0].seat == seat:  # otherwise "surrender" only (and "awaiting" is in the view)
-        if not (threat_exception and awaited[0].kind == "threat"):
-            # The Maniac's threat options skip living Mafia identities: the rules refuse such a
-            # threat, so the Maniac's seat may learn it (docs/rules/fbi-vs-mafia.md).
-            out["legal"] = session.state.legal_inputs(seat)
+    out["legal"] = session.state.legal_inputs(seat)
+    out["forms"] = session.state.input_forms(seat)
+    return out
+
+
+ONE_CELL = ("arrest", "kill", "shoot", "plant", "detonate", "autopsy", "defuse", "protect", "unprotect",
+            "keep", "threat", "evidence")
+
+
+def probe_inputs(state: FbiMafiaState, seat: str) -> list[str]:
+    """The inputs ``seat`` might try now, in canonical words (so that an accepted one is exactly
+    an entry of its legal list). Awaited: the answers and one-word actions; every shift; every
+    one-cell verb of the acting character and of its steps with every cell, any other verb on
+    one cell; its swaps and preparations of neighbouring cards (and of cards two apart); threats
+    naming a card twice or four cards. Not awaited: two inputs (any is refused for the turn)."""
+    awaited = state.awaiting()
+    if not awaited or awaited[0].seat != seat:
+        return ["threat a1", "protect yes"]
+    size = state.size
+    names = [cell_name(c) for c in cells(size)]
+    actor = state.actor
+    role = state.roles[actor]
+    own = set(role.actions)
+    if "protection-before-action" in role.steps:
+        own |= {"protect", "unprotect"}
+    if "threats-after-move" in role.steps:
+        own.add("threat")
+    if "inspect" in role.actions:
+        own.add("keep")
+    out = ["masquerade", "inspect", "skip", "protect yes", "protect no", "detonate yes", "detonate no",
+           "threat a1 b1 c1 d1", "evidence nobody"]
+    for line in ("row", "col"):
+        for i in range(size):
+            where = str(i + 1) if line == "row" else names[i]
+            for d in (("left", "right") if line == "row" else ("up", "down")):
+                out += [f"shift {line} {where} {d}", f"shift {line} {where} {d} 2"]
+    for verb in ONE_CELL:
+        out += [f"{verb} {c}" for c in (names if verb in own else names[size + 1:size + 2])]
+    if "swap" in own:
+        for a in cells(size):
+            for b in ((a[0], a[1] + 1), (a[0] + 1, a[1]), (a[0] + 1, a[1] + 1), (a[0] + 2, a[1])):
+                if b[0] < size and b[1] < size:
+                    out.append(f"swap {cell_name(a)} {cell_name(b)}")
+    if "prepare" in own:  # each refusal lists every preparation: a sample of cells, and every token's
+        sources = {(i, i) for i in range(size)} | {c for c in cells(size) if state.tokens[state._name(c)]}
+        for a in sorted(sources):
+            for b in ((a[0], a[1] + 1), (a[0] + 1, a[1] - 1)):
+                if 0 <= b[0] < size and 0 <= b[1] < size:
+                    out.append(f"prepare {cell_name(a)} {cell_name(b)}")
+    if "threat" in own:
+        out += [f"threat {c} {c}" for c in names[:: size + 1]]
+    return out
+
+
+def probe(session: Session, seat: str, texts: list[str], legal: set[str]) -> list[tuple[str, Any]]:
+    """Each of ``texts`` answered: ("accepted",) when it is in ``legal`` (not applied), else
+    the refusal's kind, message and allowed list. Raises AssertionError when an unlisted input
+    is accepted (the game has then changed: the caller stops)."""
+    out: list[tuple[str, Any]] = []
+    for text in texts:
+        if text in legal:
+            out.append((text, "accepted"))
+            continue
+        try:
+            session.submit(seat, text)
+        except InputError as err:
+            out.append((text, (err.kind, err.message, err.allowed)))
+            continue
+        raise AssertionError(f"{seat} {text!r} was accepted but is not in its legal list")
     return out
 
 
@@ -237,8 +308,11 @@ def compare_twins(
     for c in a.state.characters:  # the assumption the twins are built on
         assert a.state.identity[c] == deck_a[list(a.state.characters).index(c)]
         assert b.state.identity[c] == deck_b[list(b.state.characters).index(c)]
-    threat_exception = "maniac" in mine
     rng = random.Random(f"twins:{mode}:{seed}:{seat}:{name}:{chooser}")
+    # Probing takes time: the replay's many short pairs probe every fourth turn of the seat,
+    # the deeper pairs every second one.
+    probe_every = 4 if scripted is not None else 2
+    turns = 0  # steps at which the seat was awaited
     inputs: list[tuple[str, str]] = []
     step = 0
     sa: list[Event] = []  # the seat's event stream in each twin, extended after each input
@@ -269,13 +343,28 @@ def compare_twins(
             return
         equal = len(sa)
         board_too = step % 8 == 0
-        va, vb = seat_sees(a, seat, threat_exception, board_too), seat_sees(b, seat, threat_exception, board_too)
+        va, vb = seat_sees(a, seat, board_too), seat_sees(b, seat, board_too)
         if va != vb:
             diff = sorted(k for k in set(va["view"]) | set(vb["view"]) if va["view"].get(k) != vb["view"].get(k))
             what = f"view fields {diff}" if diff else [k for k in va if va[k] != vb.get(k)]
             stats.failures.append(f"{seat}'s {what} differ while its event streams are equal; "
                                   + repro(mode, seed, seat, name, deck_b, inputs))
             return
+        awaited = bool(a.state.awaiting()) and a.state.awaiting()[0].seat == seat
+        turns += awaited
+        if not (a.over or b.over) and (not awaited or turns % probe_every == 0):
+            texts = probe_inputs(a.state, seat)
+            try:
+                pa, pb = probe(a, seat, texts, set(va["legal"])), probe(b, seat, texts, set(vb["legal"]))
+            except AssertionError as err:
+                stats.failures.append(f"{err}; " + repro(mode, seed, seat, name, deck_b, inputs))
+                return
+            if pa != pb:
+                k = next(i for i, (x, y) in enumerate(zip(pa, pb)) if x != y)
+                stats.failures.append(f"{seat}'s answers to {pa[k][0]!r} differ: {pa[k][1]} vs {pb[k][1]}; "
+                                      + repro(mode, seed, seat, name, deck_b, inputs))
+                return
+            stats.probed.update("accepted" if x[1] == "accepted" else "refused" for x in pa)
         stats.compared[mode] += 1
         step += 1
         if a.over or b.over or step > PAIR_STEPS:
@@ -366,11 +455,12 @@ def report(stats: Stats) -> str:
 # ------------------------------------------------------------------------------ the twin tests
 @pytest.mark.parametrize("mode", MODES)
 def test_twins_replaying_random_games(mode: str) -> None:
-    """The brief's method: a random bots' game is fed to both twins; stop at the first input
+    """The basic method: a random bots' game is fed to both twins; stop at the first input
     the twin refuses (its legality legitimately differs)."""
     stats = run_twins(mode, REPLAY_SEEDS[mode], "replay")
     assert not stats.failures, report(stats)
     assert sum(stats.compared.values()) >= (200 if mode.startswith("duel") else 500), stats
+    assert stats.probed["refused"] >= 3000 and stats.probed["accepted"] >= 200, stats.probed
     assert stats.divergences, "no twin ever diverged: the perturbations changed nothing visible"
 
 
@@ -381,6 +471,7 @@ def test_twins_with_inputs_legal_in_both(mode: str) -> None:
     stats = run_twins(mode, COMMON_SEEDS[mode], "common")
     assert not stats.failures, report(stats)
     assert sum(stats.compared.values()) >= (400 if mode.startswith("duel") else 1500), stats
+    assert stats.probed["refused"] >= 20000 and stats.probed["accepted"] >= 2000, stats.probed
     assert stats.stops["legitimate divergence"] >= 10, stats
 
 
@@ -396,6 +487,32 @@ def test_planted_view_leak_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(FbiMafiaState, "view", leaky)
     stats = run_twins("standard-3v3", (1,), "common", seats=["bandit"])
     assert any("view fields ['spy']" in f for f in stats.failures), stats.failures
+
+
+def test_planted_refusal_leak_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """... and so must a refusal that names the owner of the card it is about."""
+    original = FbiMafiaState._refuse
+
+    def chatty(self: FbiMafiaState, move, why: str, options: list[str]):
+        owner = self.owner(self._name(move.cells[0])) if move.cells else None
+        return original(self, move, f"{why} (that is the {owner}'s card)" if owner else why, options)
+
+    monkeypatch.setattr(FbiMafiaState, "_refuse", chatty)
+    stats = run_twins("standard-3v3", (1,), "common", seats=["bandit"])
+    assert any("answers to" in f and "card)" in f for f in stats.failures), stats.failures
+
+
+def test_planted_legality_leak_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """... and a legal list that leaves out the FBI's identities (the seat's legal list differs)."""
+    original = FbiMafiaState._targets
+
+    def picky(self: FbiMafiaState, verb: str):
+        fbi = {self._me(c) for c in self.characters if self.team[c] == "fbi"}
+        return [c for c in original(self, verb) if verb != "kill" or c not in fbi]
+
+    monkeypatch.setattr(FbiMafiaState, "_targets", picky)
+    stats = run_twins("standard-3v3", (1, 2), "common", seats=["bandit"])
+    assert any("['legal'" in f or "answers to" in f for f in stats.failures), stats.failures
 
 
 def test_planted_event_leak_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

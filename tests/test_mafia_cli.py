@@ -368,12 +368,12 @@ def hand_inputs(seed: int, players: int = 6) -> tuple[list[str], Session, str]:
         board_sent = talked = False
         while not session.over and session.state.alive["p1"]:
             legal = session.state.legal_inputs("p1")
-            acts = [m for m in legal if m not in ("say TEXT", "leave")]
+            acts = [m for m in legal if m != "leave"]
             precondition(bool(acts), f"p1 asked for an input with none to give: {legal}")
             if not board_sent:
                 board_sent = True
                 line = "board"
-            elif not talked and "say TEXT" in legal:
+            elif not talked and "say TEXT" in session.state.input_forms("p1"):
                 talked = True
                 line = "p1 say hello, I am new here"
             else:

@@ -7,16 +7,18 @@ we play two games that differ ONLY in something S may not know:
 
 - ``swap``: two seats S knows nothing about (not S, not S's team) exchange their cards. The
   same inputs are played in both; a night input, secret down to who sent it, is sent in the
-  twin by the seat holding the same card (the swap applied to the actor), a day input by the
-  same seat. Inputs are scripted or drawn from the inputs legal in both twins.
+  twin by the seat playing the same part (holding the same card; in a team step the head, or
+  the member at the same place in seat order), a day input by the same seat. Inputs are scripted or drawn from the inputs legal in both twins.
 - ``night``: the same deal, but a night role chooses differently (the Mafia talks, suggests or
   kills otherwise, the Police confer or arrest otherwise, the Seducer, Agent, Chameleon or
   Fighter picks another target) in a way that leads to the same public morning.
 
 After every input S's view, ASCII board, event stream (kind, text, data), awaited inputs as S
-may know them, legal inputs, the framed protocol response to the input in a session played as
-S (text and JSON), S's answers to every meta-command, and the refusals of moves S might try
-(probes) must be identical in the twins, until a secret legitimately shows: one of the swapped
+may know them, legal inputs, input forms, the framed protocol response to the input in a
+session played as S (text and JSON), S's answers to every meta-command, and the refusals of
+moves S might try (probes: every verb with every seat while S is awake or awaited, talk, pass,
+abstain; what S's legal inputs and forms list is left out, as it would be accepted) must be
+identical in the twins, until a secret legitimately shows: one of the swapped
 seats leaves the game (its card is shown) or the game ends (every card is shown). At that
 point the streams must agree up to the revealing event. The checks count what they compare,
 and planted leaks must be caught, so the machinery is not vacuous.
@@ -35,7 +37,7 @@ import pytest
 
 from engine import registry
 from engine.bots import RandomBot
-from engine.errors import InputError
+from engine.errors import InputError, NotYourTurnError
 from engine.events import HOST, Event
 from engine.game import SECRET_SEAT
 from engine.games.mafia import data as md
@@ -101,19 +103,22 @@ def stream(session: Session, seat: str) -> list[tuple[str, str, dict[str, Any]]]
 
 
 def probes(session: Session, seat: str) -> list[str] | None:
-    """Moves ``seat`` might try that must be refused now (their refusals are compared), or None
-    when the seat is awake (some would be accepted)."""
+    """Moves ``seat`` might try now that must be refused (their refusals are compared): while
+    the seat is awaited or awake, every verb with every seat, else with itself and one other;
+    talk, passing and abstaining; less what the seat's legal inputs and input forms list (those
+    would be accepted; they are compared as lists). None once the game is over."""
     st = session.state
-    if session.over or any(a.seat == seat for a in st.awaiting()):
+    if session.over:
         return None
+    listed = set(st.legal_inputs(seat))
+    talk = "say TEXT" in st.input_forms(seat)
     step = st.step()
-    if step is not None and seat in st.awake_team(step.name):
-        return None
-    others = [s for s in session.seats if s != seat]
-    out = [f"{verb} {t}" for verb in NIGHT_VERBS for t in (others[-1], seat)] + ["frobnicate p1"]
-    if st.phase == NIGHT:
-        out += ["say hello", "pass", f"nominate {others[0]}", f"vote {others[0]}", "abstain"]
-    return out
+    awake = any(a.seat == seat for a in st.awaiting()) or (
+        step is not None and step.team is not None and seat in st.awake_team(step.team))
+    targets = session.seats if awake else (seat, [s for s in session.seats if s != seat][-1])
+    out = [f"{verb} {t}" for verb in (*NIGHT_VERBS, "nominate", "vote") for t in targets]
+    out += ["say hello", "pass", "abstain", "frobnicate p1"]
+    return [t for t in out if t not in listed and not (talk and t.startswith("say "))]
 
 
 def observe(session: Session, seat: str) -> dict[str, Any]:
@@ -125,6 +130,7 @@ def observe(session: Session, seat: str) -> dict[str, Any]:
         "events": stream(session, seat),
         "awaiting": [a.as_dict() for a in st.awaiting_seen_by(seat)],
         "legal": st.legal_inputs(seat),
+        "forms": st.input_forms(seat),
     }
     for json_mode in (False, True):
         p = Protocol(session, seat, json_mode=json_mode)
@@ -132,7 +138,7 @@ def observe(session: Session, seat: str) -> dict[str, Any]:
         for command in (*META, f"legal {seat}"):
             out[f"{command!r} ({mode})"] = p.handle(command)
     tries = probes(session, seat)
-    if tries is not None:
+    if tries:
         p = Protocol(session, seat)
         moves = len(session.moves)
         out["probes"] = [p.handle(f"{seat} {t}") for t in tries]
@@ -209,10 +215,25 @@ class Twin:
     def night(self) -> bool:
         return self.a.state.phase == NIGHT and not self.a.over
 
+    def twin_actor(self, seat: str) -> str:
+        """The seat of B that plays ``seat``'s night part: the seat holding the same card, but in
+        a team step the head for the head and the members in seat order for the members (who
+        heads a team without its Boss or Chief depends on seat order, which a swap changes)."""
+        if not self.night():
+            return seat
+        sa, sb = self.a.state, self.b.state
+        step = sa.step()
+        if step is not None and step.team:
+            order = [(st.step_head(step), st.awake_team(step.team)) for st in (sa, sb)]
+            oa, ob = ([h] + [x for x in team if x != h] for h, team in order)
+            if seat in oa and len(oa) == len(ob):
+                return ob[oa.index(seat)]
+        return self.sigma.get(seat, seat)
+
     def mapped(self, line: str) -> str:
         seat, _, text = line.partition(" ")
         if self.night() and text != "leave":
-            seat = self.sigma.get(seat, seat)
+            seat = self.twin_actor(seat)
         return f"{seat} {text}"
 
     def step(self, line_a: str, line_b: str | None = None) -> None:
@@ -264,14 +285,15 @@ class Twin:
         actors = list(dict.fromkeys(x.seat for x in self.a.state.awaiting()))
         rng.shuffle(actors)
         for actor in actors:
-            options = [m for m in self.a.state.legal_inputs(actor) if m != "leave"]
+            st = self.a.state
+            options = st.input_forms(actor) + [m for m in st.legal_inputs(actor) if m != "leave"]
             rng.shuffle(options)
             options.sort(key=lambda m: m == "say TEXT" and rng.random() < 0.8)  # talk now and then
             for text in options:
                 if text == "say TEXT":
                     text = "say " + " ".join(rng.choice(["I", "think", "p2", "is", "lying", "trust", "me"])
                                              for _ in range(rng.randint(1, 4)))
-                actor_b = self.sigma.get(actor, actor) if night else actor
+                actor_b = self.twin_actor(actor) if night else actor
                 try:
                     rb = self._move(self.pb, f"{actor_b} {text}")
                 except InputError:
@@ -426,6 +448,21 @@ def test_planted_view_leak_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(MafiaState, "view", leaky)
     with pytest.raises(AssertionError, match=r"view fields \['spy'\]"):
+        run_random_twins(8, "civilian", (1,))
+
+
+def test_planted_refusal_leak_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """... and so must a refusal that names who is awake at night."""
+    original = MafiaState._need_head
+
+    def chatty(self: MafiaState, seat: str, step, verb: str) -> None:
+        try:
+            original(self, seat, step, verb)
+        except NotYourTurnError as err:
+            raise NotYourTurnError(f"{err.message}; {self.step_head(step)} is awake") from None
+
+    monkeypatch.setattr(MafiaState, "_need_head", chatty)
+    with pytest.raises(AssertionError, match=r"can tell the twins apart: \['probes'\]"):
         run_random_twins(8, "civilian", (1,))
 
 

@@ -155,7 +155,7 @@ def check_invariants(state: MafiaState, t: Tracker | None) -> None:
         assert len({a.seat for a in awaited}) == len(awaited), awaited
         for a in awaited:
             assert state.alive[a.seat], f"{a.seat} is awaited but out"
-            acts = [m for m in state.legal_inputs(a.seat) if m not in ("leave", "say TEXT")]
+            acts = [m for m in state.legal_inputs(a.seat) if m != "leave"]
             assert acts, f"{a.seat} is awaited ({a.kind}) with nothing to do"
         if state.phase == NOMINATE:
             assert {a.seat for a in awaited} == {s for s in living if s not in state.done_nominating}
@@ -219,7 +219,7 @@ def concrete(text: str, rng: random.Random, talk: list[str]) -> str:
 def try_legal_sample(session: Session, rng: random.Random, talk: list[str], k: int = 2) -> None:
     """Every legal input of an awaited seat is accepted (a sample, tried on a copy)."""
     state = session.state
-    pairs = [(a.seat, m) for a in state.awaiting() for m in state.legal_inputs(a.seat)]
+    pairs = [(a.seat, m) for a in state.awaiting() for m in state.input_forms(a.seat) + state.legal_inputs(a.seat)]
     for seat, m in rng.sample(pairs, min(k, len(pairs))):
         twin = cheap_copy(state)
         try:
@@ -239,7 +239,7 @@ def try_illegal(session: Session, rng: random.Random, tries: int = 2) -> None:
             text, form = ("say hello", "say TEXT") if verb == "say" else ("leave", "leave")
         else:
             text = form = f"{verb} {rng.choice(state.seats + ('', 'p0', 'host'))}".strip()
-        if form in state.legal_inputs(seat):
+        if form in state.legal_inputs(seat) + state.input_forms(seat):
             continue
         before = (repr(state.view(HOST)), len(state.events), len(session.moves), len(session.entries))
         try:
@@ -259,7 +259,7 @@ def next_input(session: Session, rng: random.Random, talk: list[str], bots: dict
     if rng.random() < leave_chance:
         return rng.choice(living), "leave"
     if rng.random() < 0.05:  # talk from anyone who may talk now, awaited or not
-        talkers = [s for s in living if "say TEXT" in state.legal_inputs(s)]
+        talkers = [s for s in living if "say TEXT" in state.input_forms(s)]
         if talkers:
             return rng.choice(talkers), "say " + rng.choice(talk)
     seat = rng.choice(state.awaiting()).seat
@@ -267,7 +267,7 @@ def next_input(session: Session, rng: random.Random, talk: list[str], bots: dict
         text = bots[seat].choose(session)
         assert text is not None, f"the random bot of {seat} had nothing to send"
         return seat, text
-    options = [m for m in state.legal_inputs(seat) if m != "leave"]
+    options = state.input_forms(seat) + [m for m in state.legal_inputs(seat) if m != "leave"]
     return seat, concrete(rng.choice(options), rng, talk)
 
 
@@ -371,7 +371,7 @@ def test_the_invariant_check_catches_wrong_winners():
     rng = random.Random(0)
     while not session.over:
         seat = state.awaiting()[0].seat
-        session.submit(seat, rng.choice([m for m in state.legal_inputs(seat) if m not in ("leave", "say TEXT")]))
+        session.submit(seat, rng.choice([m for m in state.legal_inputs(seat) if m != "leave"]))
     tracker = Tracker()
     check_invariants(state, tracker)
     loser = next(s for s in state.seats if s not in state.result.winners)
@@ -434,3 +434,28 @@ def test_an_arrested_boss_learns_it_privately():
     assert told[0].data == {"night": 2}
     assert "suggestions" not in state.view("p1") and "step" not in state.view("p1")
     assert state.view("p1").get("under_arrest") is True
+
+
+@pytest.mark.parametrize("players, seed", [(6, 1), (9, 2), (12, 3)])
+def test_legal_inputs_hold_no_template_and_say_text_is_a_form_exactly_when_talk_is_accepted(players, seed):
+    """``legal_inputs`` lists only inputs a bot can send as they are; ``say TEXT`` is listed by
+    ``input_forms`` exactly when a ``say`` of that seat would be accepted (tried on a copy)."""
+    session = Session(MAFIA, variant_name(players), seed=seed)
+    state = session.state
+    bots = {s: RandomBot(s, seed) for s in session.seats}
+    checked = Counter()
+    while not session.over:
+        for seat in state.seats:
+            legal, forms = state.legal_inputs(seat), state.input_forms(seat)
+            assert not [m for m in legal if any(w.isupper() for w in m.split())], legal
+            assert forms in ([], ["say TEXT"])
+            try:
+                cheap_copy(state).apply(seat, "say hello", session.clock_ms + 1000)
+                accepted = True
+            except InputError:
+                accepted = False
+            assert accepted == (forms == ["say TEXT"]), (seat, state.phase_text(), forms)
+            checked[accepted] += 1
+        seat = state.awaiting()[0].seat
+        session.submit(seat, bots[seat].choose(session))
+    assert checked[True] >= 50 and checked[False] >= 50, checked

@@ -261,7 +261,7 @@ LEGAL: list[tuple[str, str, list[str]]] = [
     ("mafia", "p4", ["leave"]),
     ("mafia", "p6", ["leave"]),
     ("police", "p4", ["say TEXT", *[f"shoot {x}" for x in others("p4", exclude=("p5",))],
-                      *[f"arrest {x}" for x in others("p4", exclude=("p5",))], "leave"]),
+                      *[f"arrest {x}" for x in others("p4", exclude=("p5",))], "pass", "leave"]),
     ("police", "p5", ["say TEXT", *[f"suggest {x}" for x in others("p5", exclude=("p4",))], "pass", "leave"]),
     ("police", "p2", ["leave"]),
     ("chameleon", "p8", [*[f"ban {x}" for x in others("p8")], "leave"]),
@@ -274,14 +274,18 @@ LEGAL: list[tuple[str, str, list[str]]] = [
 
 
 @pytest.mark.parametrize("position, seat, want", LEGAL, ids=[f"{p}-{s}" for p, s, _ in LEGAL])
-def test_legal_lists_say_text_and_the_exact_inputs(position: str, seat: str, want: list[str]) -> None:
+def test_legal_lists_the_exact_inputs_and_say_text_is_a_form(position: str, seat: str, want: list[str]) -> None:
+    """``want`` is everything the seat may send; ``say TEXT`` is a template, so it is listed by
+    ``input_forms``, and ``legal`` holds the rest, each input exactly as it may be sent."""
     s = POSITIONS[position]()
+    inputs = [m for m in want if m != "say TEXT"]
+    assert s.state.input_forms(seat) == (["say TEXT"] if "say TEXT" in want else [])
     for perspective in (HOST, seat):
         headline, body = ok_frame(Protocol(s, perspective).handle(f"legal {seat}"))
         assert headline == f"legal {seat}"
-        assert body_values(body, "legal") == want and len(body) == len(want)
+        assert body_values(body, "legal") == inputs and len(body) == len(inputs)
         obj = jframe(Protocol(s, perspective, json_mode=True).handle(f"legal {seat}"))
-        assert obj == {"ok": True, "command": "legal", "seat": seat, "legal": want}
+        assert obj == {"ok": True, "command": "legal", "seat": seat, "legal": inputs}
 
 
 @pytest.mark.parametrize("position, seat, want", [x for x in LEGAL if x[2]], ids=[f"{p}-{s}" for p, s, w in LEGAL if w])
@@ -390,7 +394,7 @@ def test_errors_leave_the_state_unchanged(position: str, perspective: str, line:
     assert {x: s.state.legal_inputs(x) for x in s.seats} == legal_before
     if not s.over:  # still alive: a legal move goes through
         awaited = s.state.awaiting()[0].seat
-        move = next(m for m in s.state.legal_inputs(awaited) if m not in ("say TEXT", "leave"))
+        move = next(m for m in s.state.legal_inputs(awaited) if m != "leave")
         ok_frame(Protocol(s).handle(f"{awaited} {move}"))
 
 
@@ -494,7 +498,7 @@ def _check_lines(position: str, perspective: str, lines: list[str], json_mode: b
         err_frame(host.handle("p1 pass"), "game-over")
     else:
         awaited = s.state.awaiting()[0].seat
-        move = next(m for m in s.state.legal_inputs(awaited) if m not in ("say TEXT", "leave"))
+        move = next(m for m in s.state.legal_inputs(awaited) if m != "leave")
         ok_frame(host.handle(f"{awaited} {move}"))
 
 

@@ -1,9 +1,9 @@
 """The Classic Mafia rules, one focused test per rule.
 
-Authority: the brief /work/shared/rules/mafia.md and the rules as implemented,
-docs/rules/mafia.md. Deals are staged with ``tests.helpers.mafia_game`` (the recorded ``deal``
-chance outcome); games are driven only through ``Session.submit`` and read through the state's
-view, awaiting, legal inputs and result, and the event log.
+Authority: the rules as implemented, docs/rules/mafia.md. Deals are staged with
+``tests.helpers.mafia_game`` (the recorded ``deal`` chance outcome); games are driven only
+through ``Session.submit`` and read through the state's view, awaiting, legal inputs and
+result, and the event log.
 
 Deals used below (seat: card):
 
@@ -368,7 +368,8 @@ def test_votes_go_only_to_candidates():
     s = mafia_game(EIGHT)
     nominate(s, p1="p6")
     refused(s, "p1", "vote p7", IllegalMoveError)
-    assert s.state.legal_inputs("p1") == ["say TEXT", "vote p6", "abstain", "leave"]
+    assert s.state.legal_inputs("p1") == ["vote p6", "abstain", "leave"]
+    assert s.state.input_forms("p1") == ["say TEXT"]
 
 
 def test_a_player_may_vote_for_themselves_if_nominated():
@@ -473,6 +474,24 @@ def test_agent_cannot_protect_themselves():
     assert awaited(s) == [("p3", "night")]
     refused(s, "p3", "protect p3", IllegalMoveError)
     assert "protect p3" not in s.state.legal_inputs("p3")
+
+
+def test_agent_may_pass():
+    """The source says the Agent "may" choose: it may decline, secretly."""
+    s = mafia_game(SEVEN)
+    quiet_day(s)
+    assert awaited(s) == [("p3", "night")]
+    assert s.state.legal_inputs("p3")[-2:] == ["pass", "leave"]
+    events = s.submit("p3", "pass")
+    act = of_kind(events, "night-act")
+    assert [(e.text, e.data, e.to) for e in act] == [
+        ("Night 1: you do nothing.", {"step": "agent", "verb": "pass"}, ("p3",))]
+    assert s.state.public_input("p3", "pass") is None  # secret, down to who sent it
+    assert awaited(s) == [("p2", "confer")]
+    play(s, "p1 kill p7", "p4 arrest p6", "p7 pass")
+    assert host(s)["shielded"] is None
+    expel(s, "p5")
+    assert "p5" in host(s)["out"]
 
 
 def test_protected_player_topping_the_vote_stays():
@@ -670,8 +689,39 @@ def test_police_cannot_shoot_or_arrest_the_police_team():
     refused(s, "p4", "arrest p5", IllegalMoveError)
     refused(s, "p4", "shoot p4", IllegalMoveError)
     refused(s, "p5", "suggest p4", IllegalMoveError)
-    refused(s, "p4", "pass", IllegalMoveError)  # the Chief must shoot or arrest
     refused(s, "p4", "kill p6", IllegalMoveError)  # not the Police's power
+
+
+def test_the_chief_may_pass_and_the_police_hear_it():
+    """The source says the Chief "may" shoot or arrest: the head's pass ends the conference at
+    once, is heard by the awake Police only, and is secret to everyone else."""
+    s = mafia_game(EIGHT)
+    quiet_day(s)
+    play(s, "p3 seduce p4", "p1 kill p7")
+    assert awaited(s) == [("p5", "confer")]
+    assert "pass" in s.state.legal_inputs("p4")
+    events = s.submit("p4", "pass")  # before p5 has conferred: the head may act sooner
+    act = of_kind(events, "night-act")
+    assert [(e.text, e.data, e.to) for e in act] == [
+        ("Night 1: p4 passes; the Police do nothing tonight.", {"step": "police", "seat": "p4", "verb": "pass"},
+         ("p4", "p5"))]
+    assert s.state.public_input("p4", "pass") is None
+    for other in ("p1", "p3", "p6", "p8"):
+        assert not [e for e in events if e.visible_to(other) and "pass" in e.text], other
+    assert awaited(s) == [("p8", "night")]
+    s.submit("p8", "ban p2")
+    assert host(s)["out"] == {"p7": "killed in night 1"} and host(s)["jailed"] is None
+    assert host(s)["arrested"] == []
+
+
+def test_the_chief_may_pass_after_the_conference():
+    s = mafia_game(ALL, deck=ALL_DECK)
+    quiet_day(s)
+    play(s, "p3 seduce p4", "p1 kill p6", "p5 suggest p1")
+    assert awaited(s) == [("p4", "night")]
+    assert s.state.legal_inputs("p4")[-2:] == ["pass", "leave"]
+    play(s, "p4 pass", "p7 ban p1", "p8 pass")
+    assert host(s)["night_acts"]["police"] == ["p4", "pass", None]
 
 
 def test_a_player_is_arrested_only_once_per_game():
@@ -701,8 +751,8 @@ def test_arrested_seducer_is_called_only_to_pass_and_seduces_nobody():
     assert s.state.legal_inputs("p3") == ["pass", "leave"]
     refused(s, "p3", "seduce p6", IllegalMoveError)
     events = s.submit("p3", "pass")
-    assert [(e.kind, e.data, e.to) for e in of_kind(events, "night-act")] == [
-        ("night-act", {"step": "seducer", "verb": "pass"}, ("p3",))]
+    assert [(e.kind, e.text, e.data, e.to) for e in of_kind(events, "night-act")] == [
+        ("night-act", "Night 2: you are under arrest and do nothing.", {"step": "seducer", "verb": "pass"}, ("p3",))]
     play(s, "p1 kill p6", "p4 arrest p8", "p8 ban p2")
     assert host(s)["out"]["p6"] == "killed in night 2"
     assert of_kind(s.events, "night-summary")[-1].data["saved"] == []
@@ -877,7 +927,7 @@ def test_fighter_may_pass():
     assert awaited(s) == [("p7", "night")]
     assert s.state.legal_inputs("p7")[-2:] == ["pass", "leave"]
     events = s.submit("p7", "pass")
-    assert of_kind(events, "night-act")[0].to == ("p7",)
+    assert [(e.text, e.to) for e in of_kind(events, "night-act")] == [("Night 1: you do nothing.", ("p7",))]
     assert host(s)["out"] == {"p6": "killed in night 1"}
 
 

@@ -310,7 +310,7 @@ def test_a_newcomer_plays_the_first_scenario_alone_by_hand(tmp_path: Path) -> No
     by_head = {x[0]: x[1:] for x in resp}
     assert resp[1][1] == "event: Action tile turned: east."
     assert by_head["= legal p1"] == ["legal: move yellow east 1", "legal: move orange east 1", "legal: draw",
-                                     "legal: say TEXT", "legal: pawn p1"]
+                                     "legal: pawn p1"]  # 'say TEXT' is a form (input_forms), not an input
     assert "allowed: move HERO DIRECTION [SQUARES]: straight, as far as it goes or SQUARES squares" in \
         by_head["? syntax: 'up' is not a direction (north, south, east, west)"]
     fly = by_head["? syntax: 'fly' is not an action of Magic Maze"]
@@ -353,9 +353,11 @@ def test_a_newcomer_plays_the_first_scenario_alone_by_hand(tmp_path: Path) -> No
     assert "unfinished (resumable)" in replay_ok(t)
 
 
-def test_say_before_any_flip_in_scenario_2_is_refused_with_the_reason(tmp_path: Path) -> None:
+def test_say_after_the_first_action_in_scenario_2_is_refused_with_the_reason(tmp_path: Path) -> None:
     moves = write(tmp_path / "moves.txt", """
         p1 say let us go west
+        p2 move green west
+        p1 say go on
         p1 stare p2
         p2 pawn p1
         p2 say sorry
@@ -363,10 +365,11 @@ def test_say_before_any_flip_in_scenario_2_is_refused_with_the_reason(tmp_path: 
     r = run("play", "magic-maze", "--scenario", 2, "--players", 2, "--seed", 1, "--moves", moves)
     assert r.exit_code == 0, r.output
     heads = [x[0] for x in responses(r.output)]
-    silence = ("? illegal: silence: talk is allowed only after an hourglass flip, until the next action; "
-               "staring and the pawn are always allowed")
-    assert heads == [silence, "= p1 stare p2", "= p2 pawn p1", silence]
-    assert "talk: silence; pawn: on the table" in r.output  # the board shown before the first line
+    silence = ("? illegal: silence: talk is allowed only from the start of the game, after an hourglass flip, "
+               "until the next action; staring and the pawn are always allowed")
+    assert heads == ["= p1 say let us go west", "= p2 move green west 1", silence, "= p1 stare p2", "= p2 pawn p1",
+                     silence]
+    assert "talk: open; pawn: on the table" in r.output  # the board shown before the first line
 
 
 # -- real time --------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Magic Maze played whole, at the engine level (``/work/shared/rules/magic-maze.md``).
+"""Magic Maze played whole, at the engine level (``docs/rules/magic-maze.md``).
 
 - Planner quality: planner bots on every seat win the practice scenario nearly always, and
   every later scenario at least once on the first seeds.
@@ -438,7 +438,7 @@ def garbage_lines(rng: random.Random, state: MazeState, clock_ms: int) -> list[s
 
 def random_input(rng: random.Random, state: MazeState, seat: str) -> str | None:
     """One of ``seat``'s legal inputs, mostly a game action (talk and the pawn alone go nowhere)."""
-    legal = state.legal_inputs(seat)
+    legal = state.legal_inputs(seat) + state.input_forms(seat)
     if not legal:
         return None
     actions = [m for m in legal if m.split()[0] in ("move", "vortex", "escalator", "explore", "draw")]

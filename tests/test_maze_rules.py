@@ -1,6 +1,6 @@
 """The Magic Maze rules, one focused test per rule.
 
-Authority: the brief /work/shared/rules/magic-maze.md and the decisions taken by the engine
+Authority: the rules as implemented, docs/rules/magic-maze.md, and the decisions taken by the engine
 (a straight move enters every square on its path: hourglasses flip, usable exits take the hero
 out and stop the move, the barbarian disables cameras; a bare ``move HERO DIR`` goes as far as
 it can and is recorded with its count).
@@ -319,7 +319,7 @@ def test_every_packaged_tile_parses_and_passes_the_check():
         assert tile.code == D.tiles[name].code
 
 
-# Per tile (brief's table): exploration colours by door side (start tiles) or as a multiset,
+# Per tile (the game's component table): exploration colours by door side (start tiles) or as a multiset,
 # then the contents (items I, exits X, vortexes V, hourglass Hg, ball Cb, camera Cm), the
 # number of escalators, and whether it has orange walls.
 TABLE = {
@@ -474,7 +474,7 @@ def test_an_overlapping_placement_is_refused_and_the_tile_stays_on_top():
     put(s, "orange", "1a.c1")
     assert s.state.mall.unexplored(g_of(s, "1a.c1")) == "N"
     message = refused(s, "p2", "explore orange", IllegalMoveError)
-    assert message == "tile 5 would overlap 19.a3 here; this square cannot be explored"
+    assert message == "the next tile would overlap 19.a3 here; this square cannot be explored"  # not named
     assert s.state.stack[0] == "5" and host(s)["stack"] == 8
     assert s.state.mall.unexplored(g_of(s, "1a.c1")) == "N"
     assert "explore orange" not in s.state.legal_inputs("p2")
@@ -1257,7 +1257,8 @@ def test_crystal_balls_are_not_in_force_before_scenario_5():
 def test_from_scenario_3_every_flip_passes_each_seats_tiles_to_the_next_seat():
     s = game("3")
     events = s.submit("p1", "move purple north", 100_000)
-    assert kinds(events) == ["flip", "pass", "talk", "hero"]  # passing comes before talking
+    # the first action ends the start's talk window; its flip passes the tiles, then opens talk
+    assert kinds(events) == ["silence", "flip", "pass", "talk", "hero"]  # passing comes before talking
     assert of_kind(events, "pass")[0].data == {"hands": {"p1": ["escalator", "explore", "south", "west"],
                                                           "p2": ["vortex", "north", "east"]}}
     assert host(s)["hands"] == {"p1": ["escalator", "explore", "south", "west"],
@@ -1372,19 +1373,89 @@ def test_scenario_1_allows_talk_at_any_time():
     assert host(s)["talk"] == "open"
 
 
-def test_scenario_2_refuses_talk_until_a_flip_and_gives_the_reason():
+def any_action(s: Session) -> list:
+    """Some seat makes some legal game action that flips no hourglass (a move, or a draw in
+    solo play)."""
+    st = s.state
+    for seat in st.seats:
+        for text in st.legal_inputs(seat):
+            words = text.split()
+            if words[0] == "draw":
+                return s.submit(seat, text)
+            if words[0] == "move":
+                d = {"north": "N", "south": "S", "east": "E", "west": "W"}[words[2]]
+                if all(st.kind(g)[0] != "hourglass" for g in st.path(words[1], d)[: int(words[3])]):
+                    return s.submit(seat, text)
+    raise AssertionError("no game action is legal")
+
+
+@pytest.mark.parametrize("scenario, players", [("2", 2), ("3", 3), ("4", 4), ("5", 2), ("6", 5), ("7", 8), ("2", 1)])
+def test_talk_is_open_from_the_start_until_the_first_action(scenario, players):
+    """The start counts as the timer's first flip: talk is open until any player acts."""
+    s = game(scenario, players=players)
+    start = [e for e in s.events if e.kind == "talk"]
+    assert [(e.text, e.to) for e in start] == [("The timer starts: talk is open until the first action.", None)]
+    assert host(s)["talk"] == "open" and s.state.input_forms("p1") == ["say TEXT"]
+    s.submit("p1", "say where are the items?")
+    s.submit("p1", "pawn p1")  # the pawn and staring are not actions: talk stays open
+    if players > 1:
+        s.submit("p2", "stare p1")
+        s.submit("p2", "say no idea")
+    assert host(s)["talk"] == "open"
+    events = any_action(s)
+    assert kinds(events)[0] == "silence" and host(s)["talk"] == "silence"
+    assert s.state.input_forms("p1") == []
+    refused(s, "p1", "say too late", IllegalMoveError)
+
+
+@pytest.mark.parametrize("scenario, players", [("1", 2), ("2", 1), ("4", 3)])
+def test_say_text_is_a_form_exactly_when_talk_is_accepted(scenario, players):
+    """``legal_inputs`` lists only inputs a bot can send as they are; ``say TEXT`` is listed by
+    ``input_forms`` exactly when a ``say`` would be accepted (tried on a copy of the game)."""
+    s = game(scenario, players=players)
+    seen = Counter()
+    for step in range(40):
+        st = s.state
+        for seat in st.seats:
+            legal, forms = st.legal_inputs(seat), st.input_forms(seat)
+            assert "say TEXT" not in legal and not [m for m in legal if any(w.isupper() for w in m.split())]
+            try:
+                copy.deepcopy(s).submit(seat, "say hello")
+                accepted = True
+            except InputError:
+                accepted = False
+            assert accepted == (forms == ["say TEXT"]) and forms in ([], ["say TEXT"]), (seat, forms)
+            seen[accepted] += 1
+        if step % 3 == 0:
+            any_action(s)  # closes the talk window of the start
+        else:
+            s.submit("p1", "pawn p1")
+    assert seen[True] >= 1 and (scenario == "1" or seen[False] >= 3), seen
+
+
+def test_scenario_1_has_no_talk_window_at_the_start():
+    s = game("1")
+    assert not [e for e in s.events if e.kind == "talk"]
+    s.submit("p2", "move green west")
+    assert host(s)["talk"] == "open" and s.state.input_forms("p2") == ["say TEXT"]
+
+
+def test_scenario_2_refuses_talk_after_the_first_action_until_a_flip_and_gives_the_reason():
     s = game("2")
+    s.submit("p2", "move green west")
     assert host(s)["talk"] == "silence"
     message = refused(s, "p1", "say go north", IllegalMoveError)
-    assert message.startswith("silence: talk is allowed only after an hourglass flip, until the next action")
+    assert message.startswith("silence: talk is allowed only from the start of the game, after an hourglass flip, "
+                              "until the next action")
     assert "staring and the pawn are always allowed" in message
     assert "elf" not in message
-    s.submit("p2", "move green west")
+    any_action(s)
     refused(s, "p1", "say hello", IllegalMoveError)
 
 
 def test_scenario_2_a_flip_opens_talk_until_the_next_game_action():
     s = game("2")
+    s.submit("p2", "move green west")  # the start's talk window closes
     events = s.submit("p1", "move purple north", 100_000)
     assert kinds(events) == ["flip", "talk", "hero"] and host(s)["talk"] == "open"
     s.submit("p1", "say thanks")
@@ -1392,7 +1463,7 @@ def test_scenario_2_a_flip_opens_talk_until_the_next_game_action():
     s.submit("p2", "stare p1")
     s.submit("p2", "say still open")
     assert host(s)["talk"] == "open"
-    events = s.submit("p2", "move green west")
+    events = s.submit("p2", "move yellow west")
     assert kinds(events) == ["silence", "hero"] and host(s)["talk"] == "silence"
     refused(s, "p1", "say too late", IllegalMoveError)
 
@@ -1421,14 +1492,19 @@ def test_pawn_and_stare_are_always_allowed():
     events = s.submit("p2", "stare p1")
     assert [(e.kind, e.data) for e in events] == [("stare", {"seat": "p2", "target": "p1"})]
     refused(s, "p1", "stare p9", SyntaxInputError)
+    refused(s, "p1", "stare p1", IllegalMoveError)  # not among its legal inputs either
+    assert "stare p1" not in s.state.legal_inputs("p1")
+    s.submit("p2", "move green west")  # the start's talk window closes
     refused(s, "p1", "say hi", IllegalMoveError)
+    s.submit("p1", "pawn p2")
+    s.submit("p1", "stare p2")
 
 
 def test_scenario_4_the_elf_exploring_opens_talk():
     s = game("4", stack=["3", "4"])
     clear_centre(s)
-    events = explore_at(s, "1a.c1")  # orange explores: still silence
-    assert kinds(events) == ["explore"] and host(s)["talk"] == "silence"
+    events = explore_at(s, "1a.c1")  # orange explores: the start's window closes, and stays closed
+    assert kinds(events) == ["silence", "explore"] and host(s)["talk"] == "silence"
     refused(s, "p1", "say hi", IllegalMoveError)
     events = explore_at(s, "1a.d3")  # the elf explores
     assert kinds(events) == ["explore", "talk"] and host(s)["talk"] == "open"
@@ -1439,6 +1515,7 @@ def test_scenario_4_the_elf_exploring_opens_talk():
 
 def test_scenario_4_silence_reason_mentions_the_elf():
     s = game("4")
+    s.submit("p2", "move green west")
     message = refused(s, "p1", "say hi", IllegalMoveError)
     assert "after an hourglass flip or after the elf explores" in message
 
@@ -1447,7 +1524,7 @@ def test_scenario_2_the_elf_exploring_does_not_open_talk():
     s = game("2", stack=["3"])
     clear_centre(s)
     events = explore_at(s, "1a.d3")
-    assert kinds(events) == ["explore"] and host(s)["talk"] == "silence"
+    assert kinds(events) == ["silence", "explore"] and host(s)["talk"] == "silence"
 
 
 # ====================================================================== refusals change nothing

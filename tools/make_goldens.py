@@ -11,8 +11,8 @@ Each golden is one whole game played by a deterministic policy and written with
   recorded like any other), otherwise plays randomly; it gives FBI arrest wins;
 - ``surrender``: random moves until ``after`` inputs were played, then ``seat`` surrenders.
 
-Together the games of each sub-mode must cover every action of the mode, the protection step,
-threat placement, both answers to both interrupts, friendly fire, a chain detonation, threat
+Together the games of each sub-mode must cover every action of the mode, the protection step
+(placing, removing and skipping), threat placement, both answers to both interrupts, friendly fire, a chain detonation, threat
 kills and all three endings (kills, arrests, surrender); see ``required``. When the recipes no
 longer do (after a rules change), a deterministic search adds games until they do and rewrites
 ``tools/goldens.yaml``. So after any rules change, one command regenerates everything:
@@ -71,7 +71,8 @@ def required(mode: str) -> set[str]:
     steps = {s for r in roles for s in r.steps}
     items = {f"input: {a}" for a in actions}
     if "protection-before-action" in steps:
-        items |= {"input: protect CELL", "input: unprotect CELL", "input: protect yes", "input: protect no"}
+        items |= {"input: protect CELL", "input: unprotect CELL", "input: skip", "input: protect yes",
+                  "input: protect no"}
     if "threats-after-move" in steps:
         items.add("input: threat")
     if "threat-kills-at-start" in steps:

@@ -9,8 +9,8 @@ random bot on every seat (what ``arbiter play mafia --bots random`` plays).
 The recipes must give every player count (6-12) a town win and a Mafia win, and together
 show everything in ``REQUIRED``: a tied vote and its re-vote, a re-vote tied again, the
 Agent's protection holding, the Seducer's protection saving a victim, an arrest skipping a
-night action, a Fighter's kill, a Chameleon's ban, team talk at night, a player leaving, and
-a custom deck. When they no longer do (after a rules change), a deterministic search adds
+night action, a Fighter's kill, a Chameleon's ban, team talk at night, the Agent and the
+Police head declining their powers (pass), a player leaving, and a custom deck. When they no longer do (after a rules change), a deterministic search adds
 games and rewrites the recipes. One command regenerates everything:
 
     python tools/make_mafia_goldens.py            # write (searching only if coverage broke)
@@ -50,7 +50,7 @@ LEAVE_AFTER = 12
 CUSTOM_DECK = {"agent": 1, "civilian": 2, "chief": 1, "police": 1, "boss": 1, "mafia": 1,
                "chameleon": 1, "fighter": 1}
 REQUIRED = ("revote", "revote-tied", "protection-held", "seducer-saved", "arrest-skip", "fighter-kill",
-            "ban", "team-talk", "leave", "custom-deck", "end: nobody")
+            "ban", "team-talk", "agent-pass", "police-pass", "leave", "custom-deck", "end: nobody")
 
 
 def coverage(session: Session) -> set[str]:
@@ -73,6 +73,9 @@ def coverage(session: Session) -> set[str]:
             items.add("ban")
         if e.kind == "team-say":
             items.add("team-talk")
+        if (e.kind == "night-act" and e.data["verb"] == "pass" and e.data["step"] in ("agent", "police")
+                and "under arrest" not in e.text):
+            items.add(f"{e.data['step']}-pass")  # declined by choice, not under arrest
     if any(m.text == "leave" for m in session.moves):
         items.add("leave")
     if "deck" in session.options:

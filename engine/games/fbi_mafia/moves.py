@@ -38,6 +38,7 @@ FORMS: dict[str, str] = {
     "threat": "threat CELL [CELL [CELL]]",
     "protect": "protect CELL (Operative's step)  or, when asked, protect yes|no",
     "unprotect": "unprotect CELL",
+    "skip": "skip (the Operative's protection step: place or remove nothing)",
     "surrender": "surrender",
 }
 
@@ -130,7 +131,7 @@ def parse_move(text: str, size: int) -> Move:
     verb, args = words[0], words[1:]
     if verb not in FORMS:
         raise SyntaxInputError(f"unknown action {verb!r}", [FORMS[v] for v in sorted(FORMS)])
-    if verb in ("surrender", "masquerade", "inspect"):
+    if verb in ("surrender", "masquerade", "inspect", "skip"):
         _args(verb, args, 0, 0)
         return Move(verb)
     if verb == "shift":

@@ -171,10 +171,16 @@ class FbiMafiaState(GameState):
         )
 
     def _deck_can_draw(self) -> bool:
+        """Whether Masquerade and Inspect may draw now, judged on public facts only (their
+        legality must not tell a seat anything it may not know): a card, or a rebuild sure to
+        hold one. Every character's identity is a living card, and each evidence card counts
+        as taken unless it was revealed and has died since (which of the rest are dead, only
+        the hand's holder knows). The count is never above the real rebuild's size."""
         if self.deck:
             return True
-        taken = set(self.identity.values()) | set(self.hand)
-        return any(self.status[n] == ALIVE and n not in taken for n in self.suspects)
+        living = sum(1 for n in self.suspects if self.status[n] == ALIVE)
+        hand = sum(1 for n in self.hand if n not in self.cleared or self.status[n] == ALIVE)
+        return living - len(self.characters) - hand > 0
 
     def _draw_living(self, character: str) -> str:
         skipped = []
@@ -399,10 +405,18 @@ class FbiMafiaState(GameState):
         return [c for c in cells if self._has(c, "protection")]
 
     def _threat_targets(self) -> list[Cell]:
+        known = self._known_team_cells()
         return [
             c for c in grid.orthogonal(self._me(), self.size, self.limits.threat_reach, include_self=False)
-            if self._alive(c) and not self._has(c, "threat") and not self._mafia_identity(self._name(c))
+            if self._alive(c) and not self._has(c, "threat") and c not in known
         ]
+
+    def _known_team_cells(self) -> dict[Cell, str]:
+        """The cells of the identities the actor's seat knows to be its own team's, other than
+        the actor's: the whole team in Duel, nobody in Standard (teammates do not know each
+        other, so no legality may depend on where they are)."""
+        seat = self.seat_of[self.actor]
+        return {self._me(c): c for c in self.characters if c != self.actor and self.seat_of[c] == seat}
 
     def _targets(self, verb: str) -> list[Cell]:
         """Cells a one-cell action may target now (the actor's identity decides the range)."""
@@ -465,7 +479,7 @@ class FbiMafiaState(GameState):
                              f"{p.character}: {p.kind} {self._at(p.suspect)}? {p.kind} yes|no")]
         actor = self.actor
         hints = {
-            "protection": f"{actor}: place or remove a protection token (protect CELL | unprotect CELL)",
+            "protection": f"{actor}: place or remove a protection token, or skip (protect CELL | unprotect CELL | skip)",
             "threat": f"{actor}: place {self.limits.threats_min} to {self.limits.threats_max} threat "
                       "tokens (threat CELL [CELL [CELL]])",
             "keep": f"{actor}: keep one of the {len(self.inspecting)} inspected cards (keep CELL)",
@@ -604,11 +618,18 @@ class FbiMafiaState(GameState):
         return run
 
     def _plan_protection(self, move: Move) -> Plan:
-        options = [f"protect {cell_name(c)}" for c in self._protection_targets("protect")]
-        options += [f"unprotect {cell_name(c)}" for c in self._protection_targets("unprotect")]
+        options = self._protection_options()
+        if move.verb == "skip":
+            actor = self.actor
+
+            def skip() -> None:
+                self.events.emit("skip", f"The {actor} skips its protection step.", {"character": actor})
+                self.phase = "action"
+
+            return skip
         if move.verb not in ("protect", "unprotect") or move.answer is not None:
             raise IllegalMoveError(
-                f"the {self.actor} must first place or remove a protection token", options
+                f"the {self.actor} must first place or remove a protection token, or skip", options
             )
         target = move.cells[0]
         if target not in self._protection_targets(move.verb):
@@ -635,6 +656,12 @@ class FbiMafiaState(GameState):
 
         return run
 
+    def _protection_options(self) -> list[str]:
+        """Every input of the Operative's protection step: place, remove, or skip (the source's
+        "or skip": always allowed)."""
+        return ([f"{v} {cell_name(c)}" for v in ("protect", "unprotect") for c in self._protection_targets(v)]
+                + ["skip"])
+
     def _plan_threat(self, move: Move) -> Plan:
         targets = self._threat_targets()
         lo, hi = self.limits.threats_min, self.limits.threats_max
@@ -654,7 +681,8 @@ class FbiMafiaState(GameState):
                 elif self._has(c, "threat"):
                     why = f"{cell_name(c)} already carries a threat"
                 else:
-                    why = f"{cell_name(c)} is a living Mafia identity: the Maniac never threatens its own team"
+                    why = (f"{cell_name(c)} is the {self._known_team_cells()[c]}'s identity: the Maniac never "
+                           "threatens its own team")
                 raise self._refuse(move, why, options)
 
         def run() -> None:
@@ -706,7 +734,9 @@ class FbiMafiaState(GameState):
             return lambda: self._do_shift(move)
         if move.verb in ("masquerade", "inspect"):
             if not self._deck_can_draw():
-                raise self._refuse(move, "the identity deck is empty", [])
+                held = " and evidence cards" if self.hand else ""
+                raise self._refuse(move, "the identity deck is empty, and a rebuilt deck might hold no card: "
+                                   f"there are no more living suspects than identities{held}", [])
             return self._do_masquerade if move.verb == "masquerade" else self._do_inspect
         if move.verb == "evidence":
             name = self._suspect_ref(move, [n for n in self.hand if n not in self.cleared])
@@ -958,7 +988,7 @@ class FbiMafiaState(GameState):
             elif kind == "keep":
                 out = [f"keep {cell_name(self.pos[n])}" for n in self.inspecting]
             elif kind == "protection":
-                out = [f"{v} {cell_name(c)}" for v in ("protect", "unprotect") for c in self._protection_targets(v)]
+                out = self._protection_options()
             elif kind == "threat":
                 targets = self._threat_targets()
                 lo, hi = self.limits.threats_min, self.limits.threats_max

@@ -1,8 +1,9 @@
 """The built-in random bot of Classic Mafia: legal, a little talkative, loosely purposeful.
 
 It talks now and then (at most once per phase or night step), nominates about half the time,
-votes for a candidate other than itself, follows its team's suggestions at night, and the
-Fighter kills about half the nights. Everything it decides comes from the ``rng`` it is given.
+votes for a candidate other than itself, follows its team's suggestions at night, the Fighter
+kills about half the nights, and the Agent and the Police head seldom decline (pass). Everything
+it decides comes from the ``rng`` it is given.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ NOMINATE_CHANCE = 0.5
 ABSTAIN_CHANCE = 0.1
 FOLLOW_CHANCE = 0.7
 FIGHTER_KILL_CHANCE = 0.5
+DECLINE_CHANCE = 0.1  # the other optional powers (Agent, Police head): how often the bot passes
 
 
 def _pick(options: list[str], rng: random.Random) -> str:
@@ -33,11 +35,10 @@ def choose(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
     """A legal input for ``seat`` when it is awaited; None otherwise (it never leaves)."""
     if not any(a.seat == seat for a in state.awaiting()):
         return None
-    legal = state.legal_inputs(seat)
-    acts = [m for m in legal if m not in ("say TEXT", "leave")]
+    acts = [m for m in state.legal_inputs(seat) if m != "leave"]
     if not acts:
         return None
-    if "say TEXT" in legal and state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
+    if "say TEXT" in state.input_forms(seat) and state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
         line = _talk(state, seat, rng, talk["night" if state.phase == NIGHT else "day"])
         if line:
             return line
@@ -59,7 +60,11 @@ def choose(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
         followed = [m for m in acts if m in wanted]
         if followed and rng.random() < FOLLOW_CHANCE:
             return _pick(followed, rng)
-    if step is not None and step.optional and "pass" in acts and len(acts) > 1:
-        return "pass" if rng.random() >= FIGHTER_KILL_CHANCE else _pick([m for m in acts if m != "pass"], rng)
+    if step is not None and step.optional and seat == state.step_head(step) and "pass" in acts and len(acts) > 1:
+        if step.name == "fighter":
+            return "pass" if rng.random() >= FIGHTER_KILL_CHANCE else _pick([m for m in acts if m != "pass"], rng)
+        if rng.random() < DECLINE_CHANCE:
+            return "pass"
+        del by_verb["pass"]
     verbs = sorted(by_verb)
     return _pick(by_verb[_pick(verbs, rng)], rng)

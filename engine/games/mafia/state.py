@@ -32,7 +32,8 @@ VERBS = ("say", "nominate", "pass", "vote", "abstain", "leave", "suggest",
 FORMS = {
     "say": "say TEXT: talk (day: everyone; night: your team, during its step)",
     "nominate": "nominate SEAT: propose SEAT for today's vote",
-    "pass": "pass: no nomination today / no suggestion / no night action (Fighter, or under arrest)",
+    "pass": "pass: no nomination today / no suggestion / no night action (Agent, Police head, Fighter, "
+            "or under arrest)",
     "vote": "vote SEAT: your vote in the roll-call",
     "abstain": "abstain: no vote in the roll-call",
     "suggest": "suggest SEAT: propose your team's target tonight",
@@ -188,9 +189,9 @@ class MafiaState(GameState):
             return "you are under arrest tonight: pass"
         hints = {
             "seducer": "seduce a player (not yourself): nobody can kill them tonight",
-            "agent": "protect a player (not yourself) from tomorrow's vote",
+            "agent": "protect a player (not yourself) from tomorrow's vote, or pass",
             "mafia": "kill: name the Mafia's victim",
-            "police": "shoot a player, or arrest one (once per player)",
+            "police": "shoot a player, or arrest one (once per player), or pass",
             "chameleon": "ban a player (not yourself) from tomorrow's vote",
             "fighter": "kill a player, or pass",
         }
@@ -216,7 +217,8 @@ class MafiaState(GameState):
         return canonical
 
     def _forms(self, seat: str) -> list[str]:
-        verbs = {m.split()[0] for m in self.legal_inputs(seat)} if self.alive.get(seat) else set()
+        now = self.legal_inputs(seat) + self.input_forms(seat)
+        verbs = {m.split()[0] for m in now} if self.alive.get(seat) else set()
         return [FORMS[v] for v in FORMS if v in verbs] or [FORMS[v] for v in FORMS]
 
     def _one_seat(self, verb: str, args: list[str]) -> str:
@@ -315,9 +317,14 @@ class MafiaState(GameState):
 
         def pass_night() -> None:
             self.night_acts[step.name] = (seat, "pass", None)
-            why = "under arrest, does nothing" if seat == self.jailed else "does nothing"
-            self.events.emit("night-act", f"Night {self.night}: you {why}.", {"step": step.name, "verb": "pass"},
-                             to=[seat])
+            team = self.awake_team(step.team) if step.team else []
+            if seat in team:  # a head declining for its team: the team hears it, as it hears a choice
+                self.events.emit("night-act", f"Night {self.night}: {seat} passes; the {step.team.title()} "
+                                 "do nothing tonight.", {"step": step.name, "seat": seat, "verb": "pass"}, to=team)
+            else:
+                why = "are under arrest and do nothing" if seat == self.jailed else "do nothing"
+                self.events.emit("night-act", f"Night {self.night}: you {why}.", {"step": step.name, "verb": "pass"},
+                                 to=[seat])
             self._next_step()
         return "pass", pass_night
 
@@ -630,23 +637,28 @@ class MafiaState(GameState):
         others = [s for s in self.living() if s != seat]
         step = self.step()
         if self.phase == NOMINATE:
-            out.append("say TEXT")
             if seat not in self.done_nominating:
                 out += [f"nominate {s}" for s in others if s not in self.nominations] + ["pass"]
         elif self.phase == VOTE:
-            out.append("say TEXT")
             if seat == self.current_voter():
                 out += [f"vote {c}" for c in self.candidates] + ["abstain"]
         elif step is not None:
-            team = step.team
-            if team and seat in self.awake_team(team):
-                out.append("say TEXT")
             if seat in self.conferring(step):
-                out += [f"suggest {s}" for s in others if self.team_of(s) != team] + ["pass"]
+                out += [f"suggest {s}" for s in others if self.team_of(s) != step.team] + ["pass"]
             elif self.step_head(step) == seat:
                 out += self._power_inputs(step, seat, others)
         out.append("leave")
         return out
+
+    def input_forms(self, seat: str) -> list[str]:
+        """``say TEXT`` exactly when a ``say`` of ``seat`` would be accepted now: by day any
+        living player; by night an awake member of the team whose step it is."""
+        if self.result is not None or not self.alive.get(seat, False):
+            return []
+        step = self.step()
+        if step is None or (step.team and seat in self.awake_team(step.team)):
+            return ["say TEXT"]
+        return []
 
     def _power_inputs(self, step: NightStep, seat: str, others: list[str]) -> list[str]:
         if seat == self.jailed:

@@ -64,7 +64,7 @@ class MazeState(GameState):
         self.theft = False
         self.deadline_ms = scenario.timer_ms
         self.now_ms = 0
-        self.talk_open = scenario.talk == "always"
+        self.talk_open = True  # always, or (talk windows) from the start, the timer's first flip, to the first action
         self.flips = 0
         self.pawn: str | None = None
         self.crystal_credit: Cell | None = None  # a ball used once, good for one more tile
@@ -81,6 +81,8 @@ class MazeState(GameState):
         if not self.solo:
             for seat, hand in zip(self.seats, self.hands):
                 events.emit("hand", f"{seat} holds {' + '.join(hand)}.", {"seat": seat, "actions": list(hand)})
+        if scenario.talk == "windows":
+            events.emit("talk", "The timer starts: talk is open until the first action.", {})
 
     # ---------------------------------------------------------------------------- facts
     def square_name(self, g: Cell) -> str:
@@ -307,13 +309,12 @@ class MazeState(GameState):
         return f"explore {self.square_name(g)}", crystal
 
     def _joining(self, g: Cell, side: str) -> tuple[str, Cell, int, Cell]:
-        name = self.stack[0]
         origin = joined_origin(g, side)
         clash = self.mall.overlap(origin)
-        if clash is not None:
-            raise IllegalMoveError(f"tile {name} would overlap {self.square_name(clash)} here; "
+        if clash is not None:  # never name the tile: the stack is face down (every tile is 4x4)
+            raise IllegalMoveError(f"the next tile would overlap {self.square_name(clash)} here; "
                                    "this square cannot be explored")
-        return name, origin, joined_quarters(side), g
+        return self.stack[0], origin, joined_quarters(side), g
 
     def _plan_draw(self, seat: str, args: list[str]) -> tuple[str, Plan]:
         if args:
@@ -333,8 +334,8 @@ class MazeState(GameState):
         if not args:
             raise SyntaxInputError("say what? 'say' needs words after it", [FORMS["say"]])
         if not self.talk_open:
-            raise IllegalMoveError("silence: talk is allowed only after an hourglass flip"
-                                   + (" or after the elf explores" if self.scenario.elf_talk else "")
+            raise IllegalMoveError("silence: talk is allowed only from the start of the game, after an hourglass "
+                                   "flip" + (" or after the elf explores" if self.scenario.elf_talk else "")
                                    + ", until the next action; staring and the pawn are always allowed")
         words = " ".join(args)
         return f"say {words}", lambda: self.events.emit("say", f"{seat}: {words}", {"seat": seat, "text": words})
@@ -355,6 +356,9 @@ class MazeState(GameState):
 
     def _plan_stare(self, seat: str, args: list[str]) -> tuple[str, Plan]:
         target = self._seat_word("stare", args)
+        if target == seat:
+            raise IllegalMoveError(f"{seat} cannot stare at itself; stare at another player",
+                                   [f"stare {s}" for s in self.seats if s != seat])
         return f"stare {target}", lambda: self.events.emit("stare", f"{seat} stares at {target}.",
                                                           {"seat": seat, "target": target})
 
@@ -481,10 +485,12 @@ class MazeState(GameState):
                 out += [f"explore {self.square_name(g)}" for g in self.mall.squares() if self.joinable(g)]
         if self.solo:
             out.append("draw")
-        if self.talk_open:
-            out.append("say TEXT")
         out += [f"pawn {s}" for s in self.seats] + [f"stare {s}" for s in self.seats if s != seat]
         return out
+
+    def input_forms(self, seat: str) -> list[str]:
+        """``say TEXT`` exactly when talk is open (a ``say`` would be accepted now)."""
+        return ["say TEXT"] if self.result is None and self.talk_open else []
 
     # ---------------------------------------------------------------------------- views
     def view(self, seat: str) -> dict[str, Any]:
