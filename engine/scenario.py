@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 import yaml
 
+from engine import yamlio
 from engine.errors import ScenarioError
 
 SCENARIO_PACKAGE = "scenarios"
@@ -135,12 +136,9 @@ def _kind(v: Any) -> str:
             float: "a number"}.get(type(v), type(v).__name__)
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` that refuses a key given twice in one mapping (YAML would keep the
-    last silently: ``{civilian: 2, civilian: 3}`` is almost surely a typo)."""
-
-
-def _unique_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
+def _unique_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) -> Any:
+    """Construct a mapping, refusing a key given twice in it (YAML would keep the last one
+    silently: ``{civilian: 2, civilian: 3}`` is almost surely a typo)."""
     seen: list[Any] = []
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=deep)
@@ -151,7 +149,15 @@ def _unique_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = 
     return loader.construct_mapping(node, deep=deep)
 
 
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _unique_mapping)
+def _strict(base: type) -> type:
+    """``base`` (a safe loader) refusing repeated keys."""
+    loader = type(f"Strict{base.__name__}", (base,), {})
+    loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _unique_mapping)
+    return loader
+
+
+_STRICT = _strict(yaml.SafeLoader)
+_FAST_STRICT = _strict(yaml.CSafeLoader) if hasattr(yaml, "CSafeLoader") else None  # libyaml's parser
 
 
 def load_text(text: str, source: str) -> Node:
@@ -166,8 +172,8 @@ def load_text(text: str, source: str) -> Node:
         raise ScenarioError(source, "", f"{len(text)} characters is larger than a data file may be "
                             f"({MAX_FILE_BYTES} at most)")
     try:
-        value = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader subclass)
-    except RecursionError:
+        value = yamlio.load(text, _STRICT, _FAST_STRICT)
+    except yamlio.TooDeep:
         raise ScenarioError(source, "", f"nested too deeply to read (at most {MAX_DEPTH} levels)") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)

@@ -28,7 +28,7 @@ from typing import IO, Any
 
 import yaml
 
-from engine import registry
+from engine import registry, yamlio
 from engine.chance import ChanceRecord
 from engine.clock import parse_seconds
 from engine.errors import ArbiterError, TranscriptError
@@ -233,11 +233,7 @@ _RESULT_KEYS = ("winner", "reason", "text", "winners", "scores")
 
 
 def _yaml(text: str) -> Any:
-    """``yaml.safe_load``, with nesting too deep for Python reported as a YAML error."""
-    try:
-        return yaml.safe_load(text)
-    except RecursionError:
-        raise yaml.YAMLError("the YAML is nested too deeply to read") from None
+    return yamlio.load(text)
 
 
 def _yaml_error(exc: yaml.YAMLError, source: str, first_line: int = 0) -> TranscriptError:

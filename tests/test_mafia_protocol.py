@@ -278,14 +278,17 @@ def test_legal_lists_the_exact_inputs_and_say_text_is_a_form(position: str, seat
     """``want`` is everything the seat may send; ``say TEXT`` is a template, so it is listed by
     ``input_forms``, and ``legal`` holds the rest, each input exactly as it may be sent."""
     s = POSITIONS[position]()
-    inputs = [m for m in want if m != "say TEXT"]
-    assert s.state.input_forms(seat) == (["say TEXT"] if "say TEXT" in want else [])
+    forms = ["say TEXT"] if "say TEXT" in want else []
+    resign = "leave" if "leave" in want else None  # the game's give-up input, on a line of its own
+    inputs = [m for m in want if m not in ("say TEXT", "leave")]
+    assert s.state.input_forms(seat) == forms
     for perspective in (HOST, seat):
         headline, body = ok_frame(Protocol(s, perspective).handle(f"legal {seat}"))
         assert headline == f"legal {seat}"
-        assert body_values(body, "legal") == inputs and len(body) == len(inputs)
+        assert body == [f"legal: {m}" for m in inputs] + [f"form: {f}" for f in forms] + \
+            ([f"resign: {resign}"] if resign else [])
         obj = jframe(Protocol(s, perspective, json_mode=True).handle(f"legal {seat}"))
-        assert obj == {"ok": True, "command": "legal", "seat": seat, "legal": inputs}
+        assert obj == {"ok": True, "command": "legal", "seat": seat, "legal": inputs, "forms": forms, "resign": resign}
 
 
 @pytest.mark.parametrize("position, seat, want", [x for x in LEGAL if x[2]], ids=[f"{p}-{s}" for p, s, w in LEGAL if w])

@@ -310,7 +310,7 @@ def test_a_newcomer_plays_the_first_scenario_alone_by_hand(tmp_path: Path) -> No
     by_head = {x[0]: x[1:] for x in resp}
     assert resp[1][1] == "event: Action tile turned: east."
     assert by_head["= legal p1"] == ["legal: move yellow east 1", "legal: move orange east 1", "legal: draw",
-                                     "legal: pawn p1"]  # 'say TEXT' is a form (input_forms), not an input
+                                     "legal: pawn p1", "form: say TEXT"]  # a template, on a line of its own
     assert "allowed: move HERO DIRECTION [SQUARES]: straight, as far as it goes or SQUARES squares" in \
         by_head["? syntax: 'up' is not a direction (north, south, east, west)"]
     fly = by_head["? syntax: 'fly' is not an action of Magic Maze"]

@@ -758,7 +758,7 @@ def test_input_ending_mid_game_leaves_a_resumable_transcript(tmp_path):
     assert report.ok, report.problems
     assert report.moves == 17
     resumed = report.session
-    w2 = tr.TranscriptWriter(path, resumed, resume=True)
+    w2 = tr.TranscriptWriter(path, resumed, resume=len(t.log))
     p2 = Protocol(resumed)
     outs = list(Match(p2, {}, iter(lines[17:])).run())
     assert all(frame(o)[0] == "=" for o in outs)

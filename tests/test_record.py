@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from engine import registry
@@ -55,7 +55,7 @@ def finished_games() -> dict[str, tuple[Session, str]]:
     fbi.submit("fbi", "surrender")
     games = {
         "fbi-mafia": fbi,
-        "mafia": _bots_game(MAFIA, "6-players", 3),
+        "mafia": _bots_game(MAFIA, "6-players", 9),
         "magic-maze": _bots_game(MAZE, "1", 1, {"players": 2}),
     }
     for s in games.values():
@@ -123,7 +123,7 @@ def test_every_cut_point_of_a_finished_transcript_reads_replays_and_resumes(tmp_
         if not t.finished:
             assert _continued(game, kept) == text, f"resuming after a cut at byte {cut} gives another file"
         checked += 1
-    assert checked > 300
+    assert checked > 200
 
 
 @functools.cache
@@ -268,6 +268,9 @@ def test_whatever_happens_the_written_transcript_replays_the_game(tmp_path_facto
             pass
     finally:
         writer.close()
+    event(f"{rules.name}: " + ("finished" if session.over else "unfinished"))
+    event("a bot failed" if any("note" in e for e in session.entries) else "no bot failed")
+    event("a person typed" if person else "bots only")
     t = tr.read(path)
     report = tr.replay(t)
     assert report.ok, report.problems

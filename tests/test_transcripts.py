@@ -414,7 +414,7 @@ def test_a_partial_transcript_resumes_to_the_same_file(tmp_path, mode, seed, cut
     report = tr.replay(t)
     assert report.ok, report.problems
     resumed = report.session
-    writer = tr.TranscriptWriter(path, resumed, resume=True)
+    writer = tr.TranscriptWriter(path, resumed, resume=len(t.log))
     for seat, text, at in moves_of(whole)[cut:]:
         resumed.submit(seat, text, at)
     writer.close()
@@ -432,9 +432,10 @@ def test_resume_twice(tmp_path):
     path, _, whole = _partial(tmp_path, "standard-3v3", 3, 5)
     moves = moves_of(whole)
     for stop in (20, 50, len(moves)):
-        report = tr.replay(tr.read(path))
+        t = tr.read(path)
+        report = tr.replay(t)
         assert report.ok, report.problems
-        writer = tr.TranscriptWriter(path, report.session, resume=True)
+        writer = tr.TranscriptWriter(path, report.session, resume=len(t.log))
         for seat, text, at in moves[report.moves:stop]:
             report.session.submit(seat, text, at)
         writer.close()
@@ -449,7 +450,7 @@ def test_resume_after_a_crash_mid_line(tmp_path):
     assert t.notes
     report = tr.replay(t)
     assert report.ok, report.problems
-    writer = tr.TranscriptWriter(path, report.session, resume=True)
+    writer = tr.TranscriptWriter(path, report.session, resume=len(t.log))
     for seat, text_, at in moves_of(whole)[report.moves:]:
         report.session.submit(seat, text_, at)
     writer.close()
@@ -475,10 +476,11 @@ def test_resume_before_a_mid_game_chance_gives_the_same_game(tmp_path):
         s.submit(*deck_burner(s))
     w.close()
     assert not has_rebuild(s)
-    report = tr.replay(tr.read(path))
+    t = tr.read(path)
+    report = tr.replay(t)
     assert report.ok, report.problems
     resumed = report.session
-    w = tr.TranscriptWriter(path, resumed, resume=True)
+    w = tr.TranscriptWriter(path, resumed, resume=len(t.log))
     while len(resumed.moves) < n:
         resumed.submit(*deck_burner(resumed))
     w.close()

@@ -209,11 +209,15 @@ def parse_setups(doc: Node, data: MafiaData) -> tuple[dict[int, dict[str, int]],
     return dict(sorted(setups.items())), players
 
 
+TITLE_MAX_CHARS = 80
+"""A deck's title heads the board and the transcript: one short line."""
+
+
 def parse_deck_document(doc: Node, data: MafiaData) -> tuple[str, dict[str, int]]:
     """A custom deck file: ``game: mafia``, ``kind: deck``, an optional ``title``, ``cards``."""
     _checked(doc, "deck")
     doc.only_keys("game", "kind", "title", "cards")
-    title = doc.optional("title", "custom deck").text()
+    title = doc.optional("title", "custom deck").text(max_len=TITLE_MAX_CHARS)
     return title, check_deck(doc.key("cards"), data)
 
 

@@ -1,0 +1,65 @@
+"""Data files a user hands the referee (decks, scenario files, transcripts) are read within
+bounds: a file too large, a text too long or nesting too deep is refused with the file, the
+place and the limit, never a traceback, and nothing else happens."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import transcript as tr
+from engine.errors import ScenarioError, TranscriptError
+from engine.games.mafia.data import TITLE_MAX_CHARS
+from engine.scenario import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT_CHARS, load_file, load_text
+from tests.helpers import run
+
+DECK = "game: mafia\nkind: deck\n{title}cards: {{boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2, " \
+       "chameleon: 1, fighter: 1}}\n"
+
+
+def test_yaml_nested_100000_deep_is_refused_by_validate_and_deck(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("[" * 100_000, encoding="utf-8")
+    for args in (("validate", deep), ("play", "mafia", "--deck", deep, "--bots", "random")):
+        r = run(*args)
+        assert r.exit_code != 0, r.output
+        assert "nested too deeply" in r.output and str(deep) in r.output and "RecursionError" not in r.output
+
+
+def test_yaml_nested_past_the_limit_names_the_place() -> None:
+    with pytest.raises(ScenarioError, match=rf"nested more than {MAX_DEPTH} levels"):
+        load_text("cards: " + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "deck.yaml")
+    load_text("cards: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1), "deck.yaml")  # at the limit: fine
+
+
+def test_a_text_too_long_is_refused_with_its_path() -> None:
+    with pytest.raises(ScenarioError, match=rf"deck.yaml: title: a text of {MAX_TEXT_CHARS + 1} characters"):
+        load_text("title: " + "x" * (MAX_TEXT_CHARS + 1), "deck.yaml")
+
+
+def test_a_huge_deck_title_is_refused(tmp_path: Path) -> None:
+    deck = tmp_path / "deck.yaml"
+    deck.write_text(DECK.format(title="title: " + "T" * (TITLE_MAX_CHARS + 1) + "\n"), encoding="utf-8")
+    r = run("play", "mafia", "--deck", deck, "--bots", "random", "--seed", 1)
+    assert r.exit_code == 1 and f"title: {TITLE_MAX_CHARS + 1} characters is too long" in r.output, r.output
+    deck.write_text(DECK.format(title="title: " + "T" * TITLE_MAX_CHARS + "\n"), encoding="utf-8")
+    assert run("validate", deck).exit_code == 0
+
+
+def test_a_file_too_large_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    big = tmp_path / "big.yaml"
+    big.write_text("title: " + "x" * 50 + "\n" + "# padding\n" * (MAX_FILE_BYTES // 10 + 1), encoding="utf-8")
+    with pytest.raises(ScenarioError, match="larger than a data file may be"):
+        load_file(big)
+    r = run("play", "mafia", "--deck", big)
+    assert r.exit_code == 1 and "larger than a data file may be" in r.output
+
+
+def test_a_transcript_nested_too_deep_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text("format: 1\nlog: " + "[" * 100_000 + "\n", encoding="utf-8")
+    with pytest.raises(TranscriptError, match="nested too deeply"):
+        tr.read(path)
+    r = run("replay", path)
+    assert r.exit_code == 1 and "nested too deeply" in r.output
