@@ -129,10 +129,9 @@ class Protocol:
         response = handler(words[1:])
         events = self._visible(start)
         if events:  # passing time did something (the sand ran out): show it, as a move would
-            response.body[:0] = [event_line(e) for _, e in events]
+            ended = self._status_lines() if self.session.over else []
+            response.body[:0] = [event_line(e) for _, e in events] + [x for x in ended if x not in response.body]
             response.payload["events"] = [self._event_dict(i, e) for i, e in events]
-            if self.session.over and not any(line.startswith("result: ") for line in response.body):
-                response.body += self._status_lines()
             response.payload.setdefault("result", self._status_payload()["result"])
         return response
 

@@ -1,0 +1,185 @@
+"""Sessions that tell the truth: looking changes nothing, time passing shows what it did, the
+sand runs out on the wall clock while nobody types, a JSON client learns who it is at once,
+a resumed game is played as it was (same seat, same bots), and a bot's stderr is kept beside
+the transcript."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from engine import registry
+from engine.bots import RandomBot
+from engine.lines import TIMEOUT
+from engine.match import Match
+from engine.protocol import Protocol
+from engine.session import Session
+from tests.helpers import responses, run
+
+MAZE, MAFIA = registry.get("magic-maze"), registry.get("mafia")
+LOOKS = ["board", "legal p1", "view", "view p1", "time", "awaiting", "help", "events", "score", "seats",
+         "p1 frobnicate", "nonsense"]
+
+
+def maze(scenario: str = "1", players: int = 2, seed: int = 1) -> Session:
+    return Session(MAZE, scenario, seed=seed, options={"players": players})
+
+
+def test_looking_gives_the_bots_no_move() -> None:
+    """A person at p1, planner bots elsewhere: after the bots' opening go, no look (nor a refused
+    line) lets them act; the person's move does."""
+    session = maze("3", 4, seed=2)
+    bots = {s: RandomBot(s, 2, "planner") for s in session.seats if s != "p1"}
+    legal = session.state.legal_inputs("p1")
+    move = next(m for m in legal if m.startswith("pawn"))
+    out = list(Match(Protocol(session, "p1"), bots, LOOKS + LOOKS + [f"p1 {move}"]).run())
+    heads = [o.splitlines()[0] for o in out]
+    looks = heads.index("= board")
+    assert looks >= 1 and all(h.startswith("= p") and not h.startswith("= p1") for h in heads[:looks])
+    mine = heads.index(f"= p1 {move}")
+    assert mine == looks + 2 * len(LOOKS), "a bot moved between the looks"
+    assert heads[mine + 1:] and all(h.startswith(("= p2", "= p3", "= p4")) for h in heads[mine + 1:])
+
+
+def test_legal_is_not_stale_a_moment_later() -> None:
+    session = maze("3", 4, seed=2)
+    bots = {s: RandomBot(s, 2, "planner") for s in session.seats if s != "p1"}
+    p = Protocol(session, "p1")
+    first = list(Match(p, bots, ["legal p1"]).run())[-1]
+    again = list(Match(p, {}, ["legal p1"]).run())[-1]
+    assert first == again
+
+
+@pytest.mark.parametrize("json_mode", [False, True])
+def test_a_stamped_look_that_ends_the_game_shows_the_end(json_mode: bool) -> None:
+    session = maze()
+    out = Protocol(session, json_mode=json_mode).handle("@500 time")
+    if json_mode:
+        obj = json.loads(out)
+        assert obj["command"] == "time" and obj["time"] == "500"
+        assert [e["kind"] for e in obj["events"]] == ["game-over"]
+        assert obj["result"]["reason"] == "time"
+    else:
+        (frame,) = responses(out)
+        assert frame[0] == "= time"
+        assert frame[1] == "event: The sand ran out at 180 s: everyone loses."
+        assert frame[2:] == ["result: The sand ran out at 180 s: everyone loses.", "time: 500"]
+    assert session.entries[-1] == {"tick": {"time": 500}}  # the time that passed; the sand ran out within it
+
+
+class Silent:
+    """A person who types nothing: every wait for a line times out, and the wall clock moves on."""
+
+    def __init__(self, clock: list[float], lines: list[str] | None = None) -> None:
+        self.clock, self.lines, self.waits = clock, list(lines or []), []
+
+    def read_line(self, timeout: float | None):
+        if self.lines:
+            return self.lines.pop(0)
+        if timeout is None:
+            return None
+        self.waits.append(timeout)
+        self.clock[0] += timeout
+        if self.clock[0] > 10_000:
+            return None
+        return TIMEOUT
+
+
+def test_with_realtime_the_sand_runs_out_while_nobody_types() -> None:
+    session = maze()
+    clock = [50.0]
+    person = Silent(clock, ["p1 stare p2"])
+    out = list(Match(Protocol(session), {}, person, realtime=True, clock=lambda: clock[0]).run())
+    assert out[-1].startswith("= time 180\nevent: The sand ran out at 180 s: everyone loses.\n")
+    assert session.over and session.entries[-1] == {"tick": {"time": 180}}
+    assert person.waits == [pytest.approx(180.0)]  # it waited exactly until the deadline
+
+
+def test_with_realtime_bots_act_as_the_wall_clock_runs() -> None:
+    session = maze("1", 2, seed=1)
+    clock = [0.0]
+    person = Silent(clock)
+    bots = {"p2": RandomBot("p2", 1, "planner")}
+    list(Match(Protocol(session, "p1"), bots, person, realtime=True, clock=lambda: clock[0]).run())
+    bot_times = [m.time_ms for m in session.moves if m.seat == "p2"]
+    assert len(bot_times) > 3 and bot_times == sorted(bot_times)
+    assert all(b - a >= session.state.clock_step_ms for a, b in zip(bot_times[1:], bot_times[2:]))
+    assert session.over
+
+
+def test_a_json_session_opens_with_what_the_header_shows(tmp_path: Path) -> None:
+    r = run("play", "mafia", "--players", 8, "--seed", 3, "--as", "p3", "--json", "--moves", "-", input="time\n")
+    assert r.exit_code == 0, r.output
+    opening, answer = [json.loads(line) for line in r.output.splitlines()]
+    assert opening["command"] == "open" and opening["ok"] is True
+    assert opening["seat"] == "p3" and opening["seats"] == [f"p{i}" for i in range(1, 9)]
+    assert opening["game"] == "mafia" and opening["variant"] == "8-players" and opening["seed"] == 3
+    own = [e for e in opening["events"] if "p3" in e["text"] and "card" in e["text"].lower()]
+    assert own, "the seat's own card is in its opening events"
+    assert [e["index"] for e in opening["events"]] == list(range(len(opening["events"])))
+    assert opening["awaiting"] and answer["command"] == "time"
+
+
+# ------------------------------------------------------------------------------------ resume
+def _stopped(tmp_path: Path, *extra: str) -> Path:
+    t = tmp_path / "t.yaml"
+    r = run("play", "mafia", "--players", 8, "--seed", 3, "--transcript", t, "--max-moves", 4, *extra,
+            input="")
+    assert r.exit_code == 0, r.output
+    return t
+
+
+def test_resume_plays_on_as_the_game_was_played(tmp_path: Path) -> None:
+    t = _stopped(tmp_path, "--as", "p3", "--bots", "random", "--json")
+    session = yaml.safe_load(t.read_text(encoding="utf-8"))["session"]
+    assert session["as"] == "p3" and session["json"] is True
+    assert sorted(session["bots"]) == [f"p{i}" for i in range(1, 9) if i != 3]
+    r = run("play", "--resume", t, "--moves", "-", input="board\n")
+    assert r.exit_code == 0, r.output
+    objects = [json.loads(line) for line in r.output.splitlines()]
+    assert objects[0]["command"] == "open" and objects[0]["seat"] == "p3"
+    board = next(o for o in objects if o.get("command") == "board")
+    assert board["seat"] == "p3"  # the seat's board, not the host's
+
+
+@pytest.mark.parametrize("args, words", [
+    (["fbi-mafia"], "it is a game of mafia, not fbi-mafia"),
+    (["--seed", "4"], "its seed is 3, not 4"),
+    (["--mode", "9-players"], "its mode is 8-players, not 9-players"),
+    (["--as", "p4"], "this game was played as p3"),
+    (["--transcript", "other.yaml"], "goes on in its own transcript"),
+])
+def test_resume_refuses_what_contradicts_the_game(tmp_path: Path, args: list[str], words: str) -> None:
+    t = _stopped(tmp_path, "--as", "p3", "--bots", "random")
+    before = t.read_text(encoding="utf-8")
+    r = run("play", *args[:1] if args[0] == "fbi-mafia" else [], "--resume", t,
+            *(args[1:] if args[0] == "fbi-mafia" else args))
+    assert r.exit_code == 2 and words in r.output, r.output
+    assert t.read_text(encoding="utf-8") == before
+
+
+def test_resume_may_change_the_bots_and_says_so_in_the_record(tmp_path: Path) -> None:
+    t = _stopped(tmp_path, "--bots", "random")
+    r = run("play", "--resume", t, "--bot", "p1=random", "--bot-timeout", 3, "--max-moves", 6)
+    assert r.exit_code == 0, r.output
+    notes = [e["note"] for e in yaml.safe_load(t.read_text(encoding="utf-8"))["log"] if "note" in e]
+    assert notes[-1]["session"]["bot_timeout"] == 3
+    assert run("replay", t).exit_code == 0
+
+
+def test_a_bots_stderr_goes_to_a_log_beside_the_transcript(tmp_path: Path) -> None:
+    bot = tmp_path / "noisy.py"
+    bot.write_text("import sys\nfor line in sys.stdin:\n    if line.startswith('go '):\n"
+                   "        print('thinking hard', file=sys.stderr, flush=True)\n        print('surrender', flush=True)\n",
+                   encoding="utf-8")
+    t = tmp_path / "game.yaml"
+    r = run("play", "fbi-mafia", "--mode", "duel-3v3", "--seed", 1, "--bot", f"mafia=exec:{sys.executable} {bot}",
+            "--bot", "fbi=random", "--transcript", t)
+    assert r.exit_code == 0, r.output
+    log = tmp_path / "game.mafia.stderr.log"
+    assert log.read_text(encoding="utf-8") == "thinking hard\n"
+    assert not (tmp_path / "game.fbi.stderr.log").exists()  # a built-in bot has no stderr
