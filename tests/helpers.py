@@ -4,8 +4,14 @@ internals), and running the ``arbiter`` command in-process and reading its frame
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
+import time
 from pathlib import Path
+
+import pytest
 
 from click.testing import CliRunner, Result
 
@@ -128,3 +134,22 @@ def precondition(ok: bool, why: str) -> None:
 def write(path: Path, text: str) -> Path:
     path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
     return path
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_referee(args: list[str], cwd: Path, timeout: float = 60) -> tuple[subprocess.CompletedProcess, float]:
+    """Run ``arbiter ARGS`` as a child process (this tree's source first on the path), with no
+    input; the completed process and the seconds it took. A referee that hangs or prints a
+    traceback fails the test."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    start = time.monotonic()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=cwd, env=env,
+                              capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the referee hung: no exit within {timeout} s: arbiter {' '.join(args)}")
+    assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
+    return proc, time.monotonic() - start

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import random
 import re
-import subprocess
 import sys
 import threading
 import time
@@ -22,6 +21,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from tests.helpers import run_referee
 from engine import registry
 from engine.bots import BotFailure, ProcessBot, make_bot
 from engine.errors import ArbiterError
@@ -153,19 +153,6 @@ def sleepers(token: int) -> list[int]:
             if cmd[:2] == [b"sleep", str(token).encode()] and state != "Z":
                 out.append(int(entry))
     return out
-
-
-def run_referee(args: list[str], cwd: Path, timeout: float = 30) -> tuple[subprocess.CompletedProcess, float]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    start = time.monotonic()
-    try:
-        proc = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=cwd, env=env,
-                              capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"the referee hung: no exit within {timeout} s: arbiter {' '.join(args)}")
-    assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
-    return proc, time.monotonic() - start
 
 
 # -- bot programs --------------------------------------------------------------------------------

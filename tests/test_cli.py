@@ -18,7 +18,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,7 @@ import yaml
 from click.testing import CliRunner
 
 from cli.main import main
-from tests.helpers import clean, precondition, responses, run, write
+from tests.helpers import clean, precondition, responses, run, run_referee, write
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIOS = REPO / "scenarios" / "fbi_mafia"
@@ -36,24 +35,6 @@ GRID_ROW = re.compile(r"^\s*\d+ \|")
 
 
 # -- helpers -----------------------------------------------------------------------------------
-
-
-def run_referee(args: list[str], cwd: Path, timeout: float = 60) -> tuple[subprocess.CompletedProcess, float]:
-    """Run ``arbiter ARGS`` as a child process (repo source first on the path); returns the
-    completed process and the seconds it took. A referee that hangs fails the test."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    start = time.monotonic()
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "cli.main", *args], cwd=cwd, env=env,
-            capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"the referee hung: no exit within {timeout} s: arbiter {' '.join(args)}")
-    elapsed = time.monotonic() - start
-    assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
-    return proc, elapsed
 
 
 def grid_marks(board_lines: list[str]) -> list[str]:

@@ -8,9 +8,7 @@ test instead of hanging the suite. A user mistake must never produce a Python tr
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -20,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.helpers import precondition, responses, run, write
+from tests.helpers import precondition, responses, run, run_referee, write
 from engine import registry
 from engine.bots import RandomBot
 from engine.match import Match
@@ -555,18 +553,6 @@ for line in sys.stdin:
 '''
 
 
-def run_referee(args: list[str], cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    try:
-        proc = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=cwd, env=env,
-                              capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"the referee hung: no exit within {timeout} s: arbiter {' '.join(args)}")
-    assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
-    return proc
-
-
 @pytest.mark.parametrize("kind", ["crash", "illegal"])
 def test_failing_exec_bot_leaves_and_the_game_goes_on(tmp_path: Path, kind: str) -> None:
     script = tmp_path / f"{kind}.py"
@@ -574,7 +560,7 @@ def test_failing_exec_bot_leaves_and_the_game_goes_on(tmp_path: Path, kind: str)
     args = ["play", "mafia", "--players", "8", "--seed", "3", "--bots", "random",
             "--bot", f"p2=exec:{sys.executable} {script}", "--bot-timeout", "5", "--transcript", "t.yaml"]
     start = time.monotonic()
-    proc = run_referee(args, tmp_path)
+    proc, _ = run_referee(args, tmp_path)
     assert time.monotonic() - start < 30
     assert proc.returncode == 0, proc.stderr
     resp = responses(proc.stdout)

@@ -26,7 +26,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cli.main import main
 from engine import registry
 from engine import transcript as tr
 from engine.games.magic_maze import data as mm
@@ -34,7 +33,7 @@ from engine.games.magic_maze.rules import MagicMazeRules
 from engine.match import Match
 from engine.protocol import Protocol
 from engine.session import Session
-from tests.helpers import precondition, responses, run, write
+from tests.helpers import precondition, responses, run, run_referee, write
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDENS = sorted((REPO / "transcripts" / "magic-maze").glob("*.yaml"))
@@ -55,17 +54,6 @@ def referee_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return env
-
-
-def run_referee(args: list[str], cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess:
-    """Run ``arbiter ARGS`` as a child process; a referee that hangs fails the test."""
-    try:
-        proc = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=cwd, env=referee_env(),
-                              capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"the referee hung: no exit within {timeout} s: arbiter {' '.join(args)}")
-    assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
-    return proc
 
 
 def split_board(lines: list[str]) -> tuple[list[str], list[str]]:
@@ -682,7 +670,7 @@ def test_an_exec_bot_that_answers_wait_is_idle_not_a_forfeit(tmp_path: Path) -> 
         p1 move yellow north
         p1 pawn p2
     """)
-    proc = run_referee(["play", "magic-maze", "--scenario", "1", "--players", "2", "--seed", "1",
+    proc, _ = run_referee(["play", "magic-maze", "--scenario", "1", "--players", "2", "--seed", "1",
                         "--bot", f"p2={bot(tmp_path, 'wait', WAIT_BOT, str(log))}", "--bot-timeout", "5",
                         "--moves", "moves.txt", "--transcript", "t.yaml"], tmp_path, timeout=60)
     assert proc.returncode == 0, proc.stderr
@@ -702,7 +690,7 @@ def test_exec_bots_that_all_wait_let_the_sand_run_out(tmp_path: Path) -> None:
     args = ["play", "magic-maze", "--scenario", "1", "--players", "2", "--seed", "1", "--transcript", "t.yaml"]
     for seat, log in logs.items():
         args += ["--bot", f"{seat}={bot(tmp_path, 'wait', WAIT_BOT, str(log))}"]
-    proc = run_referee(args, tmp_path, timeout=60)
+    proc, _ = run_referee(args, tmp_path, timeout=60)
     assert proc.returncode == 0, proc.stderr
     resp = responses(proc.stdout)
     assert [x[0] for x in resp] == ["= time 180", "= board"]
@@ -720,7 +708,7 @@ def test_exec_bots_that_all_wait_let_the_sand_run_out(tmp_path: Path) -> None:
 def test_an_exec_bot_that_crashes_leaves_its_seat_idle_and_the_game_goes_on(tmp_path: Path) -> None:
     """Magic Maze has no forfeit input: a failed bot is a note and one framed '? bot:' answer;
     its seat is idle from then on, the other seats play on to the end, and the transcript replays."""
-    proc = run_referee(["play", "magic-maze", "--scenario", "1", "--players", "2", "--seed", "1",
+    proc, _ = run_referee(["play", "magic-maze", "--scenario", "1", "--players", "2", "--seed", "1",
                         "--bot", "p1=planner", "--bot", f"p2={bot(tmp_path, 'crash', STARE_THEN_CRASH_BOT)}",
                         "--bot-timeout", "5", "--transcript", "t.yaml"], tmp_path, timeout=60)
     assert proc.returncode == 0, proc.stderr
@@ -740,7 +728,7 @@ def test_an_exec_bot_that_crashes_leaves_its_seat_idle_and_the_game_goes_on(tmp_
 
 
 def test_an_exec_bot_with_an_unreadable_input_is_a_note_and_an_idle_seat(tmp_path: Path) -> None:
-    proc = run_referee(["play", "magic-maze", "--scenario", "1", "--players", "2", "--seed", "1",
+    proc, _ = run_referee(["play", "magic-maze", "--scenario", "1", "--players", "2", "--seed", "1",
                         "--bot", "p1=planner", "--bot", f"p2={bot(tmp_path, 'bad', ILLEGAL_BOT)}",
                         "--transcript", "t.yaml"], tmp_path, timeout=60)
     assert proc.returncode == 0, proc.stderr
