@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Protocol as TypingProtocol
 
 from engine.errors import ArbiterError
-from engine.lines import MAX_LINE_BYTES
+from engine.lines import MAX_LINE_BYTES, BadLine, check_text
 from engine.session import Session
 
 MAX_UNSENT = 1 << 20
@@ -340,10 +340,10 @@ class ProcessBot:
         if self._problem is not None:  # more lines came with the answer
             raise self._failure(self._problem)
         line, self._answer = self._answer, None
-        try:
-            words = line.decode("utf-8").split()  # \r is white space, like the rest
-        except UnicodeDecodeError:
-            raise self._failure(f"the bot sent a line that is not UTF-8: {_quote(line)}") from None
+        text = check_text(line)  # the same rules as a person's line: UTF-8, no control characters
+        if isinstance(text, BadLine):
+            raise self._failure(f"the bot sent a line that cannot be read: {text.problem}: {_quote(line)}")
+        words = text.split()
         if not words:
             raise self._failure("the bot sent an empty line")
         if words == ["wait"] and session.state.realtime:

@@ -387,7 +387,17 @@ def test_a_line_that_is_not_utf8_fails_with_a_clear_reason(tmp_path: Path) -> No
         reason, _ = failure_of(bot, fake_session([]))
     finally:
         within(3, bot.close)
-    assert reason.startswith("the bot sent a line that is not UTF-8: 'pass caf"), reason
+    assert reason.startswith("the bot sent a line that cannot be read: the line is not UTF-8 text: byte 0xe9 "
+                             "at column 9 cannot be read: 'pass caf"), reason
+
+
+def test_a_line_with_a_control_character_fails_as_a_persons_would(tmp_path: Path) -> None:
+    bot = ProcessBot("p", script(tmp_path, "ctl", ANSWER_BYTES, b"say \x1b[2J\n".hex()), 2)
+    try:
+        reason, _ = failure_of(bot, fake_session([]))
+    finally:
+        within(3, bot.close)
+    assert "control character (U+001B) at column 5" in reason, reason
 
 
 def test_a_carriage_return_is_white_space(tmp_path: Path) -> None:
