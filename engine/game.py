@@ -81,10 +81,12 @@ class GameState(ABC):
     clock_step_ms: int = 1000
     realtime: bool = False
     """True when every seat may act at any moment (no turns): a bot with nothing to do waits,
-    and time alone may end the game (``next_deadline``)."""
+    and time alone may change the game (``next_deadline``)."""
 
     def next_deadline(self) -> int | None:
-        """In a real-time game, when time alone ends the game if nobody acts; else None."""
+        """In a real-time game, the next moment at which time alone changes the game if nobody
+        acts (the sand running out, a vote closing); else None. ``advance_clock`` past it makes
+        the change."""
         return None
 
     @abstractmethod
@@ -119,9 +121,10 @@ class GameState(ABC):
         ``apply`` gets the input's time too: a real-time state judges an input from that,
         never by changing itself before the input is known to be legal."""
 
-    def ends_by_time(self, now_ms: int) -> bool:
-        """Whether the game would end by time alone at ``now_ms`` (before any input then)."""
-        return False
+    def changes_by_time(self, now_ms: int) -> bool:
+        """Whether time alone changes the game by ``now_ms`` (before any input then)."""
+        deadline = self.next_deadline()
+        return deadline is not None and deadline <= now_ms
 
     @abstractmethod
     def legal_inputs(self, seat: str) -> list[str]:

@@ -103,14 +103,14 @@ class Match:
             return line
         return f"@{seconds_name(self._wall_ms())} {text}"
 
-    def _time_runs_out(self, at: int) -> str | None:
-        """The framed end of the game when the sand runs out before ``at`` (recorded as a tick
-        at the deadline), else None."""
+    def _time_passes(self, at: int) -> Iterator[str]:
+        """Let time pass to each moment before ``at`` when time alone changes the game (the sand
+        runs out, a vote closes), each recorded as a tick then; yields the framed changes."""
         state = self.session.state
-        if self.session.over or not state.ends_by_time(at):
-            return None
-        deadline = state.next_deadline()
-        return self.protocol.render(self.protocol.wait(max(deadline or at, self.session.clock_ms)))
+        while not self.session.over and state.changes_by_time(at):
+            deadline = state.next_deadline()
+            assert deadline is not None
+            yield self.protocol.render(self.protocol.wait(max(deadline, self.session.clock_ms)))
 
     # -- bots -----------------------------------------------------------------------------------
     def _bot_move(self, seat: str, *, realtime: bool) -> tuple[bool, str | None]:
@@ -126,9 +126,9 @@ class Match:
                     return False, None  # nothing to do now
                 raise BotFailure("the bot had no input to give")
             at = self._bot_time()
-            ended = self._time_runs_out(at) if realtime else None
-            if ended is not None:  # the sand ran out while the bot thought: its input is too late
-                return True, ended
+            passed = "".join(self._time_passes(at)) if realtime else ""
+            if passed:  # time changed the game while the bot thought (the sand, a vote): its input,
+                return True, passed  # chosen for the game as it was, comes too late; it is asked again
             response = self.protocol.move(seat, text, at if self.realtime else None, referee=True)
         except BotFailure as exc:
             return True, self._forfeit(seat, str(exc))
@@ -136,9 +136,9 @@ class Match:
             return True, None
         except InputError as exc:
             return True, self._forfeit(seat, f"illegal input {_short(text)}: {exc.kind}: {exc.message}")
+        self._last = seat
         if response.payload["seat"] is None and not response.payload["events"]:
             return True, None
-        self._last = seat
         return True, self.protocol.render(response)
 
     def _forfeit(self, seat: str, why: str) -> str:
@@ -196,10 +196,10 @@ class Match:
                 return
             if seat not in self.bots:  # forfeited during this round
                 continue
-            ended = self._time_runs_out(self._bot_time())
-            if ended is not None:  # the sand runs out before a bot's input could land
+            passed = list(self._time_passes(self._bot_time()))
+            if passed:  # time changes the game before a bot's input could land (the sand, a vote)
                 self._acted = True
-                yield ended
+                yield from passed
                 return
             acted, out = self._bot_move(seat, realtime=True)
             if out is not None:
@@ -230,13 +230,15 @@ class Match:
                 if line is None:
                     break
                 if isinstance(line, Timeout):
-                    ended = self._time_runs_out(self._wall_ms())
-                    if ended is not None:  # the sand ran out while nobody typed
-                        yield ended
+                    yield from self._time_passes(self._wall_ms())  # e.g. the sand ran out while nobody typed
                     self._round_due = True  # the clock moved on: the bots' next go
                     continue
+                line = self._stamped(line)
+                at = self.protocol.time_of(line)
+                if at is not None:  # what time does before the line's moment is shown first
+                    yield from self._time_passes(at)
                 before = (len(self.session.moves), self.session.clock_ms)
-                out = self.protocol.handle(self._stamped(line))
+                out = self.protocol.handle(line)
                 if out is not None:
                     yield out
                 if (len(self.session.moves), self.session.clock_ms) != before:

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.clock import parse_seconds, seconds_name
+from engine.clock import MAX_MS, parse_seconds, seconds_name
 from engine.errors import ArbiterError, DeniedError, SyntaxInputError, UnknownCommandError, UnknownSeatError
 from engine.events import HOST, Event
 from engine.game import SECRET_SEAT
@@ -103,6 +103,25 @@ class Protocol:
             return self._dispatch(text.split())
         except ArbiterError as exc:
             return error_response(exc)
+
+    def time_of(self, line: str | BadLine) -> int | None:
+        """When ``line`` would happen on the game's clock: its stamp, or the clock plus the
+        game's step for an unstamped move; None for an unstamped look or a line that will be
+        refused for its time or its form."""
+        if isinstance(line, BadLine):
+            return None
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            return None
+        if words[0].startswith("@"):
+            try:
+                at = parse_seconds(words[0][1:])
+            except SyntaxInputError:
+                return None
+            return at if self.session.clock_ms <= at <= MAX_MS else None
+        if words[0].lower() in self.session.seats:
+            return self.session.clock_ms + self.session.state.clock_step_ms
+        return None
 
     # -- commands -----------------------------------------------------------------------------
     def _dispatch(self, words: list[str]) -> Response:

@@ -167,8 +167,8 @@ class Session:
         now = self.clock_ms + self.state.clock_step_ms if time_ms is None else time_ms
         self._check_time(now)
         start = len(self.events)
-        if not self.over and now > self.clock_ms and self.state.ends_by_time(now):
-            self._pass_time(now)  # time alone ended the game before this input: record when
+        if not self.over and now > self.clock_ms and self.state.changes_by_time(now):
+            self._pass_time(now)  # time alone changed the game before this input: record it
         if self.over:
             raise GameOverError(
                 "the game is over: " + self.state.result.text  # type: ignore[union-attr]

@@ -183,3 +183,14 @@ def test_a_bots_stderr_goes_to_a_log_beside_the_transcript(tmp_path: Path) -> No
     log = tmp_path / "game.mafia.stderr.log"
     assert log.read_text(encoding="utf-8") == "thinking hard\n"
     assert not (tmp_path / "game.fbi.stderr.log").exists()  # a built-in bot has no stderr
+
+
+def test_time_that_changes_the_game_before_a_stamped_move_is_shown_first() -> None:
+    """A line stamped after the sand ran out: the end comes first, as its own answer at the
+    moment it happened, then the line's answer."""
+    session = maze()
+    out = list(Match(Protocol(session), {}, ["@200 p1 draw", "score"]).run())
+    heads = [o.splitlines()[0] for o in out]
+    assert heads == ["= time 180", "? game-over: the game is over: The sand ran out at 180 s: everyone loses.",
+                     "= score"]
+    assert session.entries[-1] == {"tick": {"time": 180}}

@@ -4,7 +4,7 @@ clock, action tiles, talk windows. Rules text: ``docs/rules/magic-maze.md``.
 There are no turns: every seat may act at any moment, with the actions on its tile(s). Each
 input is checked completely (``_plan_*`` returns the canonical words and a closure) before
 anything changes. Time comes with every input (``now_ms``); the game is lost at the moment
-the timer runs out, even between inputs (``ends_by_time``/``advance_clock``).
+the timer runs out, even between inputs (``next_deadline``/``advance_clock``).
 """
 
 from __future__ import annotations
@@ -442,9 +442,6 @@ class MazeState(GameState):
         self.events.emit("game-over", text, self.result.as_dict())
 
     # ---------------------------------------------------------------------------- time
-    def ends_by_time(self, now_ms: int) -> bool:
-        return self.result is None and now_ms >= self.deadline_ms
-
     def advance_clock(self, now_ms: int) -> None:
         if self.result is None and now_ms >= self.deadline_ms:
             self.now_ms = self.deadline_ms
