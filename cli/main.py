@@ -216,7 +216,7 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
                     click.echo(f"# event: {event.text}")
             if lines is not None and not session.over:
                 if session.state.realtime:  # no turns to wait for: show the board straight away
-                    for line in session.state.render(perspective).splitlines():
+                    for line in session.render(perspective).splitlines():
                         click.echo(f"# {line}")
                 click.echo("# one command per line; `help` lists them, `board` shows the board")
                 for a in session.state.awaiting_seen_by(perspective):
@@ -303,7 +303,7 @@ def show(file: str | None, seat: str, at: int | None, legend: bool) -> None:
             return
         t = tr.read(file)
         session = tr.replayed(t if at is None else t.until(at))
-        click.echo(session.state.render(session.check_seat(seat.lower())))
+        click.echo(session.render(session.check_seat(seat.lower())))
         if legend and session.rules.legend:
             click.echo(session.rules.legend)
     except ArbiterError as exc:

@@ -141,9 +141,6 @@ class GameState(ABC):
     def view(self, seat: str) -> dict[str, Any]:
         """The state as ``seat`` may know it (``engine.events.HOST``: everything)."""
 
-    @abstractmethod
-    def render(self, seat: str) -> str:
-        """The ASCII board as ``seat`` sees it; no empty lines."""
 
     @abstractmethod
     def score(self) -> dict[str, Any]:
@@ -197,6 +194,11 @@ class Rules(ABC):
     def validate_document(self, doc: Any) -> None:
         """Check one scenario YAML document of this game (an ``engine.scenario.Node``)."""
         raise doc.fail(f"{self.name} has no scenario documents to check")
+
+    def render(self, state: GameState, seat: str) -> str:
+        """The ASCII board of ``state`` as ``seat`` (or ``engine.events.HOST``) sees it, with no
+        empty lines. Rendering reads the state; a game's state never imports its renderer."""
+        return state.render(seat)  # type: ignore[attr-defined]  # until each game's rules render
 
     legend: str = ""
     """What the symbols of the ASCII board mean (``arbiter show --legend``); empty when the

@@ -268,7 +268,7 @@ class Protocol:
 
     def cmd_board(self, args: list[str]) -> Response:
         seat = self._seat_arg(args, "board")
-        board = self.session.state.render(seat)
+        board = self.session.render(seat)
         return Response(True, "board", board.splitlines(), {"command": "board", "seat": seat, "board": board})
 
     def cmd_view(self, args: list[str]) -> Response:

@@ -97,6 +97,10 @@ class Session:
     def over(self) -> bool:
         return self.state.result is not None
 
+    def render(self, seat: str) -> str:
+        """The ASCII board as ``seat`` (or ``engine.events.HOST``) sees it."""
+        return self.rules.render(self.state, seat)
+
     def choices(self, seat: str) -> Choices:
         """What ``seat`` may send now (see ``Choices``)."""
         legal = self.state.legal_inputs(seat)
