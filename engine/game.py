@@ -103,7 +103,8 @@ class GameState(ABC):
 
     def public_input(self, seat: str, text: str) -> str | None:
         """What other seats may know of the input ``text`` (canonical words) that ``seat`` has
-        just had accepted; asked right after ``apply``. Games with private choices (a card
+        just had accepted; the session asks it right after ``apply`` and keeps the answer with
+        the move (``Move.public``), so nobody else needs to ask it at the right moment. Games with private choices (a card
         kept) redact them here; None means the input is secret down to who sent it (a night
         action): others learn only that some input was made."""
         return text

@@ -163,7 +163,7 @@ class Protocol:
         move = self.session.moves[-1]
         shown: str | None = move.text
         if self.perspective not in (HOST, seat):
-            shown = self.session.state.public_input(seat, move.text)
+            shown = move.public
         mover = seat if shown is not None else None  # None: a secret input, down to who made it
         events = self._visible(start)
         body = [event_line(e) for _, e in events] + self._status_lines()

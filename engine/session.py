@@ -39,12 +39,15 @@ class Choices:
 
 @dataclass(frozen=True)
 class Move:
-    """An accepted input: the ``n``-th move of the game."""
+    """An accepted input: the ``n``-th move of the game. ``public`` is what other seats may see
+    of it (None: it is secret down to who sent it), asked of the game the moment it was
+    accepted, so no later change can make it wrong."""
 
     n: int
     seat: str
     text: str
     time_ms: int
+    public: str | None = None
 
     def as_entry(self) -> dict[str, Any]:
         return {"move": {"n": self.n, "seat": self.seat, "text": self.text, "time": _time(self.time_ms)}}
@@ -180,7 +183,8 @@ class Session:
         canonical = " ".join(text.split())
 
         def accept() -> Move:
-            move = Move(len(self.moves) + 1, seat, self.state.apply(seat, canonical, now), now)
+            text = self.state.apply(seat, canonical, now)
+            move = Move(len(self.moves) + 1, seat, text, now, self.state.public_input(seat, text))
             self.moves.append(move)
             self.clock_ms = now
             return move
