@@ -218,7 +218,7 @@ def seat_sees(session: Session, seat: str, board: bool) -> dict[str, Any]:
     board."""
     out: dict[str, Any] = {"view": session.state.view(seat)}
     if board:
-        out["board"] = session.state.render(seat)
+        out["board"] = session.render(seat)
     out["legal"] = session.state.legal_inputs(seat)
     out["forms"] = session.state.input_forms(seat)
     return out
@@ -598,7 +598,7 @@ def test_identities_field_shows_only_the_seats_own(mode: str) -> None:
                 shown = {i["suspect"] for i in v["identities"].values()}
                 assert not (foreign & shown), (seat, foreign & shown)
                 # the ASCII board stars exactly the seat's own identities
-                board = st.render(seat)
+                board = s.render(seat)
                 starred = set(re.findall(r"\*(\S+)", board))
                 assert starred == {st.identity[c] for c in mine}, (seat, starred)
                 you = next(line for line in board.splitlines() if line.startswith("You ("))
@@ -640,7 +640,7 @@ def test_criminalist_hand_is_absent_from_other_seats(mode: str) -> None:
                     assert v["hand"] == st.hand
                 else:
                     assert "hand" not in v, seat
-                    assert "Evidence hand" not in st.render(seat)
+                    assert "Evidence hand" not in s.render(seat)
             for e in s.events:
                 if e.kind == "hand":
                     assert e.to == (holder,)
@@ -687,7 +687,7 @@ def test_inspect_and_autopsy_stay_private(mode: str) -> None:
                         assert not word(name).search(hint), (hint, name)
                 for other in s.seats:
                     if other != detective:
-                        board = st.render(other)
+                        board = s.render(other)
                         assert "Inspecting" not in board
                         for line in board.splitlines():
                             if line.startswith("Awaiting"):

@@ -45,7 +45,7 @@ print(json.dumps({
     "variants": variants,
     "moves": moves,
     "events": len(session.events),
-    "board": session.state.render("host").splitlines()[0],
+    "board": session.render("host").splitlines()[0],
 }))
 """
 

@@ -126,7 +126,7 @@ def observe(session: Session, seat: str) -> dict[str, Any]:
     st = session.state
     out: dict[str, Any] = {
         "view": st.view(seat),
-        "render": st.render(seat),
+        "render": session.render(seat),
         "events": stream(session, seat),
         "awaiting": [a.as_dict() for a in st.awaiting_seen_by(seat)],
         "legal": st.legal_inputs(seat),
@@ -598,7 +598,7 @@ def test_an_arrested_mafia_member_neither_hears_nor_sees_the_team_that_night() -
             st = tw.a.state
             assert st.jailed == "p2" and st.step().name == "mafia" and st.awake_team("mafia") == ["p1", "p3"]
             assert [x.seat for x in st.awaiting_seen_by("p2")] == [SECRET_SEAT]
-            assert "suggestions" not in st.view("p2") and "suggestions:" not in st.render("p2")
+            assert "suggestions" not in st.view("p2") and "suggestions:" not in tw.a.render("p2")
         tw.step(la, lb)
     assert tw.stopped is None and tw.compared > len(a)
     told = [e for e in tw.a.events.visible_to("p2") if e.kind == "arrested"]

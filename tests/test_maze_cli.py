@@ -476,7 +476,7 @@ def test_show_renders_a_finished_magic_maze_transcript() -> None:
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     session = tr.replayed(tr.read(golden))
-    assert lines == session.state.render("host").splitlines()
+    assert lines == session.render("host").splitlines()
     map_lines, status = split_board(lines)
     assert status[0] == "Magic Maze, scenario 1: the first heist; 2 player(s)"
     assert status[-1] == WIN
@@ -506,10 +506,10 @@ def test_show_legend_with_a_file_adds_the_legend_under_the_board() -> None:
 def test_every_symbol_of_the_golden_boards_is_in_the_legend(golden: Path) -> None:
     t = tr.read(golden)
     session = tr.replayed(t)
-    boards = [session.state.render("host")]
+    boards = [session.render("host")]
     moves = t.move_count
     for at in sorted({moves // 3, 2 * moves // 3}):  # boards with heroes in the mall, too
-        boards.append(tr.replayed(t.until(at)).state.render("host"))
+        boards.append(tr.replayed(t.until(at)).render("host"))
     names = {p.name.lower() for p in session.state.mall.placed}
     for board in boards:
         map_lines, _ = split_board(board.splitlines())

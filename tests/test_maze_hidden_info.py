@@ -116,7 +116,7 @@ def seen(session: Session, seat: str, board: bool) -> dict[str, Any]:
     st = session.state
     out = {"view": st.view(seat), "legal": st.legal_inputs(seat), "forms": st.input_forms(seat)}
     if board:
-        out["board"] = st.render(seat)
+        out["board"] = session.render(seat)
     return out
 
 

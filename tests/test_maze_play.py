@@ -323,7 +323,7 @@ def snapshot(session: Session) -> tuple:
     """What a refused line must leave alone (the log only grows: its length and last entry)."""
     state = session.state
     return (len(session.entries), repr(session.entries[-1:]), len(session.moves), session.clock_ms, state.now_ms, state.deadline_ms, len(state.events),
-            repr(state.view(HOST)), state.render(HOST))
+            repr(state.view(HOST)), session.render(HOST))
 
 
 class Checker:

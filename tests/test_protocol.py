@@ -808,9 +808,9 @@ def test_json_meta_command_fields():
     assert all(isinstance(m, str) for m in obj["legal"]) and obj["resign"] == "surrender" and obj["forms"] == []
 
     obj = _json(session, "board")
-    assert obj["seat"] == HOST and obj["board"] == session.state.render(HOST)
+    assert obj["seat"] == HOST and obj["board"] == session.render(HOST)
     obj = _json(session, "board maniac")
-    assert obj["seat"] == "maniac" and obj["board"] == session.state.render("maniac")
+    assert obj["seat"] == "maniac" and obj["board"] == session.render("maniac")
 
     obj = _json(session, "view")
     assert obj["seat"] == HOST and obj["view"] == json.loads(json.dumps(session.state.view(HOST)))
@@ -855,7 +855,7 @@ def test_text_meta_command_bodies():
         session.state.legal_inputs("bandit"))
     assert body[-1] == "resign: surrender" and "legal: surrender" not in body
     headline, body = ok_frame(p.handle("board"))
-    assert headline == "board" and body == session.state.render(HOST).splitlines()
+    assert headline == "board" and body == session.render(HOST).splitlines()
     _, body = ok_frame(p.handle("view bandit"))
     view = session.state.view("bandit")
     assert [line.split(":", 1)[0] for line in body] == list(view)
