@@ -159,6 +159,12 @@ class Rules(ABC):
     def variants(self) -> list[Variant]:
         """Every mode or scenario, from the scenario data."""
 
+    def data_hash(self, variant: Variant, options: dict[str, Any]) -> str:
+        """The digest of all the data a game of ``variant`` with ``options`` plays by (what a
+        transcript records to notice changed data): the variant's data by default; a game
+        whose options bring more data (a role deck) adds it."""
+        return variant.data_hash
+
     def variant(self, name: str) -> Variant:
         for v in self.variants():
             if v.name == name:

@@ -93,6 +93,11 @@ class Session:
 
     # -- facts -------------------------------------------------------------------------------
     @property
+    def data_hash(self) -> str:
+        """The digest of the data this game plays by (see ``Rules.data_hash``)."""
+        return self.rules.data_hash(self.variant, self.options)
+
+    @property
     def seats(self) -> tuple[str, ...]:
         return self.state.seats
 

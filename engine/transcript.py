@@ -51,7 +51,7 @@ def header_of(session: Session, settings: dict[str, Any] | None = None) -> dict[
         "format": FORMAT,
         "game": session.rules.name,
         "variant": session.variant.name,
-        "data": session.variant.data_hash,
+        "data": session.data_hash,
         "seed": session.seed,
         "seats": list(session.seats),
         "options": dict(session.options),
@@ -415,12 +415,12 @@ def replay(t: Transcript, *, update: bool = False) -> ReplayReport:
         variant = rules.variant(t.variant)
     except ArbiterError as exc:
         return ReplayReport(None, [f"{t.source}: {exc.message}"])
-    if variant.data_hash != t.data and not update:
-        problems.append(f"scenario data changed: transcript has {t.data}, now {variant.data_hash}")
     try:
         session = Session(rules, variant, seed=t.seed, options=t.options, recorded=t.chance, strict_chance=not update)
     except ArbiterError as exc:
         return ReplayReport(None, problems + [f"setup: {exc.message}"])
+    if session.data_hash != t.data and not update:
+        problems.append(f"scenario data changed: transcript has {t.data}, now {session.data_hash}")
     if list(session.seats) != t.seats and not update:
         problems.append(f"seats differ: transcript {t.seats}, now {list(session.seats)}")
     for i, entry in enumerate(t.log):

@@ -1,0 +1,284 @@
+"""The role deck of Magic Maze: Hidden Roles, loaded from YAML and checked: every card's kind,
+levels, copies and condition of use, and the predicate of each mission, rule and switch, chosen
+from the small vocabulary the engine knows (``PREDICATES``, ``RULES``). A broken deck is
+reported with its file, the path inside it and the problem.
+
+>>> deck = load()
+>>> deck.cards["mage-first"].mission
+Predicate(name='hero-leaves-first', params=(('hero', 'purple'),))
+>>> sorted({c.kind for c in deck.cards.values()})
+['hero', 'hero-mission', 'hero-rule', 'traitor', 'traitor-mission', 'variable']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from engine.games.magic_maze.data import GAME, MazeData, Scenario
+from engine.games.magic_maze.data import load as load_maze
+from engine.scenario import Node, document, load_file, load_packaged
+
+HEROES = ("purple", "yellow", "green", "orange")
+LEVELS = ("A", "B", "C", "D", "E")
+"""The level letters; ``--roles N`` plays the cards of letter ``LEVELS[N - 1]``."""
+KINDS = ("hero", "traitor", "hero-mission", "traitor-mission", "hero-rule", "variable")
+SIDES = ("hero", "traitor")
+FEATURES = ("own-exits", "passing", "elf-talk", "orange-walls", "crystal", "cameras")
+MIN_PLAYERS, MAX_PLAYERS = 3, 8
+TITLE_MAX_CHARS = 60
+
+# The vocabulary. Each predicate names its parameters and their types:
+#   hero: a hero's colour; seconds: 1..3600; count: 1..20; action: vortex, escalator or explore.
+# ``never``: done only when the game ends without it having failed.
+PREDICATES: dict[str, dict[str, str]] = {
+    "hero-leaves-first": {"hero": "hero"},
+    "hero-leaves-last": {"hero": "hero"},
+    "completes-theft": {},
+    "theft-before": {"seconds": "seconds"},
+    "no-theft-before": {"seconds": "seconds"},
+    "explores": {"tiles": "count"},
+    "flip-with-under": {"seconds": "seconds"},
+    "hero-never-uses": {"hero": "hero", "action": "action"},
+    "never-accused": {},
+    "pawn-in-front": {"times": "count"},
+    "eye-in-front": {"times": "count"},
+    "accused-and-cleared": {},
+    "accusation-validated": {},
+    "camera-disabled": {"times": "count"},
+}
+NEVER = ("hero-never-uses", "never-accused")
+RULES: dict[str, dict[str, str]] = {
+    "never-act-on": {"hero": "hero"},
+    "acts-only-with-pawn": {},
+    "silent": {},
+    "single-steps": {},
+    "never-accuses": {},
+}
+ACTIONS = ("vortex", "escalator", "explore")
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """A predicate of the vocabulary with its parameters (sorted ``(name, value)`` pairs)."""
+
+    name: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def __getitem__(self, key: str) -> Any:
+        return dict(self.params)[key]
+
+    @property
+    def never(self) -> bool:
+        """Kept to the end: done only if it never failed."""
+        return self.name in NEVER
+
+
+@dataclass(frozen=True)
+class Condition:
+    """When a card may be used: at least ``players`` players, and the scenario features ``needs``."""
+
+    players: int = 0
+    needs: tuple[str, ...] = ()
+
+    def met(self, players: int, features: frozenset[str]) -> bool:
+        return players >= self.players and all(f in features for f in self.needs)
+
+    def words(self) -> str:
+        parts = [f"{self.players}+ players"] if self.players else []
+        return ", ".join(parts + list(self.needs)) or "none"
+
+
+@dataclass(frozen=True)
+class Card:
+    """One role card (``copies`` of it are in the deck)."""
+
+    id: str
+    title: str
+    kind: str
+    levels: tuple[str, ...]
+    text: str
+    copies: int = 1
+    condition: Condition = field(default_factory=Condition)
+    mission: Predicate | None = None
+    rule: Predicate | None = None
+    starts: str | None = None  # a variable card's first side
+    switch: Predicate | None = None
+
+    @property
+    def side(self) -> str:
+        """The side the card starts on."""
+        if self.kind == "variable":
+            assert self.starts is not None
+            return self.starts
+        return "traitor" if self.kind.startswith("traitor") else "hero"
+
+
+@dataclass(frozen=True)
+class RoleDeck:
+    cards: dict[str, Card]
+    raw: dict[str, Any]
+
+    def level(self, letter: str) -> list[Card]:
+        """The cards of level ``letter``, in data order."""
+        return [c for c in self.cards.values() if letter in c.levels]
+
+
+def features(data: MazeData, scenario: Scenario) -> frozenset[str]:
+    """The scenario features a card's condition may need."""
+    tiles = [data.tiles[t] for t in (*scenario.on_top, *scenario.stack)]
+    found = {
+        "own-exits": scenario.exits == "own", "passing": scenario.pass_on_flip, "elf-talk": scenario.elf_talk,
+        "crystal": scenario.crystal, "cameras": scenario.cameras,
+        "orange-walls": any(state == "orange" for t in tiles for state in t.side.values()),
+    }
+    return frozenset(f for f, on in found.items() if on)
+
+
+# ------------------------------------------------------------------------------------ parsing
+def _param(node: Node, kind: str) -> Any:
+    if kind == "hero":
+        return node.text(HEROES)
+    if kind == "seconds":
+        return node.integer(1, 3600)
+    if kind == "count":
+        return node.integer(1, 20)
+    return node.text(ACTIONS)
+
+
+def parse_predicate(node: Node, vocabulary: dict[str, dict[str, str]], what: str) -> Predicate:
+    """``{name: {param: value, ...}}`` with a name of ``vocabulary`` and exactly its parameters."""
+    items = list(node.items())
+    if len(items) != 1:
+        raise node.fail(f"a {what} names one predicate, e.g. {{{next(iter(vocabulary))}: {{...}}}}")
+    name, params = items[0]
+    if name not in vocabulary:
+        raise params.fail(f"unknown {what} predicate {name!r}; known: {', '.join(vocabulary)}")
+    wanted = vocabulary[name]
+    if params.value is None:
+        params = Node({}, params.source, params.path)
+    given = params.mapping()
+    for key in wanted:
+        if key not in given:
+            raise params.fail(f"{name} needs the parameter {key!r} ({wanted[key]})")
+    for key in given:
+        if key not in wanted:
+            allowed = ", ".join(wanted) or "none"
+            raise params.fail(f"{name} has no parameter {key!r} (its parameters: {allowed})")
+    return Predicate(name, tuple(sorted((key, _param(params.key(key), kind)) for key, kind in wanted.items())))
+
+
+def parse_condition(node: Node) -> Condition:
+    node.only_keys("players", "needs")
+    players = node.optional("players", 0).integer(0, 99)
+    needs = tuple(node.optional("needs", []).texts(FEATURES))
+    return Condition(players, needs)
+
+
+def parse_card(name: str, node: Node) -> Card:
+    node.only_keys("title", "kind", "levels", "copies", "text", "condition", "mission", "rule", "starts", "switch")
+    kind = node.key("kind").text(KINDS)
+    levels = tuple(node.key("levels").texts(LEVELS))
+    if not levels:
+        raise node.key("levels").fail("a card belongs to at least one level")
+    wants = {"hero-mission": "mission", "traitor-mission": "mission", "hero-rule": "rule", "variable": "switch"}
+    for key in ("mission", "rule", "switch", "starts"):
+        needed = wants.get(kind) == key or (kind == "variable" and key == "starts")
+        if needed and not node.has(key):
+            raise node.fail(f"a {kind} card needs {key!r}")
+        if not needed and node.has(key):
+            raise node.key(key).fail(f"a {kind} card has no {key!r}")
+    condition = parse_condition(node.key("condition")) if node.has("condition") else Condition()
+    return Card(
+        id=name, title=node.key("title").text(max_len=TITLE_MAX_CHARS), kind=kind, levels=levels,
+        text=node.key("text").text(max_len=400), copies=node.optional("copies", 1).integer(1, 20),
+        condition=condition,
+        mission=parse_predicate(node.key("mission"), PREDICATES, "mission") if node.has("mission") else None,
+        rule=parse_predicate(node.key("rule"), RULES, "rule") if node.has("rule") else None,
+        starts=node.key("starts").text(SIDES) if node.has("starts") else None,
+        switch=parse_predicate(node.key("switch"), PREDICATES, "switch") if node.has("switch") else None,
+    )
+
+
+def parse_roles(doc: Node, maze: MazeData) -> RoleDeck:
+    """The packaged kind of document: every card, checked on its own and as decks."""
+    document(doc, GAME, "roles")
+    doc.only_keys("game", "kind", "cards")
+    cards = {name: parse_card(name, node) for name, node in doc.key("cards").items()}
+    deck = RoleDeck(cards, doc.value)
+    for name, card in cards.items():
+        if not any(card.condition.met(players, features(maze, s)) for s in maze.scenarios.values()
+                   for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)):
+            raise doc.key("cards").key(name).key("condition").fail(
+                f"this condition ({card.condition.words()}) is met by no scenario with {MIN_PLAYERS} to "
+                f"{MAX_PLAYERS} players: the card could never be used")
+    for number, letter in enumerate(LEVELS, start=1):
+        problem = deal_problem(deck.level(letter), number, maze)
+        if problem:
+            raise doc.key("cards").fail(f"level {number} ({letter} cards): {problem}")
+    return deck
+
+
+def deal_problem(cards: list[Card], level: int, maze: MazeData) -> str | None:
+    """Why ``cards`` cannot deal every player count in every scenario at ``level``, if so."""
+    for scenario in maze.scenarios.values():
+        feats = features(maze, scenario)
+        for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+            usable = [c for c in cards if c.condition.met(players, feats)]
+            if level == 1:
+                heroes = sum(c.copies for c in usable if c.kind == "hero")
+                if not any(c.kind == "traitor" for c in usable) or heroes < players - 1:
+                    return (f"scenario {scenario.name} with {players} players needs a traitor card and "
+                            f"{players - 1} hero cards; it has {heroes} hero cards")
+            elif sum(c.copies for c in usable) < players:
+                return (f"scenario {scenario.name} with {players} players: only "
+                        f"{sum(c.copies for c in usable)} cards meet their conditions")
+    return None
+
+
+@dataclass(frozen=True)
+class CustomDeck:
+    """A custom deck (``--deck FILE``, ``kind: roles`` with ``level`` and ``cards``)."""
+
+    title: str
+    level: int
+    counts: dict[str, int]
+
+
+def parse_custom_deck(doc: Node, deck: RoleDeck) -> CustomDeck:
+    document(doc, GAME, "roles")
+    doc.only_keys("game", "kind", "title", "level", "cards")
+    counts: dict[str, int] = {}
+    for name, node in doc.key("cards").items():
+        if name not in deck.cards:
+            raise node.fail(f"no card {name!r} in the role deck; cards: {', '.join(deck.cards)}")
+        counts[name] = node.integer(1, 20)
+    if not counts:
+        raise doc.key("cards").fail("a deck needs cards")
+    title = doc.optional("title", "custom role deck").text(max_len=TITLE_MAX_CHARS)
+    return CustomDeck(title, doc.key("level").integer(1, len(LEVELS)), counts)
+
+
+def is_custom(doc: Node) -> bool:
+    """A ``kind: roles`` document is a custom deck when it has ``level`` (the packaged deck has
+    every card's definition instead)."""
+    return isinstance(doc.value, dict) and "level" in doc.value
+
+
+@cache
+def load() -> RoleDeck:
+    return parse_roles(load_packaged("magic_maze/roles.yaml"), load_maze())
+
+
+def load_deck_file(path: str | Path) -> CustomDeck:
+    return parse_custom_deck(load_file(path), load())
+
+
+def validate_document(doc: Node) -> None:
+    """``arbiter validate`` of a ``kind: roles`` file: the deck of cards, or a custom deck."""
+    if is_custom(doc):
+        parse_custom_deck(doc, load())
+    else:
+        parse_roles(doc, load_maze())

@@ -1,0 +1,128 @@
+"""The role deck of Hidden Roles is data the engine judges: every card's kind, levels and
+condition, and a predicate from the engine's vocabulary for each mission, rule and switch.
+A broken deck names the file, the path and the problem; the packaged deck deals every level
+to 3-8 players in every scenario, and the rules doc lists every card."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from engine.errors import ScenarioError
+from engine.games.magic_maze.data import load as load_maze
+from engine.games.magic_maze.roles import data as rd
+from engine.scenario import load_text
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGED = (ROOT / "scenarios" / "magic_maze" / "roles.yaml").read_text(encoding="utf-8")
+
+
+def parse(cards: dict) -> rd.RoleDeck:
+    text = yaml.safe_dump({"game": "magic-maze", "kind": "roles", "cards": cards}, sort_keys=False)
+    return rd.parse_roles(load_text(text, "roles.yaml"), load_maze())
+
+
+def packaged_cards() -> dict:
+    return yaml.safe_load(PACKAGED)["cards"]
+
+
+def test_the_deck_has_the_counts_of_every_kind() -> None:
+    deck = rd.load()
+    count = {kind: sum(c.copies for c in deck.cards.values() if c.kind == kind) for kind in rd.KINDS}
+    assert count["hero"] == 8 and count["traitor"] == 3
+    assert count["hero-mission"] >= 10 and count["hero-rule"] >= 6
+    assert count["variable"] >= 8 and count["traitor-mission"] >= 5
+    assert all(set(c.levels) <= {"A", "B"} for c in deck.cards.values() if c.kind == "hero")
+    assert all(set(c.levels) == {"A", "B", "C", "D"} for c in deck.cards.values() if c.kind == "traitor")
+    assert all(set(c.levels) == {"C", "E"} for c in deck.cards.values() if c.kind == "hero-mission")
+    assert all(c.levels == ("C",) for c in deck.cards.values() if c.kind == "hero-rule")
+    assert all(c.levels == ("D",) for c in deck.cards.values() if c.kind == "variable")
+    assert all(c.levels == ("E",) for c in deck.cards.values() if c.kind == "traitor-mission")
+
+
+def test_every_predicate_and_rule_of_the_vocabulary_is_on_a_card() -> None:
+    deck = rd.load()
+    used = {p.name for c in deck.cards.values() for p in (c.mission, c.switch) if p is not None}
+    rules = {c.rule.name for c in deck.cards.values() if c.rule is not None}
+    assert rules == set(rd.RULES)
+    assert used == set(rd.PREDICATES), sorted(set(rd.PREDICATES) - used)
+
+
+def test_the_rules_doc_lists_every_card() -> None:
+    doc = (ROOT / "docs" / "rules" / "hidden-roles.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `([a-z-]+)`", doc, re.MULTILINE))
+    assert set(rd.load().cards) <= listed, sorted(set(rd.load().cards) - listed)
+
+
+@pytest.mark.parametrize("card, problem", [
+    ({"kind": "hero-mission", "levels": ["C"], "mission": {"hero-leaves-second": {"hero": "purple"}}},
+     r"cards\.x\.mission\.hero-leaves-second: unknown mission predicate 'hero-leaves-second'; known: hero-leaves-first"),
+    ({"kind": "hero-mission", "levels": ["C"], "mission": {"hero-leaves-first": {}}},
+     r"cards\.x\.mission\.hero-leaves-first: hero-leaves-first needs the parameter 'hero' \(hero\)"),
+    ({"kind": "hero-mission", "levels": ["C"], "mission": {"completes-theft": {"hero": "purple"}}},
+     r"completes-theft has no parameter 'hero' \(its parameters: none\)"),
+    ({"kind": "hero-mission", "levels": ["C"], "mission": {"hero-leaves-first": {"hero": "mage"}}},
+     r"cards\.x\.mission\.hero-leaves-first\.hero: 'mage' is not one of: purple, yellow, green, orange"),
+    ({"kind": "hero-mission", "levels": ["C"], "mission": {"theft-before": {"seconds": 0}}},
+     r"theft-before\.seconds: 0 is out of range"),
+    ({"kind": "hero-rule", "levels": ["C"], "rule": {"never-talks": {}}},
+     r"cards\.x\.rule\.never-talks: unknown rule predicate 'never-talks'"),
+    ({"kind": "hero-rule", "levels": ["C"]}, r"cards\.x: a hero-rule card needs 'rule'"),
+    ({"kind": "hero", "levels": ["A"], "mission": {"completes-theft": {}}}, r"cards\.x\.mission: a hero card has no 'mission'"),
+    ({"kind": "variable", "levels": ["D"], "switch": {"completes-theft": {}}}, r"cards\.x: a variable card needs 'starts'"),
+    ({"kind": "hero", "levels": ["F"]}, r"cards\.x\.levels\[0\]: 'F' is not one of: A, B, C, D, E"),
+    ({"kind": "hero", "levels": ["A"], "condition": {"players": 9}},
+     r"cards\.x\.condition: this condition \(9\+ players\) is met by no scenario with 3 to 8 players"),
+    ({"kind": "hero", "levels": ["A"], "condition": {"needs": ["lasers"]}},
+     r"cards\.x\.condition\.needs\[0\]: 'lasers' is not one of: own-exits"),
+])
+def test_a_broken_card_is_named_with_its_path_and_problem(card: dict, problem: str) -> None:
+    cards = packaged_cards()
+    cards["x"] = {"title": "X", "text": "A test card.", **card}
+    with pytest.raises(ScenarioError, match=problem):
+        parse(cards)
+
+
+def test_a_level_that_cannot_deal_eight_players_is_refused() -> None:
+    cards = packaged_cards()
+    for name, card in cards.items():  # D cards that need cameras: scenario 1 cannot deal 8 players
+        if "D" in card["levels"] and card["kind"] == "variable":
+            card["condition"] = {"needs": ["cameras"]}
+    with pytest.raises(ScenarioError, match=r"level 4 \(D cards\): scenario 1 with 4 players: only 3 cards"):
+        parse(cards)
+
+
+def test_level_one_needs_a_traitor_and_heroes() -> None:
+    cards = packaged_cards()
+    cards["hero"]["copies"] = 5
+    with pytest.raises(ScenarioError, match=r"level 1 \(A cards\): scenario 1 with 7 players needs a traitor card "
+                                            r"and 6 hero cards; it has 5 hero cards"):
+        parse(cards)
+
+
+def test_conditions_follow_the_scenario_features() -> None:
+    maze = load_maze()
+    assert rd.features(maze, maze.scenarios["1"]) == frozenset()
+    assert rd.features(maze, maze.scenarios["3"]) == {"own-exits", "passing"}
+    assert {"orange-walls", "elf-talk"} <= rd.features(maze, maze.scenarios["4"])
+    assert {"crystal", "cameras", "orange-walls"} <= rd.features(maze, maze.scenarios["7"])
+    pathfinder = rd.load().cards["pathfinder"]
+    assert not pathfinder.condition.met(8, rd.features(maze, maze.scenarios["2"]))
+    assert pathfinder.condition.met(3, rd.features(maze, maze.scenarios["3"]))
+
+
+def test_a_custom_deck_is_read_and_checked(tmp_path: Path) -> None:
+    good = load_text("game: magic-maze\nkind: roles\ntitle: Friday\nlevel: 3\ncards: {traitor: 2, hero: 3, mute: 1}\n",
+                     "friday.yaml")
+    deck = rd.parse_custom_deck(good, rd.load())
+    assert (deck.title, deck.level, deck.counts) == ("Friday", 3, {"traitor": 2, "hero": 3, "mute": 1})
+    assert rd.is_custom(good)
+    bad = load_text("game: magic-maze\nkind: roles\nlevel: 3\ncards: {traitor: 2, spy: 1}\n", "bad.yaml")
+    with pytest.raises(ScenarioError, match=r"bad.yaml: cards\.spy: no card 'spy' in the role deck"):
+        rd.parse_custom_deck(bad, rd.load())
+    no_level = load_text("game: magic-maze\nkind: roles\nlevel: 6\ncards: {traitor: 1}\n", "lvl.yaml")
+    with pytest.raises(ScenarioError, match=r"lvl.yaml: level: 6 is out of range \(allowed: 1\.\.5\)"):
+        rd.parse_custom_deck(no_level, rd.load())
