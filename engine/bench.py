@@ -5,6 +5,7 @@ from __future__ import annotations
 import resource
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,9 +69,10 @@ def play_random(rules: Rules, variant: str, seed: int, max_inputs: int = 100_000
 
 
 def bench(rules: Rules, variant: str, games: int, seed: int, repeats: int = 3, *, kind: str = "random",
-          options: dict[str, Any] | None = None) -> BenchResult:
+          options: dict[str, Any] | None = None, on_game: Callable[[], None] | None = None) -> BenchResult:
     """Play ``games`` random games (seeds ``seed``, ``seed + 1``, ...) ``repeats`` times; the
-    games are the same every round, so rounds differ only by the machine's noise."""
+    games are the same every round, so rounds differ only by the machine's noise. ``on_game``
+    is called after each game (a progress bar)."""
     rounds, game_times = [], []
     counts: list[int] = []
     wins: dict[str, int] = {}
@@ -80,6 +82,8 @@ def bench(rules: Rules, variant: str, games: int, seed: int, repeats: int = 3, *
             t0 = time.perf_counter()
             session = play_random(rules, variant, seed + i, kind=kind, options=options)
             game_times.append(time.perf_counter() - t0)
+            if on_game is not None:
+                on_game()
             if round_index == 0:
                 counts.append(len(session.moves))
                 result = session.state.result

@@ -87,6 +87,7 @@ class ScenarioError(ArbiterError):
         self.source = source
         self.path = path
         self.problem = problem
+        self.line: int | None = None  # where the path stands in the file, when known
 
 
 class TranscriptError(ArbiterError):

@@ -37,7 +37,7 @@ META_COMMANDS: dict[str, str] = {
     "time": "time: the virtual clock",
     "quit": "quit: end the session (an unfinished game can be resumed from its transcript)",
 }
-MOVE_FORM = "[@SECONDS] SEAT ACTION...: a move, e.g. 'bandit kill c3'"
+MOVE_FORM = "[@SECONDS] SEAT ACTION...: a move, e.g. 'bandit kill c3' (in a seat's session the seat may be left out)"
 
 
 @dataclass
@@ -79,6 +79,7 @@ class Protocol:
         self.perspective = session.check_seat(perspective)
         self.json_mode = json_mode
         self.done = False
+        self.refused = 0  # lines answered with a refusal
         self._counted = 0  # events of the log examined so far ...
         self._visible_count = 0  # ... and how many of them this session may see
 
@@ -95,6 +96,7 @@ class Protocol:
     def respond(self, line: str | BadLine) -> Response | None:
         """The response to one line (a ``BadLine`` from the reader is refused as syntax)."""
         if isinstance(line, BadLine):
+            self.refused += 1
             return error_response(SyntaxInputError(line.problem, [MOVE_FORM]))
         text = line.strip()  # a trailing \r\n goes with the other surrounding white space
         if not text or text.startswith("#"):
@@ -102,6 +104,7 @@ class Protocol:
         try:
             return self._dispatch(text.split())
         except ArbiterError as exc:
+            self.refused += 1
             return error_response(exc)
 
     def time_of(self, line: str | BadLine) -> int | None:
@@ -134,6 +137,8 @@ class Protocol:
         command = words[0].lower()
         if command in self.session.seats:
             return self.move(command, " ".join(words[1:]), time_ms)
+        if command not in META_COMMANDS and self.perspective != HOST:
+            return self.move(self.perspective, " ".join(words), time_ms)  # a seat's own move, its name left out
         if command not in META_COMMANDS:
             raise UnknownCommandError(
                 f"{words[0]!r} is neither a seat nor a command",

@@ -16,6 +16,11 @@ def games() -> list[Rules]:
     return list(_GAMES.values())
 
 
+def names() -> list[str]:
+    """The games' names, sorted."""
+    return sorted(_GAMES)
+
+
 def get(name: str) -> Rules:
     try:
         return _GAMES[name]

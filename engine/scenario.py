@@ -179,7 +179,9 @@ def load_text(text: str, source: str) -> Node:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc)
-        raise ScenarioError(source, where, f"not valid YAML: {problem}") from None
+        error = ScenarioError(source, where, f"not valid YAML: {problem}")
+        error.line = mark.line + 1 if mark else None
+        raise error from None
     _check_bounds(Node(value, source))
     return Node(value, source)
 
@@ -200,27 +202,115 @@ def _check_bounds(root: Node) -> None:
             stack.extend((node._child(c, k if isinstance(k, int) else str(k)), depth + 1) for k, c in children)
 
 
-def load_file(path: str | Path) -> Node:
+def _steps(path: str) -> list[str | int]:
+    """A Node path as its steps: ``cards.x.levels[0]`` is ``['cards', 'x', 'levels', 0]``."""
+    out: list[str | int] = []
+    for part in path.split("."):
+        name, _, rest = part.partition("[")
+        if name:
+            out.append(name)
+        for index in ("[" + rest).split("[")[1:] if rest else []:
+            out.append(int(index.rstrip("]")))
+    return out
+
+
+def line_of(text: str, path: str) -> int | None:
+    """The line (from 1) where the value at ``path`` stands in the YAML ``text``, if it is there
+    (for a missing key: the line of the mapping that lacks it)."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, RecursionError):
+        return None
+    line = node.start_mark.line + 1 if node is not None else None
+    for step in _steps(path) if path else []:
+        if isinstance(node, yaml.MappingNode) and isinstance(step, str):
+            found = next((v for k, v in node.value if k.value == step), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
+            found = node.value[step]
+        else:
+            found = None
+        if found is None:
+            return line
+        node, line = found, found.start_mark.line + 1
+    return line
+
+
+def every_problem(text: str, source: str, check: Callable[[Node], None], limit: int = 50) -> list[ScenarioError]:
+    """Every problem of one YAML document, so one run names them all: ``check`` it, and after
+    each problem check it again without the entry at fault (the card, tile or scenario that
+    holds it; a stray top-level key), until it passes or what is left is the document itself.
+    Each problem's ``line`` says where it stands."""
+    try:
+        root = load_text(text, source)
+    except ScenarioError as exc:
+        return [exc]
+    value, found, dropped = root.value, [], []
+    while len(found) < limit:
+        try:
+            check(Node(value, source))
+            break
+        except ScenarioError as exc:
+            steps = _steps(exc.path)
+            if any(steps[:len(d)] == d for d in dropped):
+                break  # a consequence of what was left out to go on: nothing more to learn
+            exc.line = line_of(text, exc.path)
+            found.append(exc)
+            if not _drop(value, steps):
+                break
+            dropped.append(steps[:2])
+    return found
+
+
+def _drop(value: Any, steps: list[str | int]) -> bool:
+    """Remove the entry of ``value`` at the second step of ``steps`` (a card of ``cards``), or a
+    top-level key that holds no collection; False when nothing may go (the problem is the
+    document's own)."""
+    if not isinstance(value, dict) or not steps or steps[0] not in value:
+        return False
+    head = value[steps[0]]
+    if len(steps) == 1:
+        if isinstance(head, (dict, list)):
+            return False
+        del value[steps[0]]
+        return True
+    if isinstance(head, dict) and steps[1] in head:
+        del head[steps[1]]
+        return True
+    if isinstance(head, list) and isinstance(steps[1], int) and steps[1] < len(head):
+        del head[steps[1]]
+        return True
+    return False
+
+
+def read_file(path: str | Path) -> str:
+    """A data file's text (UTF-8, at most ``MAX_FILE_BYTES``), or a ``ScenarioError``."""
     p = Path(path)
     try:
         size = p.stat().st_size
         if size > MAX_FILE_BYTES:
             raise ScenarioError(str(p), "", f"{size} bytes is larger than a data file may be "
                                 f"({MAX_FILE_BYTES} at most)")
-        text = p.read_text(encoding="utf-8")
+        return p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ScenarioError(str(p), "", f"cannot read: {exc}") from None
-    return load_text(text, str(p))
+
+
+def load_file(path: str | Path) -> Node:
+    return load_text(read_file(path), str(path))
+
+
+def packaged_text(relative: str) -> str:
+    """The text of a YAML file shipped in the ``scenarios`` package."""
+    ref = resources.files(SCENARIO_PACKAGE).joinpath(relative)
+    try:
+        return ref.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"scenarios/{relative}", "", f"cannot read: {exc}") from None
 
 
 def load_packaged(relative: str) -> Node:
     """Load a YAML file shipped in the ``scenarios`` package (works from any install)."""
-    ref = resources.files(SCENARIO_PACKAGE).joinpath(relative)
-    try:
-        text = ref.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"scenarios/{relative}", "", f"cannot read: {exc}") from None
-    return load_text(text, f"scenarios/{relative}")
+    return load_text(packaged_text(relative), f"scenarios/{relative}")
 
 
 def packaged_files() -> list[str]:

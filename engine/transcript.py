@@ -155,9 +155,10 @@ def _log_end(data: bytes) -> int:
         end = nl + 1
 
 
-def dump(session: Session) -> str:
-    """The whole transcript of a session as text (what the writer would have written)."""
-    out = opening_of(session) + "".join(entry_line(e) for e in session.entries)
+def dump(session: Session, settings: dict[str, Any] | None = None) -> str:
+    """The whole transcript of a session as text (what the writer would have written, with
+    ``settings`` as its header's ``session``)."""
+    out = opening_of(session, settings) + "".join(entry_line(e) for e in session.entries)
     if session.over:
         out += _block(ending_of(session))
     return out

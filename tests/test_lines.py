@@ -78,7 +78,7 @@ def test_invalid_utf8_under_moves_is_answered_and_the_session_goes_on(tmp_path) 
     moves = tmp_path / "moves.txt"
     moves.write_bytes(b"time\n\xff\nscore\n")
     r = run("play", "fbi-mafia", "--seed", 1, "--moves", moves, "--json")
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 3, r.output  # a line of the moves file was refused
     objects = [line for line in r.output.splitlines()]
     assert len(objects) == 4  # the opening, then one answer per line
     assert '"command":"time"' in objects[1]
@@ -91,7 +91,7 @@ def test_a_stray_carriage_return_does_not_split_a_line_under_moves(tmp_path) -> 
     moves = tmp_path / "moves.txt"
     moves.write_bytes(b"p1 say a\rp2 say b\n")
     r = run("play", "mafia", "--players", 8, "--seed", 3, "--moves", moves)
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 4, r.output  # the input ended before the game did
     assert len(responses(r.output)) == 1  # one line, one answer (said by p1: "a p2 say b")
 
 

@@ -48,6 +48,9 @@ class MagicMazeRules(Rules):
             raise IllegalMoveError("Magic Maze has no decks to choose; pick --scenario and --players")
         chosen = variant or self.default_variant
         self.variant(chosen)
+        if players is not None and not 1 <= players <= MAX_PLAYERS:
+            raise IllegalMoveError(f"Magic Maze is played by 1 to {MAX_PLAYERS} players, not {players}",
+                                   [f"--players {n}" for n in range(1, MAX_PLAYERS + 1)])
         return chosen, {"players": players if players is not None else 1}
 
     def new_state(self, variant: Variant, chance: Chance, events: EventLog, options: dict[str, Any]) -> GameState:
@@ -58,7 +61,12 @@ class MagicMazeRules(Rules):
         return MazeState(d, d.scenarios[variant.name], players, chance, events)
 
     def validate_document(self, doc: Any) -> None:
-        mm.validate_document(doc)
+        if isinstance(doc.value, dict) and doc.value.get("kind") == "roles":
+            from engine.games.magic_maze.roles import data as roles_data
+
+            roles_data.validate_document(doc)
+        else:
+            mm.validate_document(doc)
 
     def bot_input(self, kind: str, state: GameState, seat: str, rng: random.Random) -> str | None:
         assert isinstance(state, MazeState)

@@ -1,0 +1,109 @@
+"""``arbiter bench``: bot self-play for speed and results (a benchmark, never a test)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+import tabulate as tabulating
+from tabulate import tabulate
+
+from cli.common import EXIT_INTERRUPTED, explain, fail, usage
+from cli.types import BotKindType, GameType, VariantType, check_kind, check_variant
+from engine import registry
+from engine.bench import BenchResult, peak_memory_mib
+from engine.bench import bench as run_bench
+from engine.errors import ArbiterError
+
+HEADERS = ["mode", "games", "games/s", "inputs/s", "ms/game", "inputs/game", "spread", "won"]
+"""The first four columns are read by tools (the side-by-side speed harness): keep them."""
+
+
+def _row(r: BenchResult) -> list[Any]:
+    return [r.variant, r.games, f"{r.games_per_s:.1f}", f"{r.inputs_per_s:.0f}", f"{r.median_game_ms:.1f}",
+            f"{r.median_inputs:.0f}", f"{r.spread:.2f}", f"{100 * _won(r) / r.games:.0f}%"]
+
+
+def _won(r: BenchResult) -> int:
+    return sum(v for k, v in r.wins.items() if k not in ("nobody", "unfinished"))
+
+
+def _figures(r: BenchResult) -> dict[str, Any]:
+    return {"variant": r.variant, "games": r.games, "inputs": r.inputs, "rounds_s": list(r.rounds_s),
+            "seconds": r.seconds, "games_per_s": r.games_per_s, "inputs_per_s": r.inputs_per_s,
+            "median_game_ms": r.median_game_ms, "median_inputs": r.median_inputs, "spread": r.spread,
+            "winners": dict(r.wins), "won": _won(r)}
+
+
+@click.command()
+@click.argument("game", type=GameType())
+@click.option("--mode", "--scenario", "variants", multiple=True, type=VariantType(), help="Only these modes (default: all).")
+@click.option("--games", "count", type=click.IntRange(min=1), help="Games per mode (default: 50; Magic Maze 10).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
+@click.option("--repeat", "repeats", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Play the same games this many times; figures are the median round.")
+@click.option("--players", type=click.IntRange(min=1),
+              help="Players, for games set up by player count (Magic Maze: default 4).")
+@click.option("--bots", "kind", type=BotKindType(), help="The built-in bot on every seat (default: the game's bench bot).")
+@click.option("--json", "json_mode", is_flag=True, help="Print one JSON object with every figure instead of the table.")
+def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, repeats: int, players: int | None,
+          kind: str | None, json_mode: bool) -> None:
+    """Bot self-play: games/s, inputs/s, medians, results and peak memory.
+
+    Every round plays the same games, so the spread (slowest round / fastest) shows how much
+    the machine's noise moved the figures. Magic Maze plays its planner bots by default, so the
+    'won' column is the planner's win rate. A progress bar shows on a terminal; Ctrl-C prints
+    what was measured so far (exit status 130)."""
+    rules = registry.get(game)
+    kind = kind or rules.bench_bot
+    check_kind(rules, kind, "--bots")
+    if kind.startswith("exec:"):
+        usage("bench plays the game's built-in bots only", "--bots")
+    for v in variants:
+        check_variant(rules, v)
+    count = count or rules.bench_games
+    players = players or rules.bench_players
+    names = list(variants) or [v.name for v in rules.variants()]
+    results: list[BenchResult] = []
+    interrupted = False
+    progress = sys.stdout.isatty() and not json_mode
+    try:
+        setups = [rules.choose_setup(name, players) for name in names]
+        with click.progressbar(length=len(names) * count * repeats, label="playing", file=sys.stderr,
+                               show_eta=True) if progress else _Nothing() as bar:
+            for chosen, options in setups:
+                results.append(run_bench(rules, chosen, count, seed, repeats, kind=kind, options=options,
+                                         on_game=lambda: bar.update(1)))
+    except ArbiterError as exc:
+        fail(explain(exc))
+    except KeyboardInterrupt:
+        interrupted = True
+    if json_mode:
+        click.echo(json.dumps({"game": game, "bots": kind, "repeats": repeats, "seed": seed,
+                               "results": [_figures(r) for r in results], "interrupted": interrupted,
+                               "peak_memory_mib": peak_memory_mib()}))
+    else:
+        tabulating.MIN_PADDING = 0  # columns as narrow as their cells: the table fits 80 columns
+        click.echo(tabulate([_row(r) for r in results], headers=HEADERS, disable_numparse=True))
+        for r in results:
+            click.echo(f"winners of {r.variant}: " + ", ".join(f"{k} {v}" for k, v in r.wins.items()))
+        click.echo(f"{kind} bots on every seat; median of {repeats} rounds of the same games")
+        click.echo(f"peak memory: {peak_memory_mib():.1f} MiB")
+    if interrupted:
+        click.echo(f"interrupted: {len(results)} of {len(names)} modes measured", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+
+
+class _Nothing:
+    """A progress bar that shows nothing (output piped)."""
+
+    def __enter__(self) -> _Nothing:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, n: int) -> None:
+        pass

@@ -1,0 +1,68 @@
+"""What every command shares: the exit statuses, engine errors as Click errors, UTF-8 output.
+
+Exit statuses (also in ``arbiter --help`` and the README):
+
+====  =========================================================================
+0     success
+1     an error: a file that cannot be read or does not replay, a data problem
+2     a usage error: an unknown game, mode, seat or bot kind, contradicting options
+3     ``play --moves FILE``: a line of the file was refused
+4     ``play``: the input ended before the game did (its transcript can be resumed)
+130   interrupted (Ctrl-C)
+====  =========================================================================
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import NoReturn
+
+import click
+
+from engine.errors import ArbiterError
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_REFUSED, EXIT_UNFINISHED, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
+EXIT_HELP = """\b
+Exit statuses:
+  0    success
+  1    an error: a file unreadable or not replaying, bad data
+  2    a usage error: unknown game, mode, seat or bot kind; clashing options
+  3    play --moves FILE: a line of the file was refused
+  4    play: the input ended before the game did (resume it)
+  130  interrupted (Ctrl-C)"""
+
+
+def explain(exc: ArbiterError) -> str:
+    """An engine error as one message, with what is allowed when the engine says."""
+    if not exc.allowed:
+        return exc.message
+    return f"{exc.message} (allowed: {', '.join(exc.allowed)})"
+
+
+def fail(message: str) -> NoReturn:
+    """An error of the run (exit status 1)."""
+    raise click.ClickException(message)
+
+
+def usage(message: str, hint: str | None = None) -> NoReturn:
+    """A usage error (exit status 2), naming the option it is about."""
+    if hint:
+        raise click.BadParameter(message, param_hint=hint)
+    raise click.UsageError(message)
+
+
+def utf8_output() -> None:
+    """The protocol's output is UTF-8, whatever the locale says."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "encoding", "utf-8").lower().replace("-", "") != "utf8":
+            try:
+                stream.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
+            except (AttributeError, ValueError):
+                pass
+
+
+def finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A Click callback refusing NaN (which passes range checks)."""
+    if value is not None and value != value:
+        raise click.BadParameter("must be a number of seconds", param=param)
+    return value

@@ -1,0 +1,77 @@
+"""``arbiter games`` and ``arbiter validate``: what this version plays, and checking data."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from tabulate import tabulate
+
+from cli.common import EXIT_ERROR, usage
+from engine import registry
+from engine.errors import ScenarioError
+from engine.scenario import every_problem, packaged_files, packaged_text, read_file
+
+WIDTHS = [11, 13, 24, 24]
+"""Column widths of ``arbiter games``: with the gaps, 80 columns; longer cells wrap."""
+
+
+@click.command()
+def games() -> None:
+    """List the games and their modes or scenarios (80 columns wide)."""
+    rows = []
+    for rules in registry.games():
+        for v in rules.variants():
+            rows.append([rules.name, v.name, " ".join(v.seats), v.description])
+        for extra in getattr(rules, "extra_listing", lambda: [])():
+            rows.append([rules.name, *extra])
+    click.echo(tabulate(rows, headers=["game", "mode", "seats", "description"], maxcolwidths=WIDTHS))
+
+
+def _report(name: str, text: str) -> int:
+    """Check one document and print every problem with its line; how many there were."""
+    problems = every_problem(text, name, registry.validate_document)
+    for exc in problems:
+        where = f"{exc.source}:{exc.line}" if exc.line else exc.source
+        path = exc.path if exc.path and not exc.path.startswith("line ") else ""
+        click.echo(f"FAIL {where}: " + (f"{path}: " if path else "") + exc.problem)
+    if not problems:
+        click.echo(f"ok {name}")
+    return len(problems)
+
+
+@click.command()
+@click.argument("path", required=False, type=click.Path(exists=True))
+def validate(path: str | None) -> None:
+    """Check scenario YAML: the packaged data (no PATH), or a file or folder of YAML files.
+
+    Every problem of a file is named, each with its line and the path inside the file; exit
+    status 1 when there is one."""
+    problems = 0
+    if path is None:
+        for rel in packaged_files():
+            try:
+                problems += _report(f"scenarios/{rel}", packaged_text(rel))
+            except ScenarioError as exc:
+                problems += 1
+                click.echo(f"FAIL {exc.message}")
+        for rules in registry.games():
+            try:
+                click.echo(f"ok {rules.name}: {len(rules.variants())} {rules.variant_label}s load and cross-check")
+            except ScenarioError as exc:
+                problems += 1
+                click.echo(f"FAIL {exc.message}")
+    else:
+        p = Path(path)
+        files = sorted(p.rglob("*.y*ml")) if p.is_dir() else [p]
+        if not files:
+            usage(f"{path}: no YAML files to check", "PATH")
+        for f in files:
+            try:
+                problems += _report(str(f), read_file(f))
+            except ScenarioError as exc:
+                problems += 1
+                click.echo(f"FAIL {exc.message}")
+    if problems:
+        sys.exit(EXIT_ERROR)

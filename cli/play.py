@@ -1,0 +1,230 @@
+"""``arbiter play``: one game, its moves from the terminal, a file, a pipe or bots."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+import click
+
+from cli.common import EXIT_INTERRUPTED, EXIT_REFUSED, EXIT_UNFINISHED, explain, fail, finite, usage
+from cli.types import BotKindType, BotSpecType, GameType, SeatType, VariantType, check_kind, check_seat, check_variant
+from engine import registry
+from engine import transcript as tr
+from engine.bots import Bot, make_bot
+from engine.errors import ArbiterError, IllegalMoveError, UnknownCommandError, UnknownSeatError
+from engine.events import HOST
+from engine.lines import LineReader
+from engine.match import Match
+from engine.protocol import Protocol
+from engine.session import Session
+
+SETUP_ERRORS = (UnknownCommandError, IllegalMoveError, UnknownSeatError)
+"""What a game says of options that do not fit it (a mode, a player count): usage errors."""
+
+
+def _bot_specs(specs: tuple[str, ...], all_bots: str | None, session: Session, person: str | None,
+               recorded: dict[str, str] | None = None) -> dict[str, str]:
+    """Which seat each bot plays: the recorded bots of a resumed game, then ``--bots KIND`` on
+    every seat but the person's, then each ``--bot SEAT=KIND``."""
+    rules = session.rules
+    wanted: dict[str, str] = dict(recorded or {})
+    if all_bots:
+        check_kind(rules, all_bots, "--bots")
+        wanted.update({s: all_bots for s in session.seats if s != person})
+    for spec in specs:
+        seat, sep, kind = spec.partition("=")
+        if not sep or not kind.strip():
+            usage(f"{spec!r}: expected SEAT=KIND, e.g. p1=random or p1=exec:COMMAND", "--bot")
+        seat = check_seat(session.seats, seat, "--bot")
+        check_kind(rules, kind.strip(), "--bot")
+        wanted[seat] = kind.strip()
+    return {s: wanted[s] for s in session.seats if s in wanted}
+
+
+def _start_bots(wanted: dict[str, str], session: Session, timeout: float, logs: Path | None) -> dict[str, Bot]:
+    """The bots, each ``exec:`` one with its stderr log beside the transcript (``logs``)."""
+    bots: dict[str, Bot] = {}
+    try:
+        for seat, kind in wanted.items():
+            log = logs.with_name(f"{logs.stem}.{seat}.stderr.log") if logs is not None and kind.startswith("exec:") else None
+            bots[seat] = make_bot(kind, seat, session.seed, timeout, session.rules.bot_kinds, log=log)
+    except ArbiterError:
+        for bot in bots.values():
+            bot.close()
+        raise
+    return bots
+
+
+def _resume_contradictions(t: tr.Transcript, given: dict[str, Any], resume: str) -> None:
+    """Refuse options that contradict the game a transcript records: they cannot apply."""
+    wrong = []
+    if given["game"] is not None and given["game"] != t.game:
+        wrong.append(f"it is a game of {t.game}, not {given['game']}")
+    if given["seed"] is not None and given["seed"] != t.seed:
+        wrong.append(f"its seed is {t.seed}, not {given['seed']}")
+    if given["variant"] is not None and given["variant"] != t.variant:
+        wrong.append(f"its mode is {t.variant}, not {given['variant']}")
+    recorded_players = t.options.get("players", len(t.seats))
+    if given["players"] is not None and given["players"] != recorded_players:
+        wrong.append(f"it has {recorded_players} players, not {given['players']}")
+    if given["deck_file"] is not None:
+        rules = registry.get(t.game)
+        if rules.choose_setup(t.variant, None, given["deck_file"])[1].get("deck") != t.options.get("deck"):
+            wrong.append(f"its deck is not the deck of {given['deck_file']}")
+    if given["transcript_path"] is not None and Path(given["transcript_path"]).resolve() != Path(resume).resolve():
+        wrong.append("a resumed game goes on in its own transcript (leave out --transcript)")
+    if wrong:
+        usage(f"--resume {resume}: " + "; ".join(wrong))
+
+
+def _lines(moves: IO[bytes] | None, protocol: Protocol, json_mode: bool) -> Any:
+    """Where the person's lines come from: a file or pipe (``--moves``, or stdin when it is
+    not a terminal), or the terminal itself, with a prompt, editing and completion."""
+    if moves is not None:
+        return LineReader(moves)
+    stdin = click.get_binary_stream("stdin")
+    if not json_mode and sys.stdin is not None and sys.stdin.isatty() and sys.stdout.isatty():
+        from cli.terminal import TerminalLines
+
+        return TerminalLines(protocol)
+    return LineReader(stdin)
+
+
+def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str | None, typing: bool) -> None:
+    click.echo(f"# {session.rules.title}, {session.variant.title}, seed {session.seed}; "
+               f"seats: {' '.join(session.seats)}" + (f"; you are {perspective}" if as_seat else ""))
+    if not session.moves:
+        for event in session.events.visible_to(perspective):
+            click.echo(f"# event: {event.text}")
+    if typing and not session.over:
+        if session.state.realtime:  # no turns to wait for: show the board straight away
+            for line in session.render(perspective).splitlines():
+                click.echo(f"# {line}")
+        click.echo("# one command per line; `help` lists them, `board` shows the board")
+        for a in session.state.awaiting_seen_by(perspective):
+            click.echo(f"# awaiting: {a.seat} {a.kind}: {a.hint}")
+
+
+@click.command()
+@click.argument("game", required=False, type=GameType())
+@click.option("--mode", "--scenario", "variant", type=VariantType(), help="The mode or scenario (see `arbiter games`).")
+@click.option("--players", type=click.IntRange(min=1), help="Number of players, for games set up by it (Classic Mafia: the default deck for N).")
+@click.option("--deck", "deck_file", type=click.Path(exists=True, dir_okay=False),
+              help="A custom deck of cards (Classic Mafia; YAML `kind: deck`, see docs/rules/mafia.md).")
+@click.option("--seed", type=int, help="Seed of the game's random generator (chosen and recorded when absent).")
+@click.option("--moves", "moves", type=click.File("rb"),
+              help="Read input lines from FILE ('-' for stdin) instead of the terminal.")
+@click.option("--transcript", "transcript_path", type=click.Path(dir_okay=False),
+              help="Write the transcript to this new file as the game goes.")
+@click.option("--force", is_flag=True, help="Let --transcript replace a file that exists.")
+@click.option("--resume", type=click.Path(exists=True, dir_okay=False),
+              help="Continue the unfinished game in this transcript (appends to it), as it was played: "
+                   "same seat, same bots, unless you say otherwise.")
+@click.option("--bot", "bot_specs", multiple=True, type=BotSpecType(),
+              help="Let a bot play SEAT: a built-in KIND (random; planner in Magic Maze), or exec:COMMAND. Repeatable.")
+@click.option("--bots", "all_bots", type=BotKindType(), help="A built-in bot on every seat but yours (--as).")
+@click.option("--bot-timeout", type=click.FloatRange(min=0.01, max=3600.0), callback=finite,
+              help="Seconds an external bot may take to answer (0.01 to 3600; default 10).")
+@click.option("--max-moves", type=click.IntRange(min=1), help="Stop after this many moves (the transcript stays resumable).")
+@click.option("--realtime/--no-realtime", default=None,
+              help="Stamp every typed line with the wall clock (seconds since the start), for real-time games.")
+@click.option("--as", "as_seat", type=SeatType(), help="Play as this seat: see only what it may know.")
+@click.option("--json/--no-json", "json_mode", default=None, help="Answer every line with one JSON object.")
+def play(game: str | None, variant: str | None, players: int | None, deck_file: str | None,
+         seed: int | None, moves: IO[bytes] | None, transcript_path: str | None, force: bool,
+         resume: str | None, bot_specs: tuple[str, ...], all_bots: str | None, bot_timeout: float | None,
+         max_moves: int | None, realtime: bool | None, as_seat: str | None, json_mode: bool | None) -> None:
+    """Play GAME: moves come from the terminal, a file or bots; answers go to stdout.
+
+    \b
+    arbiter play fbi-mafia --bots random --seed 1
+    arbiter play fbi-mafia --mode duel-3v3 --bot mafia=random --as fbi
+    arbiter play mafia --players 8 --as p3 --bots random
+
+    Exit status: 0 done, 1 an error, 2 a usage error, 3 a line of --moves FILE was refused,
+    4 the input ended before the game did (resume it), 130 interrupted.
+    """
+    writer = None
+    bots: dict[str, Bot] = {}
+    refused = unfinished = False
+    try:
+        recorded: dict[str, Any] = {}
+        if resume:
+            t, session = tr.resume(resume)
+            _resume_contradictions(t, {"game": game, "variant": variant, "players": players, "deck_file": deck_file,
+                                       "seed": seed, "transcript_path": transcript_path}, resume)
+            recorded = t.settings()
+            was = recorded.get("as")
+            if as_seat is not None and as_seat.lower() != (was or HOST):
+                usage(f"--resume {resume}: this game was played as {was or 'the host (no --as)'}; a resumed "
+                      f"session keeps its seat (`arbiter show {resume}` shows the whole board)")
+            as_seat = str(was) if was else None
+        else:
+            if not game:
+                usage("name a game (see `arbiter games`) or --resume a transcript")
+            rules = registry.get(game)
+            check_variant(rules, variant)
+            try:
+                chosen, options = rules.choose_setup(variant, players, deck_file)
+            except SETUP_ERRORS as exc:
+                usage(explain(exc))
+            session = Session(rules, chosen, seed=seed, options=options)
+        perspective = check_seat(session.seats, as_seat, "--as") if as_seat else HOST
+        json_mode = bool(recorded.get("json", False)) if json_mode is None else json_mode
+        realtime = bool(recorded.get("realtime", False)) if realtime is None else realtime
+        bot_timeout = float(recorded.get("bot_timeout", 10.0)) if bot_timeout is None else bot_timeout
+        person = perspective if perspective != HOST else None
+        wanted = _bot_specs(bot_specs, all_bots, session, person, recorded.get("bots"))
+        if person in wanted:
+            usage(f"{person} is played by a bot (--bot {person}={wanted[person]}); a seat is a person's or a bot's",
+                  "--as")
+        settings = {"as": person, "bots": wanted, "json": json_mode, "realtime": realtime, "bot_timeout": bot_timeout}
+        if resume:
+            writer = tr.TranscriptWriter(resume, session, resume=len(t.log))
+            if settings != {k: recorded.get(k) for k in settings}:
+                session.note({"session": settings})
+        elif transcript_path:
+            if Path(transcript_path).exists() and not force:
+                usage(f"{transcript_path}: the file exists; to go on with its game use "
+                      f"`arbiter play --resume {transcript_path}`, to replace it add --force", "--transcript")
+            writer = tr.TranscriptWriter(transcript_path, session, overwrite=force, settings=settings)
+        protocol = Protocol(session, perspective, json_mode=json_mode)
+        log_base = Path(resume or transcript_path) if (resume or transcript_path) else None
+        bots = _start_bots(wanted, session, bot_timeout, log_base)
+        typing = not (len(bots) == len(session.seats) and moves is None) and not session.over
+        lines = _lines(moves, protocol, json_mode) if typing else None
+        if json_mode:
+            click.echo(protocol.opening().json(), nl=False)
+        else:
+            _header(session, protocol, perspective, as_seat, lines is not None)
+            if resume and session.over:
+                click.echo(f"# the moves of {resume} had already ended the game; its ending is written again")
+        match = Match(protocol, bots, lines, max_moves=max_moves, realtime=realtime)
+        for out in match.run():
+            click.echo(out, nl=False)
+        if match.stopped and not json_mode:
+            click.echo(f"# stopped after {len(session.moves)} moves (--max-moves)"
+                       + (f"; resume with: arbiter play --resume {writer.path}" if writer else ""))
+        if session.over and not json_mode:
+            click.echo(protocol.handle("board") or "", nl=False)
+        refused = moves is not None and protocol.refused > 0
+        unfinished = not session.over and not match.stopped and not protocol.done
+    except ArbiterError as exc:
+        fail(explain(exc))
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted" + (f"; the transcript {writer.path} can be resumed" if writer else ""), err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except BrokenPipeError:  # the reader went away (e.g. piped into head): stop quietly
+        sys.stderr.close()
+        sys.exit(0)
+    finally:
+        for bot in bots.values():
+            bot.close()
+        if writer is not None:
+            writer.close()
+    if refused:
+        sys.exit(EXIT_REFUSED)
+    if unfinished:
+        sys.exit(EXIT_UNFINISHED)

@@ -1,0 +1,93 @@
+"""Playing by hand at a terminal: a prompt, line editing and history (readline), and tab
+completion of the commands and of the inputs the session's seat may send now. Used only when
+stdin is a terminal; piped input goes through ``engine.lines.LineReader``, untouched.
+
+The line is read in a thread of its own, so the referee can keep time while the player types
+(the sand running out, bots acting on the wall clock) and still take the line when it comes.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from typing import Any
+
+from engine.events import HOST
+from engine.lines import TIMEOUT, BadLine, Timeout, check_text
+from engine.protocol import META_COMMANDS, Protocol
+
+try:  # not on every platform; without it the prompt still works, without editing
+    import readline
+except ImportError:  # pragma: no cover
+    readline = None  # type: ignore[assignment]
+
+
+class TerminalLines:
+    """Lines typed at a terminal, as a ``LineSource`` (``read_line(timeout)``)."""
+
+    def __init__(self, protocol: Protocol) -> None:
+        self.protocol = protocol
+        seat = protocol.perspective
+        self.prompt = f"{seat}> " if seat != HOST else "arbiter> "
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._wanted = threading.Event()
+        self._asking = False
+        self._thread: threading.Thread | None = None
+        if readline is not None:
+            readline.set_completer(self._complete)
+            readline.set_completer_delims(" ")
+            readline.parse_and_bind("tab: complete")
+
+    def _read(self) -> None:
+        while True:
+            self._wanted.wait()
+            self._wanted.clear()
+            try:
+                line: str | None = input(self.prompt)
+            except EOFError:
+                line = None
+            except (KeyboardInterrupt, OSError):
+                line = None
+            self._lines.put(line)
+            if line is None:
+                return
+
+    def read_line(self, timeout: float | None) -> str | BadLine | Timeout | None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._read, daemon=True)
+            self._thread.start()
+        if not self._asking:  # prompt once the answers to the last line are out
+            self._asking = True
+            self._wanted.set()
+        try:
+            line = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            return TIMEOUT  # still asking: the prompt stays
+        self._asking = False
+        if line is None:
+            return None
+        return check_text(line.encode("utf-8", "surrogateescape"))
+
+    # -- completion -----------------------------------------------------------------------------
+    def candidates(self) -> list[str]:
+        """Whole lines one may type now: the commands, and the inputs the session may send."""
+        session = self.protocol.session
+        out = [name for name in META_COMMANDS]
+        seats = session.seats if self.protocol.perspective == HOST else (self.protocol.perspective,)
+        for seat in seats:
+            choices = session.choices(seat)
+            mine = [*choices.legal, *(f.split()[0] + " " for f in choices.forms),
+                    *([choices.resign] if choices.resign else [])]
+            out += [f"{seat} {m}" for m in mine]
+            if self.protocol.perspective != HOST:
+                out += mine  # a seat's session may leave its own name out
+        return out
+
+    def _complete(self, text: str, state: int) -> Any:
+        if readline is None:
+            return None
+        line = readline.get_line_buffer()
+        begin = readline.get_begidx()
+        matches = sorted({c[begin:].split(" ")[0] + (" " if " " in c[begin:] else "")
+                          for c in self.candidates() if c.startswith(line)})
+        return matches[state] if state < len(matches) else None

@@ -1,0 +1,121 @@
+"""Typed command-line parameters: games, modes, seats and bot kinds, each with its name in
+``--help`` (GAME, MODE, SEAT, KIND) and shell completion of the values this version has.
+
+A game is checked as it is parsed (an unknown one is a usage error naming the games); a mode,
+a seat or a bot kind depends on the game, so the command checks it once the game is known
+(``check_variant``, ``check_seat``, ``check_kind``), also as a usage error naming the values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+from click.shell_completion import CompletionItem
+
+
+def _rules(ctx: click.Context | None) -> Any:
+    """The rules of the game named so far on the command line, if any."""
+    from engine import registry
+
+    name = (ctx.params.get("game") if ctx is not None else None) or None
+    try:
+        return registry.get(name) if name else None
+    except Exception:  # noqa: BLE001 - completion never fails
+        return None
+
+
+def _items(values: list[str], incomplete: str) -> list[CompletionItem]:
+    return [CompletionItem(v) for v in values if v.startswith(incomplete)]
+
+
+class GameType(click.ParamType):
+    name = "game"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from engine import registry
+
+        names = registry.names()
+        if value not in names:
+            self.fail(f"no game named {value!r}; the games: {', '.join(names)}", param, ctx)
+        return str(value)
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        from engine import registry
+
+        return _items(registry.names(), incomplete)
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "GAME"
+
+
+class _Named(click.ParamType):
+    """A word whose allowed values depend on the game (checked by the command)."""
+
+    metavar = "WORD"
+
+    def values(self, rules: Any) -> list[str]:
+        return []
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        rules = _rules(ctx)
+        return _items(self.values(rules), incomplete) if rules is not None else []
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return self.metavar
+
+
+class VariantType(_Named):
+    name, metavar = "mode", "MODE"
+
+    def values(self, rules: Any) -> list[str]:
+        return [v.name for v in rules.variants()]
+
+
+class BotKindType(_Named):
+    name, metavar = "kind", "KIND"
+
+    def values(self, rules: Any) -> list[str]:
+        return [*rules.bot_kinds, "exec:"]
+
+
+class SeatType(_Named):
+    name, metavar = "seat", "SEAT"
+
+    def values(self, rules: Any) -> list[str]:
+        return list(dict.fromkeys(s for v in rules.variants() for s in v.seats))
+
+
+class BotSpecType(_Named):
+    """``SEAT=KIND``: completes seats, then the game's bot kinds after the ``=``."""
+
+    name, metavar = "bot", "SEAT=KIND"
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        rules = _rules(ctx)
+        if rules is None:
+            return []
+        seat, eq, kind = incomplete.partition("=")
+        if not eq:
+            return _items([f"{s}=" for s in SeatType().values(rules)], incomplete)
+        return _items([f"{seat}={k}" for k in BotKindType().values(rules)], incomplete)
+
+
+def check_variant(rules: Any, name: str | None) -> None:
+    names = [v.name for v in rules.variants()]
+    if name is not None and name not in names:
+        raise click.BadParameter(f"{rules.title} has no {rules.variant_label} {name!r}; "
+                                 f"its {rules.variant_label}s: {', '.join(names)}", param_hint="--mode/--scenario")
+
+
+def check_kind(rules: Any, kind: str, hint: str) -> None:
+    if kind not in rules.bot_kinds and not (kind.startswith("exec:") and kind[5:].strip()):
+        raise click.BadParameter(f"unknown bot {kind!r}; {rules.title} has the built-in bots "
+                                 f"{', '.join(rules.bot_kinds)}, or exec:COMMAND for a program", param_hint=hint)
+
+
+def check_seat(seats: tuple[str, ...], seat: str, hint: str) -> str:
+    seat = seat.strip().lower()
+    if seat not in seats:
+        raise click.BadParameter(f"no seat {seat!r} in this game; its seats: {', '.join(seats)}", param_hint=hint)
+    return seat
