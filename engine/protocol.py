@@ -29,7 +29,7 @@ META_COMMANDS: dict[str, str] = {
     "help": "help: this list",
     "seats": "seats: the seats of this game",
     "awaiting": "awaiting: who is awaited now, and for what",
-    "legal": "legal SEAT: every input SEAT may send now",
+    "legal": "legal SEAT: every input SEAT may send now (a seat's session: its own, by default)",
     "board": "board [SEAT]: the ASCII board as SEAT (or this session) sees it",
     "view": "view [SEAT]: the state as SEAT may know it",
     "events": "events [SEAT] [FROM]: SEAT's event stream from index FROM",
@@ -264,7 +264,7 @@ class Protocol:
         return Response(True, "awaiting", self._status_lines(), {"command": "awaiting", **self._status_payload()})
 
     def cmd_legal(self, args: list[str]) -> Response:
-        seat = self._seat_arg(args, "legal", required=True)
+        seat = self._seat_arg(args, "legal", required=self.perspective == HOST)
         if seat == HOST:
             raise UnknownSeatError("the host does not play; name a seat", list(self.session.seats))
         choices = self.session.choices(seat)

@@ -224,14 +224,15 @@ def line_of(text: str, path: str) -> int | None:
     line = node.start_mark.line + 1 if node is not None else None
     for step in _steps(path) if path else []:
         if isinstance(node, yaml.MappingNode) and isinstance(step, str):
-            found = next((v for k, v in node.value if k.value == step), None)
+            pair = next(((k, v) for k, v in node.value if k.value == step), None)
+            if pair is None:
+                return line
+            node, line = pair[1], pair[0].start_mark.line + 1  # the key's line
         elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
-            found = node.value[step]
+            node = node.value[step]
+            line = node.start_mark.line + 1
         else:
-            found = None
-        if found is None:
             return line
-        node, line = found, found.start_mark.line + 1
     return line
 
 

@@ -1,0 +1,146 @@
+"""The command line as Click users expect it: typed parameters with completion and readable
+help, usage errors with status 2, documented exit statuses, a seat's session without its
+name, 80 columns, every problem of a file at once, replays of folders with a diff, and a
+terminal player's completion of what may be typed."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import click
+import pytest
+import yaml
+
+from cli.main import main
+from cli.terminal import TerminalLines
+from cli.types import BotSpecType, GameType, SeatType, VariantType
+from engine import registry
+from engine import transcript as tr
+from engine.protocol import Protocol
+from engine.session import Session
+from tests.helpers import responses, run
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def completions(param_type: click.ParamType, incomplete: str, **params: str) -> list[str]:
+    ctx = click.Context(main, info_name="arbiter")
+    ctx.params.update(params)
+    return [c.value for c in param_type.shell_complete(ctx, click.Option(["--x"]), incomplete)]
+
+
+def test_games_modes_seats_and_bots_complete_in_the_shell() -> None:
+    assert completions(GameType(), "") == registry.names()
+    assert completions(GameType(), "ma") == ["mafia", "magic-maze"]
+    assert completions(VariantType(), "duel", game="fbi-mafia") == ["duel-3v3", "duel-4v4"]
+    assert completions(VariantType(), "", game="magic-maze") == [str(n) for n in range(1, 8)]
+    assert "operative" in completions(SeatType(), "op", game="fbi-mafia")
+    assert completions(BotSpecType(), "p1=", game="magic-maze") == ["p1=random", "p1=planner", "p1=exec:"]
+    assert completions(VariantType(), "x") == []  # no game named yet: nothing to offer
+
+
+def test_help_names_its_values_not_text() -> None:
+    out = run("play", "--help").output
+    for metavar in ("[GAME]", "--mode, --scenario MODE", "--as SEAT", "--bots KIND", "--bot SEAT=KIND"):
+        assert metavar in out, metavar
+    assert "TEXT" not in out.split("Options:")[1].split("--seed")[0]
+    assert max(map(len, run("--help").output.splitlines())) <= 80
+    assert "Exit statuses" in run("--help").output
+
+
+@pytest.mark.parametrize("lines, status", [
+    ("bandit shift row 1 left\nquit\n", 0),  # the session ended as asked
+    ("bandit shift row 1 left\n", 4),  # the input ended before the game did
+    ("bandit shift row 1 left\nbandit fly\n", 3),  # a line was refused
+])
+def test_play_exit_statuses(tmp_path: Path, lines: str, status: int) -> None:
+    moves = tmp_path / "moves.txt"
+    moves.write_text(lines, encoding="utf-8")
+    assert run("play", "fbi-mafia", "--seed", 1, "--moves", moves).exit_code == status
+    assert run("play", "fbi-mafia", "--seed", 1, "--bots", "random", "--max-moves", 3).exit_code == 0
+
+
+def test_a_seats_session_may_leave_its_name_out() -> None:
+    r = run("play", "fbi-mafia", "--mode", "duel-3v3", "--seed", 1, "--as", "mafia", "--bot", "fbi=random",
+            "--moves", "-", input="shift row 1 left\nlegal\n")
+    heads = [x[0] for x in responses(r.output)]
+    assert heads[0] == "= mafia shift row 1 left"
+    assert heads[-1] == "= legal mafia"  # a look defaults to the session's own seat too
+    host = run("play", "fbi-mafia", "--mode", "duel-3v3", "--seed", 1, "--moves", "-", input="shift row 1 left\n")
+    assert responses(host.output)[0][0].startswith("? unknown-command"), "the host always names the seat"
+
+
+def test_bench_json_has_every_figure() -> None:
+    r = run("bench", "mafia", "--mode", "6-players", "--games", 2, "--repeat", 1, "--json")
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    (result,) = obj["results"]
+    assert result["variant"] == "6-players" and result["games"] == 2 and result["inputs"] > 0
+    assert result["games_per_s"] > 0 and result["inputs_per_s"] > 0 and sum(result["winners"].values()) == 2
+    assert obj["interrupted"] is False and obj["peak_memory_mib"] > 0
+
+
+def test_bench_interrupted_prints_what_it_measured(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cli.bench as bench_cli
+
+    calls = []
+    real = bench_cli.run_bench
+
+    def stop_on_the_second(*args, **kwargs):
+        calls.append(args[1])
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(bench_cli, "run_bench", stop_on_the_second)
+    r = run("bench", "fbi-mafia", "--games", 1, "--repeat", 1)
+    assert r.exit_code == 130
+    assert "standard-3v3" in r.output and "standard-4v4" not in r.output.split("interrupted")[0].split("\n")[2]
+    assert "interrupted: 1 of 4 modes measured" in r.output
+
+
+def test_validate_names_every_problem_of_a_file_with_its_line(tmp_path: Path) -> None:
+    roles = yaml.safe_load((ROOT / "scenarios" / "magic_maze" / "roles.yaml").read_text(encoding="utf-8"))
+    roles["cards"]["mage-first"]["mission"] = {"hero-leaves-second": {"hero": "purple"}}
+    roles["cards"]["mute"]["rule"] = {"silent": {"loudly": True}}
+    roles["cards"]["decoy"]["levels"] = ["Z"]
+    bad = tmp_path / "roles.yaml"
+    bad.write_text(yaml.safe_dump(roles, sort_keys=False), encoding="utf-8")
+    r = run("validate", bad)
+    assert r.exit_code == 1, r.output
+    fails = [line for line in r.output.splitlines() if line.startswith("FAIL ")]
+    assert len(fails) == 3, r.output
+    text = bad.read_text(encoding="utf-8").splitlines()
+    for fail, word in zip(fails, ("hero-leaves-second", "loudly", "Z")):
+        line = int(re.match(rf"FAIL {re.escape(str(bad))}:(\d+): ", fail).group(1))
+        assert word in text[line - 1] or word in text[line], (fail, text[line - 1])
+
+
+def test_replay_takes_a_folder_and_shows_a_divergence_as_a_diff(tmp_path: Path) -> None:
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
+    session.submit("mafia", "shift row 1 left")
+    session.submit("fbi", "surrender")
+    good = tmp_path / "games" / "a.yaml"
+    good.parent.mkdir()
+    good.write_text(tr.dump(session), encoding="utf-8")
+    bad = tmp_path / "games" / "b.yaml"
+    bad.write_text(tr.dump(session).replace("surrendered for the FBI", "surrendered for the MAFIA"), encoding="utf-8")
+    r = run("replay", tmp_path / "games")
+    assert r.exit_code == 1, r.output
+    assert f"ok {good}: 2 moves" in r.output and f"FAIL {bad}:" in r.output
+    assert f"--- {bad} (recorded)" in r.output and f"+++ {bad} (replayed)" in r.output
+    assert re.search(r"^-.*surrendered for the MAFIA", r.output, re.MULTILINE)
+    assert re.search(r"^\+.*surrendered for the FBI", r.output, re.MULTILINE)
+
+
+def test_a_terminal_player_completes_what_may_be_typed_now() -> None:
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
+    seat = TerminalLines(Protocol(session, "mafia"))
+    lines = seat.candidates()
+    assert "shift row 1 left" in lines and "mafia shift row 1 left" in lines and "board" in lines
+    assert "surrender" in lines and not any(line.startswith("fbi ") for line in lines)
+    host = TerminalLines(Protocol(session))
+    assert "mafia shift row 1 left" in host.candidates() and "shift row 1 left" not in host.candidates()
+    assert seat.prompt == "mafia> " and host.prompt == "arbiter> "
