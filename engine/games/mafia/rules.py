@@ -16,8 +16,11 @@ from engine.scenario import Node
 
 
 def variant_name(players: int) -> str:
-    """>>> variant_name(8)
-    '8-players'"""
+    """The variant of a player count.
+
+    >>> variant_name(8)
+    '8-players'
+    """
     return f"{players}-players"
 
 
