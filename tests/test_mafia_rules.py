@@ -21,6 +21,7 @@ Deals used below (seat: card):
 from __future__ import annotations
 
 import copy
+import random
 
 import pytest
 
@@ -35,6 +36,7 @@ from engine.errors import (
 )
 from engine.events import HOST
 from engine.games.mafia import data as md
+from engine.games.mafia.moves import move_name, parse_move
 from engine.games.mafia.rules import variant_name
 from engine.scenario import Node
 from engine.session import Session
@@ -1339,6 +1341,34 @@ def test_words_are_case_insensitive_and_recorded_canonically():
     s.submit("p1", "NOMINATE P6")
     assert s.moves[-1].text == "nominate p6"
     assert host(s)["nominations"] == {"p6": "p1"}
+
+
+def test_a_wrong_time_is_refused_before_wrong_words_for_nominations_votes_and_night_actions():
+    """Nominate, vote, suggest and the night powers are judged on their timing before their words;
+    pass, abstain, say and leave are read first."""
+    s = day_one()
+    assert refused(s, "p1", "kill", IllegalMoveError) == "kill is a night action; it is the nominations of day 1 now"
+    assert refused(s, "p1", "vote", IllegalMoveError) == "vote belongs to the roll-call vote; it is the nominations of day 1 now"
+    assert refused(s, "p2", "suggest", NotYourTurnError) == "p2 has no team to confer with now (the nominations of day 1)"
+    assert refused(s, "p1", "abstain p6", SyntaxInputError) == "abstain takes no words after it"
+    r = roll_call()
+    assert refused(r, "p1", "nominate", IllegalMoveError) == (
+        "nominate belongs to the nominations; it is the vote of day 1 (round 1) now")
+    assert refused(r, "p1", "pass p6", SyntaxInputError) == "pass takes no words after it"
+
+
+def test_every_legal_input_reads_back_as_the_move_it_names():
+    for seed in (1, 2):
+        s = Session(MAFIA, variant_name(8), seed=seed)
+        rng = random.Random(seed)
+        while not s.over:
+            for seat in s.seats:
+                moves = s.state.legal_moves(seat)
+                assert [move_name(m) for m in moves] == s.state.legal_inputs(seat)
+                for m in moves:
+                    assert parse_move(move_name(m), s.seats) == m
+            seat = s.state.awaiting()[0].seat
+            s.submit(seat, MAFIA.choose_input(s.state, seat, rng))
 
 
 def test_say_is_capped_at_the_data_limit_and_a_longer_line_changes_nothing():

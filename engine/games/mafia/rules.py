@@ -11,6 +11,7 @@ from engine.events import EventLog
 from engine.game import GameState, Rules, Variant
 from engine.games.mafia import data as md
 from engine.games.mafia.bot import choose
+from engine.games.mafia.moves import move_name
 from engine.games.mafia.state import MafiaState
 from engine.scenario import Node
 
@@ -91,5 +92,6 @@ class MafiaRules(Rules):
 
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         assert isinstance(state, MafiaState)
-        return choose(state, seat, rng, md.load_talk())
+        move = choose(state, seat, rng, md.load_talk())
+        return None if move is None else move_name(move)
 

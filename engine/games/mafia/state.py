@@ -18,6 +18,10 @@ from engine.errors import IllegalMoveError, NotYourTurnError, SyntaxInputError
 from engine.events import HOST, EventLog
 from engine.game import SECRET_SEAT, Awaiting, GameState, Result
 from engine.games.mafia.data import TEAMS, MafiaData, NightStep
+from engine.games.mafia.moves import (
+    FORMS, POWER_VERBS, Abstain, Leave, Move, Nominate, Pass, Power, Say, Suggest, Vote, move_name, parse_move,
+    read_verb,
+)
 
 NOMINATE, VOTE, NIGHT = "nominate", "vote", "night"
 
@@ -26,25 +30,7 @@ STEP_VERBS: dict[str, tuple[str, ...]] = {
     "seducer": ("seduce",), "agent": ("protect",), "mafia": ("kill",),
     "police": ("shoot", "arrest"), "chameleon": ("ban",), "fighter": ("kill",),
 }
-POWER_VERBS = frozenset(v for verbs in STEP_VERBS.values() for v in verbs)
-VERBS = ("say", "nominate", "pass", "vote", "abstain", "leave", "suggest",
-         "seduce", "protect", "kill", "shoot", "arrest", "ban")
-FORMS = {
-    "say": "say TEXT: talk (day: everyone; night: your team, during its step)",
-    "nominate": "nominate SEAT: propose SEAT for today's vote",
-    "pass": "pass: no nomination today / no suggestion / no night action (Agent, Police head, Fighter, "
-            "or under arrest)",
-    "vote": "vote SEAT: your vote in the roll-call",
-    "abstain": "abstain: no vote in the roll-call",
-    "suggest": "suggest SEAT: propose your team's target tonight",
-    "seduce": "seduce SEAT: (Seducer) SEAT cannot be killed tonight",
-    "protect": "protect SEAT: (Agent) SEAT cannot be expelled tomorrow",
-    "kill": "kill SEAT: (Mafia head, Fighter) kill SEAT tonight",
-    "shoot": "shoot SEAT: (Police head) kill SEAT tonight",
-    "arrest": "arrest SEAT: (Police head) SEAT's night actions are skipped next night",
-    "ban": "ban SEAT: (Chameleon) SEAT may not vote tomorrow",
-    "leave": "leave: leave the game for good (your card is shown)",
-}
+assert {v for verbs in STEP_VERBS.values() for v in verbs} == set(POWER_VERBS), "moves.py reads every power"
 
 Plan = Callable[[], None]
 
@@ -199,47 +185,64 @@ class MafiaState(GameState):
 
     # ---------------------------------------------------------------------------- input checks
     def apply(self, seat: str, text: str, now_ms: int) -> str:
-        words = text.split()
-        if not words:
-            raise SyntaxInputError("an empty input", self._forms(seat))
-        verb = words[0].lower()
-        if verb not in VERBS:
-            raise SyntaxInputError(f"{words[0]!r} is not an action of Classic Mafia", self._forms(seat))
+        try:
+            verb = read_verb(text)
+        except SyntaxInputError as wrong:  # list what this seat may send now
+            raise SyntaxInputError(wrong.message, self._forms(seat)) from None
         if not self.alive[seat]:
             raise IllegalMoveError(f"{seat} is out of the game ({self.fate[seat]}): the out neither act nor speak")
-        if verb in POWER_VERBS:
-            canonical, plan = self._night_power(seat, verb, words[1:])
-        else:
-            canonical, plan = getattr(self, f"_plan_{verb}")(seat, words[1:])
-        self.last_input_secret = self.phase == NIGHT and verb != "leave"
+        self._check_timing(seat, verb)
+        move = parse_move(text, self.seats, self.data.selection.say_max_chars)
+        plan = self._plan(seat, move)
+        self.last_input_secret = self.phase == NIGHT and not isinstance(move, Leave)
         plan()
         self._settle()
-        return canonical
+        return move_name(move)
 
     def _forms(self, seat: str) -> list[str]:
         now = self.legal_inputs(seat) + self.input_forms(seat)
         verbs = {m.split()[0] for m in now} if self.alive.get(seat) else set()
         return [FORMS[v] for v in FORMS if v in verbs] or [FORMS[v] for v in FORMS]
 
-    def _one_seat(self, verb: str, args: list[str]) -> str:
-        if len(args) != 1:
-            raise SyntaxInputError(f"{verb} takes one seat, e.g. '{verb} {self.seats[-1]}'", [FORMS[verb]])
-        target = args[0].lower()
-        if target not in self.seats:
-            raise SyntaxInputError(f"{args[0]!r} is not a seat (seats: {' '.join(self.seats)})", [FORMS[verb]])
-        return target
+    def _check_timing(self, seat: str, verb: str) -> None:
+        """The actions whose timing is judged before their words: a nomination or a vote out of
+        its phase, a suggestion by a seat not conferring, a night power out of its step are
+        refused as such, whatever follows the action word. (The other actions are read first.)"""
+        if verb == "nominate":
+            self._need_phase(NOMINATE, "nominate")
+        elif verb == "vote":
+            self._need_phase(VOTE, "vote")
+        elif verb == "suggest":
+            self._need_conferring(seat)
+        elif verb in POWER_VERBS:
+            self._need_power(seat, verb)
 
-    def _no_args(self, verb: str, args: list[str]) -> None:
-        if args:
-            raise SyntaxInputError(f"{verb} takes no words after it", [FORMS[verb]])
+    def _plan(self, seat: str, move: Move) -> Plan:
+        """Check the rest of ``move`` (its timing is checked) and return what applies it."""
+        match move:
+            case Say(words):
+                return self._plan_say(seat, words)
+            case Nominate(target):
+                return self._plan_nominate(seat, target)
+            case Pass():
+                return self._plan_pass(seat)
+            case Vote(target):
+                return self._plan_vote(seat, target)
+            case Abstain():
+                return self._plan_abstain(seat)
+            case Leave():
+                return self._plan_leave(seat)
+            case Suggest(target):
+                return self._plan_suggest(seat, target)
+            case Power(verb, target):
+                return self._plan_power(seat, verb, target)
+        raise AssertionError(f"not a move of Classic Mafia: {move!r}")
 
-    def _living_target(self, verb: str, args: list[str], seat: str, *, self_ok: bool = False) -> str:
-        target = self._one_seat(verb, args)
+    def _check_living(self, verb: str, target: str, seat: str) -> None:
         if not self.alive[target]:
             raise IllegalMoveError(f"{target} is out of the game ({self.fate[target]}); choose a living player")
-        if target == seat and not self_ok:
+        if target == seat:
             raise IllegalMoveError(f"{seat} cannot {verb} themselves")
-        return target
 
     def _phase_name(self) -> str:
         if self.phase == NOMINATE:
@@ -249,19 +252,13 @@ class MafiaState(GameState):
         return f"night {self.night}"
 
     # -- talk -------------------------------------------------------------------------------
-    def _plan_say(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        if not args:
-            raise SyntaxInputError("say what? 'say' needs words after it", [FORMS["say"]])
-        words = " ".join(args)
-        limit = self.data.selection.say_max_chars
-        if len(words) > limit:
-            raise SyntaxInputError(f"say takes at most {limit} characters; this line has {len(words)}", [FORMS["say"]])
+    def _plan_say(self, seat: str, words: str) -> Plan:
         step = self.step()
         if step is None:
             def talk() -> None:
                 self.said[seat] = self.said.get(seat, 0) + 1
                 self.events.emit("say", f"{seat}: {words}", {"seat": seat, "text": words})
-            return f"say {words}", talk
+            return talk
         team = step.team
         if team is None or self.team_of(seat) != team:
             raise IllegalMoveError(
@@ -274,12 +271,11 @@ class MafiaState(GameState):
             self.said[seat] = self.said.get(seat, 0) + 1
             self.events.emit("team-say", f"{seat} (to the {team.title()}): {words}",
                              {"seat": seat, "team": team, "text": words}, to=self.awake_team(team))
-        return f"say {words}", team_talk
+        return team_talk
 
     # -- the day ----------------------------------------------------------------------------
-    def _plan_nominate(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        self._need_phase(NOMINATE, "nominate")
-        target = self._living_target("nominate", args, seat)
+    def _plan_nominate(self, seat: str, target: str) -> Plan:
+        self._check_living("nominate", target, seat)
         if seat in self.done_nominating:
             done = self.done_nominating[seat]
             raise IllegalMoveError(f"{seat} has already " + (f"nominated {done}" if done else "passed") + " today")
@@ -290,10 +286,9 @@ class MafiaState(GameState):
             self.nominations[target] = seat
             self.done_nominating[seat] = target
             self.events.emit("nominate", f"{seat} nominates {target}.", {"seat": seat, "nominee": target})
-        return f"nominate {target}", nominate
+        return nominate
 
-    def _plan_pass(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        self._no_args("pass", args)
+    def _plan_pass(self, seat: str) -> Plan:
         if self.phase == NOMINATE:
             if seat in self.done_nominating:
                 raise IllegalMoveError(f"{seat} has already nominated or passed today")
@@ -301,7 +296,7 @@ class MafiaState(GameState):
             def pass_day() -> None:
                 self.done_nominating[seat] = None
                 self.events.emit("pass", f"{seat} nominates nobody.", {"seat": seat})
-            return "pass", pass_day
+            return pass_day
         step = self.step()
         if step is None:
             raise IllegalMoveError(f"pass is not an answer in {self._phase_name()}: vote SEAT or abstain")
@@ -310,7 +305,7 @@ class MafiaState(GameState):
                 self.suggestions[seat] = None
                 self.events.emit("suggest", f"{seat} suggests nobody.", {"seat": seat, "target": None},
                                  to=self.awake_team(step.name))
-            return "pass", no_suggestion
+            return no_suggestion
         self._need_head(seat, step, "pass")
         if not step.optional and seat != self.jailed:
             raise IllegalMoveError(f"the {step.name} step cannot be passed: {self._power_hint(step, seat)}")
@@ -326,27 +321,24 @@ class MafiaState(GameState):
                 self.events.emit("night-act", f"Night {self.night}: you {why}.", {"step": step.name, "verb": "pass"},
                                  to=[seat])
             self._next_step()
-        return "pass", pass_night
+        return pass_night
 
     def _need_phase(self, phase: str, verb: str) -> None:
         if self.phase != phase:
             when = "the nominations" if phase == NOMINATE else "the roll-call vote"
             raise IllegalMoveError(f"{verb} belongs to {when}; it is {self._phase_name()} now")
 
-    def _plan_vote(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        self._need_phase(VOTE, "vote")
-        target = self._one_seat("vote", args)
+    def _plan_vote(self, seat: str, target: str) -> Plan:
         self._need_voter(seat)
         if target not in self.candidates:
             raise IllegalMoveError(f"{target} is not a candidate in this round (candidates: {' '.join(self.candidates)})",
                                    [f"vote {c}" for c in self.candidates] + ["abstain"])
-        return f"vote {target}", lambda: self._cast(seat, target)
+        return lambda: self._cast(seat, target)
 
-    def _plan_abstain(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        self._no_args("abstain", args)
+    def _plan_abstain(self, seat: str) -> Plan:
         self._need_phase(VOTE, "abstain")
         self._need_voter(seat)
-        return "abstain", lambda: self._cast(seat, None)
+        return lambda: self._cast(seat, None)
 
     def _need_voter(self, seat: str) -> None:
         if seat in self.votes:
@@ -363,15 +355,13 @@ class MafiaState(GameState):
         text = f"{seat} votes for {target}." if target else f"{seat} abstains."
         self.events.emit("vote", text, {"seat": seat, "vote": target, "round": self.round})
 
-    def _plan_leave(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        self._no_args("leave", args)
-
+    def _plan_leave(self, seat: str) -> Plan:
         def leave() -> None:
             when = f"day {self.day}" if self.phase != NIGHT else f"night {self.night}"
             self._remove(seat, f"left on {when}", f"{seat} leaves the game")
             self._withdraw(seat)
             self._check_win()
-        return "leave", leave
+        return leave
 
     def _withdraw(self, seat: str) -> None:
         """What a player who leaves takes with them: their nomination and the votes for them."""
@@ -390,20 +380,28 @@ class MafiaState(GameState):
                              {"nominee": seat})
 
     # -- the night --------------------------------------------------------------------------
-    def _plan_suggest(self, seat: str, args: list[str]) -> tuple[str, Plan]:
+    def _need_conferring(self, seat: str) -> None:
         step = self.step()
         if step is None or seat not in self.conferring(step):
             if step is not None and seat in self.suggestions:
                 raise IllegalMoveError(f"{seat} has already made a suggestion tonight")
             raise NotYourTurnError(f"{seat} has no team to confer with now ({self._phase_name()})")
-        target = self._living_target("suggest", args, seat)
+
+    def _plan_suggest(self, seat: str, target: str) -> Plan:
+        step = self._awake_step()
+        self._check_living("suggest", target, seat)
         self._check_team_target(step, target, "suggest")
 
         def suggest() -> None:
             self.suggestions[seat] = target
             self.events.emit("suggest", f"{seat} suggests {target}.", {"seat": seat, "target": target},
                              to=self.awake_team(step.name))
-        return f"suggest {target}", suggest
+        return suggest
+
+    def _awake_step(self) -> NightStep:
+        step = self.step()
+        assert step is not None, "a night input's timing is checked before its plan"
+        return step
 
     def _need_head(self, seat: str, step: NightStep, verb: str) -> None:
         if self.step_head(step) != seat:
@@ -413,7 +411,7 @@ class MafiaState(GameState):
         if step.team is not None and self.team_of(target) == step.team:
             raise IllegalMoveError(f"the {step.name.title()} cannot {verb} one of its own ({target})")
 
-    def _night_power(self, seat: str, verb: str, args: list[str]) -> tuple[str, Plan]:
+    def _need_power(self, seat: str, verb: str) -> None:
         step = self.step()
         if step is None:
             raise IllegalMoveError(f"{verb} is a night action; it is {self._phase_name()} now")
@@ -422,7 +420,10 @@ class MafiaState(GameState):
             raise IllegalMoveError(f"{verb} is not the power of the {step.name} step: {self._power_hint(step, seat)}")
         if seat == self.jailed:
             raise IllegalMoveError(f"{seat} is under arrest tonight: its night action is skipped (pass)")
-        target = self._living_target(verb, args, seat)
+
+    def _plan_power(self, seat: str, verb: str, target: str) -> Plan:
+        step = self._awake_step()
+        self._check_living(verb, target, seat)
         self._check_team_target(step, target, verb)
         if verb == "arrest" and target in self.arrested:
             raise IllegalMoveError(f"{target} has already been arrested once; a player is arrested only once per game")
@@ -433,7 +434,7 @@ class MafiaState(GameState):
             self.events.emit("night-act", f"Night {self.night}: {seat} chooses to {verb} {target}.",
                              {"step": step.name, "seat": seat, "verb": verb, "target": target}, to=audience)
             self._next_step()
-        return f"{verb} {target}", act
+        return act
 
     # -------------------------------------------------------------------------------- phases
     def _settle(self) -> None:
@@ -630,25 +631,29 @@ class MafiaState(GameState):
         return True
 
     # ------------------------------------------------------------------------------ legal inputs
-    def legal_inputs(self, seat: str) -> list[str]:
+    def legal_moves(self, seat: str) -> list[Move]:
+        """Every move ``seat`` may make now, in the order ``legal_inputs`` names them."""
         if self.result is not None or not self.alive.get(seat, False):
             return []
-        out: list[str] = []
+        out: list[Move] = []
         others = [s for s in self.living() if s != seat]
         step = self.step()
         if self.phase == NOMINATE:
             if seat not in self.done_nominating:
-                out += [f"nominate {s}" for s in others if s not in self.nominations] + ["pass"]
+                out += [Nominate(s) for s in others if s not in self.nominations] + [Pass()]
         elif self.phase == VOTE:
             if seat == self.current_voter():
-                out += [f"vote {c}" for c in self.candidates] + ["abstain"]
+                out += [Vote(c) for c in self.candidates] + [Abstain()]
         elif step is not None:
             if seat in self.conferring(step):
-                out += [f"suggest {s}" for s in others if self.team_of(s) != step.team] + ["pass"]
+                out += [Suggest(s) for s in others if self.team_of(s) != step.team] + [Pass()]
             elif self.step_head(step) == seat:
-                out += self._power_inputs(step, seat, others)
-        out.append("leave")
+                out += self._power_moves(step, seat, others)
+        out.append(Leave())
         return out
+
+    def legal_inputs(self, seat: str) -> list[str]:
+        return [move_name(m) for m in self.legal_moves(seat)]
 
     def input_forms(self, seat: str) -> list[str]:
         """``say TEXT`` exactly when a ``say`` of ``seat`` would be accepted now: by day any
@@ -660,15 +665,15 @@ class MafiaState(GameState):
             return ["say TEXT"]
         return []
 
-    def _power_inputs(self, step: NightStep, seat: str, others: list[str]) -> list[str]:
+    def _power_moves(self, step: NightStep, seat: str, others: list[str]) -> list[Move]:
         if seat == self.jailed:
-            return ["pass"]
+            return [Pass()]
         team = step.team
         targets = [s for s in others if team is None or self.team_of(s) != team]
-        out = []
+        out: list[Move] = []
         for verb in STEP_VERBS[step.name]:
-            out += [f"{verb} {s}" for s in targets if verb != "arrest" or s not in self.arrested]
-        return out + (["pass"] if step.optional else [])
+            out += [Power(verb, s) for s in targets if verb != "arrest" or s not in self.arrested]
+        return out + ([Pass()] if step.optional else [])
 
     def public_input(self, seat: str, text: str) -> str | None:
         """Day inputs and leaving are public; a night input is secret, down to who sent it."""
