@@ -12,6 +12,7 @@ from engine.game import GameState, Rules, Variant
 from engine.games.mafia import data as md
 from engine.games.mafia.bot import choose
 from engine.games.mafia.moves import move_name
+from engine.games.mafia.render import render_table
 from engine.games.mafia.state import MafiaState
 from engine.scenario import Node
 
@@ -83,6 +84,10 @@ class MafiaRules(Rules):
         elif node.has("title"):
             raise node.key("title").fail("a title names a custom deck; there is no deck option")
         return MafiaState(d, deck, title, chance, events)
+
+    def render(self, state: GameState, seat: str) -> str:
+        assert isinstance(state, MafiaState)
+        return render_table(state, seat)
 
     def forfeit_input(self, seat: str) -> str | None:
         return "leave"

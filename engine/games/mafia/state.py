@@ -737,11 +737,6 @@ class MafiaState(GameState):
         step = self.step()
         return f"night {self.night}" + (f": {step.name} step" if step else "")
 
-    def render(self, seat: str) -> str:
-        from engine.games.mafia.render import render_table
-
-        return render_table(self, seat)
-
     def score(self) -> dict[str, Any]:
         out: dict[str, Any] = {"day": self.day, "alive": len(self.living()), "out": len(self.seats) - len(self.living())}
         if self.result is not None:
