@@ -29,7 +29,8 @@ from engine.errors import InputError
 from engine.events import HOST, EventLog
 from engine.games.mafia.rules import variant_name
 from engine.games.mafia.moves import VERBS
-from engine.games.mafia.state import NIGHT, NOMINATE, VOTE, MafiaState
+from engine.games.mafia.state import MafiaState
+from engine.games.mafia.table import NIGHT, NOMINATE, VOTE
 from engine.session import Session
 
 MAFIA = registry.get("mafia")

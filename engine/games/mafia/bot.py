@@ -13,7 +13,8 @@ import random
 from typing import TypeVar
 
 from engine.games.mafia.moves import Abstain, Leave, Move, Pass, Power, Say, Vote
-from engine.games.mafia.state import NIGHT, NOMINATE, MafiaState
+from engine.games.mafia.state import MafiaState
+from engine.games.mafia.table import NIGHT, NOMINATE
 
 T = TypeVar("T")
 

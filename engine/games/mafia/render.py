@@ -9,7 +9,8 @@ state never imports it.
 from __future__ import annotations
 
 from engine.events import HOST
-from engine.games.mafia.state import NIGHT, VOTE, MafiaState
+from engine.games.mafia.state import MafiaState
+from engine.games.mafia.table import NIGHT, VOTE
 
 HEADERS = ("seat", "status", "card", "nominated by", "vote", "note")
 
