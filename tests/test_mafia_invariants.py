@@ -297,7 +297,7 @@ def play(players: int, seed: int, rng: random.Random, talk: list[str], *, bots: 
             check_invariants(state, tracker)
             check_views(state, rng.choice(state.seats))
             # a night input is secret down to who sent it; a day input or a departure is public
-            secret = state.public_input(seat, session.moves[-1].text) is None
+            secret = session.moves[-1].public is None
             assert secret == (at_night and text != "leave"), (seat, text)
     assert session.over, f"{players} players, seed {seed}: no result after {MAX_INPUTS} inputs"
     return session, inputs

@@ -488,7 +488,7 @@ def test_agent_may_pass():
     act = of_kind(events, "night-act")
     assert [(e.text, e.data, e.to) for e in act] == [
         ("Night 1: you do nothing.", {"step": "agent", "verb": "pass"}, ("p3",))]
-    assert s.state.public_input("p3", "pass") is None  # secret, down to who sent it
+    assert s.moves[-1].public is None  # secret, down to who sent it
     assert awaited(s) == [("p2", "confer")]
     play(s, "p1 kill p7", "p4 arrest p6", "p7 pass")
     assert host(s)["shielded"] is None
@@ -694,6 +694,21 @@ def test_police_cannot_shoot_or_arrest_the_police_team():
     refused(s, "p4", "kill p6", IllegalMoveError)  # not the Police's power
 
 
+def test_a_night_input_stays_secret_once_it_has_brought_the_morning():
+    """What others may know of an input is judged as it is accepted, not from a later state."""
+    s = mafia_game(EIGHT)
+    quiet_day(s)
+    play(s, "p3 seduce p4", "p1 kill p7", "p4 arrest p6")
+    s.submit("p8", "ban p2")  # the night's last action: the morning and day 2 follow at once
+    assert host(s)["phase"] == "day 2: nominations"
+    assert s.moves[-1].public is None
+    assert s.state.public_input("p8", "ban p2") is None
+    s.submit("p1", "pass")
+    assert s.moves[-1].public == "pass"
+    with pytest.raises(ValueError):
+        s.state.public_input("p8", "ban p2")  # no longer the input just accepted: no stale answer
+
+
 def test_the_chief_may_pass_and_the_police_hear_it():
     """The source says the Chief "may" shoot or arrest: the head's pass ends the conference at
     once, is heard by the awake Police only, and is secret to everyone else."""
@@ -707,7 +722,7 @@ def test_the_chief_may_pass_and_the_police_hear_it():
     assert [(e.text, e.data, e.to) for e in act] == [
         ("Night 1: p4 passes; the Police do nothing tonight.", {"step": "police", "seat": "p4", "verb": "pass"},
          ("p4", "p5"))]
-    assert s.state.public_input("p4", "pass") is None
+    assert s.moves[-1].public is None
     for other in ("p1", "p3", "p6", "p8"):
         assert not [e for e in events if e.visible_to(other) and "pass" in e.text], other
     assert awaited(s) == [("p8", "night")]

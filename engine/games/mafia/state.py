@@ -32,7 +32,7 @@ class MafiaState(Day, Night):
 
     def __init__(self, data: MafiaData, deck: dict[str, int], title: str, chance: Chance, events: EventLog) -> None:
         super().__init__(data, deck, title, chance, events)
-        self.last_input_secret = False  # whether the input just applied was a night input
+        self._accepted: tuple[str, str, str | None] | None = None  # the last input: seat, words, public form
         self._introduction_night()
         self._start_day(1)
         self._settle()
@@ -84,10 +84,11 @@ class MafiaState(Day, Night):
         self._check_timing(seat, verb)
         move = parse_move(text, self.seats, self.data.selection.say_max_chars)
         plan = self._plan(seat, move)
-        self.last_input_secret = self.phase == NIGHT and not isinstance(move, Leave)
+        text = move_name(move)
+        self._accepted = (seat, text, self._public_form(move))  # judged before the move changes the phase
         plan()
         self._settle()
-        return move_name(move)
+        return text
 
     def _forms(self, seat: str) -> list[str]:
         now = self.legal_inputs(seat) + self.input_forms(seat)
@@ -209,9 +210,23 @@ class MafiaState(Day, Night):
             return ["say TEXT"]
         return []
 
+    def _public_form(self, move: Move) -> str | None:
+        """What others may know of ``move``, judged in the phase it is accepted in: a day input
+        and leaving are public; a night input is secret, down to who sent it."""
+        return None if self.phase == NIGHT and not isinstance(move, Leave) else move_name(move)
+
     def public_input(self, seat: str, text: str) -> str | None:
-        """Day inputs and leaving are public; a night input is secret, down to who sent it."""
-        return None if self.last_input_secret else text
+        """What others may know of the input ``apply`` has just accepted (``_public_form``).
+
+        It cannot be judged from the state now: the night's last action brings the morning,
+        and a day's last vote brings the night. So ``apply`` judges it as it accepts the input,
+        before anything changes, and keeps the answer with the input's seat and words; this
+        only reads it back. Safe because the session asks once, right after ``apply``, and keeps
+        the answer (``Move.public``); a refused input changes nothing, so the answer stands.
+        Asked about any other input, it raises rather than answer from a later state."""
+        if self._accepted is None or self._accepted[:2] != (seat, text):
+            raise ValueError(f"public_input answers for the input just accepted, not {seat} {text!r}")
+        return self._accepted[2]
 
     # ------------------------------------------------------------------------------ knowledge
     def view(self, seat: str) -> dict[str, Any]:
