@@ -41,7 +41,8 @@ from engine.errors import InputError, NotYourTurnError
 from engine.events import HOST, Event
 from engine.game import SECRET_SEAT
 from engine.games.mafia import data as md
-from engine.games.mafia.state import NIGHT, MafiaState
+from engine.games.mafia.state import MafiaState
+from engine.games.mafia.table import NIGHT
 from engine.match import Match
 from engine.protocol import Protocol, Response
 from engine.session import Session

@@ -28,7 +28,9 @@ from engine.chance import ChanceRecord
 from engine.errors import InputError
 from engine.events import HOST, EventLog
 from engine.games.mafia.rules import variant_name
-from engine.games.mafia.state import NIGHT, NOMINATE, VERBS, VOTE, MafiaState
+from engine.games.mafia.moves import VERBS
+from engine.games.mafia.state import MafiaState
+from engine.games.mafia.table import NIGHT, NOMINATE, VOTE
 from engine.session import Session
 
 MAFIA = registry.get("mafia")
@@ -295,7 +297,7 @@ def play(players: int, seed: int, rng: random.Random, talk: list[str], *, bots: 
             check_invariants(state, tracker)
             check_views(state, rng.choice(state.seats))
             # a night input is secret down to who sent it; a day input or a departure is public
-            secret = state.public_input(seat, session.moves[-1].text) is None
+            secret = session.moves[-1].public is None
             assert secret == (at_night and text != "leave"), (seat, text)
     assert session.over, f"{players} players, seed {seed}: no result after {MAX_INPUTS} inputs"
     return session, inputs

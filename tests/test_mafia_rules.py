@@ -21,6 +21,7 @@ Deals used below (seat: card):
 from __future__ import annotations
 
 import copy
+import random
 
 import pytest
 
@@ -35,6 +36,7 @@ from engine.errors import (
 )
 from engine.events import HOST
 from engine.games.mafia import data as md
+from engine.games.mafia.moves import move_name, parse_move
 from engine.games.mafia.rules import variant_name
 from engine.scenario import Node
 from engine.session import Session
@@ -486,7 +488,7 @@ def test_agent_may_pass():
     act = of_kind(events, "night-act")
     assert [(e.text, e.data, e.to) for e in act] == [
         ("Night 1: you do nothing.", {"step": "agent", "verb": "pass"}, ("p3",))]
-    assert s.state.public_input("p3", "pass") is None  # secret, down to who sent it
+    assert s.moves[-1].public is None  # secret, down to who sent it
     assert awaited(s) == [("p2", "confer")]
     play(s, "p1 kill p7", "p4 arrest p6", "p7 pass")
     assert host(s)["shielded"] is None
@@ -692,6 +694,21 @@ def test_police_cannot_shoot_or_arrest_the_police_team():
     refused(s, "p4", "kill p6", IllegalMoveError)  # not the Police's power
 
 
+def test_a_night_input_stays_secret_once_it_has_brought_the_morning():
+    """What others may know of an input is judged as it is accepted, not from a later state."""
+    s = mafia_game(EIGHT)
+    quiet_day(s)
+    play(s, "p3 seduce p4", "p1 kill p7", "p4 arrest p6")
+    s.submit("p8", "ban p2")  # the night's last action: the morning and day 2 follow at once
+    assert host(s)["phase"] == "day 2: nominations"
+    assert s.moves[-1].public is None
+    assert s.state.public_input("p8", "ban p2") is None
+    s.submit("p1", "pass")
+    assert s.moves[-1].public == "pass"
+    with pytest.raises(ValueError):
+        s.state.public_input("p8", "ban p2")  # no longer the input just accepted: no stale answer
+
+
 def test_the_chief_may_pass_and_the_police_hear_it():
     """The source says the Chief "may" shoot or arrest: the head's pass ends the conference at
     once, is heard by the awake Police only, and is secret to everyone else."""
@@ -705,7 +722,7 @@ def test_the_chief_may_pass_and_the_police_hear_it():
     assert [(e.text, e.data, e.to) for e in act] == [
         ("Night 1: p4 passes; the Police do nothing tonight.", {"step": "police", "seat": "p4", "verb": "pass"},
          ("p4", "p5"))]
-    assert s.state.public_input("p4", "pass") is None
+    assert s.moves[-1].public is None
     for other in ("p1", "p3", "p6", "p8"):
         assert not [e for e in events if e.visible_to(other) and "pass" in e.text], other
     assert awaited(s) == [("p8", "night")]
@@ -1339,6 +1356,34 @@ def test_words_are_case_insensitive_and_recorded_canonically():
     s.submit("p1", "NOMINATE P6")
     assert s.moves[-1].text == "nominate p6"
     assert host(s)["nominations"] == {"p6": "p1"}
+
+
+def test_a_wrong_time_is_refused_before_wrong_words_for_nominations_votes_and_night_actions():
+    """Nominate, vote, suggest and the night powers are judged on their timing before their words;
+    pass, abstain, say and leave are read first."""
+    s = day_one()
+    assert refused(s, "p1", "kill", IllegalMoveError) == "kill is a night action; it is the nominations of day 1 now"
+    assert refused(s, "p1", "vote", IllegalMoveError) == "vote belongs to the roll-call vote; it is the nominations of day 1 now"
+    assert refused(s, "p2", "suggest", NotYourTurnError) == "p2 has no team to confer with now (the nominations of day 1)"
+    assert refused(s, "p1", "abstain p6", SyntaxInputError) == "abstain takes no words after it"
+    r = roll_call()
+    assert refused(r, "p1", "nominate", IllegalMoveError) == (
+        "nominate belongs to the nominations; it is the vote of day 1 (round 1) now")
+    assert refused(r, "p1", "pass p6", SyntaxInputError) == "pass takes no words after it"
+
+
+def test_every_legal_input_reads_back_as_the_move_it_names():
+    for seed in (1, 2):
+        s = Session(MAFIA, variant_name(8), seed=seed)
+        rng = random.Random(seed)
+        while not s.over:
+            for seat in s.seats:
+                moves = s.state.legal_moves(seat)
+                assert [move_name(m) for m in moves] == s.state.legal_inputs(seat)
+                for m in moves:
+                    assert parse_move(move_name(m), s.seats) == m
+            seat = s.state.awaiting()[0].seat
+            s.submit(seat, MAFIA.choose_input(s.state, seat, rng))
 
 
 def test_say_is_capped_at_the_data_limit_and_a_longer_line_changes_nothing():

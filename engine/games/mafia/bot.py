@@ -3,14 +3,20 @@
 It talks now and then (at most once per phase or night step), nominates about half the time,
 votes for a candidate other than itself, follows its team's suggestions at night, the Fighter
 kills about half the nights, and the Agent and the Police head seldom decline (pass). Everything
-it decides comes from the ``rng`` it is given.
+it decides comes from the ``rng`` it is given. It chooses among move values (``moves.py``); the
+rules object names the one it chose.
 """
 
 from __future__ import annotations
 
 import random
+from typing import TypeVar
 
-from engine.games.mafia.state import NIGHT, NOMINATE, MafiaState
+from engine.games.mafia.moves import Abstain, Leave, Move, Pass, Power, Say, Vote
+from engine.games.mafia.state import MafiaState
+from engine.games.mafia.table import NIGHT, NOMINATE
+
+T = TypeVar("T")
 
 TALK_CHANCE = 0.2
 NOMINATE_CHANCE = 0.5
@@ -20,51 +26,52 @@ FIGHTER_KILL_CHANCE = 0.5
 DECLINE_CHANCE = 0.1  # the other optional powers (Agent, Police head): how often the bot passes
 
 
-def _pick(options: list[str], rng: random.Random) -> str:
+def _pick(options: list[T], rng: random.Random) -> T:
     return options[rng.randrange(len(options))]
 
 
-def _talk(state: MafiaState, seat: str, rng: random.Random, lines: tuple[str, ...]) -> str | None:
+def _talk(state: MafiaState, seat: str, rng: random.Random, lines: tuple[str, ...]) -> Say | None:
     others = [s for s in state.living() if s != seat]
     if not lines or not others:
         return None
-    return "say " + " ".join(_pick(list(lines), rng).replace("{seat}", _pick(others, rng)).split())
+    line = _pick(list(lines), rng)
+    return Say(" ".join(line.replace("{seat}", _pick(others, rng)).split()))
 
 
-def choose(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> str | None:
-    """A legal input for ``seat`` when it is awaited; None otherwise (it never leaves)."""
+def choose(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move | None:
+    """A legal move for ``seat`` when it is awaited; None otherwise (it never leaves)."""
     if not any(a.seat == seat for a in state.awaiting()):
         return None
-    acts = [m for m in state.legal_inputs(seat) if m != "leave"]
+    acts = [m for m in state.legal_moves(seat) if not isinstance(m, Leave)]
     if not acts:
         return None
     if "say TEXT" in state.input_forms(seat) and state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
         line = _talk(state, seat, rng, talk["night" if state.phase == NIGHT else "day"])
-        if line:
+        if line is not None:
             return line
-    by_verb: dict[str, list[str]] = {}
+    by_verb: dict[str, list[Move]] = {}
     for m in acts:
-        by_verb.setdefault(m.split()[0], []).append(m)
+        by_verb.setdefault(m.verb, []).append(m)
     if state.phase == NOMINATE:
         if "nominate" in by_verb and rng.random() < NOMINATE_CHANCE:
             return _pick(by_verb["nominate"], rng)
-        return "pass"
+        return Pass()
     if "vote" in by_verb:
-        others = [m for m in by_verb["vote"] if m != f"vote {seat}"]
+        others = [m for m in by_verb["vote"] if m != Vote(seat)]
         if rng.random() < ABSTAIN_CHANCE or not others:
-            return "abstain"
+            return Abstain()
         return _pick(others, rng)
     step = state.step()
     if step is not None and step.team and "suggest" not in by_verb:
-        wanted = [f"{verb} {t}" for t in state.suggestions.values() if t for verb in ("kill", "shoot")]
+        wanted = [Power(verb, t) for t in state.suggestions.values() if t for verb in ("kill", "shoot")]
         followed = [m for m in acts if m in wanted]
         if followed and rng.random() < FOLLOW_CHANCE:
             return _pick(followed, rng)
-    if step is not None and step.optional and seat == state.step_head(step) and "pass" in acts and len(acts) > 1:
+    if step is not None and step.optional and seat == state.step_head(step) and Pass() in acts and len(acts) > 1:
         if step.name == "fighter":
-            return "pass" if rng.random() >= FIGHTER_KILL_CHANCE else _pick([m for m in acts if m != "pass"], rng)
+            return Pass() if rng.random() >= FIGHTER_KILL_CHANCE else _pick([m for m in acts if m != Pass()], rng)
         if rng.random() < DECLINE_CHANCE:
-            return "pass"
+            return Pass()
         del by_verb["pass"]
     verbs = sorted(by_verb)
     return _pick(by_verb[_pick(verbs, rng)], rng)

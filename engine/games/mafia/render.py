@@ -2,18 +2,15 @@
 
 One row per seat: alive or out (and how), the card if the viewer may know it, and today's
 nominations and votes. A seat's table adds its own card, its team, and, while its team is
-awake at night, the team's suggestions.
+awake at night, the team's suggestions. The rules object draws it (``MafiaRules.render``); the
+state never imports it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.events import HOST
-from engine.games.mafia.state import NIGHT, VOTE
-
-if TYPE_CHECKING:
-    from engine.games.mafia.state import MafiaState
+from engine.games.mafia.state import MafiaState
+from engine.games.mafia.table import NIGHT, VOTE
 
 HEADERS = ("seat", "status", "card", "nominated by", "vote", "note")
 

@@ -11,13 +11,18 @@ from engine.events import EventLog
 from engine.game import GameState, Rules, Variant
 from engine.games.mafia import data as md
 from engine.games.mafia.bot import choose
+from engine.games.mafia.moves import move_name
+from engine.games.mafia.render import render_table
 from engine.games.mafia.state import MafiaState
 from engine.scenario import Node
 
 
 def variant_name(players: int) -> str:
-    """>>> variant_name(8)
-    '8-players'"""
+    """The variant of a player count.
+
+    >>> variant_name(8)
+    '8-players'
+    """
     return f"{players}-players"
 
 
@@ -80,6 +85,10 @@ class MafiaRules(Rules):
             raise node.key("title").fail("a title names a custom deck; there is no deck option")
         return MafiaState(d, deck, title, chance, events)
 
+    def render(self, state: GameState, seat: str) -> str:
+        assert isinstance(state, MafiaState)
+        return render_table(state, seat)
+
     def forfeit_input(self, seat: str) -> str | None:
         return "leave"
 
@@ -88,5 +97,6 @@ class MafiaRules(Rules):
 
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         assert isinstance(state, MafiaState)
-        return choose(state, seat, rng, md.load_talk())
+        move = choose(state, seat, rng, md.load_talk())
+        return None if move is None else move_name(move)
 

@@ -1,0 +1,218 @@
+"""The night of Classic Mafia: its steps in calling order (one role, or one team, at a time),
+a team's conference (suggestions) before its head acts, each role's power and its limits, and
+the dawn that resolves them. The night never starts the day itself: the dawn says whether a day
+begins, and ``MafiaState`` moves on.
+"""
+
+from __future__ import annotations
+
+from engine.errors import IllegalMoveError, NotYourTurnError
+from engine.games.mafia.data import TEAMS, NightStep
+from engine.games.mafia.moves import POWER_VERBS, Move, Pass, Power, Suggest
+from engine.games.mafia.table import NIGHT, Plan, Table
+
+# The power of each night step: its verbs, and which targets it refuses beyond the dead.
+STEP_VERBS: dict[str, tuple[str, ...]] = {
+    "seducer": ("seduce",), "agent": ("protect",), "mafia": ("kill",),
+    "police": ("shoot", "arrest"), "chameleon": ("ban",), "fighter": ("kill",),
+}
+assert {v for verbs in STEP_VERBS.values() for v in verbs} == set(POWER_VERBS), "moves.py reads every power"
+
+
+class Night(Table):
+    """The rules of the night."""
+
+    # ------------------------------------------------------------------------------- inputs
+    def _power_hint(self, step: NightStep, head: str) -> str:
+        if head == self.jailed:
+            return "you are under arrest tonight: pass"
+        hints = {
+            "seducer": "seduce a player (not yourself): nobody can kill them tonight",
+            "agent": "protect a player (not yourself) from tomorrow's vote, or pass",
+            "mafia": "kill: name the Mafia's victim",
+            "police": "shoot a player, or arrest one (once per player), or pass",
+            "chameleon": "ban a player (not yourself) from tomorrow's vote",
+            "fighter": "kill a player, or pass",
+        }
+        return hints[step.name]
+
+    def _need_conferring(self, seat: str) -> None:
+        step = self.step()
+        if step is None or seat not in self.conferring(step):
+            if step is not None and seat in self.suggestions:
+                raise IllegalMoveError(f"{seat} has already made a suggestion tonight")
+            raise NotYourTurnError(f"{seat} has no team to confer with now ({self._phase_name()})")
+
+    def _plan_suggest(self, seat: str, target: str) -> Plan:
+        step = self._awake_step()
+        self._check_living("suggest", target, seat)
+        self._check_team_target(step, target, "suggest")
+
+        def suggest() -> None:
+            self.suggestions[seat] = target
+            self.events.emit("suggest", f"{seat} suggests {target}.", {"seat": seat, "target": target},
+                             to=self.awake_team(step.name))
+        return suggest
+
+    def _plan_pass_night(self, seat: str, step: NightStep) -> Plan:
+        if seat in self.conferring(step):
+            def no_suggestion() -> None:
+                self.suggestions[seat] = None
+                self.events.emit("suggest", f"{seat} suggests nobody.", {"seat": seat, "target": None},
+                                 to=self.awake_team(step.name))
+            return no_suggestion
+        self._need_head(seat, step, "pass")
+        if not step.optional and seat != self.jailed:
+            raise IllegalMoveError(f"the {step.name} step cannot be passed: {self._power_hint(step, seat)}")
+
+        def pass_night() -> None:
+            self.night_acts[step.name] = (seat, "pass", None)
+            team = self.awake_team(step.team) if step.team else []
+            if seat in team:  # a head declining for its team: the team hears it, as it hears a choice
+                self.events.emit("night-act", f"Night {self.night}: {seat} passes; the {step.team.title()} "
+                                 "do nothing tonight.", {"step": step.name, "seat": seat, "verb": "pass"}, to=team)
+            else:
+                why = "are under arrest and do nothing" if seat == self.jailed else "do nothing"
+                self.events.emit("night-act", f"Night {self.night}: you {why}.", {"step": step.name, "verb": "pass"},
+                                 to=[seat])
+            self._next_step()
+        return pass_night
+
+    def _awake_step(self) -> NightStep:
+        step = self.step()
+        assert step is not None, "a night input's timing is checked before its plan"
+        return step
+
+    def _need_head(self, seat: str, step: NightStep, verb: str) -> None:
+        if self.step_head(step) != seat:
+            raise NotYourTurnError(f"{seat} is not awake to {verb} now ({self._phase_name()})")
+
+    def _check_team_target(self, step: NightStep, target: str, verb: str) -> None:
+        if step.team is not None and self.team_of(target) == step.team:
+            raise IllegalMoveError(f"the {step.name.title()} cannot {verb} one of its own ({target})")
+
+    def _need_power(self, seat: str, verb: str) -> None:
+        step = self.step()
+        if step is None:
+            raise IllegalMoveError(f"{verb} is a night action; it is {self._phase_name()} now")
+        self._need_head(seat, step, verb)
+        if verb not in STEP_VERBS[step.name]:
+            raise IllegalMoveError(f"{verb} is not the power of the {step.name} step: {self._power_hint(step, seat)}")
+        if seat == self.jailed:
+            raise IllegalMoveError(f"{seat} is under arrest tonight: its night action is skipped (pass)")
+
+    def _plan_power(self, seat: str, verb: str, target: str) -> Plan:
+        step = self._awake_step()
+        self._check_living(verb, target, seat)
+        self._check_team_target(step, target, verb)
+        if verb == "arrest" and target in self.arrested:
+            raise IllegalMoveError(f"{target} has already been arrested once; a player is arrested only once per game")
+
+        def act() -> None:
+            self.night_acts[step.name] = (seat, verb, target)
+            audience = self.awake_team(step.team) if step.team else [seat]
+            self.events.emit("night-act", f"Night {self.night}: {seat} chooses to {verb} {target}.",
+                             {"step": step.name, "seat": seat, "verb": verb, "target": target}, to=audience)
+            self._next_step()
+        return act
+
+    def _night_moves(self, seat: str, step: NightStep, others: list[str]) -> list[Move]:
+        """What ``seat`` may do in ``step``: confer (suggest or pass), or use the step's power."""
+        if seat in self.conferring(step):
+            return [Suggest(s) for s in others if self.team_of(s) != step.team] + [Pass()]
+        if self.step_head(step) == seat:
+            return self._power_moves(step, seat, others)
+        return []
+
+    def _power_moves(self, step: NightStep, seat: str, others: list[str]) -> list[Move]:
+        if seat == self.jailed:
+            return [Pass()]
+        team = step.team
+        targets = [s for s in others if team is None or self.team_of(s) != team]
+        out: list[Move] = []
+        for verb in STEP_VERBS[step.name]:
+            out += [Power(verb, s) for s in targets if verb != "arrest" or s not in self.arrested]
+        return out + ([Pass()] if step.optional else [])
+
+    # ------------------------------------------------------------------------------- phases
+    def _introduction_night(self) -> None:
+        """Night 0: everyone learns their card, and each team its members. Nobody acts."""
+        n = len(self.seats)
+        cards = ", ".join(f"{self.data.cards[c].title} x{k}" for c, k in self.deck.items())
+        self.events.emit("setup", f"Classic Mafia, {self.title}: seats {' '.join(self.seats)}; "
+                         f"the cards in play: {cards}.",
+                         {"players": n, "deck": dict(self.deck)})
+        for s in self.seats:
+            self.events.emit("card", f"You are {s}: your card is the {self.title_of(s)}.",
+                             {"seat": s, "card": self.card[s]}, to=[s])
+        self.events.emit("narration", "Night falls; everyone sleeps. This first night nobody acts.", {"night": 0})
+        for team in TEAMS:
+            members = self.team_seats(team)
+            if not members:
+                continue
+            self.events.emit("narration", f"The {team.title()} team wakes, and its members meet.", {"team": team})
+            listing = ", ".join(f"{s} ({self.title_of(s)})" for s in members)
+            self.events.emit("team", f"Your team, the {team.title()}: {listing}.",
+                             {"team": team, "members": {s: self.card[s] for s in members}}, to=members)
+        self.events.emit("narration", "Everyone sleeps again.", {})
+
+    def _nightfall(self) -> None:
+        self.phase = NIGHT
+        self.night += 1
+        self.steps = [s for s in self.data.night if self.step_holders(s)]
+        self.step_index = -1
+        self.night_acts = {}
+        self.events.emit("narration", f"Night {self.night} falls; everyone sleeps.", {"night": self.night})
+        self._next_step()
+
+    def _next_step(self) -> None:
+        self.step_index += 1
+        self.suggestions, self.said = {}, {}
+        while self.step_index < len(self.steps) and self.step_head(self.steps[self.step_index]) is None:
+            self.step_index += 1  # its holders left the game during the night
+        step = self.step()
+        if step is None:
+            return
+        self.events.emit("narration", step.wake, {"night": self.night, "step": step.name})
+        if self.jailed in self.step_holders(step):
+            self.arrest_told = True
+            self.events.emit("arrested", "You are under arrest tonight: your night action is skipped.",
+                             {"night": self.night}, to=[self.jailed])
+
+    def _dawn(self) -> bool:
+        """Resolve the night's actions; whether a day begins (not when the deaths end the game)."""
+        night = self.night
+        seduced = self._act_target("seducer")
+        victims = [self._act_target(s) for s in ("mafia", "police", "fighter")]
+        _, police_verb, police_target = self.night_acts.get("police", ("", "pass", None))
+        killed = [s for s in self.seats if s in victims and s != seduced and self.alive[s]]
+        saved = [s for s in self.seats if s in victims and s == seduced and self.alive[s]]
+        self._night_summary(saved)
+        self.jailed = police_target if police_verb == "arrest" else None
+        self.arrest_told = False
+        if self.jailed:
+            self.arrested.append(self.jailed)
+        self.shielded = self._act_target("agent")
+        ban = self._act_target("chameleon")
+        self.no_vote = ban if ban and self.alive[ban] and ban not in killed else None
+        self.events.emit("narration", f"Morning of day {self.day + 1}.", {"day": self.day + 1})
+        if not killed:
+            self.events.emit("morning", "Nobody died in the night.", {"night": night, "killed": []})
+        for s in killed:
+            self._remove(s, f"killed in night {night}", f"{s} was killed in the night")
+        return not self._check_win()
+
+    def _act_target(self, step: str) -> str | None:
+        _, verb, target = self.night_acts.get(step, ("", "pass", None))
+        return None if verb in ("pass", "arrest") else target
+
+    def _night_summary(self, saved: list[str]) -> None:
+        """For the host (and a transcript's reader) only: what every role did tonight."""
+        acts = [f"{step} {seat} {verb}" + (f" {target}" if target else "")
+                for step, (seat, verb, target) in self.night_acts.items()]
+        text = f"Night {self.night}, seen by the host: " + ("; ".join(acts) or "nobody acted")
+        if saved:
+            text += f"; the Seducer's protection saved {' '.join(saved)}"
+        self.events.emit("night-summary", text + ".", {
+            "night": self.night, "acts": {k: list(v) for k, v in self.night_acts.items()}, "saved": saved,
+        }, to=())

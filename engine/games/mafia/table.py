@@ -1,0 +1,180 @@
+"""The table of one Classic Mafia game: who sits where with which card, who is still in, the
+phase, and the night's calling order. These are the facts every other part of the rules reads
+(``day.py``, ``night.py``, ``state.py``, the renderer), with the two things any phase may end
+in: a player leaving the game, and the game's end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.chance import Chance
+from engine.errors import IllegalMoveError
+from engine.events import HOST, EventLog
+from engine.game import GameState, Result
+from engine.games.mafia.data import MafiaData, NightStep
+
+NOMINATE, VOTE, NIGHT = "nominate", "vote", "night"
+
+Plan = Callable[[], None]
+"""What applies an input that has been checked in full (validate, then mutate)."""
+
+
+class Table(GameState):
+    """The facts of the game; ``MafiaState`` is the whole game."""
+
+    DAY_STEP_MS = 1000
+
+    @property  # type: ignore[override]
+    def clock_step_ms(self) -> int:
+        """A day input takes a second of the virtual clock; a night input none, so the clock
+        does not count the secret inputs of the night (a team's whispers) for other seats."""
+        return 0 if self.phase == NIGHT else self.DAY_STEP_MS
+
+    def __init__(self, data: MafiaData, deck: dict[str, int], title: str, chance: Chance, events: EventLog) -> None:
+        self.data = data
+        self.deck = dict(deck)
+        self.title = title
+        self.events = events
+        cards = [name for name, n in deck.items() for _ in range(n)]
+        self.seats = tuple(f"p{i}" for i in range(1, len(cards) + 1))
+        dealt = chance.shuffle("deal", cards)
+        self.card: dict[str, str] = dict(zip(self.seats, dealt))
+        self.alive: dict[str, bool] = {s: True for s in self.seats}
+        self.fate: dict[str, str] = {}  # seat -> how it left the game ("expelled on day 2", ...)
+        self.shown: set[str] = set()  # seats whose card is public
+        self.result: Result | None = None
+        self.day = 0
+        self.night = 0
+        self.phase = NIGHT
+        # the day
+        self.nominations: dict[str, str] = {}  # nominee -> nominator, in nomination order
+        self.done_nominating: dict[str, str | None] = {}  # seat -> its nominee, or None (passed)
+        self.round = 0
+        self.candidates: tuple[str, ...] = ()
+        self.voters: tuple[str, ...] = ()
+        self.votes: dict[str, str | None] = {}  # voter -> candidate, or None (abstained)
+        self.said: dict[str, int] = {}  # lines each seat said in this phase or step
+        self.no_vote: str | None = None  # the Chameleon's choice, for today
+        self.shielded: str | None = None  # the Agent's choice, for today (secret until it holds)
+        # the night
+        self.steps: list[NightStep] = []
+        self.step_index = 0
+        self.suggestions: dict[str, str | None] = {}  # team member -> suggested target, or None
+        self.night_acts: dict[str, tuple[str, str, str | None]] = {}  # step -> (seat, verb, target or None)
+        self.jailed: str | None = None  # arrested last night: no night action tonight
+        self.arrest_told = False  # whether the jailed player's role was called tonight (and told)
+        self.arrested: list[str] = []  # everyone ever arrested (once per game)
+
+    # ---------------------------------------------------------------------------- basic facts
+    def title_of(self, seat: str) -> str:
+        return self.data.cards[self.card[seat]].title
+
+    def side_of(self, seat: str) -> str:
+        return self.data.cards[self.card[seat]].side
+
+    def team_of(self, seat: str) -> str | None:
+        return self.data.cards[self.card[seat]].team
+
+    def living(self) -> list[str]:
+        return [s for s in self.seats if self.alive[s]]
+
+    def team_seats(self, team: str) -> list[str]:
+        return [s for s in self.seats if self.team_of(s) == team]
+
+    def awake_team(self, team: str) -> list[str]:
+        """Living members of ``team`` who are not under arrest tonight: who confers and hears."""
+        return [s for s in self.team_seats(team) if self.alive[s] and s != self.jailed]
+
+    def step(self) -> NightStep | None:
+        if self.phase != NIGHT or self.step_index >= len(self.steps):
+            return None
+        return self.steps[self.step_index]
+
+    def step_holders(self, step: NightStep) -> list[str]:
+        return [s for s in self.living() if self.card[s] in step.cards]
+
+    def step_head(self, step: NightStep) -> str | None:
+        """Who uses the step's power: the head card's holder (Boss, Chief) or else the first
+        living holder in seat order, skipping one under arrest while another may act; a lone
+        holder under arrest is still called (and may only pass)."""
+        holders = self.step_holders(step)
+        free = [s for s in holders if s != self.jailed]
+        for s in free:
+            if self.card[s] == step.cards[0]:
+                return s
+        if free:
+            return free[0]
+        return holders[0] if holders else None
+
+    def conferring(self, step: NightStep) -> list[str]:
+        """Team members still expected to suggest or pass before the head acts."""
+        if step.team is None:
+            return []
+        head = self.step_head(step)
+        return [s for s in self.awake_team(step.name) if s != head and s not in self.suggestions]
+
+    def current_voter(self) -> str | None:
+        return next((v for v in self.voters if self.alive[v] and v not in self.votes), None)
+
+    def counts(self) -> dict[str, int]:
+        out = {side: 0 for side in ("town", "mafia", "loner")}
+        for s in self.living():
+            out[self.side_of(s)] += 1
+        return out
+
+    def knows_card(self, viewer: str, seat: str) -> bool:
+        if viewer == HOST or viewer == seat or seat in self.shown:
+            return True
+        team = self.team_of(viewer) if viewer in self.card else None
+        return team is not None and self.team_of(seat) == team
+
+    def _phase_name(self) -> str:
+        if self.phase == NOMINATE:
+            return f"the nominations of day {self.day}"
+        if self.phase == VOTE:
+            return f"the vote of day {self.day} (round {self.round})"
+        return f"night {self.night}"
+
+    # ------------------------------------------------------------------------ shared checks
+    def _check_living(self, verb: str, target: str, seat: str) -> None:
+        if not self.alive[target]:
+            raise IllegalMoveError(f"{target} is out of the game ({self.fate[target]}); choose a living player")
+        if target == seat:
+            raise IllegalMoveError(f"{seat} cannot {verb} themselves")
+
+    # ------------------------------------------------------------------- leaving and winning
+    def _remove(self, seat: str, fate: str, text: str) -> None:
+        self.alive[seat] = False
+        self.fate[seat] = fate
+        self.shown.add(seat)
+        self.events.emit("out", f"{text}; their card: {self.title_of(seat)}.",
+                         {"seat": seat, "card": self.card[seat], "fate": fate})
+
+    def _check_win(self) -> bool:
+        c = self.counts()
+        if c["mafia"] == 0 and c["town"] > 0:
+            winner, reason, why = "town", "no-mafia", "The town wins: no Mafia-side player is left."
+        elif c["mafia"] > c["town"]:
+            winner, reason, why = "mafia", "mafia-majority", (
+                f"The Mafia wins: {c['mafia']} Mafia-side against {c['town']} town "
+                + ("player." if c["town"] == 1 else "players."))
+        elif c["mafia"] == 0:
+            left = "only loners are left" if c["loner"] else "no town or Mafia player is left"
+            winner, reason, why = None, "no-side", f"Neither side can win: {left}."
+        else:
+            return False
+        loners = [s for s in self.seats if self.side_of(s) == "loner"]
+        notes = [f"the {self.title_of(s)} ({s}) " + ("is alive and wins" if self.alive[s] else "is out and loses")
+                 for s in loners]
+        text = why + (" Loners: " + "; ".join(notes) + "." if notes else "")
+        winners = tuple(s for s in self.seats if (winner and self.side_of(s) == winner)
+                        or (self.side_of(s) == "loner" and self.alive[s]))
+        self.result = Result(winner, reason, text, winners,
+                             {s: ("won" if s in winners else "lost") for s in self.seats})
+        self.events.emit("game-over", text, self.result.as_dict())
+        for s in self.seats:
+            if s not in self.shown:
+                self.shown.add(s)
+                self.events.emit("reveal", f"{s} was the {self.title_of(s)}.", {"seat": s, "card": self.card[s]})
+        return True
