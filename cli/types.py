@@ -76,7 +76,7 @@ class BotKindType(_Named):
     name, metavar = "kind", "KIND"
 
     def values(self, rules: Any) -> list[str]:
-        return [*rules.bot_kinds, "exec:"]
+        return [*rules.bot_kinds, "exec:", "py:"]
 
 
 class SeatType(_Named):
@@ -109,9 +109,10 @@ def check_variant(rules: Any, name: str | None) -> None:
 
 
 def check_kind(rules: Any, kind: str, hint: str) -> None:
-    if kind not in rules.bot_kinds and not (kind.startswith("exec:") and kind[5:].strip()):
+    if kind not in rules.bot_kinds and not (kind.startswith(("exec:", "py:")) and kind.partition(":")[2].strip()):
         raise click.BadParameter(f"unknown bot {kind!r}; {rules.title} has the built-in bots "
-                                 f"{', '.join(rules.bot_kinds)}, or exec:COMMAND for a program", param_hint=hint)
+                                 f"{', '.join(rules.bot_kinds)}, or exec:COMMAND for a program, or "
+                                 "py:MODULE:CLASS for a Python class", param_hint=hint)
 
 
 def check_seat(seats: tuple[str, ...], seat: str, hint: str) -> str:

@@ -386,10 +386,15 @@ class ProcessBot:
 
 def make_bot(spec: str, seat: str, seed: int, timeout: float, kinds: tuple[str, ...] = ("random",),
              *, log: Path | None = None) -> Bot:
-    """A bot from its command-line spec: a built-in kind of the game (``kinds``: random, ...)
-    or ``exec:COMMAND``; ``log``: where an ``exec:`` bot's stderr goes (see ``ProcessBot``)."""
+    """A bot from its command-line spec: a built-in kind of the game (``kinds``: random, ...),
+    ``exec:COMMAND`` (a program; ``log``: where its stderr goes, see ``ProcessBot``) or
+    ``py:MODULE:CLASS`` (an in-process agent, see ``engine.agents``)."""
     if spec in kinds:
         return RandomBot(seat, seed, spec)
     if spec.startswith("exec:") and spec[5:].strip():
         return ProcessBot(seat, spec[5:].strip(), timeout, log=log)
-    raise ArbiterError(f"unknown bot {spec!r} for {seat}: use {' or '.join(kinds)} or exec:COMMAND")
+    if spec.startswith("py:"):
+        from engine.agents import AgentBot, load_agent
+
+        return AgentBot(seat, load_agent(spec[3:].strip()), spec[3:].strip())
+    raise ArbiterError(f"unknown bot {spec!r} for {seat}: use {', '.join(kinds)}, exec:COMMAND or py:MODULE:CLASS")

@@ -37,7 +37,7 @@ def test_games_modes_seats_and_bots_complete_in_the_shell() -> None:
     assert completions(VariantType(), "duel", game="fbi-mafia") == ["duel-3v3", "duel-4v4"]
     assert completions(VariantType(), "", game="magic-maze") == [str(n) for n in range(1, 8)]
     assert "operative" in completions(SeatType(), "op", game="fbi-mafia")
-    assert completions(BotSpecType(), "p1=", game="magic-maze") == ["p1=random", "p1=planner", "p1=exec:"]
+    assert completions(BotSpecType(), "p1=", game="magic-maze") == ["p1=random", "p1=planner", "p1=exec:", "p1=py:"]
     assert completions(VariantType(), "x") == []  # no game named yet: nothing to offer
 
 

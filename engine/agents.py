@@ -1,0 +1,123 @@
+"""In-process bots: a Python class plays a seat with no process and no protocol in between.
+
+An agent is any object with ``act(observation, legal)``: given the text of what its seat has
+learned since it last acted (``observation``, what a language-model agent is shown) and the
+inputs it may send now (``legal``: the ``Choices`` of the seat, see ``engine.session``), it
+returns one input, or None when it has nothing to do (real-time games only). It may also have
+``new_game(info)`` (called once, with the game, variant, seat and seed) and ``close()``.
+
+>>> class First:
+...     def act(self, observation, legal):
+...         return legal.legal[0]
+>>> from engine import registry
+>>> from engine.session import Session
+>>> s = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
+>>> bot = AgentBot("mafia", First())
+>>> bot.choose(s)
+'shift row 1 left'
+
+On the command line an agent is ``--bot SEAT=py:MODULE:CLASS`` (``MODULE`` importable from the
+current folder or the path, ``CLASS`` made with no arguments).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from typing import Any, Protocol
+
+from engine.bots import BotFailure
+from engine.errors import ArbiterError
+from engine.session import Choices, Session
+
+
+class Agent(Protocol):
+    def act(self, observation: str, legal: Choices) -> str | None:
+        """One input for the seat (words without the seat's name), or None: nothing now."""
+
+
+def observation(session: Session, seat: str, start: int = 0) -> tuple[str, int]:
+    """What ``seat`` has learned since its event stream's index ``start``: one ``event:`` line
+    per new event it may see, then what is awaited as it may know it (or the result); and the
+    index to start from next time. It holds nothing the seat may not know.
+
+    >>> from engine import registry
+    >>> s = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
+    >>> text, seen = observation(s, "fbi")
+    >>> text.splitlines()[-1]
+    'awaiting: mafia action: bandit: shift or kill, masquerade'
+    """
+    stream = session.events.visible_to(seat)
+    lines = [f"event: {e.text}" for e in stream[start:]]
+    result = session.state.result
+    if result is not None:
+        lines.append(f"result: {result.text}")
+    else:
+        lines += [f"awaiting: {a.seat} {a.kind}: {a.hint}" for a in session.state.awaiting_seen_by(seat)]
+    return "\n".join(lines), len(stream)
+
+
+class AgentBot:
+    """An agent playing ``seat`` through the referee (the ``engine.bots.Bot`` interface). An
+    exception raised by the agent, or an answer that is not text, is the agent's failure: its
+    seat forfeits, as a program's would."""
+
+    def __init__(self, seat: str, agent: Any, name: str = "") -> None:
+        self.seat = seat
+        self.agent = agent
+        self.name = name or type(agent).__name__
+        self._seen = 0
+        self._started = False
+
+    def choose(self, session: Session) -> str | None:
+        if not self._started:
+            self._started = True
+            start = getattr(self.agent, "new_game", None)
+            if callable(start):
+                self._call(start, {"game": session.rules.name, "variant": session.variant.name,
+                                   "seat": self.seat, "seed": session.seed, "seats": list(session.seats)})
+        text, self._seen = observation(session, self.seat, self._seen)
+        answer = self._call(self.agent.act, text, session.choices(self.seat))
+        if answer is None:
+            if session.state.realtime:
+                return None
+            raise BotFailure(f"the agent {self.name} had no input to give")
+        if not isinstance(answer, str):
+            raise BotFailure(f"the agent {self.name} answered {type(answer).__name__}, not text")
+        words = answer.split()
+        if words and words[0].lower() == self.seat:
+            words = words[1:]
+        return " ".join(words)
+
+    def _call(self, fn: Any, *args: Any) -> Any:
+        try:
+            return fn(*args)
+        except Exception as exc:  # noqa: BLE001 - an agent's bug is its forfeit, never the referee's crash
+            raise BotFailure(f"the agent {self.name} raised {type(exc).__name__}: {str(exc)[:200]}") from None
+
+    def close(self) -> None:
+        closing = getattr(self.agent, "close", None)
+        if callable(closing):
+            try:
+                closing()
+            except Exception:  # noqa: BLE001
+                pass
+
+
+def load_agent(spec: str) -> Any:
+    """An agent from ``MODULE:CLASS`` (``py:`` taken off): the class, made with no arguments."""
+    module_name, sep, class_name = spec.rpartition(":")
+    if not sep or not module_name or not class_name:
+        raise ArbiterError(f"py:{spec}: expected py:MODULE:CLASS, e.g. py:mybots:Greedy")
+    if "." not in sys.path and str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))
+    try:
+        module = importlib.import_module(module_name)
+        cls = getattr(module, class_name)
+        agent = cls()
+    except Exception as exc:  # noqa: BLE001 - whatever the import does, it is the user's code
+        raise ArbiterError(f"py:{spec}: cannot make the agent: {type(exc).__name__}: {exc}") from None
+    if not callable(getattr(agent, "act", None)):
+        raise ArbiterError(f"py:{spec}: {class_name} has no act(observation, legal) method")
+    return agent

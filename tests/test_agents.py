@@ -1,0 +1,59 @@
+"""In-process bots (``engine.agents``): a Python class plays a seat from its observation and
+its legal inputs; its failures are forfeits like a program's; its observation holds only what
+its seat may see."""
+
+from __future__ import annotations
+
+from engine import registry
+from engine import transcript as tr
+from engine.agents import AgentBot, observation
+from engine.match import Match
+from engine.protocol import Protocol
+from engine.session import Session
+from tests.agents_for_tests import Last
+from tests.helpers import responses, run
+
+
+def test_a_python_class_plays_a_seat_from_the_command_line(tmp_path) -> None:
+    t = tmp_path / "t.yaml"
+    r = run("play", "fbi-mafia", "--mode", "duel-3v3", "--seed", 2, "--bot", "mafia=py:tests.agents_for_tests:Last",
+            "--bot", "fbi=random", "--transcript", t)
+    assert r.exit_code == 0, r.output
+    assert any(x[0].startswith("= mafia ") for x in responses(r.output))
+    assert run("replay", t).exit_code == 0
+
+
+def test_an_agent_that_raises_forfeits_with_the_reason() -> None:
+    r = run("play", "fbi-mafia", "--mode", "duel-3v3", "--seed", 2, "--bot", "mafia=py:tests.agents_for_tests:Broken",
+            "--bot", "fbi=random")
+    assert r.exit_code == 0, r.output
+    assert "forfeit: mafia: the agent tests.agents_for_tests:Broken raised ValueError: it fell over" in r.output
+
+
+def test_a_missing_agent_is_a_clear_error() -> None:
+    r = run("play", "fbi-mafia", "--bots", "random", "--bot", "bandit=py:tests.agents_for_tests:Nobody")
+    assert r.exit_code == 1 and "cannot make the agent: AttributeError" in r.output, r.output
+
+
+def test_an_agent_is_told_the_game_and_sees_only_its_seats_stream() -> None:
+    session = Session(registry.get("mafia"), "8-players", seed=3)
+    agents = {s: Last() for s in session.seats}
+    bots = {s: AgentBot(s, a) for s, a in agents.items()}
+    for _ in Match(Protocol(session), bots, None, max_moves=60).run():
+        pass
+    for seat, agent in agents.items():
+        assert agent.info == {"game": "mafia", "variant": "8-players", "seat": seat, "seed": 3,
+                              "seats": list(session.seats)}
+        told = [line for text in agent.seen for line in text.splitlines() if line.startswith("event: ")]
+        stream = [f"event: {e.text}" for e in session.events.visible_to(seat)]
+        assert told == stream[:len(told)], seat  # exactly its own stream, in order, nothing else
+    assert tr.replay(tr.parse(tr.dump(session))).ok
+
+
+def test_observation_is_the_news_since_last_time() -> None:
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
+    first, seen = observation(session, "fbi")
+    assert first.splitlines()[-1].startswith("awaiting: mafia action")
+    session.submit("mafia", "shift row 1 left")
+    news, seen2 = observation(session, "fbi", seen)
+    assert news.splitlines()[0] == "event: The bandit shifts: shift row 1 left." and seen2 > seen
