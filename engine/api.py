@@ -1,0 +1,233 @@
+"""arbiter as a library: one small surface to start, play, watch and record games.
+
+>>> game = new_game("fbi-mafia", "duel-3v3", seed=1)
+>>> game.seats
+('mafia', 'fbi')
+>>> game.awaiting()
+['mafia']
+>>> game.legal("mafia")[:2]
+['shift row 1 left', 'shift row 1 right']
+>>> [e.kind for e in game.play("mafia", "shift row 1 left")]
+['shift', 'turn']
+>>> game.play("mafia", "kill a1")
+Traceback (most recent call last):
+...
+engine.errors.NotYourTurnError: mafia is not awaited: waiting for fbi (...); any seat may surrender at any time
+>>> _ = game.play("fbi", "surrender")
+>>> game.over, game.returns()
+(True, {'mafia': 1, 'fbi': 0})
+
+The full guide, with a multi-agent loop, is ``docs/api.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from engine import registry
+from engine import transcript as tr
+from engine.agents import Agent, observation
+from engine.clock import parse_seconds, seconds_name
+from engine.errors import InputError
+from engine.events import HOST, Event
+from engine.game import Result
+from engine.session import Choices, Session
+
+
+class Game:
+    """One game in progress, seen from the host (who sees everything); every per-seat method
+    shows only what that seat may know. Refused inputs raise the typed errors of
+    ``engine.errors`` (``SyntaxInputError``, ``IllegalMoveError``, ``NotYourTurnError``,
+    ``AmbiguousMoveError``, ``GameOverError``, ``TimeError``, ...) and change nothing."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._observed: dict[str, int] = {}
+
+    # -- facts ---------------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.session.rules.name
+
+    @property
+    def variant(self) -> str:
+        return self.session.variant.name
+
+    @property
+    def seed(self) -> int:
+        return self.session.seed
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.session.seats
+
+    @property
+    def realtime(self) -> bool:
+        """True when there are no turns: every seat may act at any moment (Magic Maze)."""
+        return self.session.state.realtime
+
+    @property
+    def time(self) -> float:
+        """The game's clock, in seconds."""
+        return self.session.clock_ms / 1000
+
+    @property
+    def over(self) -> bool:
+        return self.session.over
+
+    @property
+    def result(self) -> Result | None:
+        return self.session.state.result
+
+    def awaiting(self) -> list[str]:
+        """The seats awaited now (every seat, in a real-time game; none once it is over)."""
+        return list(dict.fromkeys(a.seat for a in self.session.state.awaiting()))
+
+    def legal(self, seat: str) -> list[str]:
+        """Every input ``seat`` may send now, exactly as it may be sent (its give-up input
+        included, last); templates such as ``say TEXT`` are ``forms``."""
+        return self.session.state.legal_inputs(self.session.check_seat(seat))
+
+    def choices(self, seat: str) -> Choices:
+        """What ``seat`` may send now: ``legal``, ``forms`` and ``resign`` apart."""
+        return self.session.choices(self.session.check_seat(seat))
+
+    def forms(self, seat: str) -> list[str]:
+        return self.choices(seat).forms
+
+    # -- playing -------------------------------------------------------------------------------
+    def play(self, seat: str, text: str, time: float | None = None) -> list[Event]:
+        """Play ``text`` (the words after the seat) for ``seat``, at ``time`` seconds (default:
+        the clock plus the game's step); the events it caused, all of them (the host's)."""
+        at = None if time is None else parse_seconds(f"{time:.3f}")
+        return self.session.submit(self.session.check_seat(seat), text, at)
+
+    def wait(self, time: float | None = None) -> list[Event]:
+        """Let time pass with nobody acting, to ``time`` seconds or, by default, to the next
+        moment time alone changes the game (a real-time game's sand, a vote closing)."""
+        deadline = self.session.state.next_deadline()
+        at = parse_seconds(f"{time:.3f}") if time is not None else deadline
+        if at is None:
+            return []
+        return self.session.advance_to(max(at, self.session.clock_ms))
+
+    # -- what a seat may know ------------------------------------------------------------------
+    def view(self, seat: str = HOST) -> dict[str, Any]:
+        return self.session.state.view(self.session.check_seat(seat))
+
+    def board(self, seat: str = HOST) -> str:
+        """The ASCII board as ``seat`` sees it."""
+        return self.session.render(self.session.check_seat(seat))
+
+    def events(self, seat: str = HOST) -> list[Event]:
+        """``seat``'s event stream, from the start."""
+        return self.session.events.visible_to(self.session.check_seat(seat))
+
+    def observation(self, seat: str) -> str:
+        """The text of what ``seat`` has learned since its last observation (its new events,
+        then what is awaited as it may know it, or the result): what an agent is shown."""
+        text, self._observed[seat] = observation(self.session, self.session.check_seat(seat),
+                                                 self._observed.get(seat, 0))
+        return text
+
+    # -- the end -------------------------------------------------------------------------------
+    def outcome(self, seat: str) -> int | None:
+        """1 if ``seat`` won, 0 if it lost, None while the game goes on. When nobody wins (a
+        Classic Mafia game no side can win any more, a Magic Maze game lost to the sand) every
+        seat's outcome is 0."""
+        result = self.result
+        if result is None:
+            return None
+        return 1 if self.session.check_seat(seat) in result.winners else 0
+
+    def returns(self) -> dict[str, int]:
+        """Every seat's outcome (see ``outcome``), once the game is over."""
+        if self.result is None:
+            raise ValueError("the game is not over")
+        return {s: 1 if s in self.result.winners else 0 for s in self.seats}
+
+    # -- records -------------------------------------------------------------------------------
+    def transcript(self) -> str:
+        """The game's transcript, as text."""
+        return tr.dump(self.session)
+
+    def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
+        """Write the transcript to ``path`` (never over a file that exists, unless told)."""
+        p = Path(path)
+        with p.open("w" if overwrite else "x", encoding="utf-8") as f:
+            f.write(self.transcript())
+        return p
+
+    # -- many agents ---------------------------------------------------------------------------
+    def agent_iter(self, max_inputs: int = 100_000) -> Iterator[tuple[str, str, Choices]]:
+        """The multi-agent loop, in the spirit of PettingZoo's: yields ``(seat, observation,
+        choices)`` for each seat whose input is awaited; answer with ``step(seat, text)``
+        (``None``: nothing now, in a real-time game). In a real-time game every seat is asked
+        in turn; when a whole round of seats had nothing to do, time passes to the next moment
+        it changes the game. Ends when the game is over (or after ``max_inputs`` inputs)."""
+        inputs = 0
+        while not self.over and inputs < max_inputs:
+            idle = True
+            for seat in self.awaiting():
+                if self.over:
+                    break
+                self._stepped = False
+                yield seat, self.observation(seat), self.choices(seat)
+                if self._stepped:
+                    idle, inputs = False, inputs + 1
+                elif not self.realtime:
+                    raise RuntimeError(f"agent_iter: {seat} was asked for an input and gave none (step)")
+                if not self.realtime:
+                    break  # a turn game: ask again who is awaited
+            if idle and self.realtime and not self.over:
+                if not self.wait():
+                    break  # nothing can change the game any more
+
+    def step(self, seat: str, text: str | None) -> list[Event]:
+        """Answer ``agent_iter``: play ``text`` for ``seat`` (None: nothing now)."""
+        self._stepped = text is not None
+        if text is None:
+            return []
+        at = self.session.clock_ms + self.session.state.clock_step_ms
+        if self.realtime and self.session.state.changes_by_time(at):
+            self._stepped = True  # time acts first (the sand, a vote): the agent is asked again
+            return self.wait()
+        return self.play(seat, text)
+
+
+def new_game(game: str, variant: str | None = None, *, players: int | None = None, deck: str | Path | None = None,
+             seed: int | None = None) -> Game:
+    """A new game of ``game`` (see ``games()``): its mode or scenario, a player count (games
+    set up by it), a custom deck file, and the seed (chosen when None)."""
+    rules = registry.get(game)
+    chosen, options = rules.choose_setup(variant, players, str(deck) if deck is not None else None)
+    return Game(Session(rules, chosen, seed=seed, options=options))
+
+
+def load_game(path: str | Path) -> Game:
+    """The game a transcript records, replayed to where it stands (finished or not)."""
+    return Game(tr.replayed(tr.read(path)))
+
+
+def replay(path: str | Path) -> tr.ReplayReport:
+    """Re-run a transcript and compare everything (``report.ok``, ``report.problems``)."""
+    return tr.replay(tr.read(path))
+
+
+def games() -> dict[str, list[str]]:
+    """Every game this version plays, with its modes or scenarios."""
+    return {r.name: [v.name for v in r.variants()] for r in registry.games()}
+
+
+def play_agents(game: Game, agents: dict[str, Agent], max_inputs: int = 100_000) -> Result | None:
+    """Play ``game`` to its end with an agent on every seat (``agents``: seat -> an object with
+    ``act(observation, choices)``); the result (None if ``max_inputs`` ran out first)."""
+    for seat, seen, choices in game.agent_iter(max_inputs):
+        game.step(seat, agents[seat].act(seen, choices))
+    return game.result
+
+
+__all__ = ["Game", "new_game", "load_game", "replay", "games", "play_agents", "Agent", "Choices", "InputError",
+           "seconds_name"]
