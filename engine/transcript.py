@@ -22,6 +22,9 @@ transcript without ``result`` is a game in progress and can be resumed.
 from __future__ import annotations
 
 import os
+import re
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -67,8 +70,39 @@ def opening_of(session: Session, settings: dict[str, Any] | None = None) -> str:
     return HEADER + _block(header_of(session, settings)) + "log:\n"
 
 
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_.'/()-]*(?: [A-Za-z0-9_.'/()-]+)*")
+_RESOLVED = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL".split())
+
+
+def _fast_flow(value: Any) -> str | None:
+    """``value`` in YAML's flow style as ``yaml.safe_dump`` writes it, for the plain shapes a
+    log entry has (words, whole numbers, decimal times, lists and mappings of them); None for
+    anything else (then the YAML library writes it). ``test_transcripts`` checks the two agree."""
+    if isinstance(value, str):
+        return value if _PLAIN.fullmatch(value) and value not in _RESOLVED else None
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        text = repr(value)
+        return text if "." in text and "e" not in text and "n" not in text else None
+    if isinstance(value, list):
+        parts = [_fast_flow(v) for v in value]
+        return None if None in parts else "[" + ", ".join(parts) + "]"  # type: ignore[arg-type]
+    if isinstance(value, dict):
+        out = []
+        for k, v in value.items():
+            key, val = (_fast_flow(k) if isinstance(k, str) else None), _fast_flow(v)
+            if key is None or val is None:
+                return None
+            out.append(f"{key}: {val}")
+        return "{" + ", ".join(out) + "}"
+    return None
+
+
 def entry_line(entry: dict[str, Any]) -> str:
-    return "- " + _flow(entry) + "\n"
+    return "- " + (_fast_flow(entry) or _flow(entry)) + "\n"
 
 
 def ending_of(session: Session) -> dict[str, Any]:
@@ -79,10 +113,16 @@ def ending_of(session: Session) -> dict[str, Any]:
     }
 
 
+SYNC_EVERY_S = 0.2
+"""The longest a written entry waits before it is synced to disk (what a power cut may lose)."""
+
+
 class TranscriptWriter:
-    """Writes a session's transcript incrementally: every entry is appended, flushed and synced
-    to disk before the game goes on, and the ending (result and event digest) follows in one
-    write the moment the game is over. Nothing is ever written after the ending.
+    """Writes a session's transcript incrementally. Every entry is appended and flushed before
+    the game goes on (a killed process loses nothing it has answered), and synced to disk at most
+    ``SYNC_EVERY_S`` later (a power cut loses at most that much); the ending (result and event
+    digest) follows in one write, synced at once, the moment the game is over. Nothing is ever
+    written after the ending.
 
     A new transcript never replaces a file unless ``overwrite``; ``resume`` appends to the
     transcript the session was replayed from (dropping a line or an ending a crash left torn),
@@ -95,6 +135,9 @@ class TranscriptWriter:
         self.session = session
         self.finished = False
         self._file: IO[str]
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._synced = 0.0
         try:
             if resume is not None:
                 _truncate_to_log(self.path)
@@ -109,26 +152,53 @@ class TranscriptWriter:
         except OSError as exc:
             raise TranscriptError(f"cannot write the transcript {self.path}: {exc.strerror or exc}") from None
         self._file.write("".join(entry_line(e) for e in session.entries[written:]))
-        self._sync()
+        self._flush()
+        self._fsync()
         session.listeners.append(self.append)
 
-    def _sync(self) -> None:
+    def _flush(self) -> None:
         if self.session.over and not self.finished:
             self._file.write(_block(ending_of(self.session)))
             self.finished = True
         self._file.flush()
-        os.fsync(self._file.fileno())
+
+    def _fsync(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            if not self._file.closed:
+                os.fsync(self._file.fileno())
+            self._synced = time.monotonic()
+
+    def _fsync_soon(self) -> None:
+        """Sync now if the last sync is old enough, else once ``SYNC_EVERY_S`` has passed."""
+        waited = time.monotonic() - self._synced
+        if waited >= SYNC_EVERY_S:
+            self._fsync()
+        elif self._timer is None:
+            self._timer = threading.Timer(SYNC_EVERY_S - waited, self._fsync)
+            self._timer.daemon = True
+            self._timer.start()
 
     def append(self, entry: dict[str, Any]) -> None:
         if self.finished:  # the log is closed by the ending; nothing may follow it
             return
         self._file.write(entry_line(entry))
-        self._sync()
+        self._flush()
+        if self.finished:
+            self._fsync()  # the end: on disk at once
+        else:
+            self._fsync_soon()
 
     def close(self) -> None:
         if self.append in self.session.listeners:
             self.session.listeners.remove(self.append)
-        self._file.close()
+        if not self._file.closed:
+            self._file.flush()
+            self._fsync()
+            with self._lock:
+                self._file.close()
 
 
 def _truncate_to_log(path: Path) -> None:

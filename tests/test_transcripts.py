@@ -659,3 +659,43 @@ def test_a_clock_stepped_past_the_largest_stamp_still_replays():
         assert p.handle(f"@{now} time").startswith("= ")
         report = tr.replay(tr.parse(tr.dump(session)))
         assert report.ok, report.problems
+
+
+# =========================================================================== fast lines
+_WORDS = st.one_of(
+    st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12),
+    st.text(alphabet="abcXYZ019 _.'/()-:#,[]{}!&*?|>%@`\"", max_size=12),
+    st.sampled_from(["yes", "No", "null", "on", "OFF", "1.5", "12", "0x1f", "1e3", "~", "-", "a: b", "a #b", " a", "a "]),
+)
+_SCALARS = st.one_of(_WORDS, st.integers(-10**12, 10**12), st.booleans(), st.none(),
+                     st.integers(0, 10**9).map(lambda ms: ms / 1000), st.floats(allow_nan=True))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                         st.dictionaries(_WORDS, inner, max_size=3)), max_leaves=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(kind=st.sampled_from(["move", "chance", "tick", "note"]), body=st.dictionaries(_WORDS, _VALUES, max_size=4))
+def test_a_log_line_is_what_the_yaml_library_writes(kind, body):
+    entry = {kind: body}
+    assert tr.entry_line(entry) == "- " + tr._flow(entry) + "\n"
+
+
+def test_entries_are_flushed_at_once_and_synced_at_most_a_moment_later(tmp_path, monkeypatch):
+    """A killed process loses nothing (each entry is flushed before the game goes on); a power
+    cut loses at most SYNC_EVERY_S (a sync follows every write within that); syncs are batched."""
+    import time as clock
+
+    synced = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(clock.monotonic()), real(fd)))
+    whole = play_random(FBI, "standard-3v3", 4)
+    path = tmp_path / "t.yaml"
+    session = Session(FBI, "standard-3v3", seed=4)
+    writer = tr.TranscriptWriter(path, session)
+    for seat, text, at in moves_of(whole)[:60]:
+        session.submit(seat, text, at)
+        assert path.read_text(encoding="utf-8").count("{move:") == len(session.moves)  # flushed already
+    assert len(synced) < 20, f"{len(synced)} syncs for 60 moves: they are not batched"
+    clock.sleep(tr.SYNC_EVERY_S * 2.5)
+    assert synced and clock.monotonic() - synced[-1] < tr.SYNC_EVERY_S * 2.5  # the last write was synced
+    writer.close()
