@@ -11,7 +11,7 @@ from engine.events import EventLog
 from engine.game import GameState, Rules, Variant
 from engine.games.magic_maze import data as mm
 from engine.games.magic_maze import planner
-from engine.games.magic_maze.render import LEGEND
+from engine.games.magic_maze.render import LEGEND, render_mall
 from engine.games.magic_maze.state import MazeState
 from engine.scenario import Node
 
@@ -59,6 +59,11 @@ class MagicMazeRules(Rules):
 
     def validate_document(self, doc: Any) -> None:
         mm.validate_document(doc)
+
+    def render(self, state: GameState, seat: str) -> str:
+        """The explored mall and the status block; everything on it is public."""
+        assert isinstance(state, MazeState)
+        return render_mall(state)
 
     def bot_input(self, kind: str, state: GameState, seat: str, rng: random.Random) -> str | None:
         assert isinstance(state, MazeState)

@@ -510,10 +510,5 @@ class MazeState(GameState):
             out["result"] = self.result.as_dict()
         return out
 
-    def render(self, seat: str) -> str:
-        from engine.games.magic_maze.render import render_mall
-
-        return render_mall(self)
-
     def score(self) -> dict[str, Any]:
         return {"escaped": len(self.escaped), "theft": self.theft, "time_left": seconds_name(self.time_left_ms())}
