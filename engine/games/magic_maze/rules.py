@@ -11,6 +11,7 @@ from engine.events import EventLog
 from engine.game import GameState, Rules, Variant
 from engine.games.magic_maze import data as mm
 from engine.games.magic_maze import planner
+from engine.games.magic_maze.moves import GAME_ACTIONS, move_name
 from engine.games.magic_maze.render import LEGEND, render_mall
 from engine.games.magic_maze.state import MazeState
 from engine.scenario import Node
@@ -74,5 +75,6 @@ class MagicMazeRules(Rules):
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         """The random bot: a random game action it holds (or a draw), never talk or the pawn;
         None when it holds nothing it can use now."""
-        legal = [m for m in state.legal_inputs(seat) if m.split()[0] in ("move", "vortex", "escalator", "explore", "draw")]
-        return legal[rng.randrange(len(legal))] if legal else None
+        assert isinstance(state, MazeState)
+        legal = [m for m in state.legal_moves(seat) if m.verb in GAME_ACTIONS]
+        return move_name(legal[rng.randrange(len(legal))]) if legal else None

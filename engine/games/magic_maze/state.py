@@ -2,14 +2,16 @@
 clock, action tiles, talk windows. Rules text: ``docs/rules/magic-maze.md``.
 
 There are no turns: every seat may act at any moment, with the actions on its tile(s). Each
-input is checked completely (``_plan_*`` returns the canonical words and a closure) before
-anything changes. Time comes with every input (``now_ms``); the game is lost at the moment
-the timer runs out, even between inputs (``next_deadline``/``advance_clock``).
+input is read into a ``Move`` value (``moves.parse_move``), then checked completely
+(``_plan_*`` returns the move in full and a closure) before anything changes. Time comes
+with every input (``now_ms``); the game is lost at the moment the timer runs out, even
+between inputs (``next_deadline``/``advance_clock``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from engine.chance import Chance
@@ -19,26 +21,20 @@ from engine.events import EventLog
 from engine.game import Awaiting, GameState, Result
 from engine.games.magic_maze.data import MazeData, Scenario
 from engine.games.magic_maze.mall import Mall, joined_origin, joined_quarters
-from engine.games.magic_maze.tiles import CENTRE, COLOURS, HERO_OF, STEP, Cell
+from engine.games.magic_maze.moves import (
+    DIR_NAME,
+    GAME_ACTIONS,
+    HEROES,
+    Move,
+    move_name,
+    parse_move,
+)
+from engine.games.magic_maze.tiles import CENTRE, STEP, Cell
 
-HEROES = ("purple", "yellow", "green", "orange")
-HERO_WORDS = {**{c: c for c in HEROES}, **{v: k for k, v in HERO_OF.items()},
-              **{k: v for k, v in COLOURS.items()}}
-DIR_WORDS = {"north": "N", "south": "S", "east": "E", "west": "W", "n": "N", "s": "S", "e": "E", "w": "W"}
-DIR_NAME = {"N": "north", "S": "south", "E": "east", "W": "west"}
-GAME_ACTIONS = ("move", "vortex", "escalator", "explore", "draw")
-FORMS = {
-    "move": "move HERO DIRECTION [SQUARES]: straight, as far as it goes or SQUARES squares",
-    "vortex": "vortex HERO [SQUARE]: to a free vortex of the hero's colour (before the theft)",
-    "escalator": "escalator HERO: from one end of its escalator to the other",
-    "explore": "explore HERO: join the next tile at the hero's exploration square; "
-               "explore SQUARE: by the mage's crystal ball",
-    "draw": "draw: (solo) turn the next action tile",
-    "say": "say TEXT: talk, while talk is open",
-    "pawn": "pawn SEAT: put the 'Do something!' pawn in front of SEAT",
-    "stare": "stare SEAT: stare at SEAT",
-}
+__all__ = ["DIR_NAME", "HEROES", "MazeState", "Plan"]
+
 Plan = Callable[[], None]
+"""What an accepted input does, run once ``apply`` knows the input is legal."""
 
 
 class MazeState(GameState):
@@ -173,19 +169,15 @@ class MazeState(GameState):
 
     # ---------------------------------------------------------------------------- inputs
     def apply(self, seat: str, text: str, now_ms: int) -> str:
-        words = text.split()
-        if not words:
-            raise SyntaxInputError("an empty input", list(FORMS.values()))
-        verb = words[0].lower()
-        if verb not in FORMS:
-            raise SyntaxInputError(f"{words[0]!r} is not an action of Magic Maze", list(FORMS.values()))
-        canonical, plan = getattr(self, f"_plan_{verb}")(seat, words[1:])
+        move = parse_move(text, self.seats)
+        plan_verb: Callable[[str, Move], tuple[Move, Plan]] = getattr(self, f"_plan_{move.verb}")
+        move, effect = plan_verb(seat, move)
         self.now_ms = now_ms
-        if verb in GAME_ACTIONS and self.scenario.talk == "windows" and self.talk_open:
+        if move.verb in GAME_ACTIONS and self.scenario.talk == "windows" and self.talk_open:
             self.talk_open = False
             self.events.emit("silence", "An action: talk is over; silence again.", {})
-        plan()
-        return canonical
+        effect()
+        return move_name(move)
 
     def _need(self, seat: str, action: str) -> None:
         held = self.actions_of(seat)
@@ -193,10 +185,8 @@ class MazeState(GameState):
             have = ", ".join(held) or "nothing yet (draw)" if self.solo else ", ".join(held)
             raise IllegalMoveError(f"{seat} cannot {action}: {seat}'s action tile(s) show {have}")
 
-    def _hero(self, word: str) -> str:
-        hero = HERO_WORDS.get(word.lower())
-        if hero is None:
-            raise SyntaxInputError(f"{word!r} is not a hero (purple/mage, yellow/barbarian, green/elf, orange/dwarf)")
+    def _present(self, hero: str | None) -> str:
+        assert hero is not None
         if self.heroes[hero] is None:
             raise IllegalMoveError(f"the {hero} hero has left the mall")
         return hero
@@ -208,52 +198,41 @@ class MazeState(GameState):
             raise SyntaxInputError(f"{word!r} is not a square of the mall (TILE.CELL, e.g. 1a.b2; tiles: {tiles})")
         return g
 
-    def _plan_move(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        if len(args) not in (2, 3):
-            raise SyntaxInputError("move takes a hero, a direction and maybe a number", [FORMS["move"]])
-        hero = self._hero(args[0])
-        d = DIR_WORDS.get(args[1].lower())
-        if d is None:
-            raise SyntaxInputError(f"{args[1]!r} is not a direction (north, south, east, west)", [FORMS["move"]])
+    def _plan_move(self, seat: str, move: Move) -> tuple[Move, Plan]:
+        hero = self._present(move.hero)
+        d = move.direction
+        assert d is not None
         self._need(seat, DIR_NAME[d])
         path = self.path(hero, d)
         if not path:
             raise IllegalMoveError(f"the {hero} hero cannot move {DIR_NAME[d]}: the way is shut")
-        if len(args) == 3:
-            if not args[2].isascii() or not args[2].isdigit() or int(args[2]) < 1:
-                raise SyntaxInputError(f"{args[2]!r} is not a number of squares", [FORMS["move"]])
-            n = int(args[2])
-            if n > len(path):
+        if move.squares is not None:
+            if move.squares > len(path):
                 raise IllegalMoveError(f"the {hero} hero can move at most {len(path)} square(s) {DIR_NAME[d]}")
-            path = path[:n]
-        return f"move {hero} {DIR_NAME[d]} {len(path)}", lambda: self._walk(hero, path)
+            path = path[:move.squares]
+        return replace(move, squares=len(path)), lambda: self._walk(hero, path)
 
-    def _plan_vortex(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        if len(args) not in (1, 2):
-            raise SyntaxInputError("vortex takes a hero and maybe a square", [FORMS["vortex"]])
-        hero = self._hero(args[0])
+    def _plan_vortex(self, seat: str, move: Move) -> tuple[Move, Plan]:
+        hero = self._present(move.hero)
         self._need(seat, "vortex")
         if self.theft:
             raise IllegalMoveError("the vortexes stopped working at the theft")
         free = [g for g in self.free_vortexes(hero) if g != self.heroes[hero]]
-        if len(args) == 2:
-            g = self._square(args[1])
+        options = [move_name(Move("vortex", hero=hero, square=self.square_name(v))) for v in free]
+        if move.square is not None:
+            g = self._square(move.square)
             if g not in free:
-                raise IllegalMoveError(f"{args[1]} is not a free {hero} vortex",
-                                       [f"vortex {hero} {self.square_name(v)}" for v in free])
+                raise IllegalMoveError(f"{move.square} is not a free {hero} vortex", options)
         elif len(free) == 1:
             g = free[0]
         elif not free:
             raise IllegalMoveError(f"there is no free {hero} vortex in the mall")
         else:
-            raise AmbiguousMoveError(f"the {hero} hero has {len(free)} free vortexes; name one",
-                                     [f"vortex {hero} {self.square_name(v)}" for v in free])
-        return f"vortex {hero} {self.square_name(g)}", lambda: self._walk(hero, [g])
+            raise AmbiguousMoveError(f"the {hero} hero has {len(free)} free vortexes; name one", options)
+        return Move("vortex", hero=hero, square=self.square_name(g)), lambda: self._walk(hero, [g])
 
-    def _plan_escalator(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        if len(args) != 1:
-            raise SyntaxInputError("escalator takes a hero", [FORMS["escalator"]])
-        hero = self._hero(args[0])
+    def _plan_escalator(self, seat: str, move: Move) -> tuple[Move, Plan]:
+        hero = self._present(move.hero)
         self._need(seat, "escalator")
         g = self.heroes[hero]
         assert g is not None
@@ -264,18 +243,15 @@ class MazeState(GameState):
         dest = placed.glob(other)
         if self.hero_at(dest) is not None:
             raise IllegalMoveError(f"the other end of the escalator ({self.square_name(dest)}) is taken")
-        return f"escalator {hero}", lambda: self._walk(hero, [dest])
+        return move, lambda: self._walk(hero, [dest])
 
-    def _plan_explore(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        if len(args) != 1:
-            raise SyntaxInputError("explore takes a hero (or, by the crystal ball, a square)", [FORMS["explore"]])
+    def _plan_explore(self, seat: str, move: Move) -> tuple[Move, Plan]:
         self._need(seat, "explore")
         if not self.stack:
             raise IllegalMoveError("the stack is empty: no tile is left to explore with")
-        word = args[0].lower()
-        if "." in word:
-            return self._plan_crystal(word)
-        hero = self._hero(word)
+        if move.square is not None:
+            return self._plan_crystal(move.square)
+        hero = self._present(move.hero)
         g = self.heroes[hero]
         assert g is not None
         side = self.mall.unexplored(g)
@@ -285,9 +261,9 @@ class MazeState(GameState):
         if colour != hero:
             raise IllegalMoveError(f"the {hero} hero stands on a {colour} exploration square; only the {colour} hero explores it")
         plan = self._joining(g, side)
-        return f"explore {hero}", lambda: self._join(plan, opened_by=hero)
+        return move, lambda: self._join(plan, opened_by=hero)
 
-    def _plan_crystal(self, word: str) -> tuple[str, Plan]:
+    def _plan_crystal(self, word: str) -> tuple[Move, Plan]:
         if not self.scenario.crystal:
             raise IllegalMoveError("crystal balls are not in force in this scenario")
         mage = self.heroes["purple"]
@@ -306,7 +282,7 @@ class MazeState(GameState):
             self.used.add(mage)
             self.crystal_credit = mage if first else None
             self._join(plan, opened_by=None)
-        return f"explore {self.square_name(g)}", crystal
+        return Move("explore", square=self.square_name(g)), crystal
 
     def _joining(self, g: Cell, side: str) -> tuple[str, Cell, int, Cell]:
         origin = joined_origin(g, side)
@@ -316,9 +292,7 @@ class MazeState(GameState):
                                    "this square cannot be explored")
         return self.stack[0], origin, joined_quarters(side), g
 
-    def _plan_draw(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        if args:
-            raise SyntaxInputError("draw takes no words after it", [FORMS["draw"]])
+    def _plan_draw(self, seat: str, move: Move) -> tuple[Move, Plan]:
         if not self.solo:
             raise IllegalMoveError("draw belongs to solo play; your action tiles are face up")
 
@@ -328,39 +302,32 @@ class MazeState(GameState):
                 self.events.emit("solo-deck", "The action deck is empty: the discard pile is turned over.", {})
             self.discard.append(self.deck.pop(0))
             self.events.emit("draw", f"Action tile turned: {self.discard[-1]}.", {"action": self.discard[-1]})
-        return "draw", draw
+        return move, draw
 
-    def _plan_say(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        if not args:
-            raise SyntaxInputError("say what? 'say' needs words after it", [FORMS["say"]])
+    def _plan_say(self, seat: str, move: Move) -> tuple[Move, Plan]:
         if not self.talk_open:
             raise IllegalMoveError("silence: talk is allowed only from the start of the game, after an hourglass "
                                    "flip" + (" or after the elf explores" if self.scenario.elf_talk else "")
                                    + ", until the next action; staring and the pawn are always allowed")
-        words = " ".join(args)
-        return f"say {words}", lambda: self.events.emit("say", f"{seat}: {words}", {"seat": seat, "text": words})
+        words = move.text
+        return move, lambda: self.events.emit("say", f"{seat}: {words}", {"seat": seat, "text": words})
 
-    def _seat_word(self, verb: str, args: list[str]) -> str:
-        if len(args) != 1 or args[0].lower() not in self.seats:
-            raise SyntaxInputError(f"{verb} takes one seat ({' '.join(self.seats)})", [FORMS[verb]])
-        return args[0].lower()
-
-    def _plan_pawn(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        target = self._seat_word("pawn", args)
+    def _plan_pawn(self, seat: str, move: Move) -> tuple[Move, Plan]:
+        target = move.seat
 
         def pawn() -> None:
             self.pawn = target
             self.events.emit("pawn", f"{seat} puts the 'Do something!' pawn in front of {target}.",
                              {"seat": seat, "target": target})
-        return f"pawn {target}", pawn
+        return move, pawn
 
-    def _plan_stare(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        target = self._seat_word("stare", args)
+    def _plan_stare(self, seat: str, move: Move) -> tuple[Move, Plan]:
+        target = move.seat
         if target == seat:
             raise IllegalMoveError(f"{seat} cannot stare at itself; stare at another player",
                                    [f"stare {s}" for s in self.seats if s != seat])
-        return f"stare {target}", lambda: self.events.emit("stare", f"{seat} stares at {target}.",
-                                                          {"seat": seat, "target": target})
+        return move, lambda: self.events.emit("stare", f"{seat} stares at {target}.",
+                                              {"seat": seat, "target": target})
 
     # ---------------------------------------------------------------------------- effects
     def _walk(self, hero: str, squares: list[Cell]) -> None:
@@ -454,18 +421,22 @@ class MazeState(GameState):
 
     # ---------------------------------------------------------------------------- legal inputs
     def legal_inputs(self, seat: str) -> list[str]:
+        return [move_name(m) for m in self.legal_moves(seat)]
+
+    def legal_moves(self, seat: str) -> list[Move]:
+        """Every input ``seat`` may send now, as values in full (``legal_inputs`` is their text)."""
         if self.result is not None:
             return []
-        out: list[str] = []
+        out: list[Move] = []
         held = self.actions_of(seat)
         for hero in HEROES:
             if self.heroes[hero] is None:
                 continue
             for d in "NESW":
                 if DIR_NAME[d] in held:
-                    out += [f"move {hero} {DIR_NAME[d]} {n}" for n in range(1, len(self.path(hero, d)) + 1)]
+                    out += [Move("move", hero=hero, direction=d, squares=n) for n in range(1, len(self.path(hero, d)) + 1)]
             if "vortex" in held and not self.theft:
-                out += [f"vortex {hero} {self.square_name(g)}" for g in self.free_vortexes(hero)
+                out += [Move("vortex", hero=hero, square=self.square_name(g)) for g in self.free_vortexes(hero)
                         if g != self.heroes[hero]]
             g = self.heroes[hero]
             assert g is not None
@@ -473,16 +444,16 @@ class MazeState(GameState):
                 placed, local = self.mall.at[g]
                 other = placed.tile.escalators.get(local)
                 if other is not None and self.hero_at(placed.glob(other)) is None:
-                    out.append(f"escalator {hero}")
+                    out.append(Move("escalator", hero=hero))
             if "explore" in held and self.stack and self.kind(g)[1] == hero and self.joinable(g):
-                out.append(f"explore {hero}")
+                out.append(Move("explore", hero=hero))
         if "explore" in held and self.stack and self.scenario.crystal:
             mage = self.heroes["purple"]
             if mage is not None and self.kind(mage)[0] == "crystal" and (mage not in self.used or self.crystal_credit == mage):
-                out += [f"explore {self.square_name(g)}" for g in self.mall.squares() if self.joinable(g)]
+                out += [Move("explore", square=self.square_name(g)) for g in self.mall.squares() if self.joinable(g)]
         if self.solo:
-            out.append("draw")
-        out += [f"pawn {s}" for s in self.seats] + [f"stare {s}" for s in self.seats if s != seat]
+            out.append(Move("draw"))
+        out += [Move("pawn", seat=s) for s in self.seats] + [Move("stare", seat=s) for s in self.seats if s != seat]
         return out
 
     def input_forms(self, seat: str) -> list[str]:
