@@ -69,7 +69,8 @@ class MagicMazeRules(Rules):
     def bot_input(self, kind: str, state: GameState, seat: str, rng: random.Random) -> str | None:
         assert isinstance(state, MazeState)
         if kind == "planner":
-            return planner.choose(state, seat)
+            move = planner.choose(state, seat)
+            return None if move is None else move_name(move)
         return self.choose_input(state, seat, rng)
 
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:

@@ -10,7 +10,7 @@ between inputs (``next_deadline``/``advance_clock``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -31,7 +31,7 @@ from engine.games.magic_maze.moves import (
 )
 from engine.games.magic_maze.tiles import CENTRE, STEP, Cell
 
-__all__ = ["DIR_NAME", "HEROES", "MazeState", "Plan"]
+__all__ = ["HEROES", "MazeState", "Plan"]
 
 Plan = Callable[[], None]
 """What an accepted input does, run once ``apply`` knows the input is legal."""
@@ -102,13 +102,25 @@ class MazeState(GameState):
         hit = self.mall.at[g]
         return hit[0].tile.kind(hit[1])
 
+    def live_cameras(self) -> int:
+        """The cameras on the board that are not disabled (none count without the camera rule)."""
+        if not self.scenario.cameras:
+            return 0
+        return sum(1 for g in self.mall.with_code("Cm") if g not in self.used)
+
     def cameras_lock(self) -> bool:
-        """Two or more unused cameras on the board forbid every hourglass square."""
-        return self._lock_with(self.used)
+        """Two or more live cameras on the board forbid every hourglass square."""
+        return self.live_cameras() >= 2
 
     def free_vortexes(self, hero: str) -> list[Cell]:
         """The vortexes of ``hero``'s colour no other hero stands on."""
         return [g for g in self.mall.squares() if self.kind(g) == ("vortex", hero) and self.hero_at(g) in (None, hero)]
+
+    def escalator_end(self, g: Cell) -> Cell | None:
+        """The other end of the escalator whose end is ``g``; None when ``g`` is not one."""
+        placed, local = self.mall.at[g]
+        other = placed.tile.escalators.get(local)
+        return None if other is None else placed.glob(other)
 
     def joinable(self, g: Cell) -> str | None:
         """The side of ``g`` when a tile can join there now: an unexplored exploration square
@@ -134,31 +146,31 @@ class MazeState(GameState):
             return False
         return not (kind == "hourglass" and lock)
 
-    def path(self, hero: str, d: str) -> list[Cell]:
-        """The squares a straight move of ``hero`` toward ``d`` enters, as far as it goes: it
-        stops before a wall, a hero, a blocked square or the mall's edge, and on a usable exit
-        (the hero leaves). Cameras the barbarian enters stop locking hourglasses at once."""
-        g = self.heroes[hero]
-        assert g is not None
-        used = set(self.used)
-        out: list[Cell] = []
+    def slide(self, hero: str, start: Cell, d: str) -> Iterator[Cell]:
+        """The squares a straight move of ``hero`` from ``start`` toward ``d`` enters, in order:
+        each one a square the move may stop on (the other heroes standing still). It stops
+        before a wall, a hero, a blocked square, a locked hourglass or the mall's edge, and on
+        a usable exit (the hero leaves). Cameras the barbarian enters stop locking hourglasses
+        at once. The one straight-move rule: ``path`` and the planner both ask it."""
+        live = self.live_cameras()
+        g = start
         while True:
             h = (g[0] + STEP[d][0], g[1] + STEP[d][1])
-            if not self.can_enter(hero, g, h, d, lock=self._lock_with(used)):
-                return out
-            out.append(h)
-            kind, _ = self.kind(h)
-            if kind in ("hourglass", "camera") and (kind == "hourglass" or hero == "yellow"):
-                used.add(h)
+            if not self.can_enter(hero, g, h, d, lock=live >= 2):
+                return
+            yield h
+            if live and hero == "yellow" and self.kind(h)[0] == "camera" and h not in self.used:
+                live -= 1
             if self.exit_usable(h, hero):
-                return out
+                return
             g = h
 
-    def _lock_with(self, used: set[Cell]) -> bool:
-        """The camera lock, were ``used`` the used squares (a move disables cameras on its way)."""
-        if not self.scenario.cameras:
-            return False
-        return sum(1 for g in self.mall.squares() if self.mall.code(g) == "Cm" and g not in used) >= 2
+    def path(self, hero: str, d: str) -> list[Cell]:
+        """The squares a straight move of ``hero`` toward ``d`` enters from where it stands, as
+        far as it goes (see ``slide``)."""
+        g = self.heroes[hero]
+        assert g is not None
+        return list(self.slide(hero, g, d))
 
     # ---------------------------------------------------------------------------- awaiting
     def awaiting(self) -> list[Awaiting]:
@@ -236,11 +248,9 @@ class MazeState(GameState):
         self._need(seat, "escalator")
         g = self.heroes[hero]
         assert g is not None
-        placed, local = self.mall.at[g]
-        other = placed.tile.escalators.get(local)
-        if other is None:
+        dest = self.escalator_end(g)
+        if dest is None:
             raise IllegalMoveError(f"the {hero} hero is not on an escalator")
-        dest = placed.glob(other)
         if self.hero_at(dest) is not None:
             raise IllegalMoveError(f"the other end of the escalator ({self.square_name(dest)}) is taken")
         return move, lambda: self._walk(hero, [dest])
@@ -441,9 +451,8 @@ class MazeState(GameState):
             g = self.heroes[hero]
             assert g is not None
             if "escalator" in held:
-                placed, local = self.mall.at[g]
-                other = placed.tile.escalators.get(local)
-                if other is not None and self.hero_at(placed.glob(other)) is None:
+                end = self.escalator_end(g)
+                if end is not None and self.hero_at(end) is None:
                     out.append(Move("escalator", hero=hero))
             if "explore" in held and self.stack and self.kind(g)[1] == hero and self.joinable(g):
                 out.append(Move("explore", hero=hero))
