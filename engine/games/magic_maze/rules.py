@@ -28,6 +28,8 @@ class MagicMazeRules(Rules):
     bench_games = 10
     bench_players = 4
     legend = LEGEND
+    state_class: type[MazeState] = MazeState
+    """The state ``new_state`` sets up: a variant's rules name their ``MazeState`` subclass."""
 
     def variants(self) -> list[Variant]:
         d = mm.load()
@@ -56,7 +58,7 @@ class MagicMazeRules(Rules):
         node.only_keys("players")
         players = node.optional("players", 1).integer(1, MAX_PLAYERS)
         d = mm.load()
-        return MazeState(d, d.scenarios[variant.name], players, chance, events)
+        return self.state_class(d, d.scenarios[variant.name], players, chance, events)
 
     def validate_document(self, doc: Any) -> None:
         mm.validate_document(doc)

@@ -1,11 +1,15 @@
 """The state of one Magic Maze game: heroes in a growing mall, a sand timer on the virtual
 clock, action tiles, talk windows. Rules text: ``docs/rules/magic-maze.md``.
 
-There are no turns: every seat may act at any moment, with the actions on its tile(s). Each
-input is read into a ``Move`` value (``moves.parse_move``), then checked completely
-(``_plan_*`` returns the move in full and a closure) before anything changes. Time comes
-with every input (``now_ms``); the game is lost at the moment the timer runs out, even
-between inputs (``next_deadline``/``advance_clock``).
+There are no turns: every seat may act at any moment, with the actions on its tile(s). An
+input is read into a ``Move`` value (``parse``), its seat judged (``check_actor``), then
+checked completely (``plan``: the move in full and a closure) before anything changes. Time
+comes with every input (``now_ms``); the game is lost at the moment the timer runs out, even
+between inputs (``next_deadline``/``advance_clock``, built on ``timers``).
+
+A variant is a subclass that overrides the hooks (each says what it is for): ``forms``,
+``parse``, ``check_actor``, ``plan``, ``legal_moves``, ``talk_open_for``, ``pass_hands``,
+``timers``, ``after_change``, ``finish``, and ``view``/``awaiting`` through ``super()``.
 """
 
 from __future__ import annotations
@@ -16,13 +20,19 @@ from typing import Any
 
 from engine.chance import Chance
 from engine.clock import seconds_name
-from engine.errors import AmbiguousMoveError, IllegalMoveError, SyntaxInputError
+from engine.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InputError,
+    SyntaxInputError,
+)
 from engine.events import EventLog
 from engine.game import Awaiting, GameState, Result
 from engine.games.magic_maze.data import MazeData, Scenario
 from engine.games.magic_maze.mall import Mall, joined_origin, joined_quarters
 from engine.games.magic_maze.moves import (
     DIR_NAME,
+    FORMS,
     GAME_ACTIONS,
     HEROES,
     Move,
@@ -31,10 +41,12 @@ from engine.games.magic_maze.moves import (
 )
 from engine.games.magic_maze.tiles import CENTRE, STEP, Cell
 
-__all__ = ["HEROES", "MazeState", "Plan"]
+__all__ = ["HEROES", "MazeState", "Plan", "Timer"]
 
 Plan = Callable[[], None]
 """What an accepted input does, run once ``apply`` knows the input is legal."""
+Timer = tuple[int, Callable[[], None]]
+"""A change time alone makes: the moment (virtual ms) and what happens then."""
 
 
 class MazeState(GameState):
@@ -172,6 +184,63 @@ class MazeState(GameState):
         assert g is not None
         return list(self.slide(hero, g, d))
 
+    # ---------------------------------------------------------------------------- hooks
+    def forms(self) -> dict[str, str]:
+        """Every form of input by verb, listed when an input cannot be read. A variant with
+        verbs of its own adds their forms (``{**super().forms(), ...}``)."""
+        return dict(FORMS)
+
+    def parse(self, text: str) -> Move:
+        """Read one input into a ``Move`` value (syntax only; raises ``SyntaxInputError``). A
+        variant reads its own verbs here and leaves the others to ``super().parse``."""
+        return parse_move(text, self.seats, self.forms())
+
+    def check_actor(self, seat: str, move: Move) -> None:
+        """Judge ``seat`` sending ``move`` (as read: a move's count or a vortex's square may be
+        missing), after reading and before the rules of the move: raise an ``InputError`` to
+        refuse it. The base allows every seat everything. A variant refuses an eliminated
+        seat's inputs, or an input breaking a seat's own rule, with its own message;
+        ``legal_moves`` leaves out whatever this refuses, so judge from the move's words
+        (verb, hero, seat), not from a count or square that may be missing. Talk is a form,
+        not a legal input: silence a seat in ``talk_open_for`` too."""
+
+    def talk_open_for(self, seat: str) -> bool:
+        """Whether ``seat`` may ``say`` something now (the ``say`` plan and ``input_forms``
+        ask it). The base: while talk is open for everyone."""
+        return self.talk_open
+
+    def pass_hands(self) -> None:
+        """Pass the action tiles on an hourglass flip (scenario 3 on, not solo): every seat's
+        to the next seat, with the ``pass`` event. A variant may skip eliminated seats."""
+        self.hands = [self.hands[-1]] + self.hands[:-1]
+        self.events.emit("pass", "Every player passes their action tile(s) to the next seat: "
+                         + "; ".join(f"{s} {'+'.join(h)}" for s, h in zip(self.seats, self.hands)) + ".",
+                         {"hands": {s: list(h) for s, h in zip(self.seats, self.hands)}})
+
+    def after_change(self) -> None:
+        """Called once at the end of every accepted ``apply`` and every ``advance_clock``, after
+        their events: a variant follows its own goals (missions) from the new events here.
+        The base does nothing."""
+
+    def finish(self, won: bool, reason: str, text: str) -> None:
+        """End the game: the team won (``won``) or lost, for ``reason`` (``escape``, ``time``),
+        told by ``text``; sets ``result`` and emits ``game-over``. A variant computes a result
+        per seat here."""
+        self.result = Result("team" if won else None, reason, text, self.seats if won else (),
+                             {"escaped": len(self.escaped), "theft": self.theft})
+        self.events.emit("game-over", text, self.result.as_dict())
+
+    def timers(self) -> list[Timer]:
+        """Every change time alone will make, as (moment, change), in the order to make them
+        when two fall at the same moment. The base: the sand running out. A variant adds its
+        own (``super().timers() + [...]``); a change must move or drop its own timer, and
+        ``advance_clock`` makes the changes due in the order of their moments."""
+        return [(self.deadline_ms, self.sand_runs_out)]
+
+    def sand_runs_out(self) -> None:
+        """The base's timed change: the game is lost (``now_ms`` is already the moment)."""
+        self.finish(False, "time", f"The sand ran out at {seconds_name(self.deadline_ms)} s: everyone loses.")
+
     # ---------------------------------------------------------------------------- awaiting
     def awaiting(self) -> list[Awaiting]:
         if self.result is not None:
@@ -181,15 +250,24 @@ class MazeState(GameState):
 
     # ---------------------------------------------------------------------------- inputs
     def apply(self, seat: str, text: str, now_ms: int) -> str:
-        move = parse_move(text, self.seats)
-        plan_verb: Callable[[str, Move], tuple[Move, Plan]] = getattr(self, f"_plan_{move.verb}")
-        move, effect = plan_verb(seat, move)
+        move = self.parse(text)
+        self.check_actor(seat, move)
+        move, effect = self.plan(seat, move)
         self.now_ms = now_ms
         if move.verb in GAME_ACTIONS and self.scenario.talk == "windows" and self.talk_open:
             self.talk_open = False
             self.events.emit("silence", "An action: talk is over; silence again.", {})
         effect()
+        self.after_change()
         return move_name(move)
+
+    def plan(self, seat: str, move: Move) -> tuple[Move, Plan]:
+        """Check ``move`` of ``seat`` completely against the rules, changing nothing: the move
+        in full (its canonical text is ``move_name`` of it) and what it does. Raises an
+        ``InputError``. The base hands a verb to ``_plan_VERB``; a variant plans its own
+        verbs here and leaves the others to ``super().plan``."""
+        plan_verb: Callable[[str, Move], tuple[Move, Plan]] = getattr(self, f"_plan_{move.verb}")
+        return plan_verb(seat, move)
 
     def _need(self, seat: str, action: str) -> None:
         held = self.actions_of(seat)
@@ -315,7 +393,7 @@ class MazeState(GameState):
         return move, draw
 
     def _plan_say(self, seat: str, move: Move) -> tuple[Move, Plan]:
-        if not self.talk_open:
+        if not self.talk_open_for(seat):
             raise IllegalMoveError("silence: talk is allowed only from the start of the game, after an hourglass "
                                    "flip" + (" or after the elf explores" if self.scenario.elf_talk else "")
                                    + ", until the next action; staring and the pawn are always allowed")
@@ -367,7 +445,7 @@ class MazeState(GameState):
                              {"hero": hero, "from": self.square_name(start), "to": self.square_name(self.heroes[hero])})
         self._check_theft()
         if len(self.escaped) == len(HEROES) and self.result is None:
-            self._finish(True, "escape", "Every hero is out with the loot: everyone wins.")
+            self.finish(True, "escape", "Every hero is out with the loot: everyone wins.")
 
     def _flip(self, g: Cell) -> None:
         left = self.time_left_ms()
@@ -383,15 +461,12 @@ class MazeState(GameState):
             self.deck, self.discard = self.chance.shuffle("solo-deck", pool), []
             self.events.emit("solo-deck", "The action tiles are shuffled into a new deck.", {})
         elif self.scenario.pass_on_flip:
-            self.hands = [self.hands[-1]] + self.hands[:-1]
-            self.events.emit("pass", "Every player passes their action tile(s) to the next seat: "
-                             + "; ".join(f"{s} {'+'.join(h)}" for s, h in zip(self.seats, self.hands)) + ".",
-                             {"hands": {s: list(h) for s, h in zip(self.seats, self.hands)}})
+            self.pass_hands()
         if self.scenario.talk == "windows":
             self.talk_open = True
             self.events.emit("talk", "Talk is open until the next action.", {})
         if self.deadline_ms <= self.now_ms:  # a flip with a full timer leaves no sand at all
-            self._finish(False, "time", f"The flip left no sand at {seconds_name(self.now_ms)} s: everyone loses.")
+            self.finish(False, "time", f"The flip left no sand at {seconds_name(self.now_ms)} s: everyone loses.")
 
     def _join(self, plan: tuple[str, Cell, int, Cell], opened_by: str | None) -> None:
         name, origin, quarters, g = plan
@@ -413,61 +488,91 @@ class MazeState(GameState):
         self.theft = True
         self.events.emit("theft", "The theft! All four heroes hold their items; the vortexes stop. Now escape.", {})
 
-    def _finish(self, won: bool, reason: str, text: str) -> None:
-        self.result = Result("team" if won else None, reason, text, self.seats if won else (),
-                             {"escaped": len(self.escaped), "theft": self.theft})
-        self.events.emit("game-over", text, self.result.as_dict())
-
     # ---------------------------------------------------------------------------- time
-    def advance_clock(self, now_ms: int) -> None:
-        if self.result is None and now_ms >= self.deadline_ms:
-            self.now_ms = self.deadline_ms
-            self._finish(False, "time", f"The sand ran out at {seconds_name(self.deadline_ms)} s: everyone loses.")
-        elif self.result is None:
-            self.now_ms = now_ms
-
     def next_deadline(self) -> int | None:
-        return None if self.result is not None else self.deadline_ms
+        """The next moment time alone changes the game: the earliest of ``timers``."""
+        if self.result is not None:
+            return None
+        return min((moment for moment, _ in self.timers()), default=None)
+
+    def advance_clock(self, now_ms: int) -> None:
+        """Let time pass to ``now_ms``: every timed change due by then is made at its own moment,
+        earliest first, until the game ends."""
+        while self.result is None:
+            due = [timer for timer in self.timers() if timer[0] <= now_ms]
+            if not due:
+                break
+            moment, change = min(due, key=lambda timer: timer[0])
+            self.now_ms = moment
+            change()
+            if self.result is None and (moment, change) in self.timers():
+                raise RuntimeError(f"the timed change {change.__name__} at {moment} ms left its timer in place")
+        if self.result is None:
+            self.now_ms = now_ms
+        self.after_change()
 
     # ---------------------------------------------------------------------------- legal inputs
     def legal_inputs(self, seat: str) -> list[str]:
         return [move_name(m) for m in self.legal_moves(seat)]
 
     def legal_moves(self, seat: str) -> list[Move]:
-        """Every input ``seat`` may send now, as values in full (``legal_inputs`` is their text)."""
+        """Every input ``seat`` may send now, as values in full (``legal_inputs`` is their
+        text): per hero its moves, vortexes, escalator and exploration, then the crystal
+        ball's explorations, then what needs no action tile; without what ``check_actor``
+        refuses. A variant adds its own verbs' moves, or filters, around ``super()``."""
         if self.result is not None:
             return []
-        out: list[Move] = []
         held = self.actions_of(seat)
+        out: list[Move] = []
         for hero in HEROES:
-            if self.heroes[hero] is None:
-                continue
-            for d in "NESW":
-                if DIR_NAME[d] in held:
-                    out += [Move("move", hero=hero, direction=d, squares=n) for n in range(1, len(self.path(hero, d)) + 1)]
-            if "vortex" in held and not self.theft:
-                out += [Move("vortex", hero=hero, square=self.square_name(g)) for g in self.free_vortexes(hero)
-                        if g != self.heroes[hero]]
-            g = self.heroes[hero]
-            assert g is not None
-            if "escalator" in held:
-                end = self.escalator_end(g)
-                if end is not None and self.hero_at(end) is None:
-                    out.append(Move("escalator", hero=hero))
-            if "explore" in held and self.stack and self.kind(g)[1] == hero and self.joinable(g):
-                out.append(Move("explore", hero=hero))
+            if self.heroes[hero] is not None:
+                out += self.hero_moves(hero, held)
+        out += self.crystal_moves(held) + self.table_moves(seat)
+        return [m for m in out if self.actor_may(seat, m)]
+
+    def actor_may(self, seat: str, move: Move) -> bool:
+        """Whether ``check_actor`` lets ``seat`` send ``move``."""
+        try:
+            self.check_actor(seat, move)
+        except InputError:
+            return False
+        return True
+
+    def hero_moves(self, hero: str, held: tuple[str, ...]) -> list[Move]:
+        """The moves of ``hero`` (in the mall) a seat holding the action tiles ``held`` may make."""
+        out: list[Move] = []
+        g = self.heroes[hero]
+        assert g is not None
+        for d in "NESW":
+            if DIR_NAME[d] in held:
+                out += [Move("move", hero=hero, direction=d, squares=n) for n in range(1, len(self.path(hero, d)) + 1)]
+        if "vortex" in held and not self.theft:
+            out += [Move("vortex", hero=hero, square=self.square_name(v)) for v in self.free_vortexes(hero) if v != g]
+        if "escalator" in held:
+            end = self.escalator_end(g)
+            if end is not None and self.hero_at(end) is None:
+                out.append(Move("escalator", hero=hero))
+        if "explore" in held and self.stack and self.kind(g)[1] == hero and self.joinable(g):
+            out.append(Move("explore", hero=hero))
+        return out
+
+    def crystal_moves(self, held: tuple[str, ...]) -> list[Move]:
+        """Explorations by the crystal ball the mage stands on, for a seat holding ``held``."""
         if "explore" in held and self.stack and self.scenario.crystal:
             mage = self.heroes["purple"]
             if mage is not None and self.kind(mage)[0] == "crystal" and (mage not in self.used or self.crystal_credit == mage):
-                out += [Move("explore", square=self.square_name(g)) for g in self.mall.squares() if self.joinable(g)]
-        if self.solo:
-            out.append(Move("draw"))
-        out += [Move("pawn", seat=s) for s in self.seats] + [Move("stare", seat=s) for s in self.seats if s != seat]
-        return out
+                return [Move("explore", square=self.square_name(g)) for g in self.mall.squares() if self.joinable(g)]
+        return []
+
+    def table_moves(self, seat: str) -> list[Move]:
+        """What needs no action tile: a draw (solo), the pawn, stares (talk is a form)."""
+        out = [Move("draw")] if self.solo else []
+        return (out + [Move("pawn", seat=s) for s in self.seats]
+                + [Move("stare", seat=s) for s in self.seats if s != seat])
 
     def input_forms(self, seat: str) -> list[str]:
-        """``say TEXT`` exactly when talk is open (a ``say`` would be accepted now)."""
-        return ["say TEXT"] if self.result is None and self.talk_open else []
+        """``say TEXT`` exactly when ``seat`` may talk (a ``say`` would be accepted now)."""
+        return ["say TEXT"] if self.result is None and self.talk_open_for(seat) else []
 
     # ---------------------------------------------------------------------------- views
     def view(self, seat: str) -> dict[str, Any]:
