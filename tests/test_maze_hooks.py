@@ -13,6 +13,11 @@ stand on 1a.b2 (purple), c2 (yellow), b3 (green), c3 (orange); the hourglass is 
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from engine.chance import ChanceRecord
@@ -197,3 +202,14 @@ def test_after_change_follows_every_accepted_input_and_every_passing_of_time() -
     s.advance_to(4_000)
     s.submit("p1", "pawn p2", 9_000)  # the bell stops at 6 s: a tick, then the input
     assert s.state.changes == 5
+
+
+def test_the_state_imports_neither_the_renderer_nor_the_planner() -> None:
+    """Dependencies point down: a fresh interpreter that imports the state (which a variant
+    subclasses) loads none of the modules that read the state."""
+    script = ("import sys, engine.games.magic_maze.state; "
+              "print(sorted(m for m in sys.modules if m.startswith('engine.games.magic_maze.')))")
+    repo = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", script], cwd=repo, capture_output=True, text=True, check=True)
+    loaded = {m.rsplit(".", 1)[1] for m in ast.literal_eval(out.stdout)}
+    assert loaded == {"board", "data", "mall", "moves", "state", "tiles"}, loaded

@@ -14,32 +14,22 @@ A variant is a subclass that overrides the hooks (each says what it is for): ``f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from engine.chance import Chance
 from engine.clock import seconds_name
-from engine.errors import (
-    AmbiguousMoveError,
-    IllegalMoveError,
-    InputError,
-    SyntaxInputError,
-)
+from engine.errors import AmbiguousMoveError, IllegalMoveError, InputError, SyntaxInputError
 from engine.events import EventLog
 from engine.game import Awaiting, GameState, Result
+from engine.games.magic_maze.board import BoardFacts
 from engine.games.magic_maze.data import MazeData, Scenario
 from engine.games.magic_maze.mall import Mall, joined_origin, joined_quarters
 from engine.games.magic_maze.moves import (
-    DIR_NAME,
-    FORMS,
-    GAME_ACTIONS,
-    HEROES,
-    Move,
-    move_name,
-    parse_move,
+    DIR_NAME, FORMS, GAME_ACTIONS, HEROES, Move, move_name, parse_move,
 )
-from engine.games.magic_maze.tiles import CENTRE, STEP, Cell
+from engine.games.magic_maze.tiles import CENTRE, Cell
 
 __all__ = ["HEROES", "MazeState", "Plan", "Timer"]
 
@@ -49,7 +39,9 @@ Timer = tuple[int, Callable[[], None]]
 """A change time alone makes: the moment (virtual ms) and what happens then."""
 
 
-class MazeState(GameState):
+class MazeState(BoardFacts, GameState):
+    """One Magic Maze game (what the board allows comes from ``BoardFacts``)."""
+
     realtime = True
 
     def __init__(self, data: MazeData, scenario: Scenario, players: int, chance: Chance, events: EventLog) -> None:
@@ -92,10 +84,7 @@ class MazeState(GameState):
         if scenario.talk == "windows":
             events.emit("talk", "The timer starts: talk is open until the first action.", {})
 
-    # ---------------------------------------------------------------------------- facts
-    def square_name(self, g: Cell) -> str:
-        return self.mall.square_name(g)
-
+    # ---------------------------------------------------------------------------- time and hands
     def time_left_ms(self, now_ms: int | None = None) -> int:
         return max(0, self.deadline_ms - (self.now_ms if now_ms is None else now_ms))
 
@@ -103,86 +92,6 @@ class MazeState(GameState):
         if self.solo:
             return (self.discard[-1],) if self.discard else ()
         return self.hands[self.seats.index(seat)]
-
-    def hero_at(self, g: Cell) -> str | None:
-        for h, c in self.heroes.items():
-            if c == g:
-                return h
-        return None
-
-    def kind(self, g: Cell) -> tuple[str, str | None]:
-        hit = self.mall.at[g]
-        return hit[0].tile.kind(hit[1])
-
-    def live_cameras(self) -> int:
-        """The cameras on the board that are not disabled (none count without the camera rule)."""
-        if not self.scenario.cameras:
-            return 0
-        return sum(1 for g in self.mall.with_code("Cm") if g not in self.used)
-
-    def cameras_lock(self) -> bool:
-        """Two or more live cameras on the board forbid every hourglass square."""
-        return self.live_cameras() >= 2
-
-    def free_vortexes(self, hero: str) -> list[Cell]:
-        """The vortexes of ``hero``'s colour no other hero stands on."""
-        return [g for g in self.mall.squares() if self.kind(g) == ("vortex", hero) and self.hero_at(g) in (None, hero)]
-
-    def escalator_end(self, g: Cell) -> Cell | None:
-        """The other end of the escalator whose end is ``g``; None when ``g`` is not one."""
-        placed, local = self.mall.at[g]
-        other = placed.tile.escalators.get(local)
-        return None if other is None else placed.glob(other)
-
-    def joinable(self, g: Cell) -> str | None:
-        """The side of ``g`` when a tile can join there now: an unexplored exploration square
-        whose tile would overlap nothing."""
-        side = self.mall.unexplored(g)
-        return side if side and self.mall.overlap(joined_origin(g, side)) is None else None
-
-    def exit_usable(self, g: Cell, hero: str) -> bool:
-        kind, colour = self.kind(g)
-        if kind != "exit" or not self.theft:
-            return False
-        return colour == "purple" if self.scenario.exits == "shared" else colour == hero
-
-    def can_enter(self, hero: str, g: Cell, h: Cell, d: str, *, lock: bool) -> bool:
-        """Whether ``hero`` may step from ``g`` into its neighbour ``h`` (toward ``d``)."""
-        if h not in self.mall.at or self.hero_at(h) not in (None, hero):
-            return False
-        side = self.mall.side(g, d)
-        if side == "wall" or (side == "orange" and hero != "orange"):
-            return False
-        kind, _ = self.kind(h)
-        if kind == "blocked":
-            return False
-        return not (kind == "hourglass" and lock)
-
-    def slide(self, hero: str, start: Cell, d: str) -> Iterator[Cell]:
-        """The squares a straight move of ``hero`` from ``start`` toward ``d`` enters, in order:
-        each one a square the move may stop on (the other heroes standing still). It stops
-        before a wall, a hero, a blocked square, a locked hourglass or the mall's edge, and on
-        a usable exit (the hero leaves). Cameras the barbarian enters stop locking hourglasses
-        at once. The one straight-move rule: ``path`` and the planner both ask it."""
-        live = self.live_cameras()
-        g = start
-        while True:
-            h = (g[0] + STEP[d][0], g[1] + STEP[d][1])
-            if not self.can_enter(hero, g, h, d, lock=live >= 2):
-                return
-            yield h
-            if live and hero == "yellow" and self.kind(h)[0] == "camera" and h not in self.used:
-                live -= 1
-            if self.exit_usable(h, hero):
-                return
-            g = h
-
-    def path(self, hero: str, d: str) -> list[Cell]:
-        """The squares a straight move of ``hero`` toward ``d`` enters from where it stands, as
-        far as it goes (see ``slide``)."""
-        g = self.heroes[hero]
-        assert g is not None
-        return list(self.slide(hero, g, d))
 
     # ---------------------------------------------------------------------------- hooks
     def forms(self) -> dict[str, str]:
