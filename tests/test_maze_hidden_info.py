@@ -34,6 +34,7 @@ from engine import registry
 from engine.chance import ChanceRecord
 from engine.errors import GameOverError, InputError
 from engine.games.magic_maze import data as mm
+from engine.games.magic_maze.moves import Move
 from engine.games.magic_maze.state import HEROES, MazeState
 from engine.session import Session
 
@@ -272,9 +273,9 @@ def test_planted_refusal_leak_is_caught(monkeypatch: pytest.MonkeyPatch) -> None
     """The machinery is not vacuous: a refusal naming the top of the stack must be reported."""
     original = MazeState._plan_escalator
 
-    def chatty(self: MazeState, seat: str, args: list[str]):
+    def chatty(self: MazeState, seat: str, move: Move):
         try:
-            return original(self, seat, args)
+            return original(self, seat, move)
         except InputError as err:
             err.message += f" (next tile: {self.stack[0]})"
             raise

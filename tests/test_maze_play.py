@@ -40,6 +40,7 @@ from engine.errors import GameOverError
 from engine.events import HOST, EventLog
 from engine.games.magic_maze import data as mm
 from engine.games.magic_maze import planner
+from engine.games.magic_maze.moves import move_name
 from engine.games.magic_maze.state import HEROES, MazeState
 from engine.match import Match
 from engine.protocol import Protocol
@@ -215,7 +216,7 @@ def test_a_human_seats_lines_interleave_with_the_bots() -> None:
         while not session.over:
             asked_between.append(len(session.moves))
             choice = planner.choose(session.state, "p1")
-            yield f"p1 {choice}\n" if choice else "p1 stare p2\n"
+            yield f"p1 {move_name(choice)}\n" if choice else "p1 stare p2\n"
 
     bots = {"p2": RandomBot("p2", 1, "planner")}
     out = list(Match(Protocol(session), bots, person()).run())
@@ -453,8 +454,9 @@ def next_input(rng: random.Random, state: MazeState, plan: float) -> tuple[str, 
     planner steers toward thefts, exits and wins), else a random seat's random legal input."""
     if rng.random() < plan:
         for seat in state.seats:
-            choice = planner.choose(state, seat)
-            if choice is not None:
+            move = planner.choose(state, seat)
+            if move is not None:
+                choice = move_name(move)
                 precondition(choice in state.legal_inputs(seat), f"the planner chose {choice!r}, not legal")
                 return seat, choice
     seat = rng.choice(state.seats)

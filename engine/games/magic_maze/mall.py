@@ -59,6 +59,7 @@ class Mall:
     def __init__(self) -> None:
         self.placed: list[Placed] = []
         self.at: dict[Cell, tuple[Placed, Cell]] = {}
+        self.by_code: dict[str, list[Cell]] = {}  # the squares of each code, as placed
 
     # -- building ------------------------------------------------------------------------------
     def overlap(self, origin: Cell) -> Cell | None:
@@ -78,6 +79,7 @@ class Mall:
         self.placed.append(placed)
         for g in placed.cells():
             self.at[g] = (placed, placed.local(g))
+            self.by_code.setdefault(placed.tile.code[placed.local(g)], []).append(g)
         return placed
 
     # -- reading -------------------------------------------------------------------------------
@@ -114,6 +116,10 @@ class Mall:
             return None
         beyond = (g[0] + STEP[side][0], g[1] + STEP[side][1])
         return None if beyond in self.at else side
+
+    def with_code(self, code: str) -> list[Cell]:
+        """The squares whose code is ``code`` (``Cm``: the cameras), in the order placed."""
+        return list(self.by_code.get(code, ()))
 
     def squares(self) -> list[Cell]:
         return sorted(self.at)

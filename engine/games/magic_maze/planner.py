@@ -13,16 +13,17 @@ action tiles (``draw``) until the one needed is on top.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.games.magic_maze.state import DIR_NAME
-from engine.games.magic_maze.tiles import STEP, Cell
+from engine.games.magic_maze.moves import DIR_NAME, Move, action_needed, move_name
+from engine.games.magic_maze.tiles import Cell
 
 if TYPE_CHECKING:
     from engine.games.magic_maze.state import MazeState
 
-Step = tuple[str, Cell]  # (input words without the seat, square reached)
+Step = tuple[Move, Cell]  # (the input, in full; the square it reaches)
 
 
 def team_actions(state: MazeState) -> set[str]:
@@ -36,22 +37,16 @@ def flip_wanted(state: MazeState) -> bool:
     return state.time_left_ms() * 2 < state.scenario.timer_ms
 
 
-def _slides(state: MazeState, hero: str, g: Cell, d: str, flip_ok: bool, lock: bool) -> list[Cell]:
-    """Squares a straight move from ``g`` may stop on (the other heroes standing still)."""
-    out: list[Cell] = []
-    while True:
-        h = (g[0] + STEP[d][0], g[1] + STEP[d][1])
-        if not state.can_enter(hero, g, h, d, lock=lock):
-            return out
-        kind, _ = state.kind(h)
-        if kind == "hourglass" and h not in state.used and not flip_ok:
-            return out
-        out.append(h)
-        if state.exit_usable(h, hero):
-            return out
-        if kind == "hourglass" and h not in state.used:
-            return out  # one flip is the point of the move; stop there
-        g = h
+def _stops(state: MazeState, hero: str, g: Cell, d: str, flip_ok: bool) -> Iterator[Cell]:
+    """The squares a straight move from ``g`` may stop on (the game's ``slide``) that the team
+    wants: up to an unused hourglass, and onto it only when a flip is wanted."""
+    for h in state.slide(hero, g, d):
+        fresh = state.kind(h)[0] == "hourglass" and h not in state.used
+        if fresh and not flip_ok:
+            return
+        yield h
+        if fresh:
+            return  # one flip is the point of the move; stop there
 
 
 def routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
@@ -62,7 +57,6 @@ def routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
     assert start is not None
     best: dict[Cell, list[Step]] = {start: []}
     queue = deque([start])
-    lock = state.cameras_lock()
     vortexes = state.free_vortexes(hero)
     while queue:
         g = queue.popleft()
@@ -70,22 +64,19 @@ def routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
         nexts: list[Step] = []
         for d in "NESW":
             if DIR_NAME[d] in actions:
-                for n, h in enumerate(_slides(state, hero, g, d, flip_ok, lock), start=1):
-                    nexts.append((f"move {hero} {DIR_NAME[d]} {n}", h))
+                for n, h in enumerate(_stops(state, hero, g, d, flip_ok), start=1):
+                    nexts.append((Move("move", hero=hero, direction=d, squares=n), h))
         if "vortex" in actions and not state.theft:
             for v in vortexes:
                 if v != g:
-                    nexts.append((f"vortex {hero} {state.square_name(v)}", v))
+                    nexts.append((Move("vortex", hero=hero, square=state.square_name(v)), v))
         if "escalator" in actions:
-            placed, local = state.mall.at[g]
-            other = placed.tile.escalators.get(local)
-            if other is not None:
-                h = placed.glob(other)
-                if state.hero_at(h) in (None, hero):
-                    nexts.append((f"escalator {hero}", h))
-        for words, h in nexts:
+            h = state.escalator_end(g)
+            if h is not None and state.hero_at(h) in (None, hero):
+                nexts.append((Move("escalator", hero=hero), h))
+        for move, h in nexts:
             if h not in best:
-                best[h] = steps + [(words, h)]
+                best[h] = steps + [(move, h)]
                 if not state.exit_usable(h, hero):
                     queue.append(h)
     return best
@@ -117,16 +108,19 @@ class Analysis:
     phase: str
     goals: dict[str, set[Cell]]
 
-    def candidates(self) -> list[str]:
-        out: list[tuple[int, int, str]] = []
+    def candidates(self) -> list[Move]:
+        """The first steps toward the goal's squares, nearest first (ties: by hero, then by
+        the inputs' text)."""
+        out: list[tuple[int, int, str, Move]] = []
         for i, h in enumerate(self.heroes):
             for g in self.goals.get(h, ()):
                 route = self.maps[h].get(g)
                 if route:
-                    out.append((len(route), i, route[0][0]))
+                    out.append((len(route), i, move_name(route[0][0]), route[0][0]))
                 elif route is not None and self.phase == "explore":
-                    out.append((0, i, f"explore {h}"))
-        return [c[2] for c in sorted(out)]
+                    move = Move("explore", hero=h)
+                    out.append((0, i, move_name(move), move))
+        return [c[3] for c in sorted(out, key=lambda c: c[:3])]
 
 
 def analyse(state: MazeState) -> Analysis:
@@ -175,7 +169,7 @@ def _goals(state: MazeState, actions: set[str], flip: bool, heroes: list[str],
     return "escape", pick(lambda h, g: g in exits[h])
 
 
-def plans(state: MazeState) -> list[str]:
+def plans(state: MazeState) -> list[Move]:
     """The team's next inputs worth playing, best first (the first step of the shortest way
     to each target of the current goal); when none, a step that unjams the heroes."""
     a = analyse(state)
@@ -186,14 +180,14 @@ def plans(state: MazeState) -> list[str]:
     return [unjam] if unjam else []
 
 
-def solo_step(state: MazeState, top: str) -> str | None:
+def solo_step(state: MazeState, top: str) -> Move | None:
     """Solo: an input with the action on top that brings a hero nearer its target, if any."""
     a = analyse(state)
     if top == "explore" and a.phase == "explore":
         for h in a.heroes:
             if state.heroes[h] in a.goals.get(h, ()):
-                return f"explore {h}"
-    best: tuple[int, int, str] | None = None
+                return Move("explore", hero=h)
+    best: tuple[int, int, Move] | None = None
     for i, h in enumerate(a.heroes):
         targets = [g for g in a.goals.get(h, ()) if g in a.maps[h]]
         if not targets:
@@ -209,7 +203,7 @@ def solo_step(state: MazeState, top: str) -> str | None:
     return best[2] if best else None
 
 
-def _unjam(state: MazeState, heroes: list[str], maps: dict[str, dict[Cell, list[Step]]]) -> str | None:
+def _unjam(state: MazeState, heroes: list[str], maps: dict[str, dict[Cell, list[Step]]]) -> Move | None:
     """Nothing leads anywhere: step a hero that is not where it belongs somewhere new."""
     for h in heroes:
         g = state.heroes[h]
@@ -222,7 +216,7 @@ def _unjam(state: MazeState, heroes: list[str], maps: dict[str, dict[Cell, list[
     return None
 
 
-def choose(state: MazeState, seat: str) -> str | None:
+def choose(state: MazeState, seat: str) -> Move | None:
     """What ``seat`` plays now: its share of the team plan, or None (another seat's turn)."""
     if state.result is not None:
         return None
@@ -232,19 +226,12 @@ def choose(state: MazeState, seat: str) -> str | None:
     if state.solo:  # a step with the action on top that helps; else turn the next tile
         top = state.discard[-1] if state.discard else None
         if top is None:
-            return "draw"
-        if _action(options[0]) == top:
+            return Move("draw")
+        if action_needed(options[0]) == top:
             return options[0]
-        return solo_step(state, top) or "draw"
+        return solo_step(state, top) or Move("draw")
     wanted = options[0]
     for s, hand in zip(state.seats, state.hands):
-        if _action(wanted) in hand:
+        if action_needed(wanted) in hand:
             return wanted if s == seat else None
     return None
-
-
-
-def _action(words: str) -> str:
-    """The action tile an input needs: ``move purple north 2`` needs ``north``."""
-    parts = words.split()
-    return parts[2] if parts[0] == "move" else parts[0]

@@ -11,7 +11,8 @@ from engine.events import EventLog
 from engine.game import GameState, Rules, Variant
 from engine.games.magic_maze import data as mm
 from engine.games.magic_maze import planner
-from engine.games.magic_maze.render import LEGEND
+from engine.games.magic_maze.moves import GAME_ACTIONS, move_name
+from engine.games.magic_maze.render import LEGEND, render_mall
 from engine.games.magic_maze.state import MazeState
 from engine.scenario import Node
 
@@ -27,6 +28,8 @@ class MagicMazeRules(Rules):
     bench_games = 10
     bench_players = 4
     legend = LEGEND
+    state_class: type[MazeState] = MazeState
+    """The state ``new_state`` sets up: a variant's rules name their ``MazeState`` subclass."""
 
     def variants(self) -> list[Variant]:
         d = mm.load()
@@ -58,7 +61,7 @@ class MagicMazeRules(Rules):
         node.only_keys("players")
         players = node.optional("players", 1).integer(1, MAX_PLAYERS)
         d = mm.load()
-        return MazeState(d, d.scenarios[variant.name], players, chance, events)
+        return self.state_class(d, d.scenarios[variant.name], players, chance, events)
 
     def validate_document(self, doc: Any) -> None:
         if isinstance(doc.value, dict) and doc.value.get("kind") == "roles":
@@ -68,14 +71,21 @@ class MagicMazeRules(Rules):
         else:
             mm.validate_document(doc)
 
+    def render(self, state: GameState, seat: str) -> str:
+        """The explored mall and the status block; everything on it is public."""
+        assert isinstance(state, MazeState)
+        return render_mall(state)
+
     def bot_input(self, kind: str, state: GameState, seat: str, rng: random.Random) -> str | None:
         assert isinstance(state, MazeState)
         if kind == "planner":
-            return planner.choose(state, seat)
+            move = planner.choose(state, seat)
+            return None if move is None else move_name(move)
         return self.choose_input(state, seat, rng)
 
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         """The random bot: a random game action it holds (or a draw), never talk or the pawn;
         None when it holds nothing it can use now."""
-        legal = [m for m in state.legal_inputs(seat) if m.split()[0] in ("move", "vortex", "escalator", "explore", "draw")]
-        return legal[rng.randrange(len(legal))] if legal else None
+        assert isinstance(state, MazeState)
+        legal = [m for m in state.legal_moves(seat) if m.verb in GAME_ACTIONS]
+        return move_name(legal[rng.randrange(len(legal))]) if legal else None

@@ -1,47 +1,47 @@
 """The state of one Magic Maze game: heroes in a growing mall, a sand timer on the virtual
 clock, action tiles, talk windows. Rules text: ``docs/rules/magic-maze.md``.
 
-There are no turns: every seat may act at any moment, with the actions on its tile(s). Each
-input is checked completely (``_plan_*`` returns the canonical words and a closure) before
-anything changes. Time comes with every input (``now_ms``); the game is lost at the moment
-the timer runs out, even between inputs (``next_deadline``/``advance_clock``).
+There are no turns: every seat may act at any moment, with the actions on its tile(s). An
+input is read into a ``Move`` value (``parse``), its seat judged (``check_actor``), then
+checked completely (``plan``: the move in full and a closure) before anything changes. Time
+comes with every input (``now_ms``); the game is lost at the moment the timer runs out, even
+between inputs (``next_deadline``/``advance_clock``, built on ``timers``).
+
+A variant is a subclass that overrides the hooks (each says what it is for): ``forms``,
+``parse``, ``check_actor``, ``plan``, ``legal_moves``, ``talk_open_for``, ``pass_hands``,
+``timers``, ``after_change``, ``finish``, and ``view``/``awaiting`` through ``super()``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from engine.chance import Chance
 from engine.clock import seconds_name
-from engine.errors import AmbiguousMoveError, IllegalMoveError, SyntaxInputError
+from engine.errors import AmbiguousMoveError, IllegalMoveError, InputError, SyntaxInputError
 from engine.events import EventLog
 from engine.game import Awaiting, GameState, Result
+from engine.games.magic_maze.board import BoardFacts
 from engine.games.magic_maze.data import MazeData, Scenario
 from engine.games.magic_maze.mall import Mall, joined_origin, joined_quarters
-from engine.games.magic_maze.tiles import CENTRE, COLOURS, HERO_OF, STEP, Cell
+from engine.games.magic_maze.moves import (
+    DIR_NAME, FORMS, GAME_ACTIONS, HEROES, Move, move_name, parse_move,
+)
+from engine.games.magic_maze.tiles import CENTRE, Cell
 
-HEROES = ("purple", "yellow", "green", "orange")
-HERO_WORDS = {**{c: c for c in HEROES}, **{v: k for k, v in HERO_OF.items()},
-              **{k: v for k, v in COLOURS.items()}}
-DIR_WORDS = {"north": "N", "south": "S", "east": "E", "west": "W", "n": "N", "s": "S", "e": "E", "w": "W"}
-DIR_NAME = {"N": "north", "S": "south", "E": "east", "W": "west"}
-GAME_ACTIONS = ("move", "vortex", "escalator", "explore", "draw")
-FORMS = {
-    "move": "move HERO DIRECTION [SQUARES]: straight, as far as it goes or SQUARES squares",
-    "vortex": "vortex HERO [SQUARE]: to a free vortex of the hero's colour (before the theft)",
-    "escalator": "escalator HERO: from one end of its escalator to the other",
-    "explore": "explore HERO: join the next tile at the hero's exploration square; "
-               "explore SQUARE: by the mage's crystal ball",
-    "draw": "draw: (solo) turn the next action tile",
-    "say": "say TEXT: talk, while talk is open",
-    "pawn": "pawn SEAT: put the 'Do something!' pawn in front of SEAT",
-    "stare": "stare SEAT: stare at SEAT",
-}
+__all__ = ["HEROES", "MazeState", "Plan", "Timer"]
+
 Plan = Callable[[], None]
+"""What an accepted input does, run once ``apply`` knows the input is legal."""
+Timer = tuple[int, Callable[[], None]]
+"""A change time alone makes: the moment (virtual ms) and what happens then."""
 
 
-class MazeState(GameState):
+class MazeState(BoardFacts, GameState):
+    """One Magic Maze game (what the board allows comes from ``BoardFacts``)."""
+
     realtime = True
 
     def __init__(self, data: MazeData, scenario: Scenario, players: int, chance: Chance, events: EventLog) -> None:
@@ -84,10 +84,7 @@ class MazeState(GameState):
         if scenario.talk == "windows":
             events.emit("talk", "The timer starts: talk is open until the first action.", {})
 
-    # ---------------------------------------------------------------------------- facts
-    def square_name(self, g: Cell) -> str:
-        return self.mall.square_name(g)
-
+    # ---------------------------------------------------------------------------- time and hands
     def time_left_ms(self, now_ms: int | None = None) -> int:
         return max(0, self.deadline_ms - (self.now_ms if now_ms is None else now_ms))
 
@@ -96,73 +93,62 @@ class MazeState(GameState):
             return (self.discard[-1],) if self.discard else ()
         return self.hands[self.seats.index(seat)]
 
-    def hero_at(self, g: Cell) -> str | None:
-        for h, c in self.heroes.items():
-            if c == g:
-                return h
-        return None
+    # ---------------------------------------------------------------------------- hooks
+    def forms(self) -> dict[str, str]:
+        """Every form of input by verb, listed when an input cannot be read. A variant with
+        verbs of its own adds their forms (``{**super().forms(), ...}``)."""
+        return dict(FORMS)
 
-    def kind(self, g: Cell) -> tuple[str, str | None]:
-        hit = self.mall.at[g]
-        return hit[0].tile.kind(hit[1])
+    def parse(self, text: str) -> Move:
+        """Read one input into a ``Move`` value (syntax only; raises ``SyntaxInputError``). A
+        variant reads its own verbs here and leaves the others to ``super().parse``."""
+        return parse_move(text, self.seats, self.forms())
 
-    def cameras_lock(self) -> bool:
-        """Two or more unused cameras on the board forbid every hourglass square."""
-        return self._lock_with(self.used)
+    def check_actor(self, seat: str, move: Move) -> None:
+        """Judge ``seat`` sending ``move`` (as read: a move's count or a vortex's square may be
+        missing), after reading and before the rules of the move: raise an ``InputError`` to
+        refuse it. The base allows every seat everything. A variant refuses an eliminated
+        seat's inputs, or an input breaking a seat's own rule, with its own message;
+        ``legal_moves`` leaves out whatever this refuses, so judge from the move's words
+        (verb, hero, seat), not from a count or square that may be missing. Talk is a form,
+        not a legal input: silence a seat in ``talk_open_for`` too."""
 
-    def free_vortexes(self, hero: str) -> list[Cell]:
-        """The vortexes of ``hero``'s colour no other hero stands on."""
-        return [g for g in self.mall.squares() if self.kind(g) == ("vortex", hero) and self.hero_at(g) in (None, hero)]
+    def talk_open_for(self, seat: str) -> bool:
+        """Whether ``seat`` may ``say`` something now (the ``say`` plan and ``input_forms``
+        ask it). The base: while talk is open for everyone."""
+        return self.talk_open
 
-    def joinable(self, g: Cell) -> str | None:
-        """The side of ``g`` when a tile can join there now: an unexplored exploration square
-        whose tile would overlap nothing."""
-        side = self.mall.unexplored(g)
-        return side if side and self.mall.overlap(joined_origin(g, side)) is None else None
+    def pass_hands(self) -> None:
+        """Pass the action tiles on an hourglass flip (scenario 3 on, not solo): every seat's
+        to the next seat, with the ``pass`` event. A variant may skip eliminated seats."""
+        self.hands = [self.hands[-1]] + self.hands[:-1]
+        self.events.emit("pass", "Every player passes their action tile(s) to the next seat: "
+                         + "; ".join(f"{s} {'+'.join(h)}" for s, h in zip(self.seats, self.hands)) + ".",
+                         {"hands": {s: list(h) for s, h in zip(self.seats, self.hands)}})
 
-    def exit_usable(self, g: Cell, hero: str) -> bool:
-        kind, colour = self.kind(g)
-        if kind != "exit" or not self.theft:
-            return False
-        return colour == "purple" if self.scenario.exits == "shared" else colour == hero
+    def after_change(self) -> None:
+        """Called once at the end of every accepted ``apply`` and every ``advance_clock``, after
+        their events: a variant follows its own goals (missions) from the new events here.
+        The base does nothing."""
 
-    def can_enter(self, hero: str, g: Cell, h: Cell, d: str, *, lock: bool) -> bool:
-        """Whether ``hero`` may step from ``g`` into its neighbour ``h`` (toward ``d``)."""
-        if h not in self.mall.at or self.hero_at(h) not in (None, hero):
-            return False
-        side = self.mall.side(g, d)
-        if side == "wall" or (side == "orange" and hero != "orange"):
-            return False
-        kind, _ = self.kind(h)
-        if kind == "blocked":
-            return False
-        return not (kind == "hourglass" and lock)
+    def finish(self, won: bool, reason: str, text: str) -> None:
+        """End the game: the team won (``won``) or lost, for ``reason`` (``escape``, ``time``),
+        told by ``text``; sets ``result`` and emits ``game-over``. A variant computes a result
+        per seat here."""
+        self.result = Result("team" if won else None, reason, text, self.seats if won else (),
+                             {"escaped": len(self.escaped), "theft": self.theft})
+        self.events.emit("game-over", text, self.result.as_dict())
 
-    def path(self, hero: str, d: str) -> list[Cell]:
-        """The squares a straight move of ``hero`` toward ``d`` enters, as far as it goes: it
-        stops before a wall, a hero, a blocked square or the mall's edge, and on a usable exit
-        (the hero leaves). Cameras the barbarian enters stop locking hourglasses at once."""
-        g = self.heroes[hero]
-        assert g is not None
-        used = set(self.used)
-        out: list[Cell] = []
-        while True:
-            h = (g[0] + STEP[d][0], g[1] + STEP[d][1])
-            if not self.can_enter(hero, g, h, d, lock=self._lock_with(used)):
-                return out
-            out.append(h)
-            kind, _ = self.kind(h)
-            if kind in ("hourglass", "camera") and (kind == "hourglass" or hero == "yellow"):
-                used.add(h)
-            if self.exit_usable(h, hero):
-                return out
-            g = h
+    def timers(self) -> list[Timer]:
+        """Every change time alone will make, as (moment, change), in the order to make them
+        when two fall at the same moment. The base: the sand running out. A variant adds its
+        own (``super().timers() + [...]``); a change must move or drop its own timer, and
+        ``advance_clock`` makes the changes due in the order of their moments."""
+        return [(self.deadline_ms, self.sand_runs_out)]
 
-    def _lock_with(self, used: set[Cell]) -> bool:
-        """The camera lock, were ``used`` the used squares (a move disables cameras on its way)."""
-        if not self.scenario.cameras:
-            return False
-        return sum(1 for g in self.mall.squares() if self.mall.code(g) == "Cm" and g not in used) >= 2
+    def sand_runs_out(self) -> None:
+        """The base's timed change: the game is lost (``now_ms`` is already the moment)."""
+        self.finish(False, "time", f"The sand ran out at {seconds_name(self.deadline_ms)} s: everyone loses.")
 
     # ---------------------------------------------------------------------------- awaiting
     def awaiting(self) -> list[Awaiting]:
@@ -173,19 +159,24 @@ class MazeState(GameState):
 
     # ---------------------------------------------------------------------------- inputs
     def apply(self, seat: str, text: str, now_ms: int) -> str:
-        words = text.split()
-        if not words:
-            raise SyntaxInputError("an empty input", list(FORMS.values()))
-        verb = words[0].lower()
-        if verb not in FORMS:
-            raise SyntaxInputError(f"{words[0]!r} is not an action of Magic Maze", list(FORMS.values()))
-        canonical, plan = getattr(self, f"_plan_{verb}")(seat, words[1:])
+        move = self.parse(text)
+        self.check_actor(seat, move)
+        move, effect = self.plan(seat, move)
         self.now_ms = now_ms
-        if verb in GAME_ACTIONS and self.scenario.talk == "windows" and self.talk_open:
+        if move.verb in GAME_ACTIONS and self.scenario.talk == "windows" and self.talk_open:
             self.talk_open = False
             self.events.emit("silence", "An action: talk is over; silence again.", {})
-        plan()
-        return canonical
+        effect()
+        self.after_change()
+        return move_name(move)
+
+    def plan(self, seat: str, move: Move) -> tuple[Move, Plan]:
+        """Check ``move`` of ``seat`` completely against the rules, changing nothing: the move
+        in full (its canonical text is ``move_name`` of it) and what it does. Raises an
+        ``InputError``. The base hands a verb to ``_plan_VERB``; a variant plans its own
+        verbs here and leaves the others to ``super().plan``."""
+        plan_verb: Callable[[str, Move], tuple[Move, Plan]] = getattr(self, f"_plan_{move.verb}")
+        return plan_verb(seat, move)
 
     def _need(self, seat: str, action: str) -> None:
         held = self.actions_of(seat)
@@ -193,10 +184,8 @@ class MazeState(GameState):
             have = ", ".join(held) or "nothing yet (draw)" if self.solo else ", ".join(held)
             raise IllegalMoveError(f"{seat} cannot {action}: {seat}'s action tile(s) show {have}")
 
-    def _hero(self, word: str) -> str:
-        hero = HERO_WORDS.get(word.lower())
-        if hero is None:
-            raise SyntaxInputError(f"{word!r} is not a hero (purple/mage, yellow/barbarian, green/elf, orange/dwarf)")
+    def _present(self, hero: str | None) -> str:
+        assert hero is not None
         if self.heroes[hero] is None:
             raise IllegalMoveError(f"the {hero} hero has left the mall")
         return hero
@@ -208,74 +197,58 @@ class MazeState(GameState):
             raise SyntaxInputError(f"{word!r} is not a square of the mall (TILE.CELL, e.g. 1a.b2; tiles: {tiles})")
         return g
 
-    def _plan_move(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        if len(args) not in (2, 3):
-            raise SyntaxInputError("move takes a hero, a direction and maybe a number", [FORMS["move"]])
-        hero = self._hero(args[0])
-        d = DIR_WORDS.get(args[1].lower())
-        if d is None:
-            raise SyntaxInputError(f"{args[1]!r} is not a direction (north, south, east, west)", [FORMS["move"]])
+    def _plan_move(self, seat: str, move: Move) -> tuple[Move, Plan]:
+        hero = self._present(move.hero)
+        d = move.direction
+        assert d is not None
         self._need(seat, DIR_NAME[d])
         path = self.path(hero, d)
         if not path:
             raise IllegalMoveError(f"the {hero} hero cannot move {DIR_NAME[d]}: the way is shut")
-        if len(args) == 3:
-            if not args[2].isascii() or not args[2].isdigit() or int(args[2]) < 1:
-                raise SyntaxInputError(f"{args[2]!r} is not a number of squares", [FORMS["move"]])
-            n = int(args[2])
-            if n > len(path):
+        if move.squares is not None:
+            if move.squares > len(path):
                 raise IllegalMoveError(f"the {hero} hero can move at most {len(path)} square(s) {DIR_NAME[d]}")
-            path = path[:n]
-        return f"move {hero} {DIR_NAME[d]} {len(path)}", lambda: self._walk(hero, path)
+            path = path[:move.squares]
+        return replace(move, squares=len(path)), lambda: self._walk(hero, path)
 
-    def _plan_vortex(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        if len(args) not in (1, 2):
-            raise SyntaxInputError("vortex takes a hero and maybe a square", [FORMS["vortex"]])
-        hero = self._hero(args[0])
+    def _plan_vortex(self, seat: str, move: Move) -> tuple[Move, Plan]:
+        hero = self._present(move.hero)
         self._need(seat, "vortex")
         if self.theft:
             raise IllegalMoveError("the vortexes stopped working at the theft")
         free = [g for g in self.free_vortexes(hero) if g != self.heroes[hero]]
-        if len(args) == 2:
-            g = self._square(args[1])
+        options = [move_name(Move("vortex", hero=hero, square=self.square_name(v))) for v in free]
+        if move.square is not None:
+            g = self._square(move.square)
             if g not in free:
-                raise IllegalMoveError(f"{args[1]} is not a free {hero} vortex",
-                                       [f"vortex {hero} {self.square_name(v)}" for v in free])
+                raise IllegalMoveError(f"{move.square} is not a free {hero} vortex", options)
         elif len(free) == 1:
             g = free[0]
         elif not free:
             raise IllegalMoveError(f"there is no free {hero} vortex in the mall")
         else:
-            raise AmbiguousMoveError(f"the {hero} hero has {len(free)} free vortexes; name one",
-                                     [f"vortex {hero} {self.square_name(v)}" for v in free])
-        return f"vortex {hero} {self.square_name(g)}", lambda: self._walk(hero, [g])
+            raise AmbiguousMoveError(f"the {hero} hero has {len(free)} free vortexes; name one", options)
+        return Move("vortex", hero=hero, square=self.square_name(g)), lambda: self._walk(hero, [g])
 
-    def _plan_escalator(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        if len(args) != 1:
-            raise SyntaxInputError("escalator takes a hero", [FORMS["escalator"]])
-        hero = self._hero(args[0])
+    def _plan_escalator(self, seat: str, move: Move) -> tuple[Move, Plan]:
+        hero = self._present(move.hero)
         self._need(seat, "escalator")
         g = self.heroes[hero]
         assert g is not None
-        placed, local = self.mall.at[g]
-        other = placed.tile.escalators.get(local)
-        if other is None:
+        dest = self.escalator_end(g)
+        if dest is None:
             raise IllegalMoveError(f"the {hero} hero is not on an escalator")
-        dest = placed.glob(other)
         if self.hero_at(dest) is not None:
             raise IllegalMoveError(f"the other end of the escalator ({self.square_name(dest)}) is taken")
-        return f"escalator {hero}", lambda: self._walk(hero, [dest])
+        return move, lambda: self._walk(hero, [dest])
 
-    def _plan_explore(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        if len(args) != 1:
-            raise SyntaxInputError("explore takes a hero (or, by the crystal ball, a square)", [FORMS["explore"]])
+    def _plan_explore(self, seat: str, move: Move) -> tuple[Move, Plan]:
         self._need(seat, "explore")
         if not self.stack:
             raise IllegalMoveError("the stack is empty: no tile is left to explore with")
-        word = args[0].lower()
-        if "." in word:
-            return self._plan_crystal(word)
-        hero = self._hero(word)
+        if move.square is not None:
+            return self._plan_crystal(move.square)
+        hero = self._present(move.hero)
         g = self.heroes[hero]
         assert g is not None
         side = self.mall.unexplored(g)
@@ -285,9 +258,9 @@ class MazeState(GameState):
         if colour != hero:
             raise IllegalMoveError(f"the {hero} hero stands on a {colour} exploration square; only the {colour} hero explores it")
         plan = self._joining(g, side)
-        return f"explore {hero}", lambda: self._join(plan, opened_by=hero)
+        return move, lambda: self._join(plan, opened_by=hero)
 
-    def _plan_crystal(self, word: str) -> tuple[str, Plan]:
+    def _plan_crystal(self, word: str) -> tuple[Move, Plan]:
         if not self.scenario.crystal:
             raise IllegalMoveError("crystal balls are not in force in this scenario")
         mage = self.heroes["purple"]
@@ -306,7 +279,7 @@ class MazeState(GameState):
             self.used.add(mage)
             self.crystal_credit = mage if first else None
             self._join(plan, opened_by=None)
-        return f"explore {self.square_name(g)}", crystal
+        return Move("explore", square=self.square_name(g)), crystal
 
     def _joining(self, g: Cell, side: str) -> tuple[str, Cell, int, Cell]:
         origin = joined_origin(g, side)
@@ -316,9 +289,7 @@ class MazeState(GameState):
                                    "this square cannot be explored")
         return self.stack[0], origin, joined_quarters(side), g
 
-    def _plan_draw(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        if args:
-            raise SyntaxInputError("draw takes no words after it", [FORMS["draw"]])
+    def _plan_draw(self, seat: str, move: Move) -> tuple[Move, Plan]:
         if not self.solo:
             raise IllegalMoveError("draw belongs to solo play; your action tiles are face up")
 
@@ -328,39 +299,32 @@ class MazeState(GameState):
                 self.events.emit("solo-deck", "The action deck is empty: the discard pile is turned over.", {})
             self.discard.append(self.deck.pop(0))
             self.events.emit("draw", f"Action tile turned: {self.discard[-1]}.", {"action": self.discard[-1]})
-        return "draw", draw
+        return move, draw
 
-    def _plan_say(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        if not args:
-            raise SyntaxInputError("say what? 'say' needs words after it", [FORMS["say"]])
-        if not self.talk_open:
+    def _plan_say(self, seat: str, move: Move) -> tuple[Move, Plan]:
+        if not self.talk_open_for(seat):
             raise IllegalMoveError("silence: talk is allowed only from the start of the game, after an hourglass "
                                    "flip" + (" or after the elf explores" if self.scenario.elf_talk else "")
                                    + ", until the next action; staring and the pawn are always allowed")
-        words = " ".join(args)
-        return f"say {words}", lambda: self.events.emit("say", f"{seat}: {words}", {"seat": seat, "text": words})
+        words = move.text
+        return move, lambda: self.events.emit("say", f"{seat}: {words}", {"seat": seat, "text": words})
 
-    def _seat_word(self, verb: str, args: list[str]) -> str:
-        if len(args) != 1 or args[0].lower() not in self.seats:
-            raise SyntaxInputError(f"{verb} takes one seat ({' '.join(self.seats)})", [FORMS[verb]])
-        return args[0].lower()
-
-    def _plan_pawn(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        target = self._seat_word("pawn", args)
+    def _plan_pawn(self, seat: str, move: Move) -> tuple[Move, Plan]:
+        target = move.seat
 
         def pawn() -> None:
             self.pawn = target
             self.events.emit("pawn", f"{seat} puts the 'Do something!' pawn in front of {target}.",
                              {"seat": seat, "target": target})
-        return f"pawn {target}", pawn
+        return move, pawn
 
-    def _plan_stare(self, seat: str, args: list[str]) -> tuple[str, Plan]:
-        target = self._seat_word("stare", args)
+    def _plan_stare(self, seat: str, move: Move) -> tuple[Move, Plan]:
+        target = move.seat
         if target == seat:
             raise IllegalMoveError(f"{seat} cannot stare at itself; stare at another player",
                                    [f"stare {s}" for s in self.seats if s != seat])
-        return f"stare {target}", lambda: self.events.emit("stare", f"{seat} stares at {target}.",
-                                                          {"seat": seat, "target": target})
+        return move, lambda: self.events.emit("stare", f"{seat} stares at {target}.",
+                                              {"seat": seat, "target": target})
 
     # ---------------------------------------------------------------------------- effects
     def _walk(self, hero: str, squares: list[Cell]) -> None:
@@ -390,7 +354,7 @@ class MazeState(GameState):
                              {"hero": hero, "from": self.square_name(start), "to": self.square_name(self.heroes[hero])})
         self._check_theft()
         if len(self.escaped) == len(HEROES) and self.result is None:
-            self._finish(True, "escape", "Every hero is out with the loot: everyone wins.")
+            self.finish(True, "escape", "Every hero is out with the loot: everyone wins.")
 
     def _flip(self, g: Cell) -> None:
         left = self.time_left_ms()
@@ -406,15 +370,12 @@ class MazeState(GameState):
             self.deck, self.discard = self.chance.shuffle("solo-deck", pool), []
             self.events.emit("solo-deck", "The action tiles are shuffled into a new deck.", {})
         elif self.scenario.pass_on_flip:
-            self.hands = [self.hands[-1]] + self.hands[:-1]
-            self.events.emit("pass", "Every player passes their action tile(s) to the next seat: "
-                             + "; ".join(f"{s} {'+'.join(h)}" for s, h in zip(self.seats, self.hands)) + ".",
-                             {"hands": {s: list(h) for s, h in zip(self.seats, self.hands)}})
+            self.pass_hands()
         if self.scenario.talk == "windows":
             self.talk_open = True
             self.events.emit("talk", "Talk is open until the next action.", {})
         if self.deadline_ms <= self.now_ms:  # a flip with a full timer leaves no sand at all
-            self._finish(False, "time", f"The flip left no sand at {seconds_name(self.now_ms)} s: everyone loses.")
+            self.finish(False, "time", f"The flip left no sand at {seconds_name(self.now_ms)} s: everyone loses.")
 
     def _join(self, plan: tuple[str, Cell, int, Cell], opened_by: str | None) -> None:
         name, origin, quarters, g = plan
@@ -436,58 +397,91 @@ class MazeState(GameState):
         self.theft = True
         self.events.emit("theft", "The theft! All four heroes hold their items; the vortexes stop. Now escape.", {})
 
-    def _finish(self, won: bool, reason: str, text: str) -> None:
-        self.result = Result("team" if won else None, reason, text, self.seats if won else (),
-                             {"escaped": len(self.escaped), "theft": self.theft})
-        self.events.emit("game-over", text, self.result.as_dict())
-
     # ---------------------------------------------------------------------------- time
-    def advance_clock(self, now_ms: int) -> None:
-        if self.result is None and now_ms >= self.deadline_ms:
-            self.now_ms = self.deadline_ms
-            self._finish(False, "time", f"The sand ran out at {seconds_name(self.deadline_ms)} s: everyone loses.")
-        elif self.result is None:
-            self.now_ms = now_ms
-
     def next_deadline(self) -> int | None:
-        return None if self.result is not None else self.deadline_ms
+        """The next moment time alone changes the game: the earliest of ``timers``."""
+        if self.result is not None:
+            return None
+        return min((moment for moment, _ in self.timers()), default=None)
+
+    def advance_clock(self, now_ms: int) -> None:
+        """Let time pass to ``now_ms``: every timed change due by then is made at its own moment,
+        earliest first, until the game ends."""
+        while self.result is None:
+            due = [timer for timer in self.timers() if timer[0] <= now_ms]
+            if not due:
+                break
+            moment, change = min(due, key=lambda timer: timer[0])
+            self.now_ms = moment
+            change()
+            if self.result is None and (moment, change) in self.timers():
+                raise RuntimeError(f"the timed change {change.__name__} at {moment} ms left its timer in place")
+        if self.result is None:
+            self.now_ms = now_ms
+        self.after_change()
 
     # ---------------------------------------------------------------------------- legal inputs
     def legal_inputs(self, seat: str) -> list[str]:
+        return [move_name(m) for m in self.legal_moves(seat)]
+
+    def legal_moves(self, seat: str) -> list[Move]:
+        """Every input ``seat`` may send now, as values in full (``legal_inputs`` is their
+        text): per hero its moves, vortexes, escalator and exploration, then the crystal
+        ball's explorations, then what needs no action tile; without what ``check_actor``
+        refuses. A variant adds its own verbs' moves, or filters, around ``super()``."""
         if self.result is not None:
             return []
-        out: list[str] = []
         held = self.actions_of(seat)
+        out: list[Move] = []
         for hero in HEROES:
-            if self.heroes[hero] is None:
-                continue
-            for d in "NESW":
-                if DIR_NAME[d] in held:
-                    out += [f"move {hero} {DIR_NAME[d]} {n}" for n in range(1, len(self.path(hero, d)) + 1)]
-            if "vortex" in held and not self.theft:
-                out += [f"vortex {hero} {self.square_name(g)}" for g in self.free_vortexes(hero)
-                        if g != self.heroes[hero]]
-            g = self.heroes[hero]
-            assert g is not None
-            if "escalator" in held:
-                placed, local = self.mall.at[g]
-                other = placed.tile.escalators.get(local)
-                if other is not None and self.hero_at(placed.glob(other)) is None:
-                    out.append(f"escalator {hero}")
-            if "explore" in held and self.stack and self.kind(g)[1] == hero and self.joinable(g):
-                out.append(f"explore {hero}")
+            if self.heroes[hero] is not None:
+                out += self.hero_moves(hero, held)
+        out += self.crystal_moves(held) + self.table_moves(seat)
+        return [m for m in out if self.actor_may(seat, m)]
+
+    def actor_may(self, seat: str, move: Move) -> bool:
+        """Whether ``check_actor`` lets ``seat`` send ``move``."""
+        try:
+            self.check_actor(seat, move)
+        except InputError:
+            return False
+        return True
+
+    def hero_moves(self, hero: str, held: tuple[str, ...]) -> list[Move]:
+        """The moves of ``hero`` (in the mall) a seat holding the action tiles ``held`` may make."""
+        out: list[Move] = []
+        g = self.heroes[hero]
+        assert g is not None
+        for d in "NESW":
+            if DIR_NAME[d] in held:
+                out += [Move("move", hero=hero, direction=d, squares=n) for n in range(1, len(self.path(hero, d)) + 1)]
+        if "vortex" in held and not self.theft:
+            out += [Move("vortex", hero=hero, square=self.square_name(v)) for v in self.free_vortexes(hero) if v != g]
+        if "escalator" in held:
+            end = self.escalator_end(g)
+            if end is not None and self.hero_at(end) is None:
+                out.append(Move("escalator", hero=hero))
+        if "explore" in held and self.stack and self.kind(g)[1] == hero and self.joinable(g):
+            out.append(Move("explore", hero=hero))
+        return out
+
+    def crystal_moves(self, held: tuple[str, ...]) -> list[Move]:
+        """Explorations by the crystal ball the mage stands on, for a seat holding ``held``."""
         if "explore" in held and self.stack and self.scenario.crystal:
             mage = self.heroes["purple"]
             if mage is not None and self.kind(mage)[0] == "crystal" and (mage not in self.used or self.crystal_credit == mage):
-                out += [f"explore {self.square_name(g)}" for g in self.mall.squares() if self.joinable(g)]
-        if self.solo:
-            out.append("draw")
-        out += [f"pawn {s}" for s in self.seats] + [f"stare {s}" for s in self.seats if s != seat]
-        return out
+                return [Move("explore", square=self.square_name(g)) for g in self.mall.squares() if self.joinable(g)]
+        return []
+
+    def table_moves(self, seat: str) -> list[Move]:
+        """What needs no action tile: a draw (solo), the pawn, stares (talk is a form)."""
+        out = [Move("draw")] if self.solo else []
+        return (out + [Move("pawn", seat=s) for s in self.seats]
+                + [Move("stare", seat=s) for s in self.seats if s != seat])
 
     def input_forms(self, seat: str) -> list[str]:
-        """``say TEXT`` exactly when talk is open (a ``say`` would be accepted now)."""
-        return ["say TEXT"] if self.result is None and self.talk_open else []
+        """``say TEXT`` exactly when ``seat`` may talk (a ``say`` would be accepted now)."""
+        return ["say TEXT"] if self.result is None and self.talk_open_for(seat) else []
 
     # ---------------------------------------------------------------------------- views
     def view(self, seat: str) -> dict[str, Any]:
@@ -509,11 +503,6 @@ class MazeState(GameState):
         if self.result is not None:
             out["result"] = self.result.as_dict()
         return out
-
-    def render(self, seat: str) -> str:
-        from engine.games.magic_maze.render import render_mall
-
-        return render_mall(self)
 
     def score(self) -> dict[str, Any]:
         return {"escaped": len(self.escaped), "theft": self.theft, "time_left": seconds_name(self.time_left_ms())}

@@ -1,0 +1,106 @@
+"""What the rules read off the board: heroes on squares, the squares' kinds, live cameras,
+free vortexes, escalators, joinable exploration squares, usable exits, and the one
+straight-move rule (``slide``) that the state's moves and the planner both ask.
+
+``BoardFacts`` is a base of ``MazeState``: it changes nothing, and reads the attributes the
+state keeps (declared here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from engine.games.magic_maze.data import Scenario
+from engine.games.magic_maze.mall import Mall, joined_origin
+from engine.games.magic_maze.tiles import STEP, Cell
+
+
+class BoardFacts:
+    scenario: Scenario
+    mall: Mall
+    heroes: dict[str, Cell | None]
+    used: set[Cell]  # used hourglasses and crystal balls, disabled cameras
+    theft: bool
+
+    def square_name(self, g: Cell) -> str:
+        return self.mall.square_name(g)
+
+    def hero_at(self, g: Cell) -> str | None:
+        for h, c in self.heroes.items():
+            if c == g:
+                return h
+        return None
+
+    def kind(self, g: Cell) -> tuple[str, str | None]:
+        hit = self.mall.at[g]
+        return hit[0].tile.kind(hit[1])
+
+    def live_cameras(self) -> int:
+        """The cameras on the board that are not disabled (none count without the camera rule)."""
+        if not self.scenario.cameras:
+            return 0
+        return sum(1 for g in self.mall.with_code("Cm") if g not in self.used)
+
+    def cameras_lock(self) -> bool:
+        """Two or more live cameras on the board forbid every hourglass square."""
+        return self.live_cameras() >= 2
+
+    def free_vortexes(self, hero: str) -> list[Cell]:
+        """The vortexes of ``hero``'s colour no other hero stands on."""
+        return [g for g in self.mall.squares() if self.kind(g) == ("vortex", hero) and self.hero_at(g) in (None, hero)]
+
+    def escalator_end(self, g: Cell) -> Cell | None:
+        """The other end of the escalator whose end is ``g``; None when ``g`` is not one."""
+        placed, local = self.mall.at[g]
+        other = placed.tile.escalators.get(local)
+        return None if other is None else placed.glob(other)
+
+    def joinable(self, g: Cell) -> str | None:
+        """The side of ``g`` when a tile can join there now: an unexplored exploration square
+        whose tile would overlap nothing."""
+        side = self.mall.unexplored(g)
+        return side if side and self.mall.overlap(joined_origin(g, side)) is None else None
+
+    def exit_usable(self, g: Cell, hero: str) -> bool:
+        kind, colour = self.kind(g)
+        if kind != "exit" or not self.theft:
+            return False
+        return colour == "purple" if self.scenario.exits == "shared" else colour == hero
+
+    def can_enter(self, hero: str, g: Cell, h: Cell, d: str, *, lock: bool) -> bool:
+        """Whether ``hero`` may step from ``g`` into its neighbour ``h`` (toward ``d``)."""
+        if h not in self.mall.at or self.hero_at(h) not in (None, hero):
+            return False
+        side = self.mall.side(g, d)
+        if side == "wall" or (side == "orange" and hero != "orange"):
+            return False
+        kind, _ = self.kind(h)
+        if kind == "blocked":
+            return False
+        return not (kind == "hourglass" and lock)
+
+    def slide(self, hero: str, start: Cell, d: str) -> Iterator[Cell]:
+        """The squares a straight move of ``hero`` from ``start`` toward ``d`` enters, in order:
+        each one a square the move may stop on (the other heroes standing still). It stops
+        before a wall, a hero, a blocked square, a locked hourglass or the mall's edge, and on
+        a usable exit (the hero leaves). Cameras the barbarian enters stop locking hourglasses
+        at once. The one straight-move rule: ``path`` and the planner both ask it."""
+        live = self.live_cameras()
+        g = start
+        while True:
+            h = (g[0] + STEP[d][0], g[1] + STEP[d][1])
+            if not self.can_enter(hero, g, h, d, lock=live >= 2):
+                return
+            yield h
+            if live and hero == "yellow" and self.kind(h)[0] == "camera" and h not in self.used:
+                live -= 1
+            if self.exit_usable(h, hero):
+                return
+            g = h
+
+    def path(self, hero: str, d: str) -> list[Cell]:
+        """The squares a straight move of ``hero`` toward ``d`` enters from where it stands, as
+        far as it goes (see ``slide``)."""
+        g = self.heroes[hero]
+        assert g is not None
+        return list(self.slide(hero, g, d))
