@@ -47,9 +47,10 @@ def _figures(r: BenchResult) -> dict[str, Any]:
 @click.option("--players", type=click.IntRange(min=1),
               help="Players, for games set up by player count (Magic Maze: default 4).")
 @click.option("--bots", "kind", type=BotKindType(), help="The built-in bot on every seat (default: the game's bench bot).")
+@click.option("--roles", "level", type=click.IntRange(1, 5), metavar="LEVEL", help="Magic Maze: Hidden Roles at this level.")
 @click.option("--json", "json_mode", is_flag=True, help="Print one JSON object with every figure instead of the table.")
 def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, repeats: int, players: int | None,
-          kind: str | None, json_mode: bool) -> None:
+          kind: str | None, level: int | None, json_mode: bool) -> None:
     """Bot self-play: games/s, inputs/s, medians, results and peak memory.
 
     Every round plays the same games, so the spread (slowest round / fastest) shows how much
@@ -70,7 +71,7 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
     interrupted = False
     progress = sys.stdout.isatty() and not json_mode
     try:
-        setups = [rules.choose_setup(name, players) for name in names]
+        setups = [rules.choose_setup(name, players, None, level) for name in names]
         with click.progressbar(length=len(names) * count * repeats, label="playing", file=sys.stderr,
                                show_eta=True) if progress else _Nothing() as bar:
             for chosen, options in setups:

@@ -69,6 +69,8 @@ def _resume_contradictions(t: tr.Transcript, given: dict[str, Any], resume: str)
     recorded_players = t.options.get("players", len(t.seats))
     if given["players"] is not None and given["players"] != recorded_players:
         wrong.append(f"it has {recorded_players} players, not {given['players']}")
+    if given["level"] is not None and given["level"] != t.options.get("roles"):
+        wrong.append(f"its level is {t.options.get('roles') or 'none'}, not {given['level']}")
     if given["deck_file"] is not None:
         rules = registry.get(t.game)
         if rules.choose_setup(t.variant, None, given["deck_file"])[1].get("deck") != t.options.get("deck"):
@@ -112,7 +114,9 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
 @click.option("--mode", "--scenario", "variant", type=VariantType(), help="The mode or scenario (see `arbiter games`).")
 @click.option("--players", type=click.IntRange(min=1), help="Number of players, for games set up by it (Classic Mafia: the default deck for N).")
 @click.option("--deck", "deck_file", type=click.Path(exists=True, dir_okay=False),
-              help="A custom deck of cards (Classic Mafia; YAML `kind: deck`, see docs/rules/mafia.md).")
+              help="A custom deck: Classic Mafia's cards (`kind: deck`) or Hidden Roles' (`kind: roles`).")
+@click.option("--roles", "level", type=click.IntRange(1, 5), metavar="LEVEL",
+              help="Magic Maze: Hidden Roles at this level (1 to 5), see docs/rules/hidden-roles.md.")
 @click.option("--seed", type=int, help="Seed of the game's random generator (chosen and recorded when absent).")
 @click.option("--moves", "moves", type=click.File("rb"),
               help="Read input lines from FILE ('-' for stdin) instead of the terminal.")
@@ -132,7 +136,7 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
               help="Stamp every typed line with the wall clock (seconds since the start), for real-time games.")
 @click.option("--as", "as_seat", type=SeatType(), help="Play as this seat: see only what it may know.")
 @click.option("--json/--no-json", "json_mode", default=None, help="Answer every line with one JSON object.")
-def play(game: str | None, variant: str | None, players: int | None, deck_file: str | None,
+def play(game: str | None, variant: str | None, players: int | None, deck_file: str | None, level: int | None,
          seed: int | None, moves: IO[bytes] | None, transcript_path: str | None, force: bool,
          resume: str | None, bot_specs: tuple[str, ...], all_bots: str | None, bot_timeout: float | None,
          max_moves: int | None, realtime: bool | None, as_seat: str | None, json_mode: bool | None) -> None:
@@ -154,7 +158,7 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         if resume:
             t, session = tr.resume(resume)
             _resume_contradictions(t, {"game": game, "variant": variant, "players": players, "deck_file": deck_file,
-                                       "seed": seed, "transcript_path": transcript_path}, resume)
+                                       "seed": seed, "transcript_path": transcript_path, "level": level}, resume)
             recorded = t.settings()
             was = recorded.get("as")
             if as_seat is not None and as_seat.lower() != (was or HOST):
@@ -167,7 +171,7 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
             rules = registry.get(game)
             check_variant(rules, variant)
             try:
-                chosen, options = rules.choose_setup(variant, players, deck_file)
+                chosen, options = rules.choose_setup(variant, players, deck_file, level)
             except SETUP_ERRORS as exc:
                 usage(explain(exc))
             session = Session(rules, chosen, seed=seed, options=options)

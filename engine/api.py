@@ -198,11 +198,11 @@ class Game:
 
 
 def new_game(game: str, variant: str | None = None, *, players: int | None = None, deck: str | Path | None = None,
-             seed: int | None = None) -> Game:
+             roles: int | None = None, seed: int | None = None) -> Game:
     """A new game of ``game`` (see ``games()``): its mode or scenario, a player count (games
-    set up by it), a custom deck file, and the seed (chosen when None)."""
+    set up by it), a custom deck file, a Hidden Roles level, and the seed (chosen when None)."""
     rules = registry.get(game)
-    chosen, options = rules.choose_setup(variant, players, str(deck) if deck is not None else None)
+    chosen, options = rules.choose_setup(variant, players, str(deck) if deck is not None else None, roles)
     return Game(Session(rules, chosen, seed=seed, options=options))
 
 

@@ -185,12 +185,13 @@ class Rules(ABC):
         """Set up a new game; every random decision goes through ``chance``."""
 
     def choose_setup(
-        self, variant: str | None, players: int | None = None, deck_file: str | None = None
+        self, variant: str | None, players: int | None = None, deck_file: str | None = None,
+        level: int | None = None,
     ) -> tuple[str, dict[str, Any]]:
         """The variant and options of a new game from a player's choices (``arbiter play``'s
-        ``--mode``, ``--players``, ``--deck``). Options are recorded in the transcript."""
-        if players is not None or deck_file is not None:
-            raise UnknownCommandError(f"{self.title} is not set up by player count or deck; "
+        ``--mode``, ``--players``, ``--deck``, ``--roles``). Options are recorded in the transcript."""
+        if players is not None or deck_file is not None or level is not None:
+            raise UnknownCommandError(f"{self.title} is not set up by player count, deck or level; "
                                       f"choose a {self.variant_label}", [v.name for v in self.variants()])
         return variant or self.default_variant, {}
 

@@ -49,11 +49,14 @@ class MafiaRules(Rules):
         return variant_name(md.load().default_players)
 
     def choose_setup(
-        self, variant: str | None, players: int | None = None, deck_file: str | None = None
+        self, variant: str | None, players: int | None = None, deck_file: str | None = None,
+        level: int | None = None,
     ) -> tuple[str, dict[str, Any]]:
         """``--players N`` picks the default deck for N; ``--deck FILE`` a custom deck (whose
         size is the player count); ``--mode N-players`` is the same as ``--players N``."""
         options: dict[str, Any] = {}
+        if level is not None:
+            raise IllegalMoveError("Classic Mafia has no levels (--roles is for Magic Maze: Hidden Roles)")
         if deck_file is not None:
             title, deck = md.load_deck_file(deck_file)
             size = sum(deck.values())

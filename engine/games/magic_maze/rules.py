@@ -45,9 +45,10 @@ class MagicMazeRules(Rules):
         return out
 
     def choose_setup(
-        self, variant: str | None, players: int | None = None, deck_file: str | None = None
+        self, variant: str | None, players: int | None = None, deck_file: str | None = None,
+        level: int | None = None,
     ) -> tuple[str, dict[str, Any]]:
-        if deck_file is not None:
+        if deck_file is not None or level is not None:
             raise IllegalMoveError("Magic Maze has no decks to choose; pick --scenario and --players")
         chosen = variant or self.default_variant
         self.variant(chosen)
