@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from engine.games.magic_maze.data import Scenario
 from engine.games.magic_maze.mall import Mall, joined_origin
-from engine.games.magic_maze.tiles import STEP, Cell
+from engine.games.magic_maze.tiles import Cell
 
 
 class BoardFacts:
@@ -32,8 +32,7 @@ class BoardFacts:
         return None
 
     def kind(self, g: Cell) -> tuple[str, str | None]:
-        hit = self.mall.at[g]
-        return hit[0].tile.kind(hit[1])
+        return self.mall.kinds[g]
 
     def live_cameras(self) -> int:
         """The cameras on the board that are not disabled (none count without the camera rule)."""
@@ -79,24 +78,30 @@ class BoardFacts:
             return False
         return not (kind == "hourglass" and lock)
 
-    def slide(self, hero: str, start: Cell, d: str) -> Iterator[Cell]:
+    def slide_context(self, hero: str) -> tuple[set[Cell], int]:
+        """What ``slide`` reads of the heroes and cameras: the squares of the other heroes, and
+        the live cameras. A caller that slides many times while nothing moves (a planner's
+        search) may take it once and hand it to ``slide``."""
+        return {c for h, c in self.heroes.items() if c is not None and h != hero}, self.live_cameras()
+
+    def slide(self, hero: str, start: Cell, d: str,
+              context: tuple[set[Cell], int] | None = None) -> Iterator[Cell]:
         """The squares a straight move of ``hero`` from ``start`` toward ``d`` enters, in order:
         each one a square the move may stop on (the other heroes standing still). It stops
         before a wall, a hero, a blocked square, a locked hourglass or the mall's edge, and on
         a usable exit (the hero leaves). Cameras the barbarian enters stop locking hourglasses
         at once. The one straight-move rule: ``path`` and the planner both ask it."""
-        live = self.live_cameras()
-        g = start
-        while True:
-            h = (g[0] + STEP[d][0], g[1] + STEP[d][1])
-            if not self.can_enter(hero, g, h, d, lock=live >= 2):
+        others, live = context if context is not None else self.slide_context(hero)
+        kinds = self.mall.kinds
+        for h in self.mall.run(start, d, hero == "orange"):  # the walls' part of the rule
+            kind = kinds[h][0]
+            if h in others or (kind == "hourglass" and live >= 2):  # the heroes' and the locks' part
                 return
             yield h
-            if live and hero == "yellow" and self.kind(h)[0] == "camera" and h not in self.used:
+            if live and hero == "yellow" and kind == "camera" and h not in self.used:
                 live -= 1
-            if self.exit_usable(h, hero):
+            if self.theft and kind == "exit" and self.exit_usable(h, hero):
                 return
-            g = h
 
     def path(self, hero: str, d: str) -> list[Cell]:
         """The squares a straight move of ``hero`` toward ``d`` enters from where it stands, as

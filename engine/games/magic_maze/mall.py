@@ -56,10 +56,16 @@ def is_door_code(code: str) -> bool:
 
 
 class Mall:
+    """The placed tiles. What never changes until the next tile joins is kept at hand: each
+    square's kind (``kinds``), and the straight runs of squares a hero could cross with nothing
+    in its way (``run``), dropped whenever a tile is placed."""
+
     def __init__(self) -> None:
         self.placed: list[Placed] = []
         self.at: dict[Cell, tuple[Placed, Cell]] = {}
         self.by_code: dict[str, list[Cell]] = {}  # the squares of each code, as placed
+        self.kinds: dict[Cell, tuple[str, str | None]] = {}  # (kind, colour) of every square
+        self._runs: dict[tuple[Cell, str, bool], tuple[Cell, ...]] = {}
 
     # -- building ------------------------------------------------------------------------------
     def overlap(self, origin: Cell) -> Cell | None:
@@ -80,7 +86,28 @@ class Mall:
         for g in placed.cells():
             self.at[g] = (placed, placed.local(g))
             self.by_code.setdefault(placed.tile.code[placed.local(g)], []).append(g)
+            self.kinds[g] = placed.tile.kind(placed.local(g))
+        self._runs.clear()  # a new tile may open a door: every run may go further now
         return placed
+
+    def run(self, start: Cell, d: str, dwarf: bool) -> tuple[Cell, ...]:
+        """The squares a straight line from ``start`` toward ``d`` crosses before a wall (an
+        orange wall too, unless ``dwarf``), a blocked square or the mall's edge: where a move
+        could go were nothing else in its way (heroes, locks and exits are the rules' to judge)."""
+        key = (start, d, dwarf)
+        found = self._runs.get(key)
+        if found is None:
+            out: list[Cell] = []
+            g = start
+            while True:
+                side = self.side(g, d)
+                h = (g[0] + STEP[d][0], g[1] + STEP[d][1])
+                if side == "wall" or (side == "orange" and not dwarf) or self.kinds[h][0] == "blocked":
+                    break
+                out.append(h)
+                g = h
+            found = self._runs[key] = tuple(out)
+        return found
 
     # -- reading -------------------------------------------------------------------------------
     def code(self, g: Cell) -> str | None:

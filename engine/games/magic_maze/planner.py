@@ -13,9 +13,8 @@ action tiles (``draw``) until the one needed is on top.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from engine.games.magic_maze.moves import DIR_NAME, Move, action_needed, move_name
 from engine.games.magic_maze.tiles import Cell
@@ -23,7 +22,12 @@ from engine.games.magic_maze.tiles import Cell
 if TYPE_CHECKING:
     from engine.games.magic_maze.state import MazeState
 
-Step = tuple[Move, Cell]  # (the input, in full; the square it reaches)
+class Route(NamedTuple):
+    """The shortest way found to a square: how many inputs, and the first of them (None for
+    the square the hero stands on)."""
+
+    length: int
+    first: Move | None
 
 
 def team_actions(state: MazeState) -> set[str]:
@@ -37,46 +41,46 @@ def flip_wanted(state: MazeState) -> bool:
     return state.time_left_ms() * 2 < state.scenario.timer_ms
 
 
-def _stops(state: MazeState, hero: str, g: Cell, d: str, flip_ok: bool) -> Iterator[Cell]:
-    """The squares a straight move from ``g`` may stop on (the game's ``slide``) that the team
-    wants: up to an unused hourglass, and onto it only when a flip is wanted."""
-    for h in state.slide(hero, g, d):
-        fresh = state.kind(h)[0] == "hourglass" and h not in state.used
-        if fresh and not flip_ok:
-            return
-        yield h
-        if fresh:
-            return  # one flip is the point of the move; stop there
-
-
 def routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
-           start: Cell | None = None) -> dict[Cell, list[Step]]:
+           start: Cell | None = None) -> dict[Cell, Route]:
     """Every square ``hero`` can reach (from ``start``, by default where it stands), with the
-    shortest list of steps that reach it."""
+    shortest way there: a breadth-first search whose straight moves are the game's ``slide``
+    (the other heroes standing still), taking only the stops the team wants (up to an unused
+    hourglass, and onto it only when a flip is wanted: one flip is the point of that move)."""
     start = start if start is not None else state.heroes[hero]
     assert start is not None
-    best: dict[Cell, list[Step]] = {start: []}
+    best: dict[Cell, Route] = {start: Route(0, None)}
     queue = deque([start])
-    vortexes = state.free_vortexes(hero)
+    context = state.slide_context(hero)
+    kinds, used = state.mall.kinds, state.used
+    directions = [d for d in "NESW" if DIR_NAME[d] in actions]
+    vortexes = ([(v, Move("vortex", hero=hero, square=state.square_name(v))) for v in state.free_vortexes(hero)]
+                if "vortex" in actions and not state.theft else [])
+    escalator = "escalator" in actions
     while queue:
         g = queue.popleft()
-        steps = best[g]
-        nexts: list[Step] = []
-        for d in "NESW":
-            if DIR_NAME[d] in actions:
-                for n, h in enumerate(_stops(state, hero, g, d, flip_ok), start=1):
-                    nexts.append((Move("move", hero=hero, direction=d, squares=n), h))
-        if "vortex" in actions and not state.theft:
-            for v in vortexes:
-                if v != g:
-                    nexts.append((Move("vortex", hero=hero, square=state.square_name(v)), v))
-        if "escalator" in actions:
+        length, first = best[g]
+        length += 1
+        for d in directions:
+            for n, h in enumerate(state.slide(hero, g, d, context), start=1):
+                fresh = kinds[h][0] == "hourglass" and h not in used
+                if fresh and not flip_ok:
+                    break
+                if h not in best:
+                    best[h] = Route(length, first or Move("move", hero=hero, direction=d, squares=n))
+                    if not state.exit_usable(h, hero):
+                        queue.append(h)
+                if fresh:
+                    break
+        for v, move in vortexes:
+            if v != g and v not in best:
+                best[v] = Route(length, first or move)
+                if not state.exit_usable(v, hero):
+                    queue.append(v)
+        if escalator:
             h = state.escalator_end(g)
-            if h is not None and state.hero_at(h) in (None, hero):
-                nexts.append((Move("escalator", hero=hero), h))
-        for move, h in nexts:
-            if h not in best:
-                best[h] = steps + [(move, h)]
+            if h is not None and state.hero_at(h) in (None, hero) and h not in best:
+                best[h] = Route(length, first or Move("escalator", hero=hero))
                 if not state.exit_usable(h, hero):
                     queue.append(h)
     return best
@@ -104,7 +108,7 @@ class Analysis:
     actions: set[str]
     flip: bool
     heroes: list[str]
-    maps: dict[str, dict[Cell, list[Step]]]
+    maps: dict[str, dict[Cell, Route]]
     phase: str
     goals: dict[str, set[Cell]]
 
@@ -115,8 +119,8 @@ class Analysis:
         for i, h in enumerate(self.heroes):
             for g in self.goals.get(h, ()):
                 route = self.maps[h].get(g)
-                if route:
-                    out.append((len(route), i, move_name(route[0][0]), route[0][0]))
+                if route is not None and route.first is not None:
+                    out.append((route.length, i, move_name(route.first), route.first))
                 elif route is not None and self.phase == "explore":
                     move = Move("explore", hero=h)
                     out.append((0, i, move_name(move), move))
@@ -140,7 +144,7 @@ def analyse(state: MazeState) -> Analysis:
 
 
 def _goals(state: MazeState, actions: set[str], flip: bool, heroes: list[str],
-           maps: dict[str, dict[Cell, list[Step]]]) -> tuple[str, dict[str, set[Cell]]]:
+           maps: dict[str, dict[Cell, Route]]) -> tuple[str, dict[str, set[Cell]]]:
     """The first goal of the moment that some hero can reach, and its squares per hero."""
 
     def pick(test) -> dict[str, set[Cell]]:  # type: ignore[no-untyped-def]
@@ -150,7 +154,7 @@ def _goals(state: MazeState, actions: set[str], flip: bool, heroes: list[str],
     if flip and not state.cameras_lock():
         budget = state.time_left_ms() // max(1, state.scenario.step_ms)
         goals = pick(lambda h, g: state.kind(g)[0] == "hourglass" and g not in state.used
-                     and len(maps[h][g]) < budget)
+                     and maps[h][g].length < budget)
         if goals:
             return "flip", goals
     if flip and state.cameras_lock() and "yellow" in maps:
@@ -192,27 +196,27 @@ def solo_step(state: MazeState, top: str) -> Move | None:
         targets = [g for g in a.goals.get(h, ()) if g in a.maps[h]]
         if not targets:
             continue
-        now = min(len(a.maps[h][g]) for g in targets)
+        now = min(a.maps[h][g].length for g in targets)
         for g, route in routes(state, h, {top}, a.flip).items():
-            if len(route) != 1:
+            if route.length != 1 or route.first is None:
                 continue
             after = routes(state, h, a.actions, a.flip, start=g)
-            left = min((len(after[t]) for t in targets if t in after), default=None)
+            left = min((after[t].length for t in targets if t in after), default=None)
             if left is not None and left < now and (best is None or (left, i) < best[:2]):
-                best = (left, i, route[0][0])
+                best = (left, i, route.first)
     return best[2] if best else None
 
 
-def _unjam(state: MazeState, heroes: list[str], maps: dict[str, dict[Cell, list[Step]]]) -> Move | None:
+def _unjam(state: MazeState, heroes: list[str], maps: dict[str, dict[Cell, Route]]) -> Move | None:
     """Nothing leads anywhere: step a hero that is not where it belongs somewhere new."""
     for h in heroes:
         g = state.heroes[h]
         assert g is not None
         if not state.theft and state.kind(g) == ("item", h):
             continue
-        for target, route in sorted(maps[h].items()):
-            if route:
-                return route[0][0]
+        for target in sorted(maps[h]):
+            if maps[h][target].first is not None:
+                return maps[h][target].first
     return None
 
 
