@@ -255,3 +255,13 @@ def test_magic_maze_goldens_win_and_lose_every_scenario_and_solo() -> None:
 def test_magic_maze_goldens_are_what_the_generator_writes() -> None:
     problems = tool("make_maze_goldens").check()
     assert not problems, "\n".join(problems) + "\nregenerate: python tools/make_maze_goldens.py"
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_every_golden_board_fits_80_columns(path: Path) -> None:
+    """The final board of every golden game, as the host and as each seat sees it, fits an 80
+    column terminal (a mall too wide comes in strips; its lines never wrap)."""
+    _, _, session = replayed(path)
+    for seat in ("host", *session.seats[:3]):
+        widest = max(len(line) for line in session.render(seat).splitlines())
+        assert widest <= 80, f"{rel(path)} as {seat}: {widest} columns"

@@ -99,7 +99,28 @@ def render_mall(state: MazeState) -> str:
         row.append(VERTICAL[_side(state, last, "E")] if last in mall.at else " ")
         lines.append("".join(row).rstrip())
     lines = [line for line in lines if line.strip()]
-    return "\n".join(lines + _status(state))
+    return "\n".join(_strips(lines) + _status(state))
+
+
+WIDTH = 80
+"""The widest line of a board: a wider mall is shown in strips side by side no more."""
+
+
+def _strips(lines: list[str], width: int = WIDTH) -> list[str]:
+    """A map wider than ``width`` as strips of whole squares, west to east, one under the
+    other, each headed by which columns of squares it shows (its lines never wrap)."""
+    widest = max((len(line) for line in lines), default=0)
+    if widest <= width:
+        return lines
+    per = (width - 1) // 3  # squares a strip holds: three characters each, and the last wall
+    squares = (widest - 1 + 2) // 3
+    out: list[str] = []
+    for first in range(0, squares, per):
+        last = min(first + per, squares)
+        part = [line[3 * first:3 * last + 1].rstrip() for line in lines]
+        out.append(f"(squares {first + 1}-{last} of {squares}, west to east)")
+        out += [line if line.strip() else "." for line in part]
+    return out
 
 
 def _status(state: MazeState) -> list[str]:
