@@ -153,3 +153,14 @@ def run_referee(args: list[str], cwd: Path, timeout: float = 60) -> tuple[subpro
         pytest.fail(f"the referee hung: no exit within {timeout} s: arbiter {' '.join(args)}")
     assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
     return proc, time.monotonic() - start
+
+
+def unwrap(lines: list[str]) -> list[str]:
+    """Board lines with the wrapped ones joined again (a continuation starts with two spaces)."""
+    out: list[str] = []
+    for line in lines:
+        if line.startswith("  ") and out and not line.strip().startswith(("|", "+")):
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line)
+    return out

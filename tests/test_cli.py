@@ -44,8 +44,12 @@ def grid_marks(board_lines: list[str]) -> list[str]:
 
 def identities(board_lines: list[str]) -> dict[str, str]:
     """character -> suspect from the 'Identities:' or 'You (seat):' line of a board."""
-    for line in board_lines:
+    for i, line in enumerate(board_lines):
         if line.startswith(("Identities: ", "You (")):
+            for more in board_lines[i + 1:]:  # a long line wraps, its continuation indented
+                if not more.startswith("  "):
+                    break
+                line += " " + more.strip()
             return dict(re.findall(r"(\w+)=(\w+) \(", line))
     raise AssertionError("no identities line on the board:\n" + "\n".join(board_lines))
 

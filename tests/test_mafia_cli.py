@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.helpers import precondition, responses, run, run_referee, write
+from tests.helpers import precondition, responses, run, run_referee, unwrap, write
 from engine import registry
 from engine.bots import RandomBot
 from engine.match import Match
@@ -80,12 +80,12 @@ def test_play_random_bots_to_a_result_for_every_player_count(tmp_path: Path, pla
     assert len(results) == 1 and results[0] in moves[-1], "the result is not in the last move's answer"
     # the output ends with the board table and the result line
     assert board[0] == "= board"
-    assert board[-1] == results[0], board
+    assert unwrap(board)[-1] == results[0], board
     rows = table(board)
     assert sorted(rows, key=lambda s: int(s[1:])) == seats
     assert "?" not in {card for _, card in rows.values()}, "a card is still hidden at the end"
     assert Counter(card for _, card in rows.values()) == deck_titles(SETUPS[players])
-    assert r.output.rstrip("\n").endswith(results[0])
+    assert unwrap(r.output.rstrip("\n").splitlines())[-1] == results[0]
     # the transcript replays
     rr = run("replay", t)
     assert rr.exit_code == 0, rr.output
@@ -507,7 +507,7 @@ def test_show_a_seat_table_of_a_mafia_transcript(tmp_path: Path) -> None:
     # the end of the game: every card shown, the seat's own card line and the result
     r = run("show", t, "--seat", civilian)
     assert r.exit_code == 0, r.output
-    lines = r.output.splitlines()
+    lines = unwrap(r.output.splitlines())
     assert lines[0].endswith("game over") and lines[-1].startswith("result: ")
     assert {s: c for s, (_, c) in table(lines).items()} == {s: TITLES[c] for s, c in cards.items()}
     host = run("show", t)

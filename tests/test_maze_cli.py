@@ -57,9 +57,28 @@ def referee_env() -> dict[str, str]:
 
 
 def split_board(lines: list[str]) -> tuple[list[str], list[str]]:
-    """(the map's lines, the status block) of a rendered board."""
+    """(the map's lines, the status block) of a rendered board; a map drawn in strips (too wide
+    for 80 columns) is put back together."""
     i = next(i for i, line in enumerate(lines) if line.startswith(STATUS_HEAD))
-    return lines[:i], lines[i:]
+    return unstrip(lines[:i]), lines[i:]
+
+
+def unstrip(lines: list[str]) -> list[str]:
+    """A map drawn in strips of whole squares ('(squares 1-26 of 29, west to east)' and its
+    lines, then the next strip's) as one map again."""
+    heads = [i for i, line in enumerate(lines) if line.startswith("(squares ")]
+    if not heads:
+        return lines
+    strips = [lines[a + 1:b] for a, b in zip(heads, heads[1:] + [len(lines)])]
+    firsts = [int(re.match(r"\(squares (\d+)-", lines[h]).group(1)) - 1 for h in heads]
+    whole = []
+    for row in zip(*strips):
+        line = ""
+        for first, part in zip(firsts, row):
+            part = "" if part == "." else part
+            line = line.ljust(3 * first)[:3 * first] + part
+        whole.append(line.rstrip())
+    return whole
 
 
 def square_codes(map_lines: list[str]) -> set[str]:

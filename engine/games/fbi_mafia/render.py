@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from typing import TYPE_CHECKING
 
 from engine.events import HOST
@@ -12,7 +14,7 @@ if TYPE_CHECKING:
     from engine.games.fbi_mafia.state import FbiMafiaState
 
 WIDTH = 8
-LEGEND = "Legend: * identity shown to you  P protection  B bomb  T threat  ok cleared by evidence"
+LEGEND = "Legend: * identity shown to you  P protection  B bomb  T threat  ok cleared"
 
 
 def _marks(state: FbiMafiaState, name: str) -> str:
@@ -72,5 +74,11 @@ def render_board(state: FbiMafiaState, seat: str) -> str:
         for a in state.awaiting():
             lines.append(f"Awaiting {a.seat} ({a.kind}): {a.hint}")
     lines.append(LEGEND)
-    return "\n".join(lines)
+    return "\n".join(part for line in lines for part in _fit(line))
+
+
+def _fit(line: str, width: int = 80) -> list[str]:
+    """A status line of the board, wrapped at ``width`` (the grid's lines are narrower); a
+    continuation starts with two spaces."""
+    return textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False) if len(line) > width else [line]
 

@@ -8,11 +8,15 @@ state never imports it.
 
 from __future__ import annotations
 
+import textwrap
+
 from engine.events import HOST
 from engine.games.mafia.state import MafiaState
 from engine.games.mafia.table import NIGHT, VOTE
 
 HEADERS = ("seat", "status", "card", "nominated by", "vote", "note")
+NOTE_COLUMN = 16
+"""Notes longer than this are written under the table, so the table fits 80 columns."""
 
 
 def _row(state: MafiaState, viewer: str, seat: str) -> tuple[str, ...]:
@@ -38,6 +42,8 @@ def _row(state: MafiaState, viewer: str, seat: str) -> tuple[str, ...]:
 
 def render_table(state: MafiaState, viewer: str) -> str:
     rows = [HEADERS] + [_row(state, viewer, s) for s in state.seats]
+    notes = [f"note: {r[0]}: {r[-1]}" for r in rows[1:] if len(r[-1]) > NOTE_COLUMN]
+    rows = [r if len(r[-1]) <= NOTE_COLUMN else (*r[:-1], "(below)") for r in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(HEADERS))]
     lines = [f"Classic Mafia, {state.title}: {state.phase_text()}"]
     if state.phase == VOTE and state.result is None:
@@ -46,6 +52,7 @@ def render_table(state: MafiaState, viewer: str) -> str:
         lines.append("  ".join(cell.ljust(widths[j]) for j, cell in enumerate(r)).rstrip())
         if i == 0:
             lines.append("  ".join("-" * w for w in widths))
+    lines += notes
     step = state.step()
     if step is not None and state.result is None:
         lines.append(f"awake: {step.wake}")
@@ -59,4 +66,5 @@ def render_table(state: MafiaState, viewer: str) -> str:
         lines.append(f"alive: town {c['town']}, mafia {c['mafia']}, loners {c['loner']}")
     if state.result is not None:
         lines.append(f"result: {state.result.text}")
-    return "\n".join(lines)
+    return "\n".join(part for line in lines for part in
+                     (textwrap.wrap(line, 80, subsequent_indent="  ") if len(line) > 80 else [line]))
