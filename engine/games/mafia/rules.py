@@ -89,6 +89,17 @@ class MafiaRules(Rules):
         assert isinstance(state, MafiaState)
         return render_table(state, seat)
 
+    def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:
+        """Each seat's side (town, mafia or loner) and card.
+
+        >>> from engine.session import Session
+        >>> s = Session(MafiaRules(), "6-players", seed=1)
+        >>> sorted(MafiaRules().seat_sides(s.state).values())[0]
+        ('mafia', 'boss')
+        """
+        assert isinstance(state, MafiaState)
+        return {seat: (state.side_of(seat), state.card[seat]) for seat in state.seats}
+
     def forfeit_input(self, seat: str) -> str | None:
         return "leave"
 
