@@ -30,6 +30,7 @@ class MafiaRules(Rules):
     name = md.GAME
     title = "Classic Mafia"
     variant_label = "mode"
+    bot_kinds = ("random", "sleuth")
 
     def variants(self) -> list[Variant]:
         d = md.load()
@@ -105,6 +106,16 @@ class MafiaRules(Rules):
 
     def validate_document(self, doc: Any) -> None:
         md.validate_document(doc)
+
+    def bot_input(self, kind: str, state: GameState, seat: str, rng: random.Random) -> str | None:
+        """``random`` (``bot.py``) or ``sleuth`` (``sleuth.py``: plays from its seat's knowledge, to win)."""
+        if kind == "sleuth":
+            from engine.games.mafia import sleuth
+
+            assert isinstance(state, MafiaState)
+            move = sleuth.choose(state, seat, rng)
+            return None if move is None else move_name(move)
+        return self.choose_input(state, seat, rng)
 
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         assert isinstance(state, MafiaState)
