@@ -190,7 +190,7 @@ def _play(t: Any, folder: Any, config: dict[str, Any], o: dict[str, Any]) -> Non
     else:
         click.echo(report.tables(summary))
         rate = f", {summary['games_per_s']:.1f} games/s" if summary["games_per_s"] else ""
-        click.echo(f"{len(outcome.records)} of {len(t.games)} games recorded; {outcome.played} played by this run "
+        click.echo(f"{len(outcome.records)} of {len(t.games)} games recorded; {outcome.played} played by this run\n"
                    f"in {outcome.elapsed:.1f} s{rate} ({pool.workers} workers)")
     if outcome.interrupted:
         click.echo(f"interrupted; go on with: arbiter tournament --resume {folder.path}", err=True)

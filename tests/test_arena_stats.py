@@ -171,9 +171,16 @@ def test_the_sprt_counts_whole_blocks_from_the_start_only():
         winner = "mafia" if g.entrants[0] == "A" else "fbi"  # A always wins
         recs[g.index] = rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"}, {winner})
     state = t.sprt_state(recs)
-    assert (state["games"], state["wins"], state["losses"], state["result"]) == (40, 40, 0, "H1")
+    p0, p1 = 0.5, 1 / (1 + 10 ** (-100 / 400))
+    first = math.ceil(t.sprt.upper / math.log(p1 / p0))  # the block after which it accepts H1, and stops counting
+    assert (state["blocks"], state["games"], state["wins"], state["losses"], state["result"]) == \
+        (first, 2 * first, first, 0, "H1")
     del recs[1]  # the first block is no longer whole: nothing counts yet
     assert t.sprt_state(recs)["games"] == 0 and t.sprt_state(recs)["result"] is None
+    for g in t.games[:40]:  # the first seat always wins: every block is a draw
+        recs[g.index] = rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"}, {"mafia"})
+    state = t.sprt_state(recs)
+    assert (state["wins"], state["losses"], state["draws"], state["llr"]) == (0, 0, 20, 0)
 
 
 # -- the results file ------------------------------------------------------------------------------

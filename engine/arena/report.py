@@ -4,6 +4,7 @@ same as text tables that fit 80 columns (``tables``).
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -65,10 +66,20 @@ def _grid(rows: list[list[Any]], headers: list[str]) -> str:
     return tabulate(rows, headers=headers, disable_numparse=True, tablefmt="simple")
 
 
+class _Lines(list):  # type: ignore[type-arg]
+    """Lines of text; a line too long for 80 columns is wrapped (tables fit by themselves)."""
+
+    def append(self, text: str) -> None:
+        if "\n" in text or len(text) <= 80:
+            super().append(text)
+        else:
+            super().extend(textwrap.wrap(text, 80, subsequent_indent="  "))
+
+
 def tables(report: dict[str, Any]) -> str:
     """The report as text: entrants, ratings, sides, roles, forfeits, head-to-head, SPRT."""
     names = [e["name"] for e in report["entrants"]]
-    out: list[str] = []
+    out: list[str] = _Lines()
     ratings = report["ratings"]
     order = sorted(names, key=lambda n: (-ratings[n]["ordinal"], n))
     rows = []
@@ -139,6 +150,7 @@ def tables(report: dict[str, Any]) -> str:
                    None: "no decision yet"}[sprt["result"]]
         out.append("")
         out.append(f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} beta={sprt['beta']:g}: "
-                   f"LLR {sprt['llr']:.2f} in ({sprt['lower']:.2f}, {sprt['upper']:.2f}) after {sprt['games']} games "
-                   f"(+{sprt['wins']} -{sprt['losses']} ={sprt['draws']}): {verdict}")
+                   f"LLR {sprt['llr']:.2f} in ({sprt['lower']:.2f}, {sprt['upper']:.2f}) after {sprt['blocks']} "
+                   f"blocks of {sprt['games'] // max(1, sprt['blocks'])} games (+{sprt['wins']} -{sprt['losses']} "
+                   f"={sprt['draws']}; a block is won by whose seats won more of the same deal): {verdict}")
     return "\n".join(out)

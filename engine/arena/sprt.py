@@ -8,8 +8,12 @@ After ``w`` wins and ``l`` losses of the first, the log-likelihood ratio is
     LLR = w * ln(p1 / p0) + l * ln((1 - p1) / (1 - p0))
 
 and the test accepts H1 once ``LLR >= ln((1 - beta) / alpha)``, H0 once
-``LLR <= ln(beta / (1 - alpha))``, and goes on in between. A draw (see
-``engine.arena.stats.pair_result``) adds nothing to the LLR.
+``LLR <= ln(beta / (1 - alpha))``, and goes on in between. A draw adds nothing to the LLR.
+
+The outcomes a tournament feeds it are its blocks (``engine.arena.stats.block_result``): the
+same deal played with the entrants swapped over every seat, won by the entrant whose seats won
+more often, as fastchess scores game pairs; so the Elo of the hypotheses is per block (in a
+duel, per pair of games with sides swapped, where it is about twice the per-game Elo).
 
 >>> t = Sprt(0, 10)
 >>> t.status(0, 0), t.status(400, 0), t.status(5000, 5000)

@@ -172,6 +172,28 @@ def pair_result(record: dict[str, Any], a: str, b: str) -> str | None:
     return "win" if points > 0 else "loss" if points < 0 else "draw"
 
 
+def block_result(block: Sequence[dict[str, Any]], a: str, b: str) -> str | None:
+    """How ``a`` did against ``b`` over one block (a deal played once per rotation): ``win``
+    when its seats won more often than ``b``'s, ``loss`` when less, else ``draw``; None when a
+    game of it did not finish. In a duel a block is a game pair with sides swapped: ``win`` is
+    winning both, ``draw`` one each.
+
+    >>> g = lambda x, y, w: {"finished": True, "seats": {"x": x, "y": y}, "outcome": {"x": w, "y": "lost"}}
+    >>> block_result([g("a", "b", "won"), g("b", "a", "lost")], "a", "b")
+    'win'
+    >>> block_result([g("a", "b", "won"), g("b", "a", "won")], "a", "b")
+    'draw'
+    """
+    if not block or not all(r.get("finished") for r in block):
+        return None
+    score = {a: 0, b: 0}
+    for r in block:
+        for seat, entrant in r["seats"].items():
+            if entrant in score and r["outcome"].get(seat) == "won":
+                score[entrant] += 1
+    return "win" if score[a] > score[b] else "loss" if score[a] < score[b] else "draw"
+
+
 def head_to_head(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> list[dict[str, Any]]:
     """Every pair (in entrant order): games where they met, wins each, draws, the first's score
     with its interval, and the Elo difference that score means (with its interval)."""

@@ -7,7 +7,9 @@ the games that have a record are left out, and the rest are played by a pool
 SPRT, the test is evaluated after each result on the longest run of whole blocks (a deal with
 all its rotations) from the start of the schedule, so the moment it decides does not depend on
 how many workers play nor on the order they finish in; once it decides, no new game starts
-(those running finish and are recorded).
+(those running finish and are recorded). Each whole block is one outcome of the test
+(``engine.arena.stats.block_result``): both entrants played every seat of the same deal in it,
+so its result is the entrants' skill with the deal's luck cancelled, as chess's game pairs.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from engine.arena.results import Folder
 from engine.arena.runner import MAX_MOVES, Settings
 from engine.arena.schedule import Game, Setup, block_size, schedule
 from engine.arena.sprt import Sprt
-from engine.arena.stats import Tally, pair_result
+from engine.arena.stats import Tally, block_result
 from engine.errors import ArbiterError
 from engine.session import Session
 
@@ -117,7 +119,9 @@ class Tournament:
 
     # -- the SPRT ------------------------------------------------------------------------------
     def sprt_state(self, records: dict[int, dict[str, Any]]) -> dict[str, Any] | None:
-        """The SPRT on the whole blocks at the start of the schedule that are all recorded."""
+        """The SPRT on the whole blocks at the start of the schedule that are all recorded, up
+        to the first block after which it decides (later blocks, finished by games that were
+        running when it decided, do not change its verdict)."""
         if self.sprt is None:
             return None
         a, b = self.names
@@ -126,14 +130,16 @@ class Tournament:
             block = self.games[start:start + self.block]
             if any(g.index not in records for g in block):
                 break
-            for g in block:
-                counted += 1
-                res = pair_result(records[g.index], a, b)
-                wins += res == "win"
-                losses += res == "loss"
-                draws += res == "draw"
+            res = block_result([records[g.index] for g in block], a, b)
+            counted += 1
+            wins += res == "win"
+            losses += res == "loss"
+            draws += res == "draw"
+            if self.sprt.status(wins, losses) is not None:
+                break
         status = self.sprt.status(wins, losses)
-        return {**self.sprt.as_dict(), "first": a, "second": b, "games": counted, "wins": wins, "losses": losses,
+        return {**self.sprt.as_dict(), "first": a, "second": b, "blocks": counted, "games": counted * self.block,
+                "wins": wins, "losses": losses,
                 "draws": draws, "llr": self.sprt.llr(wins, losses), "lower": self.sprt.lower,
                 "upper": self.sprt.upper, "result": status}
 
