@@ -82,7 +82,9 @@ def ending_of(session: Session) -> dict[str, Any]:
 class TranscriptWriter:
     """Writes a session's transcript incrementally: every entry is appended, flushed and synced
     to disk before the game goes on, and the ending (result and event digest) follows in one
-    write the moment the game is over. Nothing is ever written after the ending.
+    write the moment the game is over. Nothing is ever written after the ending. With
+    ``durable=False`` (a tournament's games, whose record is the results line written after the
+    transcript is closed) entries are flushed as they come and synced once, at ``close``.
 
     A new transcript never replaces a file unless ``overwrite``; ``resume`` appends to the
     transcript the session was replayed from (dropping a line or an ending a crash left torn),
@@ -90,10 +92,11 @@ class TranscriptWriter:
     a crash kept from the file, the replay drew again: they are written now)."""
 
     def __init__(self, path: str | Path, session: Session, *, resume: int | None = None, overwrite: bool = False,
-                 settings: dict[str, Any] | None = None) -> None:
+                 settings: dict[str, Any] | None = None, durable: bool = True) -> None:
         self.path = Path(path)
         self.session = session
         self.finished = False
+        self.durable = durable  # sync every entry to disk (else flush it, and sync once at close)
         self._file: IO[str]
         try:
             if resume is not None:
@@ -117,7 +120,8 @@ class TranscriptWriter:
             self._file.write(_block(ending_of(self.session)))
             self.finished = True
         self._file.flush()
-        os.fsync(self._file.fileno())
+        if self.durable:
+            os.fsync(self._file.fileno())
 
     def append(self, entry: dict[str, Any]) -> None:
         if self.finished:  # the log is closed by the ending; nothing may follow it
@@ -128,6 +132,9 @@ class TranscriptWriter:
     def close(self) -> None:
         if self.append in self.session.listeners:
             self.session.listeners.remove(self.append)
+        if not self.durable and not self._file.closed:
+            self._file.flush()
+            os.fsync(self._file.fileno())
         self._file.close()
 
 

@@ -133,7 +133,8 @@ class Worker:
         specs = {seat: s.entrants[e] for seat, e in assignment.items()}
         writer = TranscriptWriter(path, session, overwrite=True, settings={
             "as": None, "bots": specs, "json": False, "realtime": False, "bot_timeout": s.bot_timeout,
-            "entrants": dict(assignment), "tournament": {"seed": s.tournament_seed, "game": game.index}})
+            "entrants": dict(assignment), "tournament": {"seed": s.tournament_seed, "game": game.index}},
+            durable=False)  # the results line, written after the transcript is closed, is the game's record
         seated: dict[str, _Seated] = {}
         error: tuple[str, str] | None = None  # the seat whose bot could not start, and why
         names: dict[str, str] = {}
