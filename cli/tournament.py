@@ -110,7 +110,6 @@ def _given(ctx: click.Context, name: str) -> bool:
 
 def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o: dict[str, Any],
          default_games: int | None) -> None:
-    from engine.arena import report
     from engine.arena.entrants import parse_entrant
     from engine.arena.results import Folder
     from engine.arena.sprt import Sprt
@@ -118,6 +117,8 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
 
     resume = o["resume"]
     try:
+        if resume and ctx.command.name == "match":
+            usage(f"a match goes on as a tournament: arbiter tournament --resume {resume}")
         if resume:
             clash = [n for n in _CONFIG_OPTIONS if _given(ctx, n)]
             if ctx.command.name == "tournament" and entrant_texts:
@@ -140,7 +141,7 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
             try:
                 entrants = [parse_entrant(t, rules.bot_kinds) for t in entrant_texts]
             except ArbiterError as exc:
-                usage(exc.message, "--entrant")
+                usage(exc.message, "--entrant" if ctx.command.name == "tournament" else None)
             sprt = None
             if o["sprt"] is not None:
                 try:
