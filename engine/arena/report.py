@@ -58,6 +58,15 @@ def _elo(x: float | None, sign: bool = True) -> str:
     return f"{x:+d}" if sign else f"{x:d}"
 
 
+def _name(name: str, width: int = 10) -> str:
+    """An entrant's name in a table: cut to ``width`` characters (the JSON has it whole)."""
+    return name if len(name) <= width else name[: width - 1] + "~"
+
+
+def _width(text: str) -> int:
+    return max((len(line) for line in text.splitlines()), default=0)
+
+
 def _grid(rows: list[list[Any]], headers: list[str]) -> str:
     import tabulate as tabulating
     from tabulate import tabulate
@@ -85,12 +94,12 @@ def tables(report: dict[str, Any]) -> str:
     rows = []
     for n in order:
         t, r = report["table"][n], ratings[n]
-        rows.append([n, t["games"], t["seats"], t["wins"], _pct(t["rate"]), _interval(t),
+        rows.append([_name(n), t["games"], t["seats"], t["wins"], _pct(t["rate"]), _interval(t),
                      f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}", t["forfeits"]])
     out.append(_grid(rows, ["entrant", "games", "seats", "won", "win%", "95% CI", "mu", "sigma", "ordinal",
-                            "forfeits"]))
+                            "forf."]))
     out.append("win% counts seats (an entrant may hold several seats of a game); "
-               "mu/sigma/ordinal: OpenSkill (Plackett-Luce), ordinal = mu - 3 sigma")
+               "mu/sigma/ordinal: OpenSkill (Plackett-Luce), ordinal = mu - 3 sigma; forf.: forfeits")
     # by side
     sides = sorted({s for n in names for s in report["sides"][n]})
     if sides:
@@ -100,39 +109,41 @@ def tables(report: dict[str, Any]) -> str:
             for n in names:
                 d = report["sides"][n].get(side)
                 if d:
-                    rows.append([side, n, d["seats"], d["wins"], _pct(d["rate"]), _interval(d),
+                    rows.append([side[:12], _name(n), d["seats"], d["wins"], _pct(d["rate"]), _interval(d),
                                  f"{100 * (d['rate'] - base['rate']):+.1f}" if base else ""])
         out.append("")
         out.append(_grid(rows, ["side", "entrant", "seats", "won", "win%", "95% CI", "vs all"]))
         out.append("vs all: the entrant's win% on the side minus the side's win% over every seat")
-    # by role
+    # by role: one column per entrant when that fits 80 columns, else one row per role and entrant
     roles = sorted({r for n in names for r in report["roles"][n]})
     if 1 < len(roles) <= 40:
-        rows = []
+        wide = []
         for role in roles:
             cells = [role[:24]]
             for n in names:
                 d = report["roles"][n].get(role)
                 cells.append(f"{d['wins']}/{d['seats']} {_pct(d['rate'])}%" if d else "-")
-            rows.append(cells)
+            wide.append(cells)
+        text = _grid(wide, ["role", *[_name(n) for n in names]])
+        if _width(text) > 80:
+            text = _grid([[role[:24], _name(n), d["seats"], d["wins"], _pct(d["rate"])]
+                          for role in roles for n in names if (d := report["roles"][n].get(role))],
+                         ["role", "entrant", "seats", "won", "win%"])
         out.append("")
-        if len(names) <= 4:
-            out.append(_grid(rows, ["role", *[n[:16] for n in names]]))
-        else:
-            out.append(_grid([[r[0], *r[1:]] for r in rows], ["role", *[n[:10] for n in names]]))
+        out.append(text)
         out.append("role: seats won / seats played, win%")
     # forfeits
     kinds = sorted({k for n in names for k in report["forfeits"].get(n, {})})
     out.append("")
     if kinds:
-        rows = [[n, *[report["forfeits"][n].get(k, 0) for k in kinds]] for n in names]
+        rows = [[_name(n), *[report["forfeits"][n].get(k, 0) for k in kinds]] for n in names]
         out.append(_grid(rows, ["forfeits", *kinds]))
     else:
         out.append("forfeits: none")
     # head-to-head
     rows = []
     for h in report["head_to_head"]:
-        rows.append([f"{h['a']} - {h['b']}"[:30], h["games"], h["a_wins"], h["b_wins"], h["draws"],
+        rows.append([f"{_name(h['a'], 10)} - {_name(h['b'], 10)}", h["games"], h["a_wins"], h["b_wins"], h["draws"],
                      _pct(h["a_score"]), f"{_elo(h['elo'])}", f"[{_elo(h['elo_low'])}, {_elo(h['elo_high'])}]"])
     out.append("")
     out.append(_grid(rows, ["pair (a - b)", "met", "a won", "b won", "drawn", "a score%", "Elo", "95% CI"]))
