@@ -12,6 +12,11 @@ as bytes and split into lines of at most ``MAX_LINE_BYTES``; stderr is drained a
 last lines end every failure reason and all of it may go to a log file (capped). A timeout, an
 exit, a line too long, not UTF-8 or not asked for, a bot that stops reading: each raises
 ``BotFailure``, which the referee records as a forfeit.
+
+In a match (``engine.arena``) a bot also gets the match lines (``docs/protocol.md``,
+"Matches"): ``hello`` before its first ``go``, to which a ``name NAME`` line is the one answer
+asked for before its first answer; ``finish`` (``result ...``) at the end; and ``new-game`` when
+its process is kept for another game. ``arbiter play`` sends none of them.
 """
 
 from __future__ import annotations
@@ -348,7 +353,8 @@ class ProcessBot:
 
     def new_game(self, game: str, variant: str, seat: str, log: Path | None = None) -> None:
         """Play another game with the same process (``--reuse``): ``new-game GAME VARIANT SEAT``,
-        a new seat, and its stderr appended to ``log`` from now on."""
+        a new seat, its events told from the new game's start, and its stderr appended to
+        ``log`` from now on. It may answer ``name NAME`` again, as after the hello."""
         self.seat = seat
         self._told = 0
         self._go_unsent = self._asked = False
@@ -362,6 +368,7 @@ class ProcessBot:
             except OSError as exc:
                 raise ArbiterError(f"cannot open the log of {seat}'s bot: {log}: {exc.strerror or exc}") from None
         self._logged, self._log_nl, self._log_full = 0, True, False
+        self._name_open = True  # it may name itself again, before its first answer of this game
         self._send(f"new-game {game} {variant} {seat}")
 
     def finish(self, outcome: str, text: str, grace: float = 1.0) -> None:
