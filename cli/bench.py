@@ -56,7 +56,8 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
     Every round plays the same games, so the spread (slowest round / fastest) shows how much
     the machine's noise moved the figures. Magic Maze plays its planner bots by default, so the
     'won' column is the planner's win rate. A progress bar shows on a terminal; Ctrl-C prints
-    what was measured so far (exit status 130)."""
+    what was measured so far (exit status 130). Tournament throughput (workers, Ray, an exec:
+    bot's cost per game): python tools/arena_bench.py (docs/arena.md)."""
     rules = registry.get(game)
     kind = kind or rules.bench_bot
     check_kind(rules, kind, "--bots")

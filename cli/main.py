@@ -19,6 +19,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "games": ("cli.data", "List the games and their modes or scenarios."),
     "validate": ("cli.data", "Check scenario, deck and role YAML, naming every problem."),
     "bench": ("cli.bench", "Bot self-play: games/s, inputs/s, results, memory."),
+    "tournament": ("cli.tournament", "Bots against bots over many fair games: win rates, ratings, SPRT."),
+    "match": ("cli.tournament", "Two bots against each other (a two-entrant tournament)."),
 }
 """Each command: the module that defines it (a function of the command's name) and its line
 in ``arbiter --help``."""

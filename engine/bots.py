@@ -12,6 +12,11 @@ as bytes and split into lines of at most ``MAX_LINE_BYTES``; stderr is drained a
 last lines end every failure reason and all of it may go to a log file (capped). A timeout, an
 exit, a line too long, not UTF-8 or not asked for, a bot that stops reading: each raises
 ``BotFailure``, which the referee records as a forfeit.
+
+In a match (``engine.arena``) a bot also gets the match lines (``docs/protocol.md``,
+"Matches"): ``hello`` before its first ``go``, to which a ``name NAME`` line is the one answer
+asked for before its first answer; ``finish`` (``result ...``) at the end; and ``new-game`` when
+its process is kept for another game. ``arbiter play`` sends none of them.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ LOG_NOTICE = b"[arbiter: log truncated, the bot wrote more than 8 MiB to stderr]
 EXIT_GRACE_S = 0.5  # how long a bot may take to exit once its input is closed, before SIGTERM
 TERM_GRACE_S = 0.2  # ... and after SIGTERM, before SIGKILL
 TAIL_LINES, TAIL_CHARS = 5, 200  # the stderr lines quoted in a failure reason
+NAME_CHARS = 64  # the most of a bot's ``name`` kept
+MATCH_PROTOCOL = 1  # the version a match's hello line announces
 QUOTE_CHARS = 200  # the most of a bot's line quoted in a failure reason
 _CHUNK = 1 << 16
 _TICK_S = 0.05  # how often a waiting referee checks whether the bot's main process has exited
@@ -148,6 +155,8 @@ class ProcessBot:
         self._logged, self._log_nl, self._log_full = 0, True, False
         self._log = None
         self._watching: set[str] = set()
+        self.name: str | None = None  # what the bot called itself (``name NAME``, in a match)
+        self._name_open = False  # a ``name`` line is asked for (after a hello, until the first answer)
         try:
             argv = shlex.split(command)
             if log is not None:
@@ -221,8 +230,12 @@ class ProcessBot:
             del self._partial[: end + 1]
             if len(line) > MAX_LINE_BYTES:
                 self._violation(line)
+            elif self._name_open and line.startswith(b"name ") and self._answer is None:
+                self._name_open = False  # asked for by the hello; the first answer closes the offer
+                text = check_text(line[5:])
+                self.name = text.strip()[:NAME_CHARS] if isinstance(text, str) and text.strip() else None
             elif self._asked and self._answer is None:
-                self._answer, self._asked = line, False
+                self._answer, self._asked, self._name_open = line, False, False
             else:
                 self._violation(line, f"the bot sent a line it was not asked for: {_quote(line)}")
         if self._problem is None and len(self._partial) > MAX_LINE_BYTES:
@@ -318,6 +331,57 @@ class ProcessBot:
         lines += session.choices(self.seat).lines()
         awaited = [a for a in session.state.awaiting() if a.seat == self.seat]
         return [*lines, f"go {self.seat} {awaited[0].kind if awaited else 'any'}"]
+
+    # -- a match's lines (docs/protocol.md, "Matches") ------------------------------------------
+
+    def _send(self, line: str) -> None:
+        self._outbox += (line + "\n").encode("utf-8", "replace")
+        self._write()
+
+    def hello(self, game: str, variant: str) -> None:
+        """Open a match: ``arbiter 1 GAME VARIANT SEAT``. The bot may answer ``name NAME``
+        at any moment before its answer to its first ``go`` (nobody waits for it)."""
+        self._name_open = True
+        self._send(f"arbiter {MATCH_PROTOCOL} {game} {variant} {self.seat}")
+
+    @property
+    def reusable(self) -> bool:
+        """Whether the bot may play another game: running, reading, and nothing it owes or broke."""
+        _drain()
+        return not (self._closed or self._problem is not None or self._eof or self._input_gone
+                    or self._answer is not None or self._asked or self._exit_code() is not None)
+
+    def new_game(self, game: str, variant: str, seat: str, log: Path | None = None) -> None:
+        """Play another game with the same process (``--reuse``): ``new-game GAME VARIANT SEAT``,
+        a new seat, its events told from the new game's start, and its stderr appended to
+        ``log`` from now on. It may answer ``name NAME`` again, as after the hello."""
+        self.seat = seat
+        self._told = 0
+        self._go_unsent = self._asked = False
+        self._answer = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        if log is not None:
+            try:
+                self._log = open(log, "ab", buffering=0)  # noqa: SIM115 - closed in close()
+            except OSError as exc:
+                raise ArbiterError(f"cannot open the log of {seat}'s bot: {log}: {exc.strerror or exc}") from None
+        self._logged, self._log_nl, self._log_full = 0, True, False
+        self._name_open = True  # it may name itself again, before its first answer of this game
+        self._send(f"new-game {game} {variant} {seat}")
+
+    def finish(self, outcome: str, text: str, grace: float = 1.0) -> None:
+        """Tell the bot how the game ended, ``result OUTCOME TEXT`` (``won``, ``lost`` or
+        ``none``), and give it up to ``grace`` s (at most its timeout) to read the line."""
+        if self._closed:
+            return
+        self._send(f"result {outcome} {' '.join(text.split())}")
+        end = time.monotonic() + min(grace, self.timeout)
+        while self._outbox and not self._input_gone and (left := end - time.monotonic()) > 0:
+            _pump(min(left, _TICK_S))
+
+    # -- a turn -----------------------------------------------------------------------------
 
     def choose(self, session: Session) -> str | None:
         if self._closed:

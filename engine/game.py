@@ -195,6 +195,12 @@ class Rules(ABC):
                                       f"choose a {self.variant_label}", [v.name for v in self.variants()])
         return variant or self.default_variant, {}
 
+    def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:
+        """Each seat's side and role as the game stands (at its end, the side the seat ended
+        on): seat -> (side, role). A tournament reports results by side and by role from it.
+        By default every seat is on one side, ``players``, and its role is the seat itself."""
+        return {seat: ("players", seat) for seat in state.seats}
+
     def forfeit_input(self, seat: str) -> str | None:
         """The input by which a seat gives up (a bot that crashed or cheated), if the game has one."""
         return None

@@ -123,6 +123,8 @@ class TranscriptWriter:
     ``SYNC_EVERY_S`` later (a power cut loses at most that much); the ending (result and event
     digest) follows in one write, synced at once, the moment the game is over. Nothing is ever
     written after the ending.
+    With ``durable=False`` (a tournament's games, whose record is the results line written after
+    the transcript is closed) entries are flushed as they come and synced once, at ``close``.
 
     A new transcript never replaces a file unless ``overwrite``; ``resume`` appends to the
     transcript the session was replayed from (dropping a line or an ending a crash left torn),
@@ -130,10 +132,11 @@ class TranscriptWriter:
     a crash kept from the file, the replay drew again: they are written now)."""
 
     def __init__(self, path: str | Path, session: Session, *, resume: int | None = None, overwrite: bool = False,
-                 settings: dict[str, Any] | None = None) -> None:
+                 settings: dict[str, Any] | None = None, durable: bool = True) -> None:
         self.path = Path(path)
         self.session = session
         self.finished = False
+        self.durable = durable  # sync within SYNC_EVERY_S of each entry (else once, at close)
         self._file: IO[str]
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
@@ -186,6 +189,8 @@ class TranscriptWriter:
             return
         self._file.write(entry_line(entry))
         self._flush()
+        if not self.durable:
+            return  # synced once, at close
         if self.finished:
             self._fsync()  # the end: on disk at once
         else:

@@ -65,3 +65,12 @@ class FbiMafiaRules(Rules):
             return None
         legal = [m for m in state.legal_inputs(seat) if m != "surrender"]
         return legal[rng.randrange(len(legal))] if legal else None
+
+    def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:
+        """Each seat's team (fbi or mafia) and the character(s) it plays, joined by ``+``."""
+        assert isinstance(state, FbiMafiaState)
+        out = {}
+        for seat in state.seats:
+            characters = state.characters_of(seat)
+            out[seat] = (state.team[characters[0]], "+".join(characters))
+        return out

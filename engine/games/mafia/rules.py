@@ -30,6 +30,7 @@ class MafiaRules(Rules):
     name = md.GAME
     title = "Classic Mafia"
     variant_label = "mode"
+    bot_kinds = ("random", "sleuth")
 
     def variants(self) -> list[Variant]:
         d = md.load()
@@ -92,11 +93,32 @@ class MafiaRules(Rules):
         assert isinstance(state, MafiaState)
         return render_table(state, seat)
 
+    def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:
+        """Each seat's side (town, mafia or loner) and card.
+
+        >>> from engine.session import Session
+        >>> s = Session(MafiaRules(), "6-players", seed=1)
+        >>> sorted(MafiaRules().seat_sides(s.state).values())[0]
+        ('mafia', 'boss')
+        """
+        assert isinstance(state, MafiaState)
+        return {seat: (state.side_of(seat), state.card[seat]) for seat in state.seats}
+
     def forfeit_input(self, seat: str) -> str | None:
         return "leave"
 
     def validate_document(self, doc: Any) -> None:
         md.validate_document(doc)
+
+    def bot_input(self, kind: str, state: GameState, seat: str, rng: random.Random) -> str | None:
+        """``random`` (``bot.py``) or ``sleuth`` (``sleuth.py``: plays from its seat's knowledge, to win)."""
+        if kind == "sleuth":
+            from engine.games.mafia import sleuth
+
+            assert isinstance(state, MafiaState)
+            move = sleuth.choose(state, seat, rng)
+            return None if move is None else move_name(move)
+        return self.choose_input(state, seat, rng)
 
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         assert isinstance(state, MafiaState)

@@ -90,3 +90,9 @@ class MagicMazeRules(Rules):
         assert isinstance(state, MazeState)
         legal = [m for m in state.legal_moves(seat) if m.verb in GAME_ACTIONS]
         return move_name(legal[rng.randrange(len(legal))]) if legal else None
+
+    def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:
+        """Every seat is on one side, ``team``; its role is the action tiles it was dealt
+        (``+``-joined; ``solo`` alone, where the tiles come from a deck)."""
+        assert isinstance(state, MazeState)
+        return {seat: ("team", "solo" if state.solo else "+".join(state.actions_of(seat))) for seat in state.seats}

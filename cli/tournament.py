@@ -1,0 +1,232 @@
+"""``arbiter tournament`` and ``arbiter match``: bots against bots over many fair games, with
+tables of who is better and by how much (``engine.arena``; docs/arena.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cli.common import EXIT_INTERRUPTED, explain, fail, finite, usage
+from cli.types import GameType, VariantType, check_variant
+from engine import registry
+from engine.errors import ArbiterError
+
+
+def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The options ``tournament`` and ``match`` share."""
+    for option in reversed([
+        click.option("--mode", "--scenario", "modes", multiple=True, type=VariantType(),
+                     help="A mode to play; repeat for several (deals take them in turn). Default: the game's default."),
+        click.option("--players", type=click.IntRange(min=1), help="Players, for games set up by player count."),
+        click.option("--games", type=click.IntRange(min=1), help="Games to play, rounded up to whole blocks "
+                     "(one game per entrant for each deal). Default for match: 100."),
+        click.option("--workers", type=click.IntRange(min=1), help="Games at once, each in a worker process "
+                     "(default: the machine's cores; with --ray, the cluster's CPUs)."),
+        click.option("--out", type=click.Path(file_okay=False), help="A new or empty folder for the results "
+                     "(default: arena/GAME-DATE-TIME)."),
+        click.option("--resume", type=click.Path(file_okay=False, exists=True),
+                     help="Go on with the tournament in this folder: play only the games it has no result for."),
+        click.option("--ray", "ray_address", metavar="ADDRESS", help="Play the games as Ray tasks on a cluster "
+                     "(an address, or auto), or on a new local Ray instance (local). Needs arbiter[ray]."),
+        click.option("--seed", type=int, help="The tournament's seed: it fixes every deal (default 1)."),
+        click.option("--bot-timeout", type=click.FloatRange(min=0.01, max=3600.0), callback=finite,
+                     help="Seconds an exec: bot may take to answer (default 10)."),
+        click.option("--reuse", is_flag=True, default=None, help="Keep each exec: bot process for its worker's next game "
+                     "(it is told new-game), for bots slow to start."),
+        click.option("--max-moves", type=click.IntRange(min=1), help="Stop a game after this many moves, unfinished "
+                     "(default 20000)."),
+        click.option("--sprt", nargs=2, type=float, metavar="ELO0 ELO1", default=None,
+                     help="Two entrants: stop once a sequential test decides whether the first is ELO0 (H0) or "
+                          "ELO1 (H1) Elo stronger than the second."),
+        click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+                     help="SPRT: the chance of accepting H1 when H0 holds (default 0.05)."),
+        click.option("--beta", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+                     help="SPRT: the chance of accepting H0 when H1 holds (default 0.05)."),
+        click.option("--json", "json_mode", is_flag=True, help="Print every figure as one JSON object."),
+    ]):
+        fn = option(fn)
+    return fn
+
+
+_CONFIG_OPTIONS = ("modes", "players", "games", "seed", "bot_timeout", "reuse", "max_moves", "sprt", "alpha",
+                   "beta", "out")
+
+
+@click.command()
+@click.argument("game", required=False, type=GameType())
+@click.option("--entrant", "entrants", multiple=True, metavar="NAME=SPEC",
+              help="A bot: NAME=random (a built-in kind), NAME=exec:COMMAND or NAME=py:MODULE:CLASS. Two or more.")
+@_options
+@click.pass_context
+def tournament(ctx: click.Context, game: str | None, entrants: tuple[str, ...], **options: Any) -> None:
+    """Bots against bots: many games, every entrant on every seat of every deal.
+
+    \b
+    arbiter tournament mafia --players 8 --entrant a=random --entrant b=sleuth --games 200
+    arbiter tournament fbi-mafia --mode duel-3v3 --entrant me=exec:./mybot \\
+        --entrant base=random --games 400 --workers 4 --out runs/me-vs-base
+    arbiter tournament --resume runs/me-vs-base
+
+    Each deal (a seed: the same cards, board, identities) is played once per entrant, the
+    entrants rotated over the seats, so each plays every seat of it; results go to
+    DIR/results.jsonl as each game ends, with every transcript in DIR/transcripts. Prints
+    win rates with 95% intervals, by side and by role, forfeits, OpenSkill ratings and
+    head-to-head counts (docs/arena.md). Exit status: 0 done, 1 an error, 2 a usage error,
+    130 interrupted (--resume DIR goes on).
+    """
+    _run(ctx, game, entrants, options, default_games=None)
+
+
+@click.command()
+@click.argument("game", type=GameType())
+@click.argument("first", metavar="A=SPEC")
+@click.argument("second", metavar="B=SPEC")
+@_options
+@click.pass_context
+def match(ctx: click.Context, game: str, first: str, second: str, **options: Any) -> None:
+    """Two bots: `arbiter tournament GAME --entrant A=SPEC --entrant B=SPEC`, 100 games by default.
+
+    \b
+    arbiter match mafia --players 8 random sleuth --games 200
+    arbiter match fbi-mafia --mode duel-3v3 new=exec:./bot base=exec:./old --sprt 0 20
+
+    With --sprt ELO0 ELO1 the match stops as soon as the test accepts a hypothesis about A
+    against B. Exit status as for tournament.
+    """
+    _run(ctx, game, (first, second), options, default_games=100)
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o: dict[str, Any],
+         default_games: int | None) -> None:
+    from engine.arena.entrants import parse_entrant
+    from engine.arena.results import Folder
+    from engine.arena.sprt import Sprt
+    from engine.arena.tournament import Tournament, configuration, folder_for
+
+    resume = o["resume"]
+    try:
+        if resume and ctx.command.name == "match":
+            usage(f"a match goes on as a tournament: arbiter tournament --resume {resume}")
+        if resume:
+            clash = [n for n in _CONFIG_OPTIONS if _given(ctx, n)]
+            if ctx.command.name == "tournament" and entrant_texts:
+                clash.append("entrant")
+            if clash:
+                usage(f"--resume {resume}: the tournament's settings are in its tournament.json; leave out "
+                      + ", ".join("--" + c.replace("_", "-") for c in clash))
+            folder, config = Folder.existing(resume)
+            if game is not None and game != config["game"]:
+                usage(f"--resume {resume}: it is a tournament of {config['game']}, not {game}")
+        else:
+            if game is None:
+                usage("name a game (see `arbiter games`) or --resume a tournament's folder")
+            rules = registry.get(game)
+            for m in o["modes"]:
+                check_variant(rules, m)
+            games = o["games"] or default_games
+            if games is None:
+                usage("how many games? --games N", "--games")
+            try:
+                entrants = [parse_entrant(t, rules.bot_kinds) for t in entrant_texts]
+            except ArbiterError as exc:
+                usage(exc.message, "--entrant" if ctx.command.name == "tournament" else None)
+            sprt = None
+            if o["sprt"] is not None:
+                try:
+                    sprt = Sprt(o["sprt"][0], o["sprt"][1], o["alpha"] or 0.05, o["beta"] or 0.05)
+                except ValueError as exc:
+                    usage(str(exc), "--sprt")
+            elif o["alpha"] is not None or o["beta"] is not None:
+                usage("--alpha and --beta belong to --sprt")
+            try:
+                config = configuration(game, entrants, games, modes=tuple(o["modes"]), players=o["players"],
+                                       seed=1 if o["seed"] is None else o["seed"],
+                                       bot_timeout=10.0 if o["bot_timeout"] is None else o["bot_timeout"],
+                                       reuse=bool(o["reuse"]), max_moves=o["max_moves"] or 20_000, sprt=sprt,
+                                       cwd=os.getcwd())
+            except ArbiterError as exc:
+                usage(explain(exc))
+            folder = Folder.create(folder_for(game, o["out"]), config)
+            config = {"format": 1, **config}
+        t = Tournament(config)
+        _play(t, folder, config, o)
+    except ArbiterError as exc:
+        fail(explain(exc))
+
+
+def _play(t: Any, folder: Any, config: dict[str, Any], o: dict[str, Any]) -> None:
+    from engine.arena import report
+
+    show = sys.stdout.isatty() and not o["json_mode"]
+    requested = config["games"]
+    note = "" if requested == len(t.games) else f" ({requested} asked, rounded up to whole blocks of {t.block})"
+    if not o["json_mode"]:
+        click.echo(f"# {t.rules.title}: {len(t.games)} games{note}; entrants "
+                   + ", ".join(f"{e.name}={e.spec}" for e in t.entrants) + f"; results in {folder.path}", err=True)
+    pool = _pool(t, folder, o)
+    bar = _Bar(show)
+    try:
+        outcome = t.run(folder, pool, on_progress=bar.update)
+    finally:
+        bar.close()
+        folder.unlock()
+    summary = report.summary(config, outcome.records, len(t.games), outcome.sprt)
+    summary.update({"folder": str(folder.path), "played": outcome.played, "seconds": round(outcome.elapsed, 3),
+                    "games_per_s": outcome.played / outcome.elapsed if outcome.elapsed > 0 else None,
+                    "workers": pool.workers, "interrupted": outcome.interrupted})
+    if o["json_mode"]:
+        click.echo(json.dumps(summary))
+    else:
+        click.echo(report.tables(summary))
+        rate = f", {summary['games_per_s']:.1f} games/s" if summary["games_per_s"] else ""
+        click.echo(f"{len(outcome.records)} of {len(t.games)} games recorded; {outcome.played} played by this run\n"
+                   f"in {outcome.elapsed:.1f} s{rate} ({pool.workers} workers)")
+    if outcome.interrupted:
+        click.echo(f"interrupted; go on with: arbiter tournament --resume {folder.path}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+
+
+def _pool(t: Any, folder: Any, o: dict[str, Any]) -> Any:
+    from engine.arena.pool import LocalPool, RayPool
+
+    if o["ray_address"]:
+        return RayPool(t.settings, o["workers"], o["ray_address"])
+    return LocalPool(t.settings, o["workers"] or os.cpu_count() or 1, folder.path)
+
+
+class _Bar:
+    """One line on stderr: games done, games/s, ETA and the leader (on a terminal only)."""
+
+    def __init__(self, show: bool) -> None:
+        self.show = show
+        self._last = 0.0
+        self._drawn = False
+
+    def update(self, p: Any) -> None:
+        now = time.monotonic()
+        if not self.show or (now - self._last < 0.1 and p.done < p.total):
+            return
+        self._last = now
+        width = 20
+        filled = width * p.done // max(1, p.total)
+        eta = "--:--" if p.eta is None else time.strftime("%M:%S", time.gmtime(p.eta)) if p.eta < 3600 else f"{p.eta / 3600:.1f} h"
+        leader = f"  leader {p.leader[0][:16]} {100 * p.leader[1]:.0f}%" if p.leader else ""
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {p.done}/{p.total}  {p.rate:.1f} games/s  ETA {eta}{leader}"
+        click.echo("\r" + line[:79].ljust(79), nl=False, err=True)
+        self._drawn = True
+
+    def close(self) -> None:
+        if self._drawn:
+            click.echo("", err=True)

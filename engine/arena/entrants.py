@@ -1,0 +1,66 @@
+"""Entrants: the named bots of a tournament (``NAME=SPEC``), checked before anything runs.
+
+A spec is what ``engine.bots.make_bot`` makes: a built-in kind of the game (``random``, ...),
+``exec:COMMAND`` (a program speaking the protocol) or ``py:MODULE:CLASS`` (an in-process agent).
+
+>>> parse_entrant("me=exec:python3 bot.py", ("random",))
+Entrant(name='me', spec='exec:python3 bot.py')
+>>> parse_entrant("random", ("random",))
+Entrant(name='random', spec='random')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.errors import ArbiterError
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,31}")
+"""An entrant's name: a word of letters, digits and ``_.+-``, at most 32 characters (it names
+files and columns)."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    name: str
+    spec: str
+
+    @property
+    def kind(self) -> str:
+        """``builtin``, ``exec`` or ``py``."""
+        return "exec" if self.spec.startswith("exec:") else "py" if self.spec.startswith("py:") else "builtin"
+
+
+def check_spec(spec: str, kinds: tuple[str, ...]) -> str:
+    spec = spec.strip()
+    if spec in kinds or (spec.startswith(("exec:", "py:")) and spec.partition(":")[2].strip()):
+        return spec
+    raise ArbiterError(f"unknown bot {spec!r}: use one of the game's built-in bots ({', '.join(kinds)}), "
+                       "exec:COMMAND or py:MODULE:CLASS")
+
+
+def parse_entrant(text: str, kinds: tuple[str, ...]) -> Entrant:
+    """``NAME=SPEC``; a built-in kind alone (``random``) is its own name."""
+    name, sep, spec = text.partition("=")
+    if not sep:
+        if text.strip() in kinds:
+            return Entrant(text.strip(), text.strip())
+        raise ArbiterError(f"{text!r}: expected NAME=SPEC, e.g. mine=exec:./mybot or base=random")
+    name = name.strip()
+    if not NAME.fullmatch(name):
+        raise ArbiterError(f"{name!r} is not an entrant name: letters, digits and _.+- only, at most 32, "
+                           "starting with a letter or digit")
+    return Entrant(name, check_spec(spec, kinds))
+
+
+def check_entrants(entrants: list[Entrant]) -> list[Entrant]:
+    """Two or more entrants with distinct names."""
+    if len(entrants) < 2:
+        raise ArbiterError(f"a tournament needs two or more entrants, not {len(entrants)}")
+    seen: set[str] = set()
+    for e in entrants:
+        if e.name in seen:
+            raise ArbiterError(f"two entrants are named {e.name!r}; give each its own NAME=")
+        seen.add(e.name)
+    return entrants

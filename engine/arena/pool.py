@@ -1,0 +1,216 @@
+"""Where games are played at once: local worker processes, or Ray on a cluster.
+
+Both pools take scheduled games (``submit``) and hand back ``(game, record)`` pairs as games
+end (``done``); each worker plays one game at a time with an ``engine.arena.runner.Worker``,
+so a bot process never serves two games at once, and keeps its idle bots between games
+(``--reuse``).
+
+- ``LocalPool``: ``W`` processes of the ``spawn`` context (``concurrent.futures``). A worker
+  ignores Ctrl-C (the main process decides what to stop), ends its game's bots when it is told
+  to stop (SIGTERM), and dies with the main process even when that is killed outright
+  (Linux's parent-death signal), so no worker of a killed run goes on writing a transcript
+  that a resumed run is replaying.
+- ``RayPool``: ``W`` Ray actors (one CPU each) on an existing cluster (``address``: an address
+  or ``auto``) or on a local instance started for the run (``local``). Workers write each
+  game's files to a temporary folder and return them, and the main process writes them, so the
+  tournament's folder need not be shared with the cluster and the files are the same as local
+  workers'. ``ray`` is imported here only, when a Ray pool is made.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
+from concurrent.futures import wait as wait_futures
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+import engine
+from engine.arena.runner import Settings, Worker
+from engine.arena.schedule import Game
+from engine.errors import ArbiterError
+
+_worker: Worker | None = None
+_directory: Path | None = None
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this process when its parent dies (PR_SET_PDEATHSIG)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)  # unwinds the game: its bots are closed on the way out
+
+
+def _start_worker(settings: Settings, directory: str, parent: int) -> None:
+    global _worker, _directory
+    _die_with_parent()
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop)
+    if settings.cwd and os.path.isdir(settings.cwd):
+        os.chdir(settings.cwd)
+    _worker = Worker(settings)
+    _directory = Path(directory)
+
+
+def _play(game: Game) -> dict[str, Any]:
+    assert _worker is not None
+    return _worker.play(game, _directory)
+
+
+class LocalPool:
+    """``workers`` local processes."""
+
+    def __init__(self, settings: Settings, workers: int, directory: Path) -> None:
+        self.workers = workers
+        self._executor = ProcessPoolExecutor(
+            max_workers=workers, mp_context=get_context("spawn"), initializer=_start_worker,
+            initargs=(settings, str(directory.resolve()), os.getpid()))
+        self._running: dict[Future[dict[str, Any]], Game] = {}
+
+    def submit(self, game: Game) -> None:
+        self._running[self._executor.submit(_play, game)] = game
+
+    @property
+    def busy(self) -> int:
+        return len(self._running)
+
+    def done(self, timeout: float | None) -> list[tuple[Game, dict[str, Any]]]:
+        """Games that ended (waiting up to ``timeout`` s for one). A worker's failure (not a
+        bot's: those are forfeits) raises ``ArbiterError``."""
+        finished, _ = wait_futures(list(self._running), timeout=timeout, return_when=FIRST_COMPLETED)
+        out = []
+        for future in finished:
+            game = self._running.pop(future)
+            try:
+                out.append((game, future.result()))
+            except Exception as exc:  # noqa: BLE001 - the referee's own failure, reported whole
+                raise ArbiterError(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}") from exc
+        return out
+
+    def close(self, cancel: bool = False) -> None:
+        """Wait for the games running (or with ``cancel``, stop them and drop those not started)."""
+        if cancel:
+            processes = list(getattr(self._executor, "_processes", {}).values())
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            for p in processes:
+                try:
+                    p.terminate()  # SIGTERM: the worker unwinds its game and ends its bots
+                except (OSError, ValueError):
+                    pass
+            for p in processes:
+                p.join(5)
+                if p.is_alive():
+                    p.kill()
+            self._running.clear()
+        else:
+            self._executor.shutdown(wait=True)
+
+
+def source_root() -> str:
+    """The folder this arbiter's packages are imported from (Ray's local workers need it)."""
+    return str(Path(engine.__file__).resolve().parents[1])
+
+
+def connect_ray(address: str, cpus: int | None = None) -> Any:
+    """Ray, connected: to ``address`` (``auto``: the cluster this machine belongs to) or to a
+    new local instance (``local``, with ``cpus`` CPUs). Reuses a connection already made."""
+    try:
+        import ray
+    except ImportError:
+        raise ArbiterError("--ray needs Ray: pip install 'arbiter[ray]' (or pip install ray)") from None
+    if not ray.is_initialized():
+        env = {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in (source_root(), os.environ.get("PYTHONPATH")) if p)}}
+        try:
+            if address == "local":
+                ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False, runtime_env=env,
+                         configure_logging=False)
+            else:
+                ray.init(address=address, log_to_driver=False, configure_logging=False)
+        except Exception as exc:  # noqa: BLE001 - whatever Ray says, said once
+            raise ArbiterError(f"cannot connect to Ray at {address!r}: {type(exc).__name__}: {exc}") from None
+    return ray
+
+
+class _RayWorker:
+    """A Ray actor: a worker whose files come back with each record."""
+
+    def __init__(self, settings: Settings) -> None:
+        if settings.cwd and os.path.isdir(settings.cwd):
+            os.chdir(settings.cwd)
+        self.worker = Worker(settings)
+
+    def play(self, game: Game) -> dict[str, Any]:
+        return self.worker.play(game, None)
+
+    def close(self) -> None:
+        self.worker.close()
+
+
+class RayPool:
+    """``workers`` Ray actors (default: the cluster's CPUs)."""
+
+    def __init__(self, settings: Settings, workers: int | None, address: str) -> None:
+        self.ray = ray = connect_ray(address, workers)
+        if workers is None:
+            workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self.workers = workers
+        actor = ray.remote(num_cpus=1)(_RayWorker)
+        self._actors = [actor.remote(settings) for _ in range(workers)]
+        self._free = list(self._actors)
+        self._running: dict[Any, tuple[Any, Game]] = {}
+        self._queue: list[Game] = []
+
+    def submit(self, game: Game) -> None:
+        self._queue.append(game)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        while self._free and self._queue:
+            actor, game = self._free.pop(0), self._queue.pop(0)
+            self._running[actor.play.remote(game)] = (actor, game)
+
+    @property
+    def busy(self) -> int:
+        return len(self._running) + len(self._queue)
+
+    def done(self, timeout: float | None) -> list[tuple[Game, dict[str, Any]]]:
+        if not self._running:
+            return []
+        ready, _ = self.ray.wait(list(self._running), num_returns=1, timeout=timeout)
+        out = []
+        for ref in ready:
+            actor, game = self._running.pop(ref)
+            self._free.append(actor)
+            try:
+                out.append((game, self.ray.get(ref)))
+            except Exception as exc:  # noqa: BLE001
+                raise ArbiterError(f"game {game.index} failed on Ray: {type(exc).__name__}: {exc}") from exc
+        self._dispatch()
+        return out
+
+    def close(self, cancel: bool = False) -> None:
+        self._queue.clear()
+        if not cancel and self._running:
+            self.ray.wait(list(self._running), num_returns=len(self._running))
+        for actor in self._actors:
+            try:
+                if not cancel:
+                    self.ray.get(actor.close.remote())
+                self.ray.kill(actor)
+            except Exception:  # noqa: BLE001 - a dead actor is closed already
+                pass
+        self._running.clear()

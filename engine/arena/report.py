@@ -1,0 +1,167 @@
+"""The report of a tournament: every figure as one JSON-ready object (``summary``), and the
+same as text tables that fit 80 columns (``tables``).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+from engine.arena import rating, stats
+
+
+def summary(config: dict[str, Any], records: Sequence[dict[str, Any]], scheduled: int,
+            sprt: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything a tournament's results say, as one object."""
+    names = [e["name"] for e in config["entrants"]]
+    done = [r for r in records]
+    return {
+        "game": config["game"],
+        "entrants": config["entrants"],
+        "scheduled": scheduled,
+        "recorded": len(done),
+        "unfinished": sum(1 for r in done if not r.get("finished")),
+        "table": stats.entrant_table(done, names),
+        "sides": stats.by_key(done, names, "sides"),
+        "side_rates": stats.side_rates(done),
+        "roles": stats.by_key(done, names, "roles"),
+        "forfeits": stats.forfeit_table(done, names),
+        "ratings": rating.rate(done, names),
+        "head_to_head": stats.head_to_head(done, names),
+        "sprt": sprt,
+        "names": _declared(done),
+    }
+
+
+def _declared(records: Sequence[dict[str, Any]]) -> dict[str, list[str]]:
+    """The names ``exec:`` programs gave themselves, per entrant."""
+    out: dict[str, set[str]] = {}
+    for r in records:
+        for seat, name in r.get("names", {}).items():
+            out.setdefault(r["seats"][seat], set()).add(name)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def _interval(d: dict[str, Any]) -> str:
+    return f"{_pct(d['low'])}-{_pct(d['high'])}"
+
+
+def _elo(x: float | None, sign: bool = True) -> str:
+    if x is None:
+        return "inf"
+    x = round(x) + 0  # no "-0"
+    return f"{x:+d}" if sign else f"{x:d}"
+
+
+def _name(name: str, width: int = 10) -> str:
+    """An entrant's name in a table: cut to ``width`` characters (the JSON has it whole)."""
+    return name if len(name) <= width else name[: width - 1] + "~"
+
+
+def _width(text: str) -> int:
+    return max((len(line) for line in text.splitlines()), default=0)
+
+
+def _grid(rows: list[list[Any]], headers: list[str]) -> str:
+    import tabulate as tabulating
+    from tabulate import tabulate
+
+    tabulating.MIN_PADDING = 0
+    return tabulate(rows, headers=headers, disable_numparse=True, tablefmt="simple")
+
+
+class _Lines(list):  # type: ignore[type-arg]
+    """Lines of text; a line too long for 80 columns is wrapped (tables fit by themselves)."""
+
+    def append(self, text: str) -> None:
+        if "\n" in text or len(text) <= 80:
+            super().append(text)
+        else:
+            super().extend(textwrap.wrap(text, 80, subsequent_indent="  "))
+
+
+def tables(report: dict[str, Any]) -> str:
+    """The report as text: entrants, ratings, sides, roles, forfeits, head-to-head, SPRT."""
+    names = [e["name"] for e in report["entrants"]]
+    out: list[str] = _Lines()
+    ratings = report["ratings"]
+    order = sorted(names, key=lambda n: (-ratings[n]["ordinal"], n))
+    rows = []
+    for n in order:
+        t, r = report["table"][n], ratings[n]
+        rows.append([_name(n), t["games"], t["seats"], t["wins"], _pct(t["rate"]), _interval(t),
+                     f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}", t["forfeits"]])
+    out.append(_grid(rows, ["entrant", "games", "seats", "won", "win%", "95% CI", "mu", "sigma", "ordinal",
+                            "forf."]))
+    out.append("win% counts seats (an entrant may hold several seats of a game); "
+               "mu/sigma/ordinal: OpenSkill (Plackett-Luce), ordinal = mu - 3 sigma; forf.: forfeits")
+    # by side
+    sides = sorted({s for n in names for s in report["sides"][n]})
+    if sides:
+        rows = []
+        for side in sides:
+            base = report["side_rates"].get(side)
+            for n in names:
+                d = report["sides"][n].get(side)
+                if d:
+                    rows.append([side[:12], _name(n), d["seats"], d["wins"], _pct(d["rate"]), _interval(d),
+                                 f"{100 * (d['rate'] - base['rate']):+.1f}" if base else ""])
+        out.append("")
+        out.append(_grid(rows, ["side", "entrant", "seats", "won", "win%", "95% CI", "vs all"]))
+        out.append("vs all: the entrant's win% on the side minus the side's win% over every seat")
+    # by role: one column per entrant when that fits 80 columns, else one row per role and entrant
+    roles = sorted({r for n in names for r in report["roles"][n]})
+    if 1 < len(roles) <= 40:
+        wide = []
+        for role in roles:
+            cells = [role[:24]]
+            for n in names:
+                d = report["roles"][n].get(role)
+                cells.append(f"{d['wins']}/{d['seats']} {_pct(d['rate'])}%" if d else "-")
+            wide.append(cells)
+        text = _grid(wide, ["role", *[_name(n) for n in names]])
+        if _width(text) > 80:
+            text = _grid([[role[:24], _name(n), d["seats"], d["wins"], _pct(d["rate"])]
+                          for role in roles for n in names if (d := report["roles"][n].get(role))],
+                         ["role", "entrant", "seats", "won", "win%"])
+        out.append("")
+        out.append(text)
+        out.append("role: seats won / seats played, win%")
+    # forfeits
+    kinds = sorted({k for n in names for k in report["forfeits"].get(n, {})})
+    out.append("")
+    if kinds:
+        rows = [[_name(n), *[report["forfeits"][n].get(k, 0) for k in kinds]] for n in names]
+        out.append(_grid(rows, ["forfeits", *kinds]))
+    else:
+        out.append("forfeits: none")
+    # head-to-head
+    rows = []
+    for h in report["head_to_head"]:
+        rows.append([f"{_name(h['a'], 10)} - {_name(h['b'], 10)}", h["games"], h["a_wins"], h["b_wins"], h["draws"],
+                     _pct(h["a_score"]), f"{_elo(h['elo'])}", f"[{_elo(h['elo_low'])}, {_elo(h['elo_high'])}]"])
+    out.append("")
+    out.append(_grid(rows, ["pair (a - b)", "met", "a won", "b won", "drawn", "a score%", "Elo", "95% CI"]))
+    out.append("met: games where they held seats on opposite sides; the game goes to whose seats won "
+               "more of those pairings")
+    if report["unfinished"]:
+        out.append(f"unfinished games (no result; counted for no one): {report['unfinished']}")
+    if report["names"]:
+        out.append("names the programs gave: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in report["names"].items()))
+    sprt = report.get("sprt")
+    if sprt:
+        verdict = {"H1": f"H1 accepted: {sprt['first']} is stronger by {sprt['elo1']:g} Elo or more",
+                   "H0": f"H0 accepted: {sprt['first']} is not stronger by {sprt['elo1']:g} Elo "
+                         f"(at most {sprt['elo0']:g})",
+                   None: "no decision yet"}[sprt["result"]]
+        out.append("")
+        out.append(f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} beta={sprt['beta']:g}: "
+                   f"LLR {sprt['llr']:.2f} in ({sprt['lower']:.2f}, {sprt['upper']:.2f}) after {sprt['blocks']} "
+                   f"blocks of {sprt['games'] // max(1, sprt['blocks'])} games (+{sprt['wins']} -{sprt['losses']} "
+                   f"={sprt['draws']}; a block is won by whose seats won more of the same deal): {verdict}")
+    return "\n".join(out)

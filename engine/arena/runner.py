@@ -1,0 +1,219 @@
+"""Plays one scheduled game in a worker and returns its record (one line of ``results.jsonl``).
+
+The worker writes the game's transcript as it goes (``engine.transcript.TranscriptWriter``,
+replacing a transcript a crashed run left without a result) and each ``exec:`` bot's stderr
+beside it (``game-NNNNN.SEAT.stderr.log``). Built-in bots are seeded from the game's seed and
+their seat (``engine.bots.RandomBot``), so a game's moves depend on its deal and assignment only,
+never on the worker, the order or the number of workers.
+
+An ``exec:`` bot gets the match lines of the protocol: a hello before its first ``go``, and
+``result OUTCOME TEXT`` at the end. With ``reuse`` the worker keeps each ``exec:`` program that
+finished its game in good order and starts its next game of that entrant with ``new-game``
+instead of a new process; a worker plays one game at a time, so a bot process never serves two
+games at once.
+
+When no ``directory`` is given (Ray, where the tournament's folder may be on another machine),
+the files are written to a temporary folder and returned in the record (``files``) for the main
+process to write.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine import registry
+from engine.arena.schedule import Game
+from engine.arena.stats import forfeit_kind
+from engine.bots import Bot, ProcessBot, make_bot
+from engine.errors import ArbiterError
+from engine.match import Match
+from engine.protocol import Protocol
+from engine.session import Session
+from engine.transcript import TranscriptWriter
+
+TRANSCRIPTS = "transcripts"
+MAX_MOVES = 20_000
+"""A game still going after this many moves is stopped and recorded unfinished (a pair of bots
+that never end it); ``--max-moves`` changes it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every game of a tournament shares (a worker needs nothing else)."""
+
+    game: str
+    entrants: dict[str, str]
+    """name -> spec"""
+    tournament_seed: int
+    bot_timeout: float = 10.0
+    reuse: bool = False
+    max_moves: int = MAX_MOVES
+    cwd: str | None = None
+    """Where bots start (an ``exec:`` command's relative paths, a ``py:`` module)."""
+
+
+def transcript_name(index: int) -> str:
+    return f"game-{index:05d}.yaml"
+
+
+class _Seated:
+    """A bot as the match sees it: the match may close it (a forfeit, the end), but a reusable
+    bot's process stays with the worker, which decides."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.seat = bot.seat
+        self.released = False
+
+    def choose(self, session: Session) -> str | None:
+        return self.bot.choose(session)
+
+    def close(self) -> None:
+        self.released = True
+
+
+@dataclass
+class Worker:
+    """One worker's games, one at a time, and (with ``reuse``) its idle bot processes."""
+
+    settings: Settings
+    idle: dict[str, list[ProcessBot]] = field(default_factory=lambda: defaultdict(list))
+
+    def _bot(self, entrant: str, seat: str, session: Session, log: Path) -> Bot:
+        spec = self.settings.entrants[entrant]
+        if spec.startswith("exec:"):
+            pool = self.idle[entrant]
+            while pool:
+                bot = pool.pop()
+                if bot.reusable:
+                    bot.new_game(session.rules.name, session.variant.name, seat, log)
+                    return bot
+                bot.close()
+            made = make_bot(spec, seat, session.seed, self.settings.bot_timeout, session.rules.bot_kinds, log=log)
+            assert isinstance(made, ProcessBot)
+            made.hello(session.rules.name, session.variant.name)
+            return made
+        return make_bot(spec, seat, session.seed, self.settings.bot_timeout, session.rules.bot_kinds)
+
+    def play(self, game: Game, directory: Path | None) -> dict[str, Any]:
+        """Play ``game``; its record. Files go under ``directory`` (or come back in ``files``)."""
+        start = time.perf_counter()
+        temporary = None
+        if directory is None:
+            temporary = Path(tempfile.mkdtemp(prefix="arbiter-game-"))
+        base = (directory or temporary) / TRANSCRIPTS  # type: ignore[operator]
+        base.mkdir(parents=True, exist_ok=True)
+        name = transcript_name(game.index)
+        stem = name.removesuffix(".yaml")
+        for old in base.glob(f"{stem}.*"):  # what a crashed run left of this game
+            old.unlink()
+        try:
+            record = self._play(game, base / name, stem)
+        finally:
+            files = {}
+            if temporary is not None:
+                files = {p.name: p.read_text(encoding="utf-8", errors="replace") for p in sorted(base.iterdir())}
+                shutil.rmtree(temporary, ignore_errors=True)
+        record["time"] = round(time.perf_counter() - start, 4)
+        if temporary is not None:
+            record["files"] = files
+        return record
+
+    def _play(self, game: Game, path: Path, stem: str) -> dict[str, Any]:
+        s = self.settings
+        rules = registry.get(s.game)
+        session = Session(rules, game.variant, seed=game.seed, options=game.options)
+        assignment = game.assignment
+        specs = {seat: s.entrants[e] for seat, e in assignment.items()}
+        writer = TranscriptWriter(path, session, overwrite=True, settings={
+            "as": None, "bots": specs, "json": False, "realtime": False, "bot_timeout": s.bot_timeout,
+            "entrants": dict(assignment), "tournament": {"seed": s.tournament_seed, "game": game.index}},
+            durable=False)  # the results line, written after the transcript is closed, is the game's record
+        seated: dict[str, _Seated] = {}
+        error: tuple[str, str] | None = None  # the seat whose bot could not start, and why
+        names: dict[str, str] = {}
+        try:
+            for seat, entrant in assignment.items():
+                log = path.with_name(f"{stem}.{seat}.stderr.log")
+                try:
+                    seated[seat] = _Seated(self._bot(entrant, seat, session, log))
+                except ArbiterError as exc:
+                    error = (seat, exc.message)
+                    session.note({"seat": seat, "arena": f"the game could not start: {exc.message}"})
+                    break
+            if error is None:
+                match = Match(Protocol(session), dict(seated), None, max_moves=s.max_moves)
+                for _ in match.run():
+                    pass
+        finally:
+            writer.close()
+            names = self._settle(session, seated, assignment)
+        return self._record(game, session, path, error, names)
+
+    def _settle(self, session: Session, seated: dict[str, _Seated], assignment: dict[str, str]) -> dict[str, str]:
+        """After the game: tell every program that is still in it how it ended; keep it for the
+        next game (``reuse``) or end it. The names the programs gave, by seat."""
+        result = session.state.result
+        forfeited = {e["note"]["seat"] for e in session.entries if "forfeit" in e.get("note", {})}
+        names = {}
+        for seat, holder in seated.items():
+            bot = holder.bot
+            if isinstance(bot, ProcessBot):
+                if bot.name:
+                    names[seat] = bot.name
+                if seat not in forfeited:
+                    outcome = "none" if result is None else "won" if seat in result.winners else "lost"
+                    bot.finish(outcome, result.text if result is not None else "the game did not finish")
+                    if self.settings.reuse and bot.reusable:
+                        self.idle[assignment[seat]].append(bot)
+                        continue
+            bot.close()
+        return names
+
+    def close(self) -> None:
+        """End every idle bot process."""
+        for pool in self.idle.values():
+            for bot in pool:
+                bot.close()
+        self.idle.clear()
+
+    def _record(self, game: Game, session: Session, path: Path, error: tuple[str, str] | None,
+                names: dict[str, str]) -> dict[str, Any]:
+        rules = session.rules
+        result = session.state.result
+        sides = rules.seat_sides(session.state)
+        assignment = game.assignment
+        forfeits = []
+        for entry in session.entries:
+            note = entry.get("note", {})
+            if "forfeit" in note:
+                seat = note["seat"]
+                forfeits.append({"seat": seat, "entrant": assignment[seat], "kind": forfeit_kind(note["forfeit"]),
+                                 "reason": note["forfeit"]})
+        if error is not None:
+            seat, why = error
+            forfeits.append({"seat": seat, "entrant": assignment[seat], "kind": "crash", "reason": why})
+        return {
+            "game": game.index, "deal": game.deal, "rotation": game.rotation,
+            "tournament_seed": self.settings.tournament_seed, "seed": game.seed,
+            "variant": game.variant, "options": dict(game.options),
+            "seats": dict(assignment),
+            "finished": result is not None,
+            "result": None if result is None else {"winner": result.winner, "reason": result.reason,
+                                                   "text": result.text, "winners": list(result.winners)},
+            "outcome": {seat: ("none" if result is None else "won" if seat in result.winners else "lost")
+                        for seat in session.seats},
+            "sides": {seat: side for seat, (side, _) in sides.items()},
+            "roles": {seat: role for seat, (_, role) in sides.items()},
+            "forfeits": forfeits,
+            "names": names,
+            "moves": len(session.moves),
+            "error": None if error is None else error[1],
+            "transcript": f"{TRANSCRIPTS}/{path.name}",
+        }

@@ -1,0 +1,118 @@
+"""The schedule: which games a tournament plays, fair to every entrant.
+
+A game is a *deal* (a seed: it fixes every chance outcome of the game, so the cards, the board
+and the identities are the same whoever plays) and an *assignment* of entrants to its seats.
+Each deal is played as a *block* of ``k`` games, ``k`` the number of entrants: in rotation
+``r`` (``0 .. k-1``) seat ``i`` (in the game's seat order) is played by entrant ``(i + r) mod k``.
+This cyclic Latin square generalises the colour swap of chess to ``n`` seats and ``k`` entrants:
+
+- within every block, every entrant plays every seat of that deal exactly once (seat ``i`` sees
+  entrants ``i, i+1, ..., i+k-1 (mod k)``: all of them), whatever ``n`` and ``k``; so every
+  entrant holds every card, character or side of every deal equally often;
+- every entrant plays the same number of seats per block (``n``), and the same multiset of
+  seat counts per game: when ``k`` does not divide ``n``, ``n mod k`` entrants hold one seat
+  more than the others in each game, and over a block each entrant is one of them equally often;
+- with ``k > n``, ``n`` entrants play each game and the others sit it out, each equally often.
+
+Not balanced: who sits beside or across whom. With ``k > n`` entrants only meet those within
+``n - 1`` places of them in the cyclic order (with 3 entrants in a 2-seat game, every pair
+meets once a block, but on one seat pairing only); for balanced pairs play each pair its own
+match. ``games`` is rounded up to whole blocks, so a tournament plays ``k * ceil(games / k)``.
+
+Deals cycle through the setups (modes) in order; deal ``d``'s seed derives from the
+tournament's seed and ``d`` alone, so the same tournament seed plays the same games however
+many workers play them, and in whatever order.
+
+>>> s = schedule(7, [Setup("duel-3v3", {}, ("mafia", "fbi"))], ["a", "b"], 3)
+>>> [(g.index, g.deal, g.rotation, g.entrants) for g in s]
+[(0, 0, 0, ('a', 'b')), (1, 0, 1, ('b', 'a')), (2, 1, 0, ('a', 'b')), (3, 1, 1, ('b', 'a'))]
+>>> s[0].seed == s[1].seed != s[2].seed
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A mode (variant) and its options, and the seats it has."""
+
+    variant: str
+    options: dict[str, Any]
+    seats: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Game:
+    """One scheduled game: its place in the schedule, its deal, and who plays which seat."""
+
+    index: int
+    deal: int
+    rotation: int
+    seed: int
+    variant: str
+    seats: tuple[str, ...]
+    entrants: tuple[str, ...]
+    """The entrant of each seat, in seat order."""
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def assignment(self) -> dict[str, str]:
+        """seat -> entrant."""
+        return dict(zip(self.seats, self.entrants))
+
+
+def deal_seed(tournament_seed: int, deal: int) -> int:
+    """The seed of deal ``deal``: from the tournament's seed and the deal's number alone.
+
+    >>> deal_seed(1, 0) == deal_seed(1, 0) != deal_seed(1, 1)
+    True
+    """
+    digest = hashlib.sha256(f"arbiter-arena:{tournament_seed}:{deal}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") % (2**31)
+
+
+def block_size(entrants: int) -> int:
+    """Games per deal: one rotation per entrant."""
+    return entrants
+
+
+def rounded_games(games: int, entrants: int) -> int:
+    """``games`` rounded up to whole blocks.
+
+    >>> rounded_games(5, 2), rounded_games(200, 3)
+    (6, 201)
+    """
+    size = block_size(entrants)
+    return size * max(1, math.ceil(games / size))
+
+
+def rotation(seats: int, entrants: int, r: int) -> tuple[int, ...]:
+    """The entrant (by number) of each seat in rotation ``r``.
+
+    >>> rotation(5, 2, 0), rotation(5, 2, 1), rotation(2, 3, 2)
+    ((0, 1, 0, 1, 0), (1, 0, 1, 0, 1), (2, 0))
+    """
+    return tuple((i + r) % entrants for i in range(seats))
+
+
+def schedule(seed: int, setups: Sequence[Setup], entrants: Sequence[str], games: int) -> list[Game]:
+    """Every game of a tournament, in order: ``rounded_games(games, len(entrants))`` of them."""
+    k = len(entrants)
+    out: list[Game] = []
+    total = rounded_games(games, k)
+    deal = 0
+    while len(out) < total:
+        setup = setups[deal % len(setups)]
+        s = deal_seed(seed, deal)
+        for r in range(block_size(k)):
+            who = tuple(entrants[e] for e in rotation(len(setup.seats), k, r))
+            out.append(Game(len(out), deal, r, s, setup.variant, setup.seats, who, dict(setup.options)))
+        deal += 1
+    return out

@@ -1,0 +1,69 @@
+"""The sequential probability ratio test of a two-entrant match, on wins and losses.
+
+As fastchess does for results without draws: under the logistic Elo model an entrant ``elo``
+points stronger wins a decisive game with probability ``p(elo) = 1 / (1 + 10 ** (-elo / 400))``.
+H0 says the first entrant is ``elo0`` stronger than the second, H1 that it is ``elo1`` stronger.
+After ``w`` wins and ``l`` losses of the first, the log-likelihood ratio is
+
+    LLR = w * ln(p1 / p0) + l * ln((1 - p1) / (1 - p0))
+
+and the test accepts H1 once ``LLR >= ln((1 - beta) / alpha)``, H0 once
+``LLR <= ln(beta / (1 - alpha))``, and goes on in between. A draw adds nothing to the LLR.
+
+The outcomes a tournament feeds it are its blocks (``engine.arena.stats.block_result``): the
+same deal played with the entrants swapped over every seat, won by the entrant whose seats won
+more often, as fastchess scores game pairs; so the Elo of the hypotheses is per block (in a
+duel, per pair of games with sides swapped, where it is about twice the per-game Elo).
+
+>>> t = Sprt(0, 10)
+>>> t.status(0, 0), t.status(400, 0), t.status(5000, 5000)
+(None, 'H1', 'H0')
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+
+def win_probability(elo: float) -> float:
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+@dataclass(frozen=True)
+class Sprt:
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not self.elo0 < self.elo1:
+            raise ValueError(f"SPRT needs ELO0 < ELO1, not {self.elo0:g} and {self.elo1:g}")
+        if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
+            raise ValueError("SPRT's alpha and beta are between 0 and 0.5")
+
+    @property
+    def lower(self) -> float:
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        return math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, wins: int, losses: int) -> float:
+        p0, p1 = win_probability(self.elo0), win_probability(self.elo1)
+        return wins * math.log(p1 / p0) + losses * math.log((1 - p1) / (1 - p0))
+
+    def status(self, wins: int, losses: int) -> str | None:
+        """``H1`` or ``H0`` once accepted, else None (go on)."""
+        value = self.llr(wins, losses)
+        if value >= self.upper:
+            return "H1"
+        if value <= self.lower:
+            return "H0"
+        return None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta}

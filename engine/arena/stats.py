@@ -1,0 +1,215 @@
+"""Figures from a tournament's results: win rates with 95% Wilson intervals per entrant, by
+side and by role, forfeits by kind, and head-to-head counts with an Elo difference.
+
+Everything counts *seats*: in a hidden-role game one entrant may hold several seats of a game,
+on different sides, and each seat wins or loses with its side. A seat's outcome is ``won`` or
+``lost`` in a finished game; an unfinished game (a move limit, a bot that could not start)
+counts for no one and is reported apart. Seats of one game on the same side share their
+outcome, so the intervals (which assume independent trials) are somewhat narrow when an entrant
+holds many seats of a side; the balanced schedule keeps them comparable between entrants.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Z95 = 1.959963984540054
+"""The standard normal quantile of a two-sided 95% interval."""
+
+FORFEIT_KINDS = ("timeout", "crash", "illegal", "protocol", "other")
+
+
+def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``wins / n``.
+
+    >>> [round(x, 4) for x in wilson(7, 10)]
+    [0.3968, 0.8922]
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def elo(score: float) -> float | None:
+    """The Elo difference of an expected score (logistic model); None at 0 or 1 (infinite).
+
+    >>> round(elo(0.75), 1)
+    190.8
+    """
+    if score <= 0 or score >= 1:
+        return None
+    return -400 * math.log10(1 / score - 1)
+
+
+@dataclass
+class Tally:
+    """Seats played and won."""
+
+    seats: int = 0
+    wins: int = 0
+
+    def add(self, won: bool) -> None:
+        self.seats += 1
+        self.wins += int(won)
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.seats if self.seats else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.seats)
+
+    def as_dict(self) -> dict[str, Any]:
+        lo, hi = self.interval
+        return {"seats": self.seats, "wins": self.wins, "rate": self.rate, "low": lo, "high": hi}
+
+
+def finished(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r for r in records if r.get("finished")]
+
+
+def forfeit_kind(reason: str) -> str:
+    """Which kind of forfeit a bot's failure reason is.
+
+    >>> forfeit_kind("no answer within 0.5 s"), forfeit_kind("illegal input 'x': syntax: ...")
+    ('timeout', 'illegal')
+    """
+    text = reason.lower()
+    if "no answer within" in text:
+        return "timeout"
+    if text.startswith("illegal input"):
+        return "illegal"
+    if any(w in text for w in ("not asked for", "longer than", "cannot be read", "empty line", "stopped reading")):
+        return "protocol"
+    if any(w in text for w in ("exited", "closed its", "raised", "cannot start", "killed by", "was closed",
+                               "had no input", "answered")):
+        return "crash"
+    return "other"
+
+
+def entrant_table(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Per entrant: games played (finished), seats, seats won, win rate and interval, forfeits."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in entrants:
+        tally, games = Tally(), 0
+        for r in finished(records):
+            seats = [s for s, e in r["seats"].items() if e == name]
+            if seats:
+                games += 1
+            for s in seats:
+                tally.add(r["outcome"].get(s) == "won")
+        forfeits = sum(1 for r in records for f in r.get("forfeits", []) if f["entrant"] == name)
+        out[name] = {"games": games, **tally.as_dict(), "forfeits": forfeits}
+    return out
+
+
+def by_key(records: Sequence[dict[str, Any]], entrants: Sequence[str], key: str) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per entrant, per side (``key="sides"``) or role (``"roles"``): seats, wins, rate, interval."""
+    tallies: dict[str, dict[str, Tally]] = {name: {} for name in entrants}
+    for r in finished(records):
+        for seat, name in r["seats"].items():
+            label = r[key].get(seat, "?")
+            tallies[name].setdefault(label, Tally()).add(r["outcome"].get(seat) == "won")
+    return {name: {label: t.as_dict() for label, t in sorted(by.items())} for name, by in tallies.items()}
+
+
+def side_rates(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Every seat of every finished game, by side: how often each side wins whoever plays it."""
+    tallies: dict[str, Tally] = {}
+    for r in finished(records):
+        for seat in r["seats"]:
+            tallies.setdefault(r["sides"].get(seat, "?"), Tally()).add(r["outcome"].get(seat) == "won")
+    return {side: t.as_dict() for side, t in sorted(tallies.items())}
+
+
+def forfeit_table(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> dict[str, dict[str, int]]:
+    """Per entrant, forfeits by kind (only kinds that happened)."""
+    out: dict[str, dict[str, int]] = {name: {} for name in entrants}
+    for r in records:
+        for f in r.get("forfeits", []):
+            kinds = out.setdefault(f["entrant"], {})
+            kinds[f["kind"]] = kinds.get(f["kind"], 0) + 1
+    return out
+
+
+def pair_result(record: dict[str, Any], a: str, b: str) -> str | None:
+    """How ``a`` did against ``b`` in one finished game: ``win``, ``loss`` or ``draw``; None when
+    they were never on opposite sides in it.
+
+    They meet when a seat of ``a`` and a seat of ``b`` are on different sides. Each such pair
+    of seats in which one won and the other lost is a point to the winner; the game goes to
+    whoever has more points (a draw when equal). In a two-seat duel that is simply who won.
+
+    >>> r = {"finished": True, "seats": {"x": "a", "y": "b"}, "sides": {"x": "fbi", "y": "mafia"},
+    ...      "outcome": {"x": "lost", "y": "won"}}
+    >>> pair_result(r, "a", "b"), pair_result(r, "b", "a")
+    ('loss', 'win')
+    """
+    if not record.get("finished"):
+        return None
+    seats, sides, outcome = record["seats"], record["sides"], record["outcome"]
+    mine = [s for s, e in seats.items() if e == a]
+    theirs = [s for s, e in seats.items() if e == b]
+    met, points = False, 0
+    for x in mine:
+        for y in theirs:
+            if sides.get(x) == sides.get(y):
+                continue
+            met = True
+            wx, wy = outcome.get(x) == "won", outcome.get(y) == "won"
+            points += (wx and not wy) - (wy and not wx)
+    if not met:
+        return None
+    return "win" if points > 0 else "loss" if points < 0 else "draw"
+
+
+def block_result(block: Sequence[dict[str, Any]], a: str, b: str) -> str | None:
+    """How ``a`` did against ``b`` over one block (a deal played once per rotation): ``win``
+    when its seats won more often than ``b``'s, ``loss`` when less, else ``draw``; None when a
+    game of it did not finish. In a duel a block is a game pair with sides swapped: ``win`` is
+    winning both, ``draw`` one each.
+
+    >>> g = lambda x, y, w: {"finished": True, "seats": {"x": x, "y": y}, "outcome": {"x": w, "y": "lost"}}
+    >>> block_result([g("a", "b", "won"), g("b", "a", "lost")], "a", "b")
+    'win'
+    >>> block_result([g("a", "b", "won"), g("b", "a", "won")], "a", "b")
+    'draw'
+    """
+    if not block or not all(r.get("finished") for r in block):
+        return None
+    score = {a: 0, b: 0}
+    for r in block:
+        for seat, entrant in r["seats"].items():
+            if entrant in score and r["outcome"].get(seat) == "won":
+                score[entrant] += 1
+    return "win" if score[a] > score[b] else "loss" if score[a] < score[b] else "draw"
+
+
+def head_to_head(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> list[dict[str, Any]]:
+    """Every pair (in entrant order): games where they met, wins each, draws, the first's score
+    with its interval, and the Elo difference that score means (with its interval)."""
+    out = []
+    for i, a in enumerate(entrants):
+        for b in entrants[i + 1:]:
+            counts = {"win": 0, "loss": 0, "draw": 0}
+            for r in records:
+                res = pair_result(r, a, b)
+                if res is not None:
+                    counts[res] += 1
+            n = sum(counts.values())
+            score = (counts["win"] + counts["draw"] / 2) / n if n else 0.5
+            lo, hi = wilson(counts["win"] + counts["draw"] / 2, n)
+            out.append({"a": a, "b": b, "games": n, "a_wins": counts["win"], "b_wins": counts["loss"],
+                        "draws": counts["draw"], "a_score": score, "a_score_low": lo, "a_score_high": hi,
+                        "elo": elo(score) if n else None, "elo_low": elo(lo) if n else None,
+                        "elo_high": elo(hi) if n else None})
+    return out

@@ -1,0 +1,221 @@
+"""A tournament: its configuration, its games, and the loop that plays what is left of them.
+
+``Tournament`` is made from the configuration (the dictionary ``tournament.json`` holds), so a
+new run and a resumed one are the same thing: the schedule is computed again from the seed,
+the games that have a record are left out, and the rest are played by a pool
+(``engine.arena.pool``), each record appended to the results file as its game ends. With an
+SPRT, the test is evaluated after each result on the longest run of whole blocks (a deal with
+all its rotations) from the start of the schedule, so the moment it decides does not depend on
+how many workers play nor on the order they finish in; once it decides, no new game starts
+(those running finish and are recorded). Each whole block is one outcome of the test
+(``engine.arena.stats.block_result``): both entrants played every seat of the same deal in it,
+so its result is the entrants' skill with the deal's luck cancelled, as chess's game pairs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from engine import registry
+from engine.arena.entrants import Entrant, check_entrants, check_spec
+from engine.arena.results import Folder
+from engine.arena.runner import MAX_MOVES, Settings
+from engine.arena.schedule import Game, Setup, block_size, schedule
+from engine.arena.sprt import Sprt
+from engine.arena.stats import Tally, block_result
+from engine.errors import ArbiterError
+from engine.session import Session
+
+
+class Pool(Protocol):
+    workers: int
+
+    def submit(self, game: Game) -> None: ...
+
+    @property
+    def busy(self) -> int: ...
+
+    def done(self, timeout: float | None) -> list[tuple[Game, dict[str, Any]]]: ...
+
+    def close(self, cancel: bool = False) -> None: ...
+
+
+def configuration(game: str, entrants: list[Entrant], games: int, *, modes: tuple[str, ...] = (),
+                  players: int | None = None, seed: int = 1, bot_timeout: float = 10.0, reuse: bool = False,
+                  max_moves: int = MAX_MOVES, sprt: Sprt | None = None, cwd: str | None = None) -> dict[str, Any]:
+    """The configuration of a new tournament (what ``tournament.json`` holds), checked."""
+    rules = registry.get(game)
+    for e in check_entrants(list(entrants)):
+        check_spec(e.spec, rules.bot_kinds)
+    if sprt is not None and len(entrants) != 2:
+        raise ArbiterError(f"an SPRT compares two entrants; this tournament has {len(entrants)}")
+    config = {"game": game, "modes": list(modes), "players": players,
+              "entrants": [{"name": e.name, "spec": e.spec} for e in entrants],
+              "games": games, "seed": seed, "bot_timeout": bot_timeout, "reuse": reuse, "max_moves": max_moves,
+              "sprt": None if sprt is None else sprt.as_dict(), "cwd": cwd}
+    Tournament(config)  # every mode and player count is checked here
+    return config
+
+
+@dataclass
+class Progress:
+    """Where a run stands, after each game."""
+
+    done: int
+    total: int
+    played: int  # by this run
+    elapsed: float
+    leader: tuple[str, float] | None  # entrant and its seat win rate so far
+
+    @property
+    def rate(self) -> float:
+        return self.played / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def eta(self) -> float | None:
+        return (self.total - self.done) / self.rate if self.rate > 0 else None
+
+
+@dataclass
+class Outcome:
+    """How a run ended."""
+
+    records: list[dict[str, Any]]
+    played: int
+    elapsed: float
+    sprt: dict[str, Any] | None = None
+    interrupted: bool = False
+    events: list[str] = field(default_factory=list)
+
+
+class Tournament:
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.config = config
+        self.rules = registry.get(config["game"])
+        self.entrants = [Entrant(e["name"], e["spec"]) for e in config["entrants"]]
+        self.names = [e.name for e in self.entrants]
+        self.setups = self._setups()
+        self.games = schedule(config["seed"], self.setups, self.names, config["games"])
+        self.settings = Settings(config["game"], {e.name: e.spec for e in self.entrants}, config["seed"],
+                                 config["bot_timeout"], config["reuse"], config["max_moves"], config.get("cwd"))
+        sprt = config.get("sprt")
+        self.sprt = Sprt(**sprt) if sprt else None
+
+    def _setups(self) -> list[Setup]:
+        out = []
+        for mode in self.config["modes"] or [None]:
+            variant, options = self.rules.choose_setup(mode, self.config.get("players"))
+            seats = Session(self.rules, variant, seed=0, options=options).seats
+            out.append(Setup(variant, options, tuple(seats)))
+        return out
+
+    @property
+    def block(self) -> int:
+        return block_size(len(self.names))
+
+    # -- the SPRT ------------------------------------------------------------------------------
+    def sprt_state(self, records: dict[int, dict[str, Any]]) -> dict[str, Any] | None:
+        """The SPRT on the whole blocks at the start of the schedule that are all recorded, up
+        to the first block after which it decides (later blocks, finished by games that were
+        running when it decided, do not change its verdict)."""
+        if self.sprt is None:
+            return None
+        a, b = self.names
+        wins = losses = draws = counted = 0
+        for start in range(0, len(self.games), self.block):
+            block = self.games[start:start + self.block]
+            if any(g.index not in records for g in block):
+                break
+            res = block_result([records[g.index] for g in block], a, b)
+            counted += 1
+            wins += res == "win"
+            losses += res == "loss"
+            draws += res == "draw"
+            if self.sprt.status(wins, losses) is not None:
+                break
+        status = self.sprt.status(wins, losses)
+        return {**self.sprt.as_dict(), "first": a, "second": b, "blocks": counted, "games": counted * self.block,
+                "wins": wins, "losses": losses,
+                "draws": draws, "llr": self.sprt.llr(wins, losses), "lower": self.sprt.lower,
+                "upper": self.sprt.upper, "result": status}
+
+    # -- playing -------------------------------------------------------------------------------
+    def run(self, folder: Folder, pool: Pool, on_progress: Callable[[Progress], None] | None = None,
+            clock: Callable[[], float] = time.monotonic) -> Outcome:
+        """Play every scheduled game without a record (until the SPRT decides); the records.
+
+        Ctrl-C (``KeyboardInterrupt``) stops the pool, keeps every record written, and ends the
+        run with ``interrupted`` set."""
+        recorded = {r["game"]: r for r in folder.read_results()}
+        todo: Iterator[Game] = iter([g for g in self.games if g.index not in recorded])
+        tallies = {name: Tally() for name in self.names}
+        for r in recorded.values():
+            self._tally(tallies, r)
+        start = clock()
+        played = 0
+        state = self.sprt_state(recorded)
+        stop = state is not None and state["result"] is not None
+        writer = folder.writer()
+        interrupted = False
+        try:
+            more = True
+            while True:
+                while more and not stop and pool.busy < 2 * pool.workers:
+                    game = next(todo, None)
+                    if game is None:
+                        more = False
+                    else:
+                        pool.submit(game)
+                if not pool.busy:
+                    break
+                for game, record in pool.done(timeout=0.2):
+                    files = record.pop("files", None)
+                    if files:
+                        folder.write_files(files)
+                    writer.append(record)
+                    recorded[game.index] = record
+                    played += 1
+                    self._tally(tallies, record)
+                    if self.sprt is not None and not stop:
+                        state = self.sprt_state(recorded)
+                        stop = state is not None and state["result"] is not None
+                    if on_progress is not None:
+                        on_progress(Progress(len(recorded), len(self.games), played, clock() - start,
+                                             _leader(tallies)))
+        except KeyboardInterrupt:
+            interrupted = True
+            pool.close(cancel=True)
+        except BaseException:
+            pool.close(cancel=True)
+            raise
+        else:
+            pool.close()
+        finally:
+            writer.close()
+        records = sorted(recorded.values(), key=lambda r: r["game"])
+        return Outcome(records, played, clock() - start, self.sprt_state(recorded), interrupted)
+
+    def _tally(self, tallies: dict[str, Tally], record: dict[str, Any]) -> None:
+        if record.get("finished"):
+            for seat, name in record["seats"].items():
+                if name in tallies:
+                    tallies[name].add(record["outcome"].get(seat) == "won")
+
+
+def _leader(tallies: dict[str, Tally]) -> tuple[str, float] | None:
+    played = [(t.rate, name) for name, t in tallies.items() if t.seats]
+    if not played:
+        return None
+    rate, name = max(played)
+    return name, rate
+
+
+def folder_for(game: str, out: str | None) -> Path:
+    """``--out``, or a new folder ``arena/GAME-YYYYMMDD-HHMMSS`` in the current one."""
+    if out:
+        return Path(out)
+    return Path("arena") / f"{game}-{time.strftime('%Y%m%d-%H%M%S')}"

@@ -1,0 +1,39 @@
+"""A small tournament on a local Ray instance (started once for this module) writes exactly the
+files local workers write: the same records (but for the time each game took), the same
+transcripts and the same stderr logs of its exec entrant."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from engine.arena.entrants import Entrant
+from engine.arena.pool import RayPool, connect_ray
+from engine.arena.results import Folder
+from engine.arena.tournament import Tournament, configuration
+from tests.helpers import REPO
+from tests.test_arena_run import play, transcripts, without_time
+
+ENTRANTS = [Entrant("rnd", "random"), Entrant("sleuth", "sleuth"),
+            Entrant("example", f"exec:{sys.executable} {REPO / 'docs' / 'examples' / 'random_bot.py'} 4")]
+
+
+@pytest.fixture(scope="module")
+def ray():
+    r = connect_ray("local", cpus=2)
+    yield r
+    r.shutdown()
+
+
+def test_ray_writes_the_files_local_workers_write(tmp_path, ray):
+    _, local = play(tmp_path / "local", 1, entrants=ENTRANTS, games=3)
+    config = configuration("mafia", ENTRANTS, 3, players=6, cwd=str(tmp_path))
+    folder = Folder.create(tmp_path / "ray", config)
+    t = Tournament({"format": 1, **config})
+    outcome = t.run(folder, RayPool(t.settings, 2, "local"))
+    folder.unlock()
+    assert len(local) == 3 and without_time(outcome.records) == without_time(local)
+    assert transcripts(tmp_path / "ray") == transcripts(tmp_path / "local")
+    assert any(name.endswith(".stderr.log") for name in transcripts(tmp_path / "ray"))
+    assert (tmp_path / "ray" / "results.jsonl").read_text().count("\n") == 3

@@ -1,0 +1,222 @@
+"""Tournaments played for real, small: the same results whatever the number of workers, a run
+killed with SIGKILL and resumed, exec entrants that crash, hang or cheat, the match lines of the
+protocol (hello, name, result, new-game with --reuse), and the command's folder rules.
+
+Speed is never asserted here; the games are few and short (timeouts of a fraction of a second)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from engine.arena import report
+from engine.arena.entrants import Entrant
+from engine.arena.pool import LocalPool
+from engine.arena.results import Folder
+from engine.arena.tournament import Tournament, configuration
+from engine import transcript as tr
+from tests.helpers import REPO, run
+
+PY = sys.executable
+
+
+def play(directory: Path, workers: int = 1, **kw) -> tuple[Tournament, list[dict]]:
+    """A tournament played with ``workers`` local workers into ``directory``; its records."""
+    entrants = kw.pop("entrants", [Entrant("rnd", "random"), Entrant("sleuth", "sleuth")])
+    game = kw.pop("game", "mafia")
+    config = configuration(game, entrants, kw.pop("games", 6), **{"players": 6, **kw}, cwd=str(directory.parent))
+    folder = Folder.create(directory, config)
+    t = Tournament({"format": 1, **config})
+    outcome = t.run(folder, LocalPool(t.settings, workers, directory))
+    folder.unlock()
+    return t, outcome.records
+
+
+def without_time(records: list[dict]) -> list[dict]:
+    return [{k: v for k, v in r.items() if k != "time"} for r in records]
+
+
+def transcripts(directory: Path) -> dict[str, str]:
+    return {p.name: p.read_text() for p in sorted((directory / "transcripts").iterdir())}
+
+
+def test_the_same_seed_gives_the_same_results_with_one_or_two_workers(tmp_path):
+    _, one = play(tmp_path / "one", 1, games=8)
+    _, two = play(tmp_path / "two", 2, games=8)
+    assert len(one) == 8 and without_time(one) == without_time(two)
+    assert transcripts(tmp_path / "one") == transcripts(tmp_path / "two")
+    lines = (tmp_path / "two" / "results.jsonl").read_text().splitlines()
+    assert sorted(json.loads(line)["game"] for line in lines) == list(range(8))
+    for r in one:  # each record says what the brief asks of it, and its transcript replays
+        assert set(r) >= {"tournament_seed", "seed", "variant", "seats", "result", "outcome", "sides", "roles",
+                          "forfeits", "moves", "time", "transcript"}
+        t = tr.read(tmp_path / "one" / r["transcript"])
+        assert tr.replay(t).ok and t.result["winners"] == r["result"]["winners"]
+        assert t.settings()["entrants"] == r["seats"]
+
+
+SLOW_AGENT = """
+import random, time
+
+class Slow:
+    def new_game(self, info):
+        self.rng = random.Random(f"{info['seed']}:{info['seat']}")
+
+    def act(self, observation, legal):
+        time.sleep(0.004)
+        return self.rng.choice(legal.legal) if legal.legal else None
+"""
+
+
+def test_a_run_killed_with_sigkill_resumes_and_ends_as_an_uninterrupted_one(tmp_path):
+    (tmp_path / "slowagent.py").write_text(SLOW_AGENT)
+    args = ["tournament", "mafia", "--players", "6", "--entrant", "slow=py:slowagent:Slow", "--entrant", "rnd=random",
+            "--games", "16", "--workers", "2", "--seed", "3"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen([PY, "-m", "cli.main", *args, "--out", str(killed)], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    results = killed / "results.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if results.exists() and results.read_text().count("\n") >= 3:
+            break
+        time.sleep(0.01)
+    assert proc.poll() is None, "the run ended before it could be killed: make its games slower"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    time.sleep(0.2)  # its workers die with it (the parent-death signal)
+    before = {json.loads(line)["game"] for line in results.read_text().splitlines() if line.endswith("}")}
+    assert 3 <= len(before) < 16
+    done = subprocess.run([PY, "-m", "cli.main", "tournament", "--resume", str(killed), "--json"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    resumed = json.loads(done.stdout)
+    assert resumed["played"] == 16 - len(before) and resumed["recorded"] == 16
+    lines = [json.loads(line) for line in results.read_text().splitlines()]
+    assert sorted(r["game"] for r in lines) == list(range(16)), "no game lost, none played twice"
+    whole = subprocess.run([PY, "-m", "cli.main", *args, "--out", str(tmp_path / "whole"), "--json"], cwd=tmp_path,
+                           env=env, capture_output=True, text=True, timeout=120)
+    uninterrupted = json.loads(whole.stdout)
+    keys = ("table", "sides", "roles", "forfeits", "ratings", "head_to_head", "side_rates")
+    assert {k: resumed[k] for k in keys} == {k: uninterrupted[k] for k in keys}
+    assert transcripts(killed) == transcripts(tmp_path / "whole")
+
+
+CRASH = "import sys\nsys.exit(3)\n"
+HANG = "import sys, time\nfor line in sys.stdin:\n    if line.startswith('go'):\n        time.sleep(60)\n"
+ILLEGAL = "import sys\nfor line in sys.stdin:\n    if line.startswith('go'):\n        print('xyzzy', flush=True)\n"
+
+
+def test_crashing_hanging_and_cheating_entrants_forfeit_and_the_tournament_finishes(tmp_path):
+    bots = {}
+    for name, source in (("crash", CRASH), ("hang", HANG), ("illegal", ILLEGAL)):
+        (tmp_path / f"{name}.py").write_text(source)
+        bots[name] = f"exec:{PY} {tmp_path / name}.py"
+    entrants = [Entrant(n, s) for n, s in bots.items()] + [Entrant("rnd", "random")]
+    t, records = play(tmp_path / "t", 2, entrants=entrants, game="fbi-mafia", modes=("duel-3v3",), players=None,
+                      games=4, bot_timeout=0.3)
+    assert len(records) == 4 and all(r["finished"] for r in records)  # each forfeit surrenders its game
+    kinds = {f["entrant"]: f["kind"] for r in records for f in r["forfeits"]}
+    assert kinds == {"crash": "crash", "hang": "timeout", "illegal": "illegal"}
+    s = report.summary(t.config, records, len(t.games))
+    # (crash - hang): crash, first to act, surrenders before hang is asked; (hang - illegal): hang times out
+    assert s["forfeits"]["hang"] == {"timeout": 1} and s["table"]["rnd"]["wins"] == 2
+    assert "forfeits" in report.tables(s) and "timeout" in report.tables(s)
+
+
+PROTOCOL_BOT = """
+import os, random, sys
+log = open(sys.argv[1], "a")
+rng = random.Random(1)
+legal = []
+print("name Parrot 1.0", flush=True)
+for line in sys.stdin:
+    log.write(f"{os.getpid()} {line}")
+    log.flush()
+    kind, _, rest = line.strip().partition(" ")
+    if kind == "legal:":
+        legal.append(rest)
+    elif kind == "go":
+        print(rng.choice(legal), flush=True)
+        legal = []
+"""
+
+
+def test_exec_bots_get_the_match_lines_and_are_reused_with_reuse(tmp_path):
+    (tmp_path / "parrot.py").write_text(PROTOCOL_BOT)
+    log = tmp_path / "heard.log"
+    entrants = [Entrant("parrot", f"exec:{PY} {tmp_path / 'parrot.py'} {log}"), Entrant("rnd", "random")]
+    _, records = play(tmp_path / "t", 1, entrants=entrants, game="fbi-mafia", modes=("duel-3v3",), players=None,
+                      games=4, reuse=True)
+    assert all(r["finished"] and not r["forfeits"] for r in records)
+    assert all(list(r["names"].values()) == ["Parrot 1.0"] for r in records)
+    heard = [line.split(" ", 1) for line in log.read_text().splitlines()]
+    pids = {pid for pid, _ in heard}
+    assert len(pids) == 1, "one process served every game of its worker"
+    lines = [text for _, text in heard]
+    assert lines[0].startswith("arbiter 1 fbi-mafia duel-3v3 ")
+    assert sum(t.startswith("new-game fbi-mafia duel-3v3 ") for t in lines) == 3
+    results = [t for t in lines if t.startswith("result ")]
+    assert len(results) == 4 and all(t.split()[1] in ("won", "lost") for t in results)
+    seats = [r["seats"] for r in records]
+    outcome = [r["outcome"][next(s for s, e in seat.items() if e == "parrot")] for r, seat in zip(records, seats)]
+    assert [t.split()[1] for t in results] == outcome
+    assert (tmp_path / "t" / "transcripts" / "game-00000.mafia.stderr.log").exists()
+
+
+LATE_NAME = """
+import sys
+for line in sys.stdin:
+    if line.startswith('go'):
+        print('shift row 1 left', flush=True)
+        print('name Late', flush=True)
+"""
+
+
+def test_a_name_after_the_first_answer_is_a_line_not_asked_for(tmp_path):
+    (tmp_path / "late.py").write_text(LATE_NAME)
+    entrants = [Entrant("late", f"exec:{PY} {tmp_path / 'late.py'}"), Entrant("rnd", "random")]
+    _, records = play(tmp_path / "t", 1, entrants=entrants, game="fbi-mafia", modes=("duel-3v3",), players=None,
+                      games=2, bot_timeout=2)
+    kinds = [f["kind"] for r in records for f in r["forfeits"]]
+    assert kinds and set(kinds) <= {"protocol", "illegal"} and "protocol" in kinds
+
+
+def test_the_command_refuses_folders_it_must_not_fill_and_resumes_with_nothing_else(tmp_path):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    r = run("tournament", "mafia", "--players", "6", "--entrant", "a=random", "--entrant", "b=sleuth",
+            "--games", "3", "--out", other, "--workers", "1")
+    assert r.exit_code == 1 and "not empty" in r.output and (other / "notes.txt").read_text() == "mine"
+    out = tmp_path / "t"
+    r = run("match", "mafia", "--players", "6", "a=random", "b=sleuth", "--games", "3", "--out", out,
+            "--workers", "1")
+    assert r.exit_code == 0, r.output
+    assert "4 games (3 asked, rounded up to whole blocks of 2)" in r.output
+    assert "\r" not in r.output, "no progress bar when the output is not a terminal"
+    for line in ("entrant", "side", "role", "pair (a - b)", "forfeits: none"):
+        assert line in r.output
+    assert max(len(line) for line in r.output.splitlines() if not line.startswith("#")) <= 80
+    before = (out / "results.jsonl").read_text()
+    r = run("match", "mafia", "--players", "6", "a=random", "b=sleuth", "--games", "3", "--out", out)
+    assert r.exit_code == 1 and "--resume" in r.output and (out / "results.jsonl").read_text() == before
+    r = run("tournament", "--resume", out, "--games", "10")
+    assert r.exit_code == 2 and "--games" in r.output
+    r = run("tournament", "--resume", out, "--json", "--workers", "1")
+    assert r.exit_code == 0, r.output
+    report_ = json.loads(r.output.splitlines()[-1])
+    assert report_["played"] == 0 and report_["recorded"] == 4 and report_["scheduled"] == 4
+    r = run("match", "mafia", "a=random", "b=nosuchkind", "--games", "2", "--out", tmp_path / "x")
+    assert r.exit_code == 2 and "sleuth" in r.output
+    r = run("tournament", "mafia", "--entrant", "a=random", "--games", "2", "--out", tmp_path / "y")
+    assert r.exit_code == 2 and "two or more" in r.output

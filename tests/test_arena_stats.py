@@ -1,0 +1,210 @@
+"""The arena's arithmetic: the schedule's balance (a property over games, seat counts and entrant
+counts), Wilson intervals, head-to-head counts, OpenSkill ratings against the library's own
+model, the SPRT on synthetic streams, and the results file's torn last line."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from openskill.models import PlackettLuce
+
+from engine.arena import rating, stats
+from engine.arena.results import FolderError, ResultsWriter, read_results
+from engine.arena.schedule import Setup, rounded_games, schedule
+from engine.arena.sprt import Sprt
+from engine.arena.tournament import Tournament
+
+# -- the schedule ----------------------------------------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(games=st.integers(1, 60), seat_counts=st.lists(st.integers(1, 10), min_size=1, max_size=3),
+       k=st.integers(2, 6), seed=st.integers(0, 2**31 - 1))
+def test_every_entrant_plays_every_seat_of_every_deal_equally_often(games, seat_counts, k, seed):
+    setups = [Setup(f"mode{i}", {}, tuple(f"s{j}" for j in range(n))) for i, n in enumerate(seat_counts)]
+    entrants = [f"e{i}" for i in range(k)]
+    played = schedule(seed, setups, entrants, games)
+    assert len(played) == rounded_games(games, k) and games <= len(played) < games + k
+    assert [g.index for g in played] == list(range(len(played)))
+    deals: dict[int, list] = {}
+    for g in played:
+        deals.setdefault(g.deal, []).append(g)
+    seat_plays = Counter()
+    for d, block in deals.items():
+        assert len(block) == k, "whole blocks only"
+        setup = setups[d % len(setups)]
+        assert {g.seed for g in block} == {block[0].seed} and {g.variant for g in block} == {setup.variant}
+        per_seat = Counter((seat, e) for g in block for seat, e in g.assignment.items())
+        # every entrant on every seat of this deal exactly once
+        assert per_seat == Counter({(seat, e): 1 for seat in setup.seats for e in entrants})
+        # and the same multiset of seats-per-game for every entrant over the block
+        counts = {e: sorted(list(g.entrants).count(e) for g in block) for e in entrants}
+        assert len({tuple(c) for c in counts.values()}) == 1
+        for g in block:
+            seat_plays.update(g.entrants)
+    assert len(set(seat_plays[e] for e in entrants)) == 1, "every entrant plays as many seats"
+    assert len({g.seed for g in played}) == len(deals), "each deal its own seed"
+
+
+def test_the_same_seed_schedules_the_same_games():
+    setups = [Setup("m", {}, ("a", "b", "c"))]
+    assert schedule(5, setups, ["x", "y"], 10) == schedule(5, setups, ["x", "y"], 10)
+    assert schedule(5, setups, ["x", "y"], 10)[0].seed != schedule(6, setups, ["x", "y"], 10)[0].seed
+
+
+# -- a small fixed results file ---------------------------------------------------------------------
+
+
+def rec(game, seats, sides, won, **extra):
+    """A finished game's record: ``seats`` seat -> entrant, ``sides`` seat -> side, ``won`` the
+    winning seats."""
+    return {"game": game, "finished": True, "seats": seats, "sides": sides, "roles": dict(sides),
+            "outcome": {s: "won" if s in won else "lost" for s in seats}, "forfeits": [], **extra}
+
+
+DUEL = {"m": "mafia", "f": "fbi"}
+RECORDS = [
+    rec(0, {"m": "A", "f": "B"}, DUEL, {"m"}),
+    rec(1, {"m": "B", "f": "A"}, DUEL, {"f"}),
+    rec(2, {"m": "A", "f": "B"}, DUEL, {"f"}),
+    rec(3, {"m": "B", "f": "A"}, DUEL, {"f"}),
+    # a three-seat game: A on both sides
+    rec(4, {"t1": "A", "t2": "B", "x": "A"}, {"t1": "town", "t2": "town", "x": "mafia"}, {"x"},
+        forfeits=[{"seat": "t2", "entrant": "B", "kind": "timeout", "reason": "no answer within 1 s"}]),
+    {"game": 5, "finished": False, "seats": {"m": "A", "f": "B"}, "sides": DUEL, "roles": DUEL,
+     "outcome": {"m": "none", "f": "none"}, "forfeits": []},
+]
+
+
+def test_win_rates_and_wilson_intervals_by_hand():
+    table = stats.entrant_table(RECORDS, ["A", "B"])
+    # A: seats m(won) f(won) m(lost) f(won) t1(lost) x(won) = 4 of 6; B: 1 of 5
+    assert (table["A"]["games"], table["A"]["seats"], table["A"]["wins"]) == (5, 6, 4)
+    assert (table["B"]["games"], table["B"]["seats"], table["B"]["wins"]) == (5, 5, 1)
+    z = 1.959963984540054
+    p, n = 4 / 6, 6
+    centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
+    assert table["A"]["low"] == pytest.approx(centre - half) and table["A"]["high"] == pytest.approx(centre + half)
+    assert stats.wilson(0, 10)[0] == 0 and stats.wilson(10, 10)[1] == pytest.approx(1)
+    assert table["B"]["forfeits"] == 1 and stats.forfeit_table(RECORDS, ["A", "B"]) == {"A": {}, "B": {"timeout": 1}}
+    sides = stats.by_key(RECORDS, ["A", "B"], "sides")
+    assert sides["A"]["fbi"]["seats"] == 2 and sides["A"]["fbi"]["wins"] == 2
+    assert sides["B"]["mafia"] == {**sides["B"]["mafia"], "seats": 2, "wins": 0}
+
+
+def test_head_to_head_counts():
+    [h] = stats.head_to_head(RECORDS, ["A", "B"])
+    # games 0-3: A won 0, 1, 3 and lost 2; game 4: A's t1 and x against B's t2: x beat t2 (+1),
+    # t1 and t2 are on one side: A wins it; game 5 is unfinished
+    assert (h["games"], h["a_wins"], h["b_wins"], h["draws"]) == (5, 4, 1, 0)
+    assert h["a_score"] == pytest.approx(0.8)
+    assert h["elo"] == pytest.approx(-400 * math.log10(1 / 0.8 - 1))
+
+
+def test_openskill_ratings_are_the_librarys_own():
+    m = PlackettLuce()
+    a, b = m.rating(name="A"), m.rating(name="B")
+    for r in RECORDS[:4]:  # duels: one seat each, so exactly the library's update
+        winner = r["seats"][next(s for s, o in r["outcome"].items() if o == "won")]
+        [[na], [nb]] = m.rate([[a], [b]], ranks=[1, 2] if winner == "A" else [2, 1])
+        a, b = na, nb
+    got = rating.rate(RECORDS[:4], ["A", "B"])
+    assert got["A"]["mu"] == pytest.approx(a.mu) and got["A"]["sigma"] == pytest.approx(a.sigma)
+    assert got["B"]["mu"] == pytest.approx(b.mu) and got["B"]["ordinal"] == pytest.approx(b.ordinal())
+    # game 4: teams town [A, B] (lost) and mafia [A] (won); A gets both teams' updates summed
+    [[ta, tb], [xa]] = m.rate([[a, b], [a]], ranks=[2, 1])
+    got = rating.rate(RECORDS, ["A", "B"])
+    assert got["A"]["mu"] == pytest.approx(a.mu + (ta.mu - a.mu) + (xa.mu - a.mu))
+    assert got["A"]["sigma"] == pytest.approx(min(ta.sigma, xa.sigma))
+    assert got["B"]["mu"] == pytest.approx(tb.mu) and got["B"]["games"] == 5
+    assert got["A"]["games"] == 5, "the unfinished game is not rated"
+
+
+def test_a_game_of_one_team_is_not_rated():
+    coop = rec(0, {"p1": "A", "p2": "B"}, {"p1": "team", "p2": "team"}, {"p1", "p2"})
+    got = rating.rate([coop], ["A", "B"])
+    assert got["A"]["games"] == 0 and got["A"]["mu"] == pytest.approx(25.0)
+
+
+# -- the SPRT -------------------------------------------------------------------------------------
+
+
+def test_sprt_on_synthetic_streams():
+    t = Sprt(0, 10, 0.05, 0.05)
+
+    def first_decision(stream):
+        w = l = 0
+        for i, won in enumerate(stream, 1):
+            w, l = w + won, l + (not won)
+            if t.status(w, l):
+                return t.status(w, l), i
+        return None, len(stream)
+
+    assert first_decision([True] * 500)[0] == "H1"
+    assert first_decision([True, False] * 4000)[0] == "H0"
+    assert first_decision([True, False] * 5) == (None, 10)
+    assert t.lower == pytest.approx(math.log(0.05 / 0.95)) and t.upper == pytest.approx(math.log(0.95 / 0.05))
+    p0, p1 = 0.5, 1 / (1 + 10 ** (-10 / 400))
+    assert t.llr(3, 1) == pytest.approx(3 * math.log(p1 / p0) + math.log((1 - p1) / (1 - p0)))
+    with pytest.raises(ValueError):
+        Sprt(10, 0)
+
+
+def _duel_tournament(sprt=(0, 100)):
+    config = {"game": "fbi-mafia", "modes": ["duel-3v3"], "players": None, "seed": 1, "games": 400,
+              "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}],
+              "bot_timeout": 1, "reuse": False, "max_moves": 100, "sprt": dict(zip(("elo0", "elo1"), sprt))}
+    return Tournament(config)
+
+
+def test_the_sprt_counts_whole_blocks_from_the_start_only():
+    t = _duel_tournament()
+    recs = {}
+    for g in t.games[:40]:
+        winner = "mafia" if g.entrants[0] == "A" else "fbi"  # A always wins
+        recs[g.index] = rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"}, {winner})
+    state = t.sprt_state(recs)
+    p0, p1 = 0.5, 1 / (1 + 10 ** (-100 / 400))
+    first = math.ceil(t.sprt.upper / math.log(p1 / p0))  # the block after which it accepts H1, and stops counting
+    assert (state["blocks"], state["games"], state["wins"], state["losses"], state["result"]) == \
+        (first, 2 * first, first, 0, "H1")
+    del recs[1]  # the first block is no longer whole: nothing counts yet
+    assert t.sprt_state(recs)["games"] == 0 and t.sprt_state(recs)["result"] is None
+    for g in t.games[:40]:  # the first seat always wins: every block is a draw
+        recs[g.index] = rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"}, {"mafia"})
+    state = t.sprt_state(recs)
+    assert (state["wins"], state["losses"], state["draws"], state["llr"]) == (0, 0, 20, 0)
+
+
+# -- the results file ------------------------------------------------------------------------------
+
+
+def test_a_torn_last_line_is_ignored_and_cut_before_appending(tmp_path: Path):
+    path = tmp_path / "results.jsonl"
+    path.write_text(json.dumps({"game": 0}) + "\n" + json.dumps({"game": 1}) + "\n" + '{"game": 2, "fin')
+    records, end = read_results(path)
+    assert [r["game"] for r in records] == [0, 1]
+    w = ResultsWriter(path)
+    w.append({"game": 2})
+    w.close()
+    assert [r["game"] for r in read_results(path)[0]] == [0, 1, 2]
+    assert path.read_text().count("\n") == 3
+    path.write_text(json.dumps({"game": 0}) + "\nnot json\n" + json.dumps({"game": 1}) + "\n")
+    with pytest.raises(FolderError, match="line 2"):
+        read_results(path)
+    path.write_text(json.dumps({"game": 0}) + "\n" + json.dumps({"game": 0}) + "\n")
+    assert len(read_results(path)[0]) == 1, "a game recorded twice counts once"
+
+
+def test_forfeit_kinds():
+    assert stats.forfeit_kind("no answer within 0.3 s") == "timeout"
+    assert stats.forfeit_kind("the bot closed its output (exit status 3)") == "crash"
+    assert stats.forfeit_kind("illegal input 'xyzzy': syntax: ...") == "illegal"
+    assert stats.forfeit_kind("the bot sent a line it was not asked for: 'hi'") == "protocol"
