@@ -10,7 +10,7 @@ from engine.errors import SyntaxInputError
 from engine.events import EventLog
 from engine.game import GameState, Rules, Variant
 from engine.games.fbi_mafia import data as fm_data
-from engine.games.fbi_mafia.render import LEGEND
+from engine.games.fbi_mafia.render import LEGEND, render_board
 from engine.games.fbi_mafia.state import FbiMafiaState
 
 
@@ -46,6 +46,11 @@ class FbiMafiaRules(Rules):
 
     def validate_document(self, doc: Any) -> None:
         fm_data.validate_document(doc)
+
+    def render(self, state: GameState, seat: str) -> str:
+        """The ASCII board: the renderer reads the state; the state knows nothing of it."""
+        assert isinstance(state, FbiMafiaState)
+        return render_board(state, seat)
 
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         """Random but purposeful: pick the kind of action first (uniformly among those with a

@@ -1041,8 +1041,3 @@ class FbiMafiaState(GameState):
             v["deck_order"] = list(self.deck)
             v["discard"] = list(self.discard)
         return v
-
-    def render(self, seat: str) -> str:
-        from engine.games.fbi_mafia.render import render_board
-
-        return render_board(self, seat)
