@@ -36,6 +36,55 @@ class Prompt:
     cause: str
 
 
+# ------------------------------------------------------------------------------- effects
+# What the queue ``FbiMafiaState.pending`` holds: the consequences of an input still to resolve,
+# in order. Each is resolved by ``_resolve`` (one ``match``); an interrupt pauses the queue.
+
+
+@dataclass(frozen=True)
+class Kill:
+    """``name`` suffers a kill by ``cause`` (the Operative may be asked to protect it first)."""
+
+    name: str
+    cause: str
+
+
+@dataclass(frozen=True)
+class Explode:
+    """The bomb on ``name`` goes off: a kill on ``name``, then the chain."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Chain:
+    """Every living neighbour of ``name`` that carries a bomb explodes, in reading order."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class ThreatKill:
+    """At the start of the Maniac's turn: ``name`` dies if it is still alive, threatened and next
+    to the Maniac's identity."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class ThreatStep:
+    """After the Maniac's shift or swap: its threat step, or (no suspect can take one) the end of
+    the turn."""
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    """The turn passes to the next character in turn order."""
+
+
+Effect = Kill | Explode | Chain | ThreatKill | ThreatStep | EndTurn
+
+
 class FbiMafiaState(GameState):
     clock_step_ms = 1000
 
@@ -76,7 +125,7 @@ class FbiMafiaState(GameState):
         self.turn_index = 0
         self.turn_number = 1
         self.phase = "action"
-        self.pending: list[tuple[Any, ...]] = []
+        self.pending: list[Effect] = []
         self.prompt: Prompt | None = None
         self.last_shift: Move | None = None
         self.result: Result | None = None
@@ -234,7 +283,7 @@ class FbiMafiaState(GameState):
                 self._name(c) for c in grid.neighbours(self._me(), self.size)
                 if self._alive(c) and self._has(c, "threat")
             ]
-            self.pending.extend(("threat_kill", v) for v in victims)
+            self.pending.extend(ThreatKill(v) for v in victims)
         if "protection-before-action" in steps:
             if self._protection_targets("protect") or self._protection_targets("unprotect"):
                 self.phase = "protection"
@@ -252,14 +301,29 @@ class FbiMafiaState(GameState):
 
     # ---------------------------------------------------------------------------- resolution
     def _run(self) -> None:
+        """Resolve the queued effects in order until the queue is empty, an interrupt pauses it
+        (its answer resumes it) or the game ends."""
         while self.result is None and self.prompt is None and self.pending:
-            op, *args = self.pending.pop(0)
-            getattr(self, f"_op_{op}")(*args)
+            self._resolve(self.pending.pop(0))
 
-    def _op_end_turn(self) -> None:
-        self._end_turn()
+    def _resolve(self, effect: Effect) -> None:
+        match effect:
+            case Kill(name, cause):
+                self._kill(name, cause)
+            case Explode(name):
+                self._explode(name)
+            case Chain(name):
+                self._chain(name)
+            case ThreatKill(name):
+                self._threat_kill(name)
+            case ThreatStep():
+                self._threat_step()
+            case EndTurn():
+                self._end_turn()
+            case _:
+                raise TypeError(f"not an effect: {effect!r}")
 
-    def _op_threat_step(self) -> None:
+    def _threat_step(self) -> None:
         if self._threat_targets():
             self.phase = "threat"
         else:
@@ -270,7 +334,7 @@ class FbiMafiaState(GameState):
             )
             self._end_turn()
 
-    def _op_threat_kill(self, name: str) -> None:
+    def _threat_kill(self, name: str) -> None:
         if self.status[name] != ALIVE or "threat" not in self.tokens[name]:
             return
         if not grid.adjacent(self.pos[name], self._me()):  # the Maniac's identity changed meanwhile
@@ -280,9 +344,9 @@ class FbiMafiaState(GameState):
             f"{self._at(name)} carries a threat next to the {self.actor}'s identity at the start of its turn.",
             {"suspect": name, "cell": cell_name(self.pos[name])},
         )
-        self._op_kill(name, f"the {self.actor}'s threat")
+        self._kill(name, f"the {self.actor}'s threat")
 
-    def _op_kill(self, name: str, cause: str) -> None:
+    def _kill(self, name: str, cause: str) -> None:
         if self.status[name] != ALIVE:
             return
         operative = self._with_step("protection-before-action")
@@ -354,7 +418,7 @@ class FbiMafiaState(GameState):
             return
         self.tokens[name].clear()
 
-    def _op_explode(self, name: str) -> None:
+    def _explode(self, name: str) -> None:
         if "bomb" not in self.tokens[name]:
             return
         self.tokens[name].discard("bomb")
@@ -363,14 +427,14 @@ class FbiMafiaState(GameState):
             f"The bomb on {self._at(name)} explodes.",
             {"suspect": name, "cell": cell_name(self.pos[name])},
         )
-        self.pending[:0] = [("kill", name, "a bomb"), ("chain", name)]
+        self.pending[:0] = [Kill(name, "a bomb"), Chain(name)]
 
-    def _op_chain(self, name: str) -> None:
+    def _chain(self, name: str) -> None:
         near = [
             self._name(c) for c in grid.neighbours(self.pos[name], self.size)
             if self._alive(c) and self._has(c, "bomb")
         ]
-        self.pending[:0] = [("explode", n) for n in near]
+        self.pending[:0] = [Explode(n) for n in near]
 
     def _check_win(self) -> bool:
         if self.arrests >= self.mode.win_arrests:
@@ -583,7 +647,7 @@ class FbiMafiaState(GameState):
                 self.tokens[name].clear()
                 self.events.emit("explosion", f"The bomb on {self._at(name)} explodes.",
                                  {"suspect": name, "cell": cell_name(self.pos[name])})
-                self.pending[:0] = [("chain", name)]
+                self.pending[:0] = [Chain(name)]
             else:
                 self.events.emit("detonate-declined", f"The {prompt.character} does not detonate.", {"suspect": name})
                 self.tokens[name].clear()
@@ -613,7 +677,7 @@ class FbiMafiaState(GameState):
             )
             self.events.emit("inspect-done", f"The {self.actor} keeps one card; the other goes under the deck.",
                              {"deck": len(self.deck)})
-            self.pending.append(("end_turn",))
+            self.pending.append(EndTurn())
 
         return run
 
@@ -694,7 +758,7 @@ class FbiMafiaState(GameState):
                 f"The {self.actor} places threat tokens on {', '.join(self._at(n) for n in names)}.",
                 {"cells": [cell_name(c) for c in move.cells], "suspects": names},
             )
-            self.pending.append(("end_turn",))
+            self.pending.append(EndTurn())
 
         return run
 
@@ -823,7 +887,7 @@ class FbiMafiaState(GameState):
             self.tokens[name].discard(token)
             self.events.emit("defuse", f"The {self.actor} removes the {token} from {self._at(name)}.",
                              {"cell": cell_name(target), "suspect": name, "token": token})
-            self.pending.append(("end_turn",))
+            self.pending.append(EndTurn())
 
         return run
 
@@ -847,7 +911,7 @@ class FbiMafiaState(GameState):
             self.tokens[b].add(token)
             self.events.emit("prepare", f"The {self.actor} moves the {token} from {self._at(a)} to {self._at(b)}.",
                              {"from": cell_name(src), "to": cell_name(dst), "token": token})
-            self.pending.append(("end_turn",))
+            self.pending.append(EndTurn())
 
         return run
 
@@ -876,9 +940,9 @@ class FbiMafiaState(GameState):
     def _after_move(self) -> None:
         """After a shift or swap: the Maniac's threat step, or the end of the turn."""
         if "threats-after-move" in self.roles[self.actor].steps:
-            self.pending.append(("threat_step",))
+            self.pending.append(ThreatStep())
         else:
-            self.pending.append(("end_turn",))
+            self.pending.append(EndTurn())
 
     def _do_shift(self, move: Move) -> None:
         assert move.index is not None and move.delta is not None
@@ -919,7 +983,7 @@ class FbiMafiaState(GameState):
             self.events.emit("masquerade-draw", f"The {actor} drew {self._at(card)}, {self.status[card]}: "
                              "discarded; the identity is unchanged.",
                              {"drawn": card, "adopted": False}, to=[self.seat_of[actor]])
-        self.pending.append(("end_turn",))
+        self.pending.append(EndTurn())
 
     def _do_inspect(self) -> None:
         cards = [self._draw_card()]
@@ -936,7 +1000,7 @@ class FbiMafiaState(GameState):
         self.cleared.append(name)
         self.events.emit("evidence", f"The {self.actor} reveals evidence: {self._at(name)} is cleared (innocent).",
                          {"suspect": name, "cell": cell_name(self.pos[name])})
-        self.pending.append(("end_turn",))
+        self.pending.append(EndTurn())
 
     def _do_target(self, verb: str, target: Cell) -> None:
         actor = self.actor
@@ -964,7 +1028,7 @@ class FbiMafiaState(GameState):
         elif verb in ("kill", "shoot"):
             self.events.emit(f"{verb}-attempt", f"The {actor} {'attacks' if verb == 'kill' else 'shoots at'} {self._at(name)}.",
                              {"cell": cell_name(target), "suspect": name})
-            self.pending.append(("kill", name, f"the {actor}"))
+            self.pending.append(Kill(name, f"the {actor}"))
         elif verb == "plant":
             self.tokens[name].add("bomb")
             self.events.emit("plant", f"The {actor} plants a bomb on {self._at(name)}.",
@@ -972,8 +1036,8 @@ class FbiMafiaState(GameState):
         elif verb == "detonate":
             self.events.emit("detonate", f"The {actor} detonates the bomb on {self._at(name)}.",
                              {"cell": cell_name(target), "suspect": name})
-            self.pending.append(("explode", name))
-        self.pending.append(("end_turn",))
+            self.pending.append(Explode(name))
+        self.pending.append(EndTurn())
 
     # ---------------------------------------------------------------------------- enumeration
     def legal_inputs(self, seat: str) -> list[str]:
