@@ -18,7 +18,7 @@ from engine.errors import AmbiguousMoveError, IllegalMoveError, NotYourTurnError
 from engine.events import HOST, EventLog
 from engine.game import Awaiting, GameState, Result
 from engine.games.fbi_mafia import grid
-from engine.games.fbi_mafia.data import GameData, ModeSpec
+from engine.games.fbi_mafia.data import GameData, Limits, ModeSpec
 from engine.games.fbi_mafia.grid import Cell, cell_name
 from engine.games.fbi_mafia.moves import FORMS, TOKENS, Move, move_name, parse_move
 
@@ -34,6 +34,140 @@ class Prompt:
     character: str
     suspect: str
     cause: str
+
+
+# ------------------------------------------------------------------------------- legality table
+# Where each verb may aim and what its target must be, written once: the legal moves are
+# generated from it, an input is accepted when it is among them, and a refusal names the first
+# condition of the table the input fails, in the table's words. Words may use {cell} (the
+# target's cell), {at} (its suspect and cell), {status}, {teammate} (whose identity it is, when
+# the actor's seat knows), {reach} (the reach's limit) and {source} (a two-cell move's first cell).
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Where a verb may aim, counted from a cell (the actor's identity, or the source card of a
+    two-cell move): ``around`` (the cell itself and its 8 neighbours), ``adjacent`` (the 8),
+    ``line`` (orthogonal, ``first`` to N cells away), ``diagonal`` (1 to N cells away) or
+    ``anywhere``; N is the field ``limit`` of the scenario's limits. ``where`` says it in words."""
+
+    shape: str
+    where: str
+    limit: str | None = None
+    first: int = 1
+
+    def cells(self, origin: Cell, size: int, limits: Limits) -> tuple[Cell, ...]:
+        """The cells within reach, in reading order."""
+        match self.shape:
+            case "around":
+                return tuple(sorted([origin, *grid.neighbours(origin, size)]))
+            case "adjacent":
+                return grid.neighbours(origin, size)
+            case "line":
+                return grid.orthogonal(origin, size, self.reach(limits), include_self=self.first == 0)
+            case "diagonal":
+                return grid.diagonal(origin, size, self.reach(limits))
+            case "anywhere":
+                return grid.cells(size)
+        raise ValueError(f"unknown reach {self.shape!r}")
+
+    def reach(self, limits: Limits) -> int:
+        assert self.limit is not None
+        return int(getattr(limits, self.limit))
+
+
+@dataclass(frozen=True)
+class Need:
+    """What a target card must be, and the refusal when it is not."""
+
+    holds: Callable[[FbiMafiaState, Cell], bool]
+    refusal: str
+
+
+@dataclass(frozen=True)
+class Stock:
+    """A limited supply: at most ``limit`` (a field of the limits) cards carry ``token``."""
+
+    token: str
+    limit: str
+    refusal: str  # may use {cap}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """The legal targets of ``verb``: a card within ``reach`` of the actor's identity (or of the
+    source card, for a verb with ``source`` needs) that meets each of ``needs``, while ``stock``
+    lasts. ``tokens``: the verb moves one of these tokens (off the source card, or the target),
+    and names it when the card carries several. ``far``: the refusal for a card out of reach."""
+
+    verb: str
+    reach: Reach
+    needs: tuple[Need, ...] = ()
+    source: tuple[Need, ...] = ()
+    tokens: tuple[str, ...] = ()
+    stock: Stock | None = None
+    far: str = "{cell} is not {where}"
+
+
+def living(state: FbiMafiaState, cell: Cell) -> bool:
+    return state._alive(cell)
+
+
+def dead(state: FbiMafiaState, cell: Cell) -> bool:
+    return state.status[state._name(cell)] == DEAD
+
+
+def carrying(*tokens: str) -> Callable[[FbiMafiaState, Cell], bool]:
+    """The card carries one of ``tokens``."""
+    return lambda state, cell: any(state._has(cell, t) for t in tokens)
+
+
+def free_of(*tokens: str) -> Callable[[FbiMafiaState, Cell], bool]:
+    """The card carries none of ``tokens``."""
+    return lambda state, cell: not any(state._has(cell, t) for t in tokens)
+
+
+def not_known_teammate(state: FbiMafiaState, cell: Cell) -> bool:
+    """The card is not the identity of a teammate the actor's seat knows (Duel)."""
+    return cell not in state._known_team_cells()
+
+
+AROUND = Reach("around", "your identity's cell or adjacent to it")
+ADJACENT = Reach("adjacent", "adjacent to your identity (not its own cell)")
+DETECTIVE_LINE = Reach("line", "0 to {reach} cells in a straight line (not diagonal) from your identity",
+                       "detective_reach", first=0)
+SNIPER_DIAGONAL = Reach("diagonal", "1 to {reach} cells on a diagonal from your identity", "sniper_reach")
+THREAT_LINE = Reach("line", "1 to {reach} cells in a straight line from your identity", "threat_reach")
+ANYWHERE = Reach("anywhere", "on the board")
+NEXT_TO_SOURCE = Reach("adjacent", "adjacent to {source}")
+
+ALIVE_CARD = Need(living, "{at} is {status}")
+STEP_REACH = "not your identity's cell nor adjacent to it"
+
+RULES: dict[str, Rule] = {rule.verb: rule for rule in (
+    Rule("arrest", AROUND, (ALIVE_CARD,)),
+    Rule("kill", ADJACENT, (ALIVE_CARD,)),
+    Rule("shoot", SNIPER_DIAGONAL, (ALIVE_CARD,)),
+    Rule("plant", AROUND, (ALIVE_CARD, Need(free_of("bomb"), "{at} already carries bomb"))),
+    Rule("detonate", ANYWHERE, (ALIVE_CARD, Need(carrying("bomb"), "{at} carries no bomb"))),
+    Rule("autopsy", ADJACENT, (Need(dead, "{at} is not dead"),)),
+    Rule("defuse", ADJACENT, (ALIVE_CARD, Need(carrying("bomb", "threat"), "{at} carries no bomb or threat")),
+         tokens=("bomb", "threat")),
+    Rule("prepare", NEXT_TO_SOURCE,
+         (Need(living, "{cell} is not alive: only living suspects take tokens"),
+          Need(free_of(*TOKENS), "{cell} already carries a token")),
+         source=(Need(carrying(*TOKENS), "{cell} carries no token"),), tokens=TOKENS),
+    Rule("protect", AROUND,
+         (Need(living, "that suspect is not alive"), Need(free_of("protection"), "it already carries a protection token")),
+         stock=Stock("protection", "protection_tokens", "the board already has {cap} protection tokens (the most)"),
+         far=STEP_REACH),
+    Rule("unprotect", AROUND, (Need(carrying("protection"), "it carries no protection token"),), far=STEP_REACH),
+    Rule("threat", THREAT_LINE,
+         (Need(living, "{cell} is not alive"), Need(free_of("threat"), "{cell} already carries a threat"),
+          Need(not_known_teammate, "{cell} is the {teammate}'s identity: the Maniac never threatens its own team"))),
+)}
+# The Detective's arrest ("arrest: line" in its role) reaches along lines instead.
+LINE_ARREST = Rule("arrest", DETECTIVE_LINE, (ALIVE_CARD,))
 
 
 # ------------------------------------------------------------------------------- effects
@@ -285,7 +419,7 @@ class FbiMafiaState(GameState):
             ]
             self.pending.extend(ThreatKill(v) for v in victims)
         if "protection-before-action" in steps:
-            if self._protection_targets("protect") or self._protection_targets("unprotect"):
+            if self._targets("protect") or self._targets("unprotect"):
                 self.phase = "protection"
             else:
                 self.events.emit(
@@ -324,7 +458,7 @@ class FbiMafiaState(GameState):
                 raise TypeError(f"not an effect: {effect!r}")
 
     def _threat_step(self) -> None:
-        if self._threat_targets():
+        if self._targets("threat"):
             self.phase = "threat"
         else:
             self.events.emit(
@@ -455,26 +589,7 @@ class FbiMafiaState(GameState):
             {"winner": winner, "reason": reason, "identities": dict(self.identity)},
         )
 
-    # ---------------------------------------------------------------------------- targets
-    def _around_me(self) -> list[Cell]:
-        me = self._me()
-        return sorted([me, *grid.neighbours(me, self.size)])
-
-    def _protection_targets(self, verb: str) -> list[Cell]:
-        cells = self._around_me()
-        if verb == "protect":
-            if self._token_count("protection") >= self.limits.protection_tokens:
-                return []
-            return [c for c in cells if self._alive(c) and not self._has(c, "protection")]
-        return [c for c in cells if self._has(c, "protection")]
-
-    def _threat_targets(self) -> list[Cell]:
-        known = self._known_team_cells()
-        return [
-            c for c in grid.orthogonal(self._me(), self.size, self.limits.threat_reach, include_self=False)
-            if self._alive(c) and not self._has(c, "threat") and c not in known
-        ]
-
+    # ---------------------------------------------------------------------------- legality
     def _known_team_cells(self) -> dict[Cell, str]:
         """The cells of the identities the actor's seat knows to be its own team's, other than
         the actor's: the whole team in Duel, nobody in Standard (teammates do not know each
@@ -482,29 +597,79 @@ class FbiMafiaState(GameState):
         seat = self.seat_of[self.actor]
         return {self._me(c): c for c in self.characters if c != self.actor and self.seat_of[c] == seat}
 
+    def _rule(self, verb: str) -> Rule:
+        """The table's rule of ``verb`` for the acting character."""
+        if verb == "arrest" and self.roles[self.actor].arrest == "line":
+            return LINE_ARREST
+        return RULES[verb]
+
+    def _in_stock(self, stock: Stock | None) -> bool:
+        return stock is None or self._token_count(stock.token) < getattr(self.limits, stock.limit)
+
+    def _meets(self, needs: tuple[Need, ...], cell: Cell) -> bool:
+        return all(need.holds(self, cell) for need in needs)
+
+    def _reachable(self, rule: Rule, origin: Cell) -> list[Cell]:
+        """The legal targets of ``rule`` counted from ``origin``, in reading order."""
+        if not self._in_stock(rule.stock):
+            return []
+        return [c for c in rule.reach.cells(origin, self.size, self.limits) if self._meets(rule.needs, c)]
+
     def _targets(self, verb: str) -> list[Cell]:
-        """Cells a one-cell action may target now (the actor's identity decides the range)."""
-        me = self._me()
-        size = self.size
-        if verb == "arrest":
-            if self.roles[self.actor].arrest == "line":
-                area = grid.orthogonal(me, size, self.limits.detective_reach, include_self=True)
+        """Cells a one-cell input of ``verb`` may target now (the actor's identity decides the range)."""
+        return self._reachable(self._rule(verb), self._me())
+
+    def _why_not(self, verb: str, target: Cell, source: Cell | None = None) -> str:
+        """Why ``target`` (moved to from ``source``, for a two-cell verb) is not a legal target
+        of ``verb``: the words of the first condition of the table it fails."""
+        rule = self._rule(verb)
+        if not self._in_stock(rule.stock):
+            assert rule.stock is not None
+            return rule.stock.refusal.format(cap=getattr(self.limits, rule.stock.limit))
+        origin = self._me()
+        if rule.source:
+            assert source is not None
+            origin = source
+            for need in rule.source:
+                if not need.holds(self, source):
+                    return need.refusal.format_map(self._words(source))
+        words = self._words(target)
+        if target not in rule.reach.cells(origin, self.size, self.limits):
+            words["source"] = cell_name(origin)
+            words["reach"] = rule.reach.reach(self.limits) if rule.reach.limit else ""
+            return rule.far.replace("{where}", rule.reach.where).format_map(words)
+        for need in rule.needs:
+            if not need.holds(self, target):
+                return need.refusal.format_map(words)
+        raise AssertionError(f"{verb} {cell_name(target)}: the table allows a target its moves left out")
+
+    def _words(self, cell: Cell) -> dict[str, Any]:
+        """What a refusal about ``cell`` may say of it (nothing the actor's seat may not know)."""
+        name = self._name(cell)
+        return {"cell": cell_name(cell), "at": self._at(name), "status": self.status[name],
+                "teammate": self._known_team_cells().get(cell, "")}
+
+    def _rule_moves(self, verb: str) -> list[Move]:
+        """Every legal move of a verb of the table, in reading order of its source, then target."""
+        rule = self._rule(verb)
+        if rule.source:
+            pairs = [(src, dst) for src in grid.cells(self.size) if self._meets(rule.source, src)
+                     for dst in self._reachable(rule, src)]
+        else:
+            pairs = [(None, dst) for dst in self._targets(verb)]
+        out: list[Move] = []
+        for src, dst in pairs:
+            move = Move(verb, cells=(dst,) if src is None else (src, dst))
+            if rule.tokens:
+                holder = dst if src is None else src
+                out.extend(self._token_variants(move, [t for t in rule.tokens if self._has(holder, t)]))
             else:
-                area = self._around_me()
-            return [c for c in area if self._alive(c)]
-        if verb == "defuse":
-            return [c for c in grid.neighbours(me, size) if self._has(c, "bomb") or self._has(c, "threat")]
-        if verb == "autopsy":
-            return [c for c in grid.neighbours(me, size) if self.status[self._name(c)] == DEAD]
-        if verb == "kill":
-            return [c for c in grid.neighbours(me, size) if self._alive(c)]
-        if verb == "shoot":
-            return [c for c in grid.diagonal(me, size, self.limits.sniper_reach) if self._alive(c)]
-        if verb == "plant":
-            return [c for c in self._around_me() if self._alive(c) and not self._has(c, "bomb")]
-        if verb == "detonate":
-            return [c for c in grid.cells(size) if self._alive(c) and self._has(c, "bomb")]
-        raise AssertionError(verb)
+                out.append(move)
+        return out
+
+    def _evidence_cards(self) -> list[str]:
+        """The Criminalist's cards it may still reveal: its hand, less those revealed."""
+        return [n for n in self.hand if n not in self.cleared]
 
     def _reverse_banned(self, move: Move) -> bool:
         last = self.last_shift
@@ -524,14 +689,73 @@ class FbiMafiaState(GameState):
                             out.append(m)
         return out
 
-    def _prepare_moves(self) -> list[Move]:
-        out = []
-        for src in grid.cells(self.size):
-            kinds = [t for t in TOKENS if self._has(src, t)]
-            for dst in grid.neighbours(src, self.size):
-                if self._alive(dst) and not self.tokens[self._name(dst)]:
-                    out.extend(self._token_variants(Move("prepare", cells=(src, dst)), kinds))
-        return out
+    def action_verbs(self) -> tuple[str, ...]:
+        """The words the acting character's turn action may start with."""
+        return ("shift", *self.roles[self.actor].actions)
+
+    def action_options(self, verb: str) -> list[str]:
+        """Every legal action input starting with ``verb`` for the acting character now."""
+        return [move_name(m) for m in self._action_moves(verb)]
+
+    def _action_moves(self, verb: str) -> list[Move]:
+        """Every legal move of ``verb`` for the actor now."""
+        if verb == "shift":
+            return self._shifts()
+        if verb in ("masquerade", "inspect"):
+            return [Move(verb)] if self._deck_can_draw() else []
+        if verb == "evidence":
+            return [Move(verb, cells=(self.pos[n],)) for n in self._evidence_cards()]
+        if verb == "swap":
+            return [Move(verb, cells=(a, b)) for a in grid.cells(self.size)
+                    for b in grid.neighbours(a, self.size) if a < b]
+        return self._rule_moves(verb)
+
+    def _threat_moves(self) -> list[Move]:
+        """Every legal input of the Maniac's threat step: the allowed number of distinct targets."""
+        targets = self._targets("threat")
+        lo, hi = self.limits.threats_min, self.limits.threats_max
+        return [Move("threat", cells=combo)
+                for k in range(max(lo, 1), min(hi, len(targets)) + 1) for combo in combinations(targets, k)]
+
+    def _form(self, verb: str) -> str:
+        """The accepted form of ``verb`` for the acting character (its own shift distances)."""
+        if verb == "shift":
+            shifts = self.roles[self.actor].shifts
+            dist = " [" + "|".join(map(str, shifts)) + "]" if len(shifts) > 1 else ""
+            return f"shift row N left|right{dist}  or  shift col X up|down{dist}"
+        return FORMS[verb]
+
+    def _protection_options(self) -> list[str]:
+        """Every input of the Operative's protection step: place, remove, or skip (the source's
+        "or skip": always allowed)."""
+        return ([f"{v} {cell_name(c)}" for v in ("protect", "unprotect") for c in self._targets(v)]
+                + ["skip"])
+
+    @staticmethod
+    def _token_variants(move: Move, kinds: list[str]) -> list[Move]:
+        """``move`` as a player writes it: without a token when the cell has one kind, else once
+        per kind, naming it."""
+        if len(kinds) == 1:
+            return [move]
+        return [Move(move.verb, cells=move.cells, token=t) for t in kinds]
+
+    def _which_token(self, move: Move, cell: Cell, allowed: tuple[str, ...], options: list[str]) -> str:
+        """The token ``move`` means on ``cell``: the one named, or the only one of ``allowed``
+        there; ambiguous when the cell has several and none is named."""
+        kinds = [t for t in allowed if self._has(cell, t)]
+        if move.token is None:
+            if len(kinds) > 1:
+                raise AmbiguousMoveError(
+                    f"{move_name(move)}: {cell_name(cell)} carries {' and '.join(kinds)}; say which",
+                    [move_name(m) for m in self._token_variants(move, kinds)],
+                )
+            return kinds[0]
+        if move.token not in kinds:
+            raise self._refuse(move, f"{cell_name(cell)} carries no {move.token}", options)
+        return move.token
+
+    def _refuse(self, move: Move, why: str, options: list[str]) -> IllegalMoveError:
+        return IllegalMoveError(f"{move_name(move)}: {why}", options or ["(none now)"])
 
     # ---------------------------------------------------------------------------- awaiting
     def awaiting(self) -> list[Awaiting]:
@@ -603,9 +827,6 @@ class FbiMafiaState(GameState):
         if kind == "threat":
             return self._plan_threat(move)
         return self._plan_action(move)
-
-    def _refuse(self, move: Move, why: str, options: list[str]) -> IllegalMoveError:
-        return IllegalMoveError(f"{move_name(move)}: {why}", options or ["(none now)"])
 
     def _suspect_ref(self, move: Move, choices: list[str]) -> str:
         if move.cells:
@@ -696,16 +917,8 @@ class FbiMafiaState(GameState):
                 f"the {self.actor} must first place or remove a protection token, or skip", options
             )
         target = move.cells[0]
-        if target not in self._protection_targets(move.verb):
-            if move.verb == "protect" and self._token_count("protection") >= self.limits.protection_tokens:
-                why = f"the board already has {self.limits.protection_tokens} protection tokens (the most)"
-            elif target not in self._around_me():
-                why = "not your identity's cell nor adjacent to it"
-            elif move.verb == "protect":
-                why = "that suspect is not alive" if not self._alive(target) else "it already carries a protection token"
-            else:
-                why = "it carries no protection token"
-            raise self._refuse(move, why, options)
+        if target not in self._targets(move.verb):
+            raise self._refuse(move, self._why_not(move.verb, target), options)
         name = self._name(target)
 
         def run() -> None:
@@ -720,14 +933,8 @@ class FbiMafiaState(GameState):
 
         return run
 
-    def _protection_options(self) -> list[str]:
-        """Every input of the Operative's protection step: place, remove, or skip (the source's
-        "or skip": always allowed)."""
-        return ([f"{v} {cell_name(c)}" for v in ("protect", "unprotect") for c in self._protection_targets(v)]
-                + ["skip"])
-
     def _plan_threat(self, move: Move) -> Plan:
-        targets = self._threat_targets()
+        targets = self._targets("threat")
         lo, hi = self.limits.threats_min, self.limits.threats_max
         options = [f"threat {cell_name(c)}" for c in targets]
         if move.verb != "threat":
@@ -738,16 +945,7 @@ class FbiMafiaState(GameState):
             raise self._refuse(move, f"place {lo} to {hi} threat tokens", options)
         for c in move.cells:
             if c not in targets:
-                if c not in grid.orthogonal(self._me(), self.size, self.limits.threat_reach, include_self=False):
-                    why = f"{cell_name(c)} is not 1 to {self.limits.threat_reach} cells in a straight line from your identity"
-                elif not self._alive(c):
-                    why = f"{cell_name(c)} is not alive"
-                elif self._has(c, "threat"):
-                    why = f"{cell_name(c)} already carries a threat"
-                else:
-                    why = (f"{cell_name(c)} is the {self._known_team_cells()[c]}'s identity: the Maniac never "
-                           "threatens its own team")
-                raise self._refuse(move, why, options)
+                raise self._refuse(move, self._why_not("threat", c), options)
 
         def run() -> None:
             names = [self._name(c) for c in move.cells]
@@ -763,23 +961,6 @@ class FbiMafiaState(GameState):
         return run
 
     # -- the turn's action ---------------------------------------------------------------------
-    def action_verbs(self) -> tuple[str, ...]:
-        """The words the acting character's turn action may start with."""
-        return ("shift", *self.roles[self.actor].actions)
-
-    def action_options(self, verb: str) -> list[str]:
-        """Every legal action input starting with ``verb`` for the acting character now."""
-        return [move_name(m) for m in self._action_moves(verb)]
-
-
-    def _form(self, verb: str) -> str:
-        """The accepted form of ``verb`` for the acting character (its own shift distances)."""
-        if verb == "shift":
-            shifts = self.roles[self.actor].shifts
-            dist = " [" + "|".join(map(str, shifts)) + "]" if len(shifts) > 1 else ""
-            return f"shift row N left|right{dist}  or  shift col X up|down{dist}"
-        return FORMS[verb]
-
     def _plan_action(self, move: Move) -> Plan:
         actor = self.actor
         allowed = self.action_verbs()
@@ -789,13 +970,14 @@ class FbiMafiaState(GameState):
                 [self._form(v) for v in allowed],
             )
         if move.verb == "shift":
+            if move in self._shifts():
+                return lambda: self._do_shift(move)
             if abs(move.delta or 0) not in self.roles[actor].shifts:
                 raise self._refuse(move, f"the {actor} shifts by {' or '.join(map(str, self.roles[actor].shifts))}",
                                    [self._form("shift")])
-            if self._reverse_banned(move):
-                raise self._refuse(move, f"it would undo the last shift ({move_name(self.last_shift)})"  # type: ignore[arg-type]
-                                   , ["any other shift"])
-            return lambda: self._do_shift(move)
+            assert self._reverse_banned(move)
+            raise self._refuse(move, f"it would undo the last shift ({move_name(self.last_shift)})"  # type: ignore[arg-type]
+                               , ["any other shift"])
         if move.verb in ("masquerade", "inspect"):
             if not self._deck_can_draw():
                 held = " and evidence cards" if self.hand else ""
@@ -803,7 +985,7 @@ class FbiMafiaState(GameState):
                                    f"there are no more living suspects than identities{held}", [])
             return self._do_masquerade if move.verb == "masquerade" else self._do_inspect
         if move.verb == "evidence":
-            name = self._suspect_ref(move, [n for n in self.hand if n not in self.cleared])
+            name = self._suspect_ref(move, self._evidence_cards())
             return lambda: self._do_evidence(name)
         if move.verb == "swap":
             a, b = move.cells
@@ -815,126 +997,27 @@ class FbiMafiaState(GameState):
                 f"{move_name(move)}: no {move.verb} question is pending; it answers the interrupt only",
                 [FORMS[move.verb]],
             )
-        if move.verb == "prepare":
-            return self._plan_prepare(move)
-        if move.verb == "defuse":
-            return self._plan_defuse(move)
-        target = move.cells[0]
-        if target not in self._targets(move.verb):
-            raise self._refuse(move, self._why_not(move.verb, target), self.action_options(move.verb))
-        return lambda: self._do_target(move.verb, target)
+        return self._plan_targeted(move)
 
-    def _why_not(self, verb: str, target: Cell) -> str:
-        me = self._me()
-        name = self._name(target)
-        status = self.status[name]
-        if verb == "arrest" and self.roles[self.actor].arrest == "line":
-            in_range = target in grid.orthogonal(me, self.size, self.limits.detective_reach, include_self=True)
-            where = f"0 to {self.limits.detective_reach} cells in a straight line (not diagonal) from your identity"
-        elif verb in ("arrest", "plant"):
-            in_range = target in self._around_me()
-            where = "your identity's cell or adjacent to it"
-        elif verb == "shoot":
-            in_range = target in grid.diagonal(me, self.size, self.limits.sniper_reach)
-            where = f"1 to {self.limits.sniper_reach} cells on a diagonal from your identity"
-        elif verb == "detonate":
-            in_range, where = True, ""
+    def _plan_targeted(self, move: Move) -> Plan:
+        """An action of the legality table: accepted when its cells are a generated move's (the
+        token, when the card has several, named or asked for); refused in the table's words."""
+        rule = self._rule(move.verb)
+        *before, target = move.cells
+        source = before[0] if before else None
+        if source is None:
+            legal = target in self._targets(move.verb)
         else:
-            in_range = target in grid.neighbours(me, self.size)
-            where = "adjacent to your identity (not its own cell)"
-        if not in_range:
-            return f"{cell_name(target)} is not {where}"
-        if verb == "autopsy":
-            return f"{self._at(name)} is not dead"
-        if status != ALIVE:
-            return f"{self._at(name)} is {status}"
-        if verb in ("plant", "detonate"):
-            return f"{self._at(name)} {'already carries' if verb == 'plant' else 'carries no'} bomb"
-        return f"{self._at(name)} carries no bomb or threat"
-
-    def _which_token(self, move: Move, cell: Cell, allowed: tuple[str, ...], options: list[str]) -> str:
-        """The token ``move`` means on ``cell``: the one named, or the only one of ``allowed``
-        there; ambiguous when the cell has several and none is named."""
-        kinds = [t for t in allowed if self._has(cell, t)]
-        if move.token is None:
-            if len(kinds) > 1:
-                raise AmbiguousMoveError(
-                    f"{move_name(move)}: {cell_name(cell)} carries {' and '.join(kinds)}; say which",
-                    [move_name(m) for m in self._token_variants(move, kinds)],
-                )
-            return kinds[0]
-        if move.token not in kinds:
-            raise self._refuse(move, f"{cell_name(cell)} carries no {move.token}", options)
-        return move.token
-
-    @staticmethod
-    def _token_variants(move: Move, kinds: list[str]) -> list[Move]:
-        """``move`` as a player writes it: without a token when the cell has one kind, else once
-        per kind, naming it."""
-        if len(kinds) == 1:
-            return [move]
-        return [Move(move.verb, cells=move.cells, token=t) for t in kinds]
-
-    def _plan_defuse(self, move: Move) -> Plan:
-        target = move.cells[0]
-        options = self.action_options("defuse")
-        if target not in self._targets("defuse"):
-            raise self._refuse(move, self._why_not("defuse", target), options)
-        token = self._which_token(move, target, ("bomb", "threat"), options)
-        name = self._name(target)
-
-        def run() -> None:
-            self.tokens[name].discard(token)
-            self.events.emit("defuse", f"The {self.actor} removes the {token} from {self._at(name)}.",
-                             {"cell": cell_name(target), "suspect": name, "token": token})
-            self.pending.append(EndTurn())
-
-        return run
-
-    def _plan_prepare(self, move: Move) -> Plan:
-        src, dst = move.cells
-        options = self.action_options("prepare")
-        kinds = [t for t in TOKENS if self._has(src, t)]
-        if not kinds:
-            raise self._refuse(move, f"{cell_name(src)} carries no token", options)
-        if not grid.adjacent(src, dst):
-            raise self._refuse(move, f"{cell_name(dst)} is not adjacent to {cell_name(src)}", options)
-        if not self._alive(dst):
-            raise self._refuse(move, f"{cell_name(dst)} is not alive: only living suspects take tokens", options)
-        if self.tokens[self._name(dst)]:
-            raise self._refuse(move, f"{cell_name(dst)} already carries a token", options)
-        token = self._which_token(move, src, TOKENS, options)
-        a, b = self._name(src), self._name(dst)
-
-        def run() -> None:
-            self.tokens[a].discard(token)
-            self.tokens[b].add(token)
-            self.events.emit("prepare", f"The {self.actor} moves the {token} from {self._at(a)} to {self._at(b)}.",
-                             {"from": cell_name(src), "to": cell_name(dst), "token": token})
-            self.pending.append(EndTurn())
-
-        return run
-
-    def _action_moves(self, verb: str) -> list[Move]:
-        """Every legal move of ``verb`` for the actor now."""
-        if verb == "shift":
-            return self._shifts()
-        if verb in ("masquerade", "inspect"):
-            return [Move(verb)] if self._deck_can_draw() else []
-        if verb == "evidence":
-            return [Move(verb, cells=(self.pos[n],)) for n in self.hand if n not in self.cleared]
-        if verb == "swap":
-            return [Move(verb, cells=(a, b)) for a in grid.cells(self.size)
-                    for b in grid.neighbours(a, self.size) if a < b]
-        if verb == "prepare":
-            return self._prepare_moves()
-        if verb == "defuse":
-            out = []
-            for c in self._targets(verb):
-                kinds = [t for t in ("bomb", "threat") if self._has(c, t)]
-                out.extend(self._token_variants(Move(verb, cells=(c,)), kinds))
-            return out
-        return [Move(verb, cells=(c,)) for c in self._targets(verb)]
+            legal = self._meets(rule.source, source) and target in self._reachable(rule, source)
+        if not legal:
+            raise self._refuse(move, self._why_not(move.verb, target, source), self.action_options(move.verb))
+        if not rule.tokens:
+            return lambda: self._do_target(move.verb, target)
+        holder = target if source is None else source
+        token = self._which_token(move, holder, rule.tokens, self.action_options(move.verb))
+        if source is None:
+            return lambda: self._do_defuse(target, token)
+        return lambda: self._do_prepare(source, target, token)
 
     # -- effects of actions ----------------------------------------------------------------------
     def _after_move(self) -> None:
@@ -996,6 +1079,21 @@ class FbiMafiaState(GameState):
         self.events.emit("inspect-look", f"The {self.actor} sees {', '.join(self._at(n) for n in cards)}.",
                          {"cards": list(cards)}, to=[self.seat_of[self.actor]])
 
+    def _do_defuse(self, target: Cell, token: str) -> None:
+        name = self._name(target)
+        self.tokens[name].discard(token)
+        self.events.emit("defuse", f"The {self.actor} removes the {token} from {self._at(name)}.",
+                         {"cell": cell_name(target), "suspect": name, "token": token})
+        self.pending.append(EndTurn())
+
+    def _do_prepare(self, src: Cell, dst: Cell, token: str) -> None:
+        a, b = self._name(src), self._name(dst)
+        self.tokens[a].discard(token)
+        self.tokens[b].add(token)
+        self.events.emit("prepare", f"The {self.actor} moves the {token} from {self._at(a)} to {self._at(b)}.",
+                         {"from": cell_name(src), "to": cell_name(dst), "token": token})
+        self.pending.append(EndTurn())
+
     def _do_evidence(self, name: str) -> None:
         self.cleared.append(name)
         self.events.emit("evidence", f"The {self.actor} reveals evidence: {self._at(name)} is cleared (innocent).",
@@ -1054,10 +1152,7 @@ class FbiMafiaState(GameState):
             elif kind == "protection":
                 out = self._protection_options()
             elif kind == "threat":
-                targets = self._threat_targets()
-                lo, hi = self.limits.threats_min, self.limits.threats_max
-                for k in range(max(lo, 1), min(hi, len(targets)) + 1):
-                    out.extend("threat " + " ".join(cell_name(c) for c in combo) for combo in combinations(targets, k))
+                out = [move_name(m) for m in self._threat_moves()]
             else:
                 for verb in self.action_verbs():
                     out.extend(self.action_options(verb))
