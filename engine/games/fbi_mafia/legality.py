@@ -256,9 +256,9 @@ class LegalityLayer(DeckLayer):
 
     def action_options(self, verb: str) -> list[str]:
         """Every legal action input starting with ``verb`` for the acting character now."""
-        return [move_name(m) for m in self._action_moves(verb)]
+        return [move_name(m) for m in self.action_moves(verb)]
 
-    def _action_moves(self, verb: str) -> list[Move]:
+    def action_moves(self, verb: str) -> list[Move]:
         """Every legal move of ``verb`` for the actor now."""
         if verb == "shift":
             return self._shifts()
@@ -286,11 +286,14 @@ class LegalityLayer(DeckLayer):
             return f"shift row N left|right{dist}  or  shift col X up|down{dist}"
         return FORMS[verb]
 
-    def _protection_options(self) -> list[str]:
+    def _protection_moves(self) -> list[Move]:
         """Every input of the Operative's protection step: place, remove, or skip (the source's
         "or skip": always allowed)."""
-        return ([f"{v} {cell_name(c)}" for v in ("protect", "unprotect") for c in self._targets(v)]
-                + ["skip"])
+        return ([Move(v, cells=(c,)) for v in ("protect", "unprotect") for c in self._targets(v)]
+                + [Move("skip")])
+
+    def _protection_options(self) -> list[str]:
+        return [move_name(m) for m in self._protection_moves()]
 
     @staticmethod
     def _token_variants(move: Move, kinds: list[str]) -> list[Move]:

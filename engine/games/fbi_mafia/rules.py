@@ -10,6 +10,7 @@ from engine.errors import SyntaxInputError
 from engine.events import EventLog
 from engine.game import GameState, Rules, Variant
 from engine.games.fbi_mafia import data as fm_data
+from engine.games.fbi_mafia.moves import move_name
 from engine.games.fbi_mafia.render import LEGEND, render_board
 from engine.games.fbi_mafia.state import FbiMafiaState
 
@@ -55,7 +56,7 @@ class FbiMafiaRules(Rules):
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         """Random but purposeful: pick the kind of action first (uniformly among those with a
         legal option), then its arguments; never surrender (a random surrender would end most
-        games at once)."""
+        games at once). It picks among move values and names only the one it plays."""
         assert isinstance(state, FbiMafiaState)
         awaited = state.awaiting()
         if not awaited or awaited[0].seat != seat:
@@ -64,9 +65,9 @@ class FbiMafiaRules(Rules):
             verbs = list(state.action_verbs())
             while verbs:
                 verb = verbs.pop(rng.randrange(len(verbs)))
-                options = state.action_options(verb)
-                if options:
-                    return options[rng.randrange(len(options))]
+                moves = state.action_moves(verb)
+                if moves:
+                    return move_name(moves[rng.randrange(len(moves))])
             return None
-        legal = [m for m in state.legal_inputs(seat) if m != "surrender"]
-        return legal[rng.randrange(len(legal))] if legal else None
+        legal = [m for m in state.legal_moves(seat) if m.verb != "surrender"]
+        return move_name(legal[rng.randrange(len(legal))]) if legal else None

@@ -95,24 +95,28 @@ class FbiMafiaState(InputLayer):
 
     # ---------------------------------------------------------------------------- enumeration
     def legal_inputs(self, seat: str) -> list[str]:
+        return [move_name(m) for m in self.legal_moves(seat)]
+
+    def legal_moves(self, seat: str) -> list[Move]:
+        """Every move ``seat`` may make now, as values (``legal_inputs`` names them)."""
         if self.result is not None:
             return []
-        out: list[str] = []
+        out: list[Move] = []
         awaited = self.awaiting()[0]
         if seat == awaited.seat:
             kind = awaited.kind
             if kind in ("protect", "detonate"):
-                out = [f"{kind} yes", f"{kind} no"]
+                out = [Move(kind, answer=True), Move(kind, answer=False)]
             elif kind == "keep":
-                out = [f"keep {cell_name(self.pos[n])}" for n in self.inspecting]
+                out = [Move("keep", cells=(self.pos[n],)) for n in self.inspecting]
             elif kind == "protection":
-                out = self._protection_options()
+                out = self._protection_moves()
             elif kind == "threat":
-                out = [move_name(m) for m in self._threat_moves()]
+                out = self._threat_moves()
             else:
                 for verb in self.action_verbs():
-                    out.extend(self.action_options(verb))
-        return out + ["surrender"]
+                    out.extend(self.action_moves(verb))
+        return out + [Move("surrender")]
 
     # ---------------------------------------------------------------------------- views
     def score(self) -> dict[str, Any]:
