@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine import registry
-from engine.games.fbi_mafia.state import ALIVE, ARRESTED, DEAD, FbiMafiaState
+from engine.games.fbi_mafia.board import ALIVE, ARRESTED, DEAD
+from engine.games.fbi_mafia.state import FbiMafiaState
 from engine.session import Session
 
 FBI = registry.get("fbi-mafia")

@@ -10,7 +10,8 @@ from engine.errors import SyntaxInputError
 from engine.events import EventLog
 from engine.game import GameState, Rules, Variant
 from engine.games.fbi_mafia import data as fm_data
-from engine.games.fbi_mafia.render import LEGEND
+from engine.games.fbi_mafia.moves import move_name
+from engine.games.fbi_mafia.render import LEGEND, render_board
 from engine.games.fbi_mafia.state import FbiMafiaState
 
 
@@ -47,10 +48,15 @@ class FbiMafiaRules(Rules):
     def validate_document(self, doc: Any) -> None:
         fm_data.validate_document(doc)
 
+    def render(self, state: GameState, seat: str) -> str:
+        """The ASCII board: the renderer reads the state; the state knows nothing of it."""
+        assert isinstance(state, FbiMafiaState)
+        return render_board(state, seat)
+
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         """Random but purposeful: pick the kind of action first (uniformly among those with a
         legal option), then its arguments; never surrender (a random surrender would end most
-        games at once)."""
+        games at once). It picks among move values and names only the one it plays."""
         assert isinstance(state, FbiMafiaState)
         awaited = state.awaiting()
         if not awaited or awaited[0].seat != seat:
@@ -59,12 +65,12 @@ class FbiMafiaRules(Rules):
             verbs = list(state.action_verbs())
             while verbs:
                 verb = verbs.pop(rng.randrange(len(verbs)))
-                options = state.action_options(verb)
-                if options:
-                    return options[rng.randrange(len(options))]
+                moves = state.action_moves(verb)
+                if moves:
+                    return move_name(moves[rng.randrange(len(moves))])
             return None
-        legal = [m for m in state.legal_inputs(seat) if m != "surrender"]
-        return legal[rng.randrange(len(legal))] if legal else None
+        legal = [m for m in state.legal_moves(seat) if m.verb != "surrender"]
+        return move_name(legal[rng.randrange(len(legal))]) if legal else None
 
     def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:
         """Each seat's team (fbi or mafia) and the character(s) it plays, joined by ``+``."""

@@ -1,0 +1,135 @@
+"""What lies on the table in one FBI vs Mafia game, and the plain facts read from it: the
+suspects' grid, their status and tokens, the characters with their seats and secret identities,
+the identity deck as dealt, and where the turn stands. Nothing here decides a rule.
+
+This is the lowest layer of ``FbiMafiaState``; each layer above adds one job and uses only the
+layers below it: ``deck`` (identities and the deck), ``legality`` (the legality table and move
+generation), ``effects`` (turns and the resolution of effects), ``inputs`` (each input validated
+into a plan) and ``state`` (setup, inputs, views).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.chance import Chance
+from engine.events import HOST, EventLog
+from engine.game import GameState, Result
+from engine.games.fbi_mafia.data import GameData, Limits, ModeSpec, RoleSpec
+from engine.games.fbi_mafia.grid import Cell, cell_name
+from engine.games.fbi_mafia.moves import Move
+
+ALIVE, DEAD, ARRESTED = "alive", "dead", "arrested"
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """An interrupt: ``character``'s seat must answer ``kind`` about ``suspect``."""
+
+    kind: str  # "protect" or "detonate"
+    character: str
+    suspect: str
+    cause: str
+
+
+class BoardLayer(GameState):
+    """The cards on the table and the facts about them (the first layer of ``FbiMafiaState``)."""
+
+    def __init__(self, data: GameData, mode: ModeSpec, chance: Chance, events: EventLog) -> None:
+        """Lay out the table: seats, the shuffled board and the shuffled identity deck (nothing
+        is dealt yet, nothing is announced)."""
+        self.mode = mode
+        self.limits: Limits = data.limits
+        self.roles: dict[str, RoleSpec] = {c: data.roles[c] for c in mode.turn_order}
+        self.size = mode.board
+        self.characters = mode.turn_order
+        self.team = {c: self.roles[c].team for c in self.characters}
+        if mode.seating == "standard":
+            self.seats = tuple(self.characters)
+            self.seat_of = {c: c for c in self.characters}
+        else:
+            self.seats = tuple(dict.fromkeys(self.team[c] for c in self.characters))
+            self.seat_of = dict(self.team)
+        self.events = events
+        self.chance = chance
+
+        names = list(data.suspects[: self.size * self.size])
+        self.suspects = names
+        layout = chance.shuffle("board", names)
+        self.grid: list[list[str]] = [layout[r * self.size : (r + 1) * self.size] for r in range(self.size)]
+        self.pos: dict[str, Cell] = {}
+        self._index_positions()
+        self.status: dict[str, str] = {n: ALIVE for n in names}
+        self.tokens: dict[str, set[str]] = {n: set() for n in names}
+        self.cleared: list[str] = []
+        self.deck: list[str] = chance.shuffle("identity-deck", names)
+        self.discard: list[str] = []
+        self.identity: dict[str, str] = {}
+        self.hand: list[str] = []
+        self.kept: list[str] = []
+        self.autopsies: list[dict[str, Any]] = []
+        self.inspecting: list[str] = []
+        self.arrests = 0
+        self.kills = 0
+        self.turn_index = 0
+        self.turn_number = 1
+        self.phase = "action"
+        self.pending: list[Any] = []  # of effects (``effects.Effect``)
+        self.prompt: Prompt | None = None
+        self.last_shift: Move | None = None
+        self.result: Result | None = None
+
+    def _index_positions(self) -> None:
+        self.pos = {name: (r, c) for r, row in enumerate(self.grid) for c, name in enumerate(row)}
+
+    def _at(self, name: str) -> str:
+        return f"{name} ({cell_name(self.pos[name])})"
+
+    def _name(self, cell: Cell) -> str:
+        return self.grid[cell[0]][cell[1]]
+
+    def _holder(self, action: str) -> str | None:
+        return next((c for c in self.characters if action in self.roles[c].actions), None)
+
+    def _with_step(self, step: str) -> str | None:
+        return next((c for c in self.characters if step in self.roles[c].steps), None)
+
+    @property
+    def actor(self) -> str:
+        return self.characters[self.turn_index]
+
+    def _me(self, character: str | None = None) -> Cell:
+        return self.pos[self.identity[character or self.actor]]
+
+    def owner(self, name: str) -> str | None:
+        """The character whose identity ``name`` is, if any."""
+        for c in self.characters:
+            if self.identity.get(c) == name:
+                return c
+        return None
+
+    def _mafia_identity(self, name: str) -> bool:
+        owner = self.owner(name)
+        return owner is not None and self.team[owner] == "mafia" and self.status[name] == ALIVE
+
+    def _alive(self, cell: Cell) -> bool:
+        return self.status[self._name(cell)] == ALIVE
+
+    def _has(self, cell: Cell, token: str) -> bool:
+        return token in self.tokens[self._name(cell)]
+
+    def _token_count(self, token: str) -> int:
+        return sum(1 for n in self.suspects if token in self.tokens[n])
+
+    def characters_of(self, seat: str) -> list[str]:
+        if seat == HOST:
+            return list(self.characters)
+        return [c for c in self.characters if self.seat_of[c] == seat]
+
+    def _known_team_cells(self) -> dict[Cell, str]:
+        """The cells of the identities the actor's seat knows to be its own team's, other than
+        the actor's: the whole team in Duel, nobody in Standard (teammates do not know each
+        other, so no legality may depend on where they are)."""
+        seat = self.seat_of[self.actor]
+        return {self._me(c): c for c in self.characters if c != self.actor and self.seat_of[c] == seat}

@@ -1,0 +1,322 @@
+"""The legality table and move generation: where each verb may aim and what its target must be,
+written once (``RULES``). The legal moves are generated from the table, an input is accepted
+when it is among them, and a refusal names, in the table's words, the first condition the input
+fails. A layer of ``FbiMafiaState`` over ``deck``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, Literal
+
+from engine.errors import AmbiguousMoveError, IllegalMoveError
+from engine.games.fbi_mafia import grid
+from engine.games.fbi_mafia.board import DEAD, BoardLayer
+from engine.games.fbi_mafia.data import Limits
+from engine.games.fbi_mafia.deck import DeckLayer
+from engine.games.fbi_mafia.grid import Cell, cell_name
+from engine.games.fbi_mafia.moves import FORMS, TOKENS, Move, move_name
+
+
+# ------------------------------------------------------------------------------- legality table
+# Where each verb may aim and what its target must be, written once: the legal moves are
+# generated from it, an input is accepted when it is among them, and a refusal names the first
+# condition of the table the input fails, in the table's words. Words may use {cell} (the
+# target's cell), {at} (its suspect and cell), {status}, {teammate} (whose identity it is, when
+# the actor's seat knows), {reach} (the reach's limit) and {source} (a two-cell move's first cell).
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Where a verb may aim, counted from a cell (the actor's identity, or the source card of a
+    two-cell move): ``around`` (the cell itself and its 8 neighbours), ``adjacent`` (the 8),
+    ``line`` (orthogonal, ``first`` to N cells away), ``diagonal`` (1 to N cells away) or
+    ``anywhere``; N is the field ``limit`` of the scenario's limits. ``where`` says it in words."""
+
+    shape: Literal["around", "adjacent", "line", "diagonal", "anywhere"]
+    where: str
+    limit: str | None = None
+    first: int = 1
+
+    def cells(self, origin: Cell, size: int, limits: Limits) -> tuple[Cell, ...]:
+        """The cells within reach, in reading order."""
+        match self.shape:
+            case "around":
+                return tuple(sorted([origin, *grid.neighbours(origin, size)]))
+            case "adjacent":
+                return grid.neighbours(origin, size)
+            case "line":
+                return grid.orthogonal(origin, size, self.reach(limits), include_self=self.first == 0)
+            case "diagonal":
+                return grid.diagonal(origin, size, self.reach(limits))
+            case "anywhere":
+                return grid.cells(size)
+        raise ValueError(f"unknown reach {self.shape!r}")
+
+    def reach(self, limits: Limits) -> int:
+        assert self.limit is not None
+        return int(getattr(limits, self.limit))
+
+
+@dataclass(frozen=True)
+class Need:
+    """What a target card must be, and the refusal when it is not."""
+
+    holds: Callable[[BoardLayer, Cell], bool]
+    refusal: str
+
+
+@dataclass(frozen=True)
+class Stock:
+    """A limited supply: at most ``limit`` (a field of the limits) cards carry ``token``."""
+
+    token: str
+    limit: str
+    refusal: str  # may use {cap}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """The legal targets of ``verb``: a card within ``reach`` of the actor's identity (or of the
+    source card, for a verb with ``source`` needs) that meets each of ``needs``, while ``stock``
+    lasts. ``tokens``: the verb moves one of these tokens (off the source card, or the target),
+    and names it when the card carries several. ``far``: the refusal for a card out of reach."""
+
+    verb: str
+    reach: Reach
+    needs: tuple[Need, ...] = ()
+    source: tuple[Need, ...] = ()
+    tokens: tuple[str, ...] = ()
+    stock: Stock | None = None
+    far: str = "{cell} is not {where}"
+
+
+def living(state: BoardLayer, cell: Cell) -> bool:
+    return state._alive(cell)
+
+
+def dead(state: BoardLayer, cell: Cell) -> bool:
+    return state.status[state._name(cell)] == DEAD
+
+
+def carrying(*tokens: str) -> Callable[[BoardLayer, Cell], bool]:
+    """The card carries one of ``tokens``."""
+    return lambda state, cell: any(state._has(cell, t) for t in tokens)
+
+
+def free_of(*tokens: str) -> Callable[[BoardLayer, Cell], bool]:
+    """The card carries none of ``tokens``."""
+    return lambda state, cell: not any(state._has(cell, t) for t in tokens)
+
+
+def not_known_teammate(state: BoardLayer, cell: Cell) -> bool:
+    """The card is not the identity of a teammate the actor's seat knows (Duel)."""
+    return cell not in state._known_team_cells()
+
+
+AROUND = Reach("around", "your identity's cell or adjacent to it")
+ADJACENT = Reach("adjacent", "adjacent to your identity (not its own cell)")
+DETECTIVE_LINE = Reach("line", "0 to {reach} cells in a straight line (not diagonal) from your identity",
+                       "detective_reach", first=0)
+SNIPER_DIAGONAL = Reach("diagonal", "1 to {reach} cells on a diagonal from your identity", "sniper_reach")
+THREAT_LINE = Reach("line", "1 to {reach} cells in a straight line from your identity", "threat_reach")
+ANYWHERE = Reach("anywhere", "on the board")
+NEXT_TO_SOURCE = Reach("adjacent", "adjacent to {source}")
+
+ALIVE_CARD = Need(living, "{at} is {status}")
+STEP_REACH = "not your identity's cell nor adjacent to it"
+
+RULES: dict[str, Rule] = {rule.verb: rule for rule in (
+    Rule("arrest", AROUND, (ALIVE_CARD,)),
+    Rule("kill", ADJACENT, (ALIVE_CARD,)),
+    Rule("shoot", SNIPER_DIAGONAL, (ALIVE_CARD,)),
+    Rule("plant", AROUND, (ALIVE_CARD, Need(free_of("bomb"), "{at} already carries bomb"))),
+    Rule("detonate", ANYWHERE, (ALIVE_CARD, Need(carrying("bomb"), "{at} carries no bomb"))),
+    Rule("autopsy", ADJACENT, (Need(dead, "{at} is not dead"),)),
+    # (A dead or arrested card carries no token: every kill and arrest strips them.)
+    Rule("defuse", ADJACENT, (ALIVE_CARD, Need(carrying("bomb", "threat"), "{at} carries no bomb or threat")),
+         tokens=("bomb", "threat")),
+    Rule("prepare", NEXT_TO_SOURCE,
+         (Need(living, "{cell} is not alive: only living suspects take tokens"),
+          Need(free_of(*TOKENS), "{cell} already carries a token")),
+         source=(Need(carrying(*TOKENS), "{cell} carries no token"),), tokens=TOKENS),
+    Rule("protect", AROUND,
+         (Need(living, "that suspect is not alive"), Need(free_of("protection"), "it already carries a protection token")),
+         stock=Stock("protection", "protection_tokens", "the board already has {cap} protection tokens (the most)"),
+         far=STEP_REACH),
+    Rule("unprotect", AROUND, (Need(carrying("protection"), "it carries no protection token"),), far=STEP_REACH),
+    Rule("threat", THREAT_LINE,
+         (Need(living, "{cell} is not alive"), Need(free_of("threat"), "{cell} already carries a threat"),
+          Need(not_known_teammate, "{cell} is the {teammate}'s identity: the Maniac never threatens its own team"))),
+)}
+# The Detective's arrest ("arrest: line" in its role) reaches along lines instead.
+LINE_ARREST = Rule("arrest", DETECTIVE_LINE, (ALIVE_CARD,))
+
+
+class LegalityLayer(DeckLayer):
+    """The legal moves of the acting character, generated from the table, and the refusals."""
+
+    def _rule(self, verb: str) -> Rule:
+        """The table's rule of ``verb`` for the acting character."""
+        if verb == "arrest" and self.roles[self.actor].arrest == "line":
+            return LINE_ARREST
+        return RULES[verb]
+
+    def _in_stock(self, stock: Stock | None) -> bool:
+        return stock is None or self._token_count(stock.token) < getattr(self.limits, stock.limit)
+
+    def _meets(self, needs: tuple[Need, ...], cell: Cell) -> bool:
+        return all(need.holds(self, cell) for need in needs)
+
+    def _reachable(self, rule: Rule, origin: Cell) -> list[Cell]:
+        """The legal targets of ``rule`` counted from ``origin``, in reading order."""
+        if not self._in_stock(rule.stock):
+            return []
+        return [c for c in rule.reach.cells(origin, self.size, self.limits) if self._meets(rule.needs, c)]
+
+    def _targets(self, verb: str) -> list[Cell]:
+        """Cells a one-cell input of ``verb`` may target now (the actor's identity decides the range)."""
+        return self._reachable(self._rule(verb), self._me())
+
+    def _why_not(self, verb: str, target: Cell, source: Cell | None = None) -> str:
+        """Why ``target`` (moved to from ``source``, for a two-cell verb) is not a legal target
+        of ``verb``: the words of the first condition of the table it fails."""
+        rule = self._rule(verb)
+        if not self._in_stock(rule.stock):
+            assert rule.stock is not None
+            return rule.stock.refusal.format(cap=getattr(self.limits, rule.stock.limit))
+        origin = self._me()
+        if rule.source:
+            assert source is not None
+            origin = source
+            for need in rule.source:
+                if not need.holds(self, source):
+                    return need.refusal.format_map(self._words(source))
+        words = self._words(target)
+        if target not in rule.reach.cells(origin, self.size, self.limits):
+            words["source"] = cell_name(origin)
+            words["reach"] = rule.reach.reach(self.limits) if rule.reach.limit else ""
+            return rule.far.replace("{where}", rule.reach.where).format_map(words)
+        for need in rule.needs:
+            if not need.holds(self, target):
+                return need.refusal.format_map(words)
+        raise AssertionError(f"{verb} {cell_name(target)}: the table allows a target its moves left out")
+
+    def _words(self, cell: Cell) -> dict[str, Any]:
+        """What a refusal about ``cell`` may say of it (nothing the actor's seat may not know)."""
+        name = self._name(cell)
+        return {"cell": cell_name(cell), "at": self._at(name), "status": self.status[name],
+                "teammate": self._known_team_cells().get(cell, "")}
+
+    def _rule_moves(self, verb: str) -> list[Move]:
+        """Every legal move of a verb of the table, in reading order of its source, then target."""
+        rule = self._rule(verb)
+        if rule.source:
+            pairs = [(src, dst) for src in grid.cells(self.size) if self._meets(rule.source, src)
+                     for dst in self._reachable(rule, src)]
+        else:
+            pairs = [(None, dst) for dst in self._targets(verb)]
+        out: list[Move] = []
+        for src, dst in pairs:
+            move = Move(verb, cells=(dst,) if src is None else (src, dst))
+            if rule.tokens:
+                holder = dst if src is None else src
+                out.extend(self._token_variants(move, [t for t in rule.tokens if self._has(holder, t)]))
+            else:
+                out.append(move)
+        return out
+
+    def _evidence_cards(self) -> list[str]:
+        """The Criminalist's cards it may still reveal: its hand, less those revealed."""
+        return [n for n in self.hand if n not in self.cleared]
+
+    def _reverse_banned(self, move: Move) -> bool:
+        last = self.last_shift
+        return (
+            last is not None and last.line == move.line and last.index == move.index
+            and last.delta is not None and move.delta == -last.delta
+        )
+
+    def _shifts(self) -> list[Move]:
+        out = []
+        for line in ("row", "col"):
+            for index in range(self.size):
+                for dist in self.roles[self.actor].shifts:
+                    for sign in (-1, 1):
+                        m = Move("shift", line=line, index=index, delta=sign * dist)
+                        if not self._reverse_banned(m):
+                            out.append(m)
+        return out
+
+    def action_verbs(self) -> tuple[str, ...]:
+        """The words the acting character's turn action may start with."""
+        return ("shift", *self.roles[self.actor].actions)
+
+    def action_options(self, verb: str) -> list[str]:
+        """Every legal action input starting with ``verb`` for the acting character now."""
+        return [move_name(m) for m in self.action_moves(verb)]
+
+    def action_moves(self, verb: str) -> list[Move]:
+        """Every legal move of ``verb`` for the actor now."""
+        if verb == "shift":
+            return self._shifts()
+        if verb in ("masquerade", "inspect"):
+            return [Move(verb)] if self._deck_can_draw() else []
+        if verb == "evidence":
+            return [Move(verb, cells=(self.pos[n],)) for n in self._evidence_cards()]
+        if verb == "swap":
+            return [Move(verb, cells=(a, b)) for a in grid.cells(self.size)
+                    for b in grid.neighbours(a, self.size) if a < b]
+        return self._rule_moves(verb)
+
+    def _threat_moves(self) -> list[Move]:
+        """Every legal input of the Maniac's threat step: the allowed number of distinct targets."""
+        targets = self._targets("threat")
+        lo, hi = self.limits.threats_min, self.limits.threats_max
+        return [Move("threat", cells=combo)
+                for k in range(max(lo, 1), min(hi, len(targets)) + 1) for combo in combinations(targets, k)]
+
+    def _form(self, verb: str) -> str:
+        """The accepted form of ``verb`` for the acting character (its own shift distances)."""
+        if verb == "shift":
+            shifts = self.roles[self.actor].shifts
+            dist = " [" + "|".join(map(str, shifts)) + "]" if len(shifts) > 1 else ""
+            return f"shift row N left|right{dist}  or  shift col X up|down{dist}"
+        return FORMS[verb]
+
+    def _protection_moves(self) -> list[Move]:
+        """Every input of the Operative's protection step: place, remove, or skip (the source's
+        "or skip": always allowed)."""
+        return ([Move(v, cells=(c,)) for v in ("protect", "unprotect") for c in self._targets(v)]
+                + [Move("skip")])
+
+    def _protection_options(self) -> list[str]:
+        return [move_name(m) for m in self._protection_moves()]
+
+    @staticmethod
+    def _token_variants(move: Move, kinds: list[str]) -> list[Move]:
+        """``move`` as a player writes it: without a token when the cell has one kind, else once
+        per kind, naming it."""
+        if len(kinds) == 1:
+            return [move]
+        return [Move(move.verb, cells=move.cells, token=t) for t in kinds]
+
+    def _which_token(self, move: Move, cell: Cell, allowed: tuple[str, ...], options: list[str]) -> str:
+        """The token ``move`` means on ``cell``: the one named, or the only one of ``allowed``
+        there; ambiguous when the cell has several and none is named."""
+        kinds = [t for t in allowed if self._has(cell, t)]
+        if move.token is None:
+            if len(kinds) > 1:
+                raise AmbiguousMoveError(
+                    f"{move_name(move)}: {cell_name(cell)} carries {' and '.join(kinds)}; say which",
+                    [move_name(m) for m in self._token_variants(move, kinds)],
+                )
+            return kinds[0]
+        if move.token not in kinds:
+            raise self._refuse(move, f"{cell_name(cell)} carries no {move.token}", options)
+        return move.token
+
+    def _refuse(self, move: Move, why: str, options: list[str]) -> IllegalMoveError:
+        return IllegalMoveError(f"{move_name(move)}: {why}", options or ["(none now)"])
