@@ -234,6 +234,8 @@ class ProcessBot:
                 self._name_open = False  # asked for by the hello; the first answer closes the offer
                 text = check_text(line[5:])
                 self.name = text.strip()[:NAME_CHARS] if isinstance(text, str) and text.strip() else None
+            elif line.startswith(b"name ") and self._answer is None:  # (no game has an input 'name')
+                self._violation(line, f"the bot sent a name it was not asked for: {_quote(line)}")
             elif self._asked and self._answer is None:
                 self._answer, self._asked, self._name_open = line, False, False
             else:

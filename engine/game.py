@@ -148,12 +148,81 @@ class GameState(ABC):
         """The public scores."""
 
 
-class Rules(ABC):
-    """A game's rules: its variants, how a game starts, and its built-in bots."""
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, declared once at the top of its rules (the model is OpenSpiel's game
+    type): the command line, ``arbiter games``, the bench, the API and the tournament runner
+    all read it here.
+
+    >>> from engine import registry
+    >>> info = registry.get("magic-maze").info
+    >>> info.players, info.realtime, info.levels
+    ((1, 8), True, (1, 2, 3, 4, 5))
+    """
 
     name: str
+    """The game's name on the command line."""
     title: str
-    variant_label: str = "mode"
+    variant_label: str
+    """What a variant is called: ``mode`` or ``scenario``."""
+    realtime: bool
+    """No turns: every seat may act at any moment, on a clock that keeps running."""
+    hidden_information: bool
+    """Some seat may not know some fact (a card, an identity, the order of a stack)."""
+    players: tuple[int, int] | None = None
+    """The player counts of a game set up by it (``--players``); None: the variant fixes the seats."""
+    default_players: int | None = None
+    deck_kind: str | None = None
+    """The ``kind:`` of a custom deck file the game takes (``--deck``), if any."""
+    levels: tuple[int, ...] = ()
+    """The levels of a variant of play chosen by number (Hidden Roles' ``--roles``)."""
+    resign: str | None = None
+    """The input by which a seat gives up, if the game has one (a failed bot's forfeit)."""
+    bot_kinds: tuple[str, ...] = ("random",)
+    """The built-in bots (``--bot SEAT=KIND``); ``Rules.bot_input`` plays them."""
+    bench_bot: str = "random"
+    """What ``arbiter bench`` plays by default: this bot on every seat ..."""
+    bench_games: int = 50
+    """... this many games per variant ..."""
+    bench_players: int | None = None
+    """... with this many players, for games set up by player count."""
+    outcomes: str = "1 for each winning seat, 0 for every other"
+    """What a finished game gives each seat (``Game.returns``)."""
+
+
+class Rules(ABC):
+    """A game's rules: its declaration (``info``), its variants, how a game starts, how it is
+    drawn, and its built-in bots."""
+
+    info: GameInfo
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def title(self) -> str:
+        return self.info.title
+
+    @property
+    def variant_label(self) -> str:
+        return self.info.variant_label
+
+    @property
+    def bot_kinds(self) -> tuple[str, ...]:
+        return self.info.bot_kinds
+
+    @property
+    def bench_bot(self) -> str:
+        return self.info.bench_bot
+
+    @property
+    def bench_games(self) -> int:
+        return self.info.bench_games
+
+    @property
+    def bench_players(self) -> int | None:
+        return self.info.bench_players
 
     @abstractmethod
     def variants(self) -> list[Variant]:
@@ -203,28 +272,20 @@ class Rules(ABC):
 
     def forfeit_input(self, seat: str) -> str | None:
         """The input by which a seat gives up (a bot that crashed or cheated), if the game has one."""
-        return None
+        return self.info.resign
 
     def validate_document(self, doc: Any) -> None:
         """Check one scenario YAML document of this game (an ``engine.scenario.Node``)."""
         raise doc.fail(f"{self.name} has no scenario documents to check")
 
+    @abstractmethod
     def render(self, state: GameState, seat: str) -> str:
         """The ASCII board of ``state`` as ``seat`` (or ``engine.events.HOST``) sees it, with no
         empty lines. Rendering reads the state; a game's state never imports its renderer."""
-        return state.render(seat)  # type: ignore[attr-defined]  # until each game's rules render
 
     legend: str = ""
     """What the symbols of the ASCII board mean (``arbiter show --legend``); empty when the
     board explains itself."""
-    bench_bot: str = "random"
-    """The built-in bot ``arbiter bench`` plays on every seat ..."""
-    bench_games: int = 50
-    """... how many games per variant by default ..."""
-    bench_players: int | None = None
-    """... and with how many players, for games set up by player count."""
-    bot_kinds: tuple[str, ...] = ("random",)
-    """The built-in bots of this game (``--bot SEAT=KIND``); ``bot_input`` plays them."""
 
     def bot_input(self, kind: str, state: GameState, seat: str, rng: random.Random) -> str | None:
         """The input of built-in bot ``kind`` for ``seat`` (None: nothing now)."""

@@ -8,7 +8,7 @@ from typing import Any
 from engine.chance import Chance
 from engine.errors import SyntaxInputError
 from engine.events import EventLog
-from engine.game import GameState, Rules, Variant
+from engine.game import GameInfo, GameState, Rules, Variant
 from engine.games.fbi_mafia import data as fm_data
 from engine.games.fbi_mafia.moves import move_name
 from engine.games.fbi_mafia.render import LEGEND, render_board
@@ -16,9 +16,10 @@ from engine.games.fbi_mafia.state import FbiMafiaState
 
 
 class FbiMafiaRules(Rules):
-    name = fm_data.GAME
-    title = "FBI vs Mafia"
-    variant_label = "mode"
+    info = GameInfo(
+        name=fm_data.GAME, title="FBI vs Mafia", variant_label="mode", realtime=False, hidden_information=True,
+        resign="surrender", bot_kinds=("random",), bench_bot="random", bench_games=50,
+    )
     legend = LEGEND
 
     def variants(self) -> list[Variant]:
@@ -42,8 +43,6 @@ class FbiMafiaRules(Rules):
         d = fm_data.load()
         return FbiMafiaState(d, d.modes[variant.name], chance, events)
 
-    def forfeit_input(self, seat: str) -> str | None:
-        return "surrender"
 
     def validate_document(self, doc: Any) -> None:
         fm_data.validate_document(doc)

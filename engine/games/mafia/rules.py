@@ -8,7 +8,7 @@ from typing import Any
 from engine.chance import Chance
 from engine.errors import IllegalMoveError, ScenarioError
 from engine.events import EventLog
-from engine.game import GameState, Rules, Variant
+from engine.game import GameInfo, GameState, Rules, Variant
 from engine.games.mafia import data as md
 from engine.games.mafia.bot import choose
 from engine.games.mafia.moves import move_name
@@ -27,10 +27,10 @@ def variant_name(players: int) -> str:
 
 
 class MafiaRules(Rules):
-    name = md.GAME
-    title = "Classic Mafia"
-    variant_label = "mode"
-    bot_kinds = ("random", "sleuth")
+    info = GameInfo(
+        name=md.GAME, title="Classic Mafia", variant_label="mode", realtime=False, hidden_information=True,
+        players=(6, 12), default_players=8, deck_kind="deck", resign="leave", bot_kinds=("random", "sleuth"),
+    )
 
     def variants(self) -> list[Variant]:
         d = md.load()
@@ -104,8 +104,6 @@ class MafiaRules(Rules):
         assert isinstance(state, MafiaState)
         return {seat: (state.side_of(seat), state.card[seat]) for seat in state.seats}
 
-    def forfeit_input(self, seat: str) -> str | None:
-        return "leave"
 
     def validate_document(self, doc: Any) -> None:
         md.validate_document(doc)

@@ -8,7 +8,7 @@ from typing import Any
 from engine.chance import Chance
 from engine.errors import IllegalMoveError
 from engine.events import EventLog
-from engine.game import GameState, Rules, Variant
+from engine.game import GameInfo, GameState, Rules, Variant
 from engine.games.magic_maze import data as mm
 from engine.games.magic_maze import planner
 from engine.games.magic_maze.moves import GAME_ACTIONS, move_name
@@ -20,13 +20,11 @@ MAX_PLAYERS = 8
 
 
 class MagicMazeRules(Rules):
-    name = mm.GAME
-    title = "Magic Maze"
-    variant_label = "scenario"
-    bot_kinds = ("random", "planner")
-    bench_bot = "planner"
-    bench_games = 10
-    bench_players = 4
+    info = GameInfo(
+        name=mm.GAME, title="Magic Maze", variant_label="scenario", realtime=True, hidden_information=True,
+        players=(1, MAX_PLAYERS), default_players=1, deck_kind="roles", levels=(1, 2, 3, 4, 5),
+        bot_kinds=("random", "planner"), bench_bot="planner", bench_games=10, bench_players=4,
+    )
     legend = LEGEND
     state_class: type[MazeState] = MazeState
     """The state ``new_state`` sets up: a variant's rules name their ``MazeState`` subclass."""
