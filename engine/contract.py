@@ -53,7 +53,7 @@ class ContractReport:
             self.breaches.append(f"{self.game} {self.variant} seed {self.seed}: {what}")
 
 
-def _snapshot(session: Session) -> bytes:
+def state_snapshot(session: Session) -> bytes:
     """Everything an input could change: the state (with its events and chance), the log,
     the moves and the clock."""
     state = session.state
@@ -192,13 +192,13 @@ def _check_refused(session: Session, seat: str, text: str, rng: random.Random, r
 
     others = [s for s in session.seats if s != seat]
     tries = refusable(seat) + (refusable(rng.choice(others)) if others else [])
-    before = _snapshot(session)
+    before = state_snapshot(session)
     for who, attempt in tries:
         try:
             session.submit(who, attempt, session.clock_ms)
         except InputError:
             report.refused_checked += 1
-            if _snapshot(session) != before:
+            if state_snapshot(session) != before:
                 report.breach(f"the refused input {who} {attempt!r} changed the game")
                 return
             continue

@@ -17,6 +17,7 @@ from click.testing import CliRunner, Result
 
 from engine import registry
 from engine.chance import ChanceRecord
+from engine.errors import IllegalMoveError, InputError
 from engine.events import HOST
 from engine.games.fbi_mafia import data as fm_data
 from engine.session import Session
@@ -164,3 +165,66 @@ def unwrap(lines: list[str]) -> list[str]:
         else:
             out.append(line)
     return out
+
+
+# -- staging rules tests: one set of helpers, one strictness, for every game ------------------
+class Refusal(str):
+    """The message of a refused input (a ``str``, for ``in``), with the error itself at hand."""
+
+    error: InputError
+
+    def __new__(cls, error: InputError) -> Refusal:
+        made = super().__new__(cls, error.message)
+        made.error = error
+        return made
+
+    @property
+    def message(self) -> str:
+        return self.error.message
+
+    @property
+    def allowed(self) -> tuple[str, ...]:
+        return self.error.allowed
+
+    @property
+    def kind(self) -> str:
+        return self.error.kind
+
+
+def snapshot(s: Session) -> bytes:
+    """Everything an input could change: the state, its events and chance, the log, the moves
+    and the clock (what the contract checks a refusal leaves alone)."""
+    from engine.contract import state_snapshot
+
+    return state_snapshot(s)
+
+
+def refused(s: Session, seat: str, text: str,
+            error: type[InputError] | tuple[type[InputError], ...] = IllegalMoveError,
+            time_ms: int | None = None) -> Refusal:
+    """Submit an input that must be refused with exactly ``error`` (or one of several; never a
+    subclass or a parent of it); nothing at all may change."""
+    before = snapshot(s)
+    with pytest.raises(InputError) as info:
+        s.submit(seat, text, time_ms)
+    exact = error if isinstance(error, tuple) else (error,)
+    assert type(info.value) in exact, f"{text!r}: {type(info.value).__name__}: {info.value.message}"
+    assert snapshot(s) == before, f"refused input {text!r} changed the game"
+    return Refusal(info.value)
+
+
+def host(s: Session) -> dict:
+    return s.state.view(HOST)
+
+
+def since(s: Session, start: int) -> list:
+    """The events from index ``start`` of the whole log."""
+    return s.events.since(start)
+
+
+def kinds(events) -> list[str]:
+    return [e.kind for e in events]
+
+
+def of_kind(events, kind: str) -> list:
+    return [e for e in events if e.kind == kind]

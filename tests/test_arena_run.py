@@ -14,8 +14,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-import yaml
 
 from engine.arena import report
 from engine.arena.entrants import Entrant

@@ -20,7 +20,6 @@ Deals used below (seat: card):
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
@@ -28,19 +27,17 @@ import pytest
 from engine.errors import (
     GameOverError,
     IllegalMoveError,
-    InputError,
     NotYourTurnError,
     ScenarioError,
     SyntaxInputError,
     UnknownSeatError,
 )
-from engine.events import HOST
 from engine.games.mafia import data as md
 from engine.games.mafia.moves import move_name, parse_move
 from engine.games.mafia.rules import variant_name
 from engine.scenario import Node
 from engine.session import Session
-from tests.helpers import MAFIA, mafia_game, play
+from tests.helpers import MAFIA, host, mafia_game, of_kind, play, refused, since
 
 EIGHT = ["boss", "mafia", "seducer", "chief", "police", "civilian", "civilian", "chameleon"]
 SEVEN = ["boss", "mafia", "agent", "chief", "civilian", "civilian", "fighter"]
@@ -55,34 +52,18 @@ ALL_AGENT_DECK = {c: 1 for c in ALL_AGENT}
 # ============================================================================== helpers
 
 
-def host(s: Session) -> dict:
-    return s.state.view(HOST)
 
 
 def awaited(s: Session) -> list[tuple[str, str]]:
     return [(a.seat, a.kind) for a in s.state.awaiting()]
 
 
-def snapshot(s: Session):
-    return copy.deepcopy(host(s)), len(s.events), len(s.moves)
 
 
-def refused(s: Session, seat: str, text: str, error: type[InputError]) -> str:
-    """Submit an input that must be refused with exactly ``error``; nothing may change."""
-    before = snapshot(s)
-    with pytest.raises(InputError) as info:
-        s.submit(seat, text)
-    assert type(info.value) is error, f"{text!r}: {type(info.value).__name__}: {info.value.message}"
-    assert snapshot(s) == before, f"refused input {text!r} changed the state"
-    return info.value.message
 
 
-def since(s: Session, start: int) -> list:
-    return s.events.since(start)
 
 
-def of_kind(events, kind: str) -> list:
-    return [e for e in events if e.kind == kind]
 
 
 def public(events) -> list:

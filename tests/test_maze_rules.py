@@ -34,6 +34,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
+from tests.helpers import host, kinds, of_kind, refused, snapshot
 from engine import registry
 from engine.chance import ChanceRecord
 from engine.errors import (
@@ -46,7 +47,6 @@ from engine.errors import (
     TimeError,
 )
 from engine.clock import seconds_name
-from engine.events import HOST
 from engine.games.magic_maze import data as mm
 from engine.games.magic_maze.mall import joined_origin
 from engine.games.magic_maze.tiles import (
@@ -85,22 +85,10 @@ def game(scenario: str = "1", *, players: int = 2, stack=(), heroes=HEROES, deck
     return Session(MAZE, scenario, seed=seed, options={"players": players}, recorded=records)
 
 
-def host(s: Session) -> dict:
-    return s.state.view(HOST)
 
 
-def snapshot(s: Session):
-    return copy.deepcopy(host(s)), len(s.events), len(s.moves)
 
 
-def refused(s: Session, seat: str, text: str, error: type[InputError], time_ms: int | None = None) -> str:
-    """Submit an input that must be refused with exactly ``error``; nothing may change."""
-    before = snapshot(s)
-    with pytest.raises(InputError) as info:
-        s.submit(seat, text, time_ms)
-    assert type(info.value) is error, f"{text!r}: {type(info.value).__name__}: {info.value.message}"
-    assert snapshot(s) == before, f"refused input {text!r} changed the state"
-    return info.value.message
 
 
 def g_of(s: Session, name: str):
@@ -146,12 +134,8 @@ def heroes(s: Session) -> dict:
     return host(s)["heroes"]
 
 
-def kinds(events) -> list[str]:
-    return [e.kind for e in events]
 
 
-def of_kind(events, kind: str) -> list:
-    return [e for e in events if e.kind == kind]
 
 
 def explore_at(s: Session, square: str, time_ms: int | None = None):

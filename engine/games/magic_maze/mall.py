@@ -90,6 +90,10 @@ class Mall:
         self._runs.clear()  # a new tile may open a door: every run may go further now
         return placed
 
+    def __getstate__(self) -> dict:
+        """A copy or a snapshot of the mall leaves out the runs: a memo, not the mall."""
+        return {k: v for k, v in self.__dict__.items() if k != "_runs"} | {"_runs": {}}
+
     def run(self, start: Cell, d: str, dwarf: bool) -> tuple[Cell, ...]:
         """The squares a straight line from ``start`` toward ``d`` crosses before a wall (an
         orange wall too, unless ``dwarf``), a blocked square or the mall's edge: where a move
