@@ -115,7 +115,7 @@ def _status(state: MazeState) -> list[str]:
         top = state.discard[-1] if state.discard else "none (draw)"
         out.append(f"solo: usable action {top}; deck {len(state.deck)}, discard {len(state.discard)}")
     else:
-        out += [f"{seat}: {' '.join(hand)}" for seat, hand in zip(state.seats, state.hands)]
+        out += [f"{seat}: {' '.join(hand) or '-'}" for seat, hand in zip(state.seats, state.hands)]
     if state.result is not None:
         out.append(f"result: {state.result.text}")
     return out
