@@ -189,8 +189,8 @@ class Ending:
             winner = self.abandoned
         elif not winners:
             winner = "nobody"
-        else:
-            winner = "heroes" if heroes_won else "traitors"
+        else:  # the side the winners are on (after a divining, only traitors may have won)
+            winner = "heroes" if heroes_won and any(self.side[s] == "hero" for s in winners) else "traitors"
         told = {"heroes": "the heroes win", "traitors": "the traitors win", "nobody": "nobody wins"}
         summary = f"{text}: {told.get(winner or '', f'{winner} wins alone')}" + (
             f" (winners: {' '.join(winners)})." if winners and winner in told else ".")
