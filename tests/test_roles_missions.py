@@ -19,7 +19,16 @@ from engine.errors import IllegalMoveError, InputError
 from engine.events import HOST
 from engine.session import Session
 from tests.helpers import roles_game
-from tests.test_maze_rules import approach, clear_1b, clear_centre, explore_at, find, item_of, put, step_onto
+from tests.test_maze_rules import (
+    approach,
+    clear_1b,
+    clear_centre,
+    explore_at,
+    find,
+    item_of,
+    put,
+    step_onto,
+)
 
 EXIT = "2.a1"
 
@@ -183,7 +192,7 @@ def test_hero_never_uses_fails_at_the_vortex_and_is_done_at_the_end() -> None:
 def test_never_accused_fails_at_the_accusation() -> None:
     s = roles_game("3", ["clean-record", "mute", "traitor", "dwarf-averse"], level=3)
     events = s.submit("p3", "accuse p1")
-    assert failed_now(events, "p1") and [e.kind for e in events][0] == "accuse"
+    assert failed_now(events, "p1") and events[0].kind == "accuse"
     assert s.state.vote is not None and s.state.vote.voters == ("p2", "p4")
 
 

@@ -127,9 +127,9 @@ def test_a_custom_deck_is_dealt_with_its_own_level(tmp_path: Path) -> None:
         level: 1
         cards: {traitor: 2, mute: 1, clean-record: 1, hero: 1}
     """)
-    chosen, options = MAZE.choose_setup("1", 3, str(deck), None)
-    assert options == {"players": 3, "deck": {"title": "Friday night", "level": 1,
+    assert MAZE.choose_setup("1", 3, str(deck), None)[1] == {"players": 3, "deck": {"title": "Friday night", "level": 1,
                                               "cards": {"traitor": 2, "mute": 1, "clean-record": 1, "hero": 1}}}
+    options = MAZE.choose_setup("1", 3, str(deck), None)[1]
     s = roles_game("1", ["clean-record", "traitor", "traitor", "mute"], players=3, deck=options["deck"])
     assert s.state.cards == {"p1": "traitor", "p2": "traitor", "p3": "mute"}  # clean-record needs 4 players
     assert s.state.level == 1 and "abandon" not in s.state.legal_inputs("p3")
@@ -452,7 +452,7 @@ def test_divining_wrong_changes_nothing_and_the_window_closes_after_thirty_secon
     assert refused(s, "@65 p1 pass") == "p1 has divined (or passed) already"
     assert refused(s, "@65 p2 pass") == "only the traitors still in the game divine (p1 p3)"
     events = s.advance_to(100_000)
-    assert [e.kind for e in events][0] == "divining-over" and s.state.now_ms == 93_000
+    assert events[0].kind == "divining-over" and s.state.now_ms == 93_000
     result = s.state.result
     assert result.winners == ("p2", "p4") and result.winner == "heroes"
 
