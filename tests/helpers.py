@@ -90,6 +90,34 @@ def mafia_game(cards: list[str], *, deck: dict[str, int] | None = None, seed: in
                    recorded=[ChanceRecord("deal", list(cards))])
 
 
+MAZE = registry.get("magic-maze")
+MAZE_HEROES = ("purple", "yellow", "green", "orange")
+
+
+def roles_game(scenario: str, cards: list[str], *, level: int = 3, players: int | None = None,
+               deck: dict | None = None, stack: tuple[str, ...] | list[str] = (),
+               heroes: tuple[str, ...] = MAZE_HEROES, seed: int = 0) -> Session:
+    """A Hidden Roles game of ``scenario`` whose role cards come off the shuffled deck in the
+    order ``cards`` (p1 gets the first usable one, p2 the next, ...; a card the game cannot
+    use is discarded and the seat draws again), the rest of the deck after them. The level's
+    deck, or ``deck`` (a custom deck's options: title, level, cards). ``players``: the number
+    of cards by default. The stack starts with ``stack``; the heroes stand on b2, c2, b3, c3 of
+    the start tile in ``heroes`` order."""
+    from engine.games.magic_maze import data as mm
+    from engine.games.magic_maze.roles.deal import RoleSetup
+
+    players = players if players is not None else len(cards)
+    options = {"players": players, **({"deck": deck} if deck is not None else {"roles": level})}
+    pool = list(RoleSetup.from_options(options).cards)
+    for card in cards:
+        pool.remove(card)
+    sc = mm.load().scenarios[scenario]
+    order = list(stack) + [t for t in sc.stack if t not in stack]
+    records = [ChanceRecord("stack", order), ChanceRecord("heroes", list(heroes)),
+               ChanceRecord("roles", list(cards) + pool)]
+    return Session(MAZE, scenario, seed=seed, options=options, recorded=records)
+
+
 def responses(output: str) -> list[list[str]]:
     """Text-mode responses: each a list of lines opening with '= ' or '? ', closed by a blank
     line. Lines the CLI prints before the game (starting with '#') are skipped."""

@@ -27,6 +27,9 @@ def setups() -> list[tuple[str, str, dict, int]]:
                     continue
                 for seed in SEEDS:
                     out.append((rules.name, name, options, seed))
+        for name, options in getattr(rules, "extra_setups", lambda: [])():  # e.g. Magic Maze's Hidden Roles
+            for seed in SEEDS:
+                out.append((rules.name, name, options, seed))
     return out
 
 
@@ -34,7 +37,8 @@ SETUPS = setups()
 
 
 @pytest.mark.parametrize("game, variant, options, seed", SETUPS,
-                         ids=[f"{g}-{v}-{o.get('players', '')}-{s}" for g, v, o, s in SETUPS])
+                         ids=[f"{g}-{v}-{o.get('players', '')}" + (f"-roles{o['roles']}" if "roles" in o else "") + f"-{s}"
+                              for g, v, o, s in SETUPS])
 def test_every_game_keeps_the_contract(game: str, variant: str, options: dict, seed: int) -> None:
     report = check_contract(registry.get(game), variant, options, seed)
     assert not report.breaches, "\n".join(report.breaches)

@@ -238,8 +238,8 @@ def test_magic_maze_goldens_win_and_lose_every_scenario_and_solo() -> None:
     ends: dict[tuple[str, bool], set[str]] = {}
     for p in FILES:
         game, scenario, session = replayed(p)
-        if game != "magic-maze":
-            continue
+        if game != "magic-maze" or "roles" in session.options or "deck" in session.options:
+            continue  # Hidden Roles has its own test below
         result = session.state.result
         assert result is not None
         solo = len(session.seats) == 1
@@ -265,3 +265,26 @@ def test_every_golden_board_fits_80_columns(path: Path) -> None:
     for seat in ("host", *session.seats[:3]):
         widest = max(len(line) for line in session.render(seat).splitlines())
         assert widest <= 80, f"{rel(path)} as {seat}: {widest} columns"
+
+
+def test_hidden_roles_goldens_play_every_level_twice_and_show_the_expansion() -> None:
+    """Two goldens per level, named by their level, and between them an upheld accusation of a
+    hero, a traitor eliminated, a failed mission, a side switch, an abandonment and a right
+    divining (what ``tools/make_maze_goldens.py`` requires of its recipes, seen in the files)."""
+    gen = tool("make_maze_goldens")
+    plots = tool("maze_roles_plots")
+    levels: Counter = Counter()
+    shown: set[str] = set()
+    for p in FILES:
+        game, _, session = replayed(p)
+        if game != "magic-maze" or "roles" not in session.options:
+            continue
+        level = session.options["roles"]
+        assert p.name.startswith(f"roles-level{level}-"), p.name
+        levels[level] += 1
+        shown |= plots.shows(session)
+        result = session.state.result
+        assert set(result.winners) == {s for s, line in result.scores["players"].items() if line["won"]}
+        assert set(session.state.revealed) == set(session.seats)
+    assert all(levels[n] >= 2 for n in gen.ROLES_LEVELS), levels
+    assert set(gen.ROLES_SHOWN) <= shown, sorted(set(gen.ROLES_SHOWN) - shown)

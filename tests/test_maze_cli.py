@@ -230,7 +230,7 @@ def test_play_random_bots_end_with_a_loss(tmp_path: Path, scenario: str, players
 @pytest.mark.parametrize(("args", "words"), [
     (["--players", "9"], ["1 to 8 players, not 9"]),
     (["--scenario", "8"], ["no scenario '8'", "1, 2, 3, 4, 5, 6, 7"]),
-    (["--deck", "DECK"], ["Magic Maze has no decks", "--scenario", "--players"]),
+    (["--deck", "DECK"], ["Magic Maze takes a Hidden Roles deck", "kind: roles", "this file is game: mafia"]),
 ])
 def test_setup_mistakes_are_clear_errors(tmp_path: Path, args: list[str], words: list[str]) -> None:
     deck = write(tmp_path / "deck.yaml", "game: mafia\nkind: deck\ncards: {boss: 1, civilian: 5}\n")

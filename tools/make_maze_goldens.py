@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Write the golden transcripts of Magic Maze (``transcripts/magic-maze/*.yaml``).
 
-Each golden is one whole game between built-in bots on every seat, written with
-``engine.transcript.dump``. ``tools/maze_goldens.yaml`` lists them (scenario, players, bot
-kind, seed). Every scenario 1-7 needs a win (planner bots) and a loss (random bots, which let
-the sand run out), and solo play a win and a loss too. When the recipes no longer give that
-(after a rules change), a search (lowest seed first) finds new ones and rewrites the recipes.
+Each golden is one whole game written with ``engine.transcript.dump``. ``tools/maze_goldens.yaml``
+lists them (the *recipes*). The base game's (``magic-maze:``): scenario, players, the built-in
+bot on every seat, seed. Every scenario 1-7 needs a win (planner bots) and a loss (random
+bots, which let the sand run out), and solo play a win and a loss too. Hidden Roles'
+(``hidden-roles:``): level, scenario, players, a *plot* (``maze_roles_plots.py``: the planner on
+every seat, and the expansion's inputs no bot makes yet) and seed, and what the game must show
+(``shows``); every level needs two. When the recipes no longer give that (after a rules change),
+a search (lowest seed first) finds new ones and rewrites the recipes.
 
     python tools/make_maze_goldens.py            # write (searching only if a result changed)
     python tools/make_maze_goldens.py --check    # regenerate in memory, compare with the files
@@ -26,6 +29,7 @@ for _path in (ROOT, Path(__file__).resolve().parent):
 import yaml  # noqa: E402
 
 import golden_files  # noqa: E402
+import maze_roles_plots as roles  # noqa: E402
 
 from engine import registry  # noqa: E402
 from engine.bench import play_random  # noqa: E402
@@ -60,18 +64,67 @@ def file_name(recipe: dict[str, Any], session: Session) -> str:
     return f"scenario{recipe['scenario']}-{recipe['players']}p-{recipe['bots']}-{end_of(session)}-seed{recipe['seed']}.yaml"
 
 
-def load_recipes() -> list[dict[str, Any]]:
+ROLES = "hidden-roles"
+ROLES_LEVELS = (1, 2, 3, 4, 5)
+ROLES_SHOWN = ("hero-accused", "traitor-eliminated", "failed-mission", "switch", "abandon", "divine-right")
+"""What the Hidden Roles goldens must show between them (besides two games per level)."""
+
+
+def load_recipes(key: str = GAME) -> list[dict[str, Any]]:
     if not RECIPES.exists():
         return []
-    return list((yaml.safe_load(RECIPES.read_text(encoding="utf-8")) or {}).get(GAME) or [])
+    return list((yaml.safe_load(RECIPES.read_text(encoding="utf-8")) or {}).get(key) or [])
 
 
-def save_recipes(recipes: list[dict[str, Any]]) -> None:
+def save_recipes(recipes: list[dict[str, Any]], roles_recipes: list[dict[str, Any]] | None = None) -> None:
+    roles_recipes = load_recipes(ROLES) if roles_recipes is None else roles_recipes
     lines = ["# The golden games of tools/make_maze_goldens.py: scenario, players, the bots on every",
              "# seat and the seed. Planner games are the wins, random games the losses.", f"{GAME}:"]
     lines += [f"- {{scenario: '{r['scenario']}', players: {r['players']}, bots: {r['bots']}, seed: {r['seed']}}}"
               for r in recipes]
+    lines += ["# Hidden Roles: the level, scenario, players, the plot (tools/maze_roles_plots.py) and seed,",
+              "# and what the game shows.", f"{ROLES}:"]
+    lines += [f"- {{level: {r['level']}, scenario: '{r['scenario']}', players: {r['players']}, plot: {r['plot']}, "
+              f"seed: {r['seed']}, shows: [{', '.join(r['shows'])}]}}" for r in roles_recipes]
     RECIPES.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def roles_file_name(recipe: dict[str, Any], session: Session) -> str:
+    result = session.state.result
+    end = "unfinished" if result is None else result.winner
+    return (f"roles-level{recipe['level']}-scenario{recipe['scenario']}-{recipe['players']}p-{recipe['plot']}-"
+            f"{end}-seed{recipe['seed']}.yaml")
+
+
+def generate_roles(recipes: list[dict[str, Any]]) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """The Hidden Roles goldens, and the recipes that no longer show what they must."""
+    files: dict[str, str] = {}
+    broken = []
+    for recipe in recipes:
+        session = roles.play(recipe)
+        if session.state.result is None or not set(recipe["shows"]) <= roles.shows(session):
+            broken.append(recipe)
+        session.note({"golden": f"planner bots on every seat; plot: {recipe['plot']}"})
+        files[roles_file_name(recipe, session)] = dump(session)
+    return files, broken
+
+
+def roles_missing(recipes: list[dict[str, Any]]) -> list[str]:
+    """What the Hidden Roles recipes lack: two games per level, and ``ROLES_SHOWN``."""
+    levels = [r["level"] for r in recipes]
+    shown = {item for r in recipes for item in r["shows"]}
+    return ([f"level {n}" for n in ROLES_LEVELS if levels.count(n) < 2]
+            + [item for item in ROLES_SHOWN if item not in shown])
+
+
+def roles_search(recipe: dict[str, Any]) -> dict[str, Any]:
+    for seed in range(1, SEARCH_LIMIT + 1):
+        found = dict(recipe, seed=seed)
+        session = roles.play(found)
+        if session.state.result is not None and set(recipe["shows"]) <= roles.shows(session):
+            print(f"+ {found}")
+            return found
+    raise SystemExit(f"no seed up to {SEARCH_LIMIT} makes {recipe} show {recipe['shows']}")
 
 
 def generate(recipes: list[dict[str, Any]]) -> tuple[dict[str, str], list[tuple[str, int, str]]]:
@@ -102,8 +155,11 @@ def search(missing: list[tuple[str, int, str]]) -> list[dict[str, Any]]:
 
 def check() -> list[str]:
     files, missing = generate(load_recipes())
+    roles_files, broken = generate_roles(load_recipes(ROLES))
     problems = [f"the recipes no longer give {missing}"] if missing else []
-    return problems + golden_files.compare(files, OUT, f"transcripts/{GAME}")
+    problems += [f"the Hidden Roles recipe {r} no longer shows {r['shows']}" for r in broken]
+    problems += [f"no Hidden Roles recipe gives {m}" for m in roles_missing(load_recipes(ROLES))]
+    return problems + golden_files.compare({**files, **roles_files}, OUT, f"transcripts/{GAME}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -123,7 +179,17 @@ def main(argv: list[str] | None = None) -> int:
         save_recipes(recipes)
         files, missing = generate(recipes)
         assert not missing, missing
-    golden_files.write(files, OUT, f"transcripts/{GAME}")
+    roles_recipes = load_recipes(ROLES)
+    problems = roles_missing(roles_recipes)
+    if problems:
+        raise SystemExit(f"add Hidden Roles recipes to {RECIPES.name} for: {', '.join(problems)}")
+    roles_files, broken = generate_roles(roles_recipes)
+    if broken:
+        roles_recipes = [roles_search(r) if r in broken else r for r in roles_recipes]
+        save_recipes(recipes, roles_recipes)
+        roles_files, broken = generate_roles(roles_recipes)
+        assert not broken, broken
+    golden_files.write({**files, **roles_files}, OUT, f"transcripts/{GAME}")
     return 0
 
 

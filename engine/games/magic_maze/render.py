@@ -9,6 +9,7 @@ north-west wall. ``LEGEND`` explains every symbol (``arbiter show --legend``).
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
 from engine.clock import seconds_name
@@ -136,7 +137,8 @@ def _status(state: MazeState) -> list[str]:
         top = state.discard[-1] if state.discard else "none (draw)"
         out.append(f"solo: usable action {top}; deck {len(state.deck)}, discard {len(state.discard)}")
     else:
-        out += [f"{seat}: {' '.join(hand)}" for seat, hand in zip(state.seats, state.hands)]
+        out += [f"{seat}: {' '.join(hand) or '-'}" for seat, hand in zip(state.seats, state.hands)]
     if state.result is not None:
-        out.append(f"result: {state.result.text}")
+        out += textwrap.wrap(f"result: {state.result.text}", 80, subsequent_indent="  ",
+                             break_on_hyphens=False)
     return out

@@ -1,8 +1,10 @@
-"""Magic Maze: the rules object (scenarios 1-7, 1-8 players, the built-in bots)."""
+"""Magic Maze: the rules object (scenarios 1-7, 1-8 players, the built-in bots), and its
+expansion Hidden Roles (``--roles LEVEL`` or ``--deck FILE``, 3-8 players)."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from engine.chance import Chance
@@ -13,6 +15,10 @@ from engine.games.magic_maze import data as mm
 from engine.games.magic_maze import planner
 from engine.games.magic_maze.moves import GAME_ACTIONS, move_name
 from engine.games.magic_maze.render import LEGEND, render_mall
+from engine.games.magic_maze.roles import data as roles_data
+from engine.games.magic_maze.roles.deal import LEVEL_TITLES, RoleSetup, options_for
+from engine.games.magic_maze.roles.render import render_roles
+from engine.games.magic_maze.roles.state import HiddenRolesState
 from engine.games.magic_maze.state import MazeState
 from engine.scenario import Node
 
@@ -46,10 +52,13 @@ class MagicMazeRules(Rules):
         self, variant: str | None, players: int | None = None, deck_file: str | None = None,
         level: int | None = None,
     ) -> tuple[str, dict[str, Any]]:
-        if deck_file is not None or level is not None:
-            raise IllegalMoveError("Magic Maze has no decks to choose; pick --scenario and --players")
+        """``--scenario`` and ``--players``; with ``--roles LEVEL`` or ``--deck FILE`` (a custom
+        role deck), Hidden Roles (3 to 8 players, 4 when not said)."""
         chosen = variant or self.default_variant
         self.variant(chosen)
+        if deck_file is not None or level is not None:
+            d = mm.load()
+            return chosen, options_for(d.scenarios[chosen], d, players, level, deck_file)
         if players is not None and not 1 <= players <= MAX_PLAYERS:
             raise IllegalMoveError(f"Magic Maze is played by 1 to {MAX_PLAYERS} players, not {players}",
                                    [f"--players {n}" for n in range(1, MAX_PLAYERS + 1)])
@@ -57,10 +66,39 @@ class MagicMazeRules(Rules):
 
     def new_state(self, variant: Variant, chance: Chance, events: EventLog, options: dict[str, Any]) -> GameState:
         node = Node(dict(options), "options")
-        node.only_keys("players")
-        players = node.optional("players", 1).integer(1, MAX_PLAYERS)
+        node.only_keys("players", "roles", "deck")
         d = mm.load()
+        if self.has_roles(options):
+            players = node.optional("players", 4).integer(roles_data.MIN_PLAYERS, roles_data.MAX_PLAYERS)
+            return HiddenRolesState(d, d.scenarios[variant.name], players, chance, events, RoleSetup.from_options(options))
+        players = node.optional("players", 1).integer(1, MAX_PLAYERS)
         return self.state_class(d, d.scenarios[variant.name], players, chance, events)
+
+    @staticmethod
+    def has_roles(options: dict[str, Any]) -> bool:
+        """Whether ``options`` set up Hidden Roles (a level, or a custom role deck)."""
+        return "roles" in options or "deck" in options
+
+    def data_hash(self, variant: Variant, options: dict[str, Any]) -> str:
+        """The scenario's data, and with Hidden Roles the role deck's too (a base game's digest
+        is the scenario's alone, as it always was)."""
+        if not self.has_roles(options):
+            return variant.data_hash
+        return replace(variant, data={**variant.data, "roles": roles_data.load().raw}).data_hash
+
+    def extra_listing(self) -> list[list[str]]:
+        """``arbiter games``: the expansion's levels, beside the scenarios."""
+        rows = [[f"--roles {n}", "p1 .. p3-p8", f"Hidden Roles, level {n}: {LEVEL_TITLES[n]}"]
+                for n in sorted(LEVEL_TITLES)]
+        return rows + [["--deck FILE", "p1 .. p3-p8", "Hidden Roles with a custom role deck"]]
+
+    def extra_setups(self) -> list[tuple[str, dict[str, Any]]]:
+        """Setups beyond one per scenario that the generic contract test plays: Hidden Roles at
+        every level, with a few player counts and scenarios."""
+        return [("1", {"players": 3, "roles": 1}), ("3", {"players": 5, "roles": 2}),
+                ("4", {"players": 4, "roles": 3}), ("7", {"players": 8, "roles": 3}),
+                ("6", {"players": 6, "roles": 4}), ("2", {"players": 3, "roles": 4}),
+                ("5", {"players": 7, "roles": 5}), ("3", {"players": 4, "roles": 5})]
 
     def validate_document(self, doc: Any) -> None:
         if isinstance(doc.value, dict) and doc.value.get("kind") == "roles":
@@ -71,14 +109,20 @@ class MagicMazeRules(Rules):
             mm.validate_document(doc)
 
     def render(self, state: GameState, seat: str) -> str:
-        """The explored mall and the status block; everything on it is public."""
+        """The explored mall and the status block; everything on it is public. Hidden Roles
+        adds its own block under it: public facts, and the seat's own card."""
         assert isinstance(state, MazeState)
-        return render_mall(state)
+        board = render_mall(state)
+        if isinstance(state, HiddenRolesState):
+            board += "\n" + "\n".join(render_roles(state, seat))
+        return board
 
     def bot_input(self, kind: str, state: GameState, seat: str, rng: random.Random) -> str | None:
         assert isinstance(state, MazeState)
         if kind == "planner":
             move = planner.choose(state, seat)
+            if move is not None and isinstance(state, HiddenRolesState) and not state.would_accept(seat, move):
+                return None  # the team's next step is one this seat may not make (its rule, the sand)
             return None if move is None else move_name(move)
         return self.choose_input(state, seat, rng)
 

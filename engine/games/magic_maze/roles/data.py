@@ -117,9 +117,21 @@ class Card:
 
 
 @dataclass(frozen=True)
+class Timing:
+    """The windows of the expansion, in milliseconds of the game's clock: how long a vote stays
+    open, how long the accuser of an upheld accusation has to flip the timer, and how long the
+    traitors have to divine at level 5."""
+
+    vote_ms: int = 5000
+    flip_ms: int = 5000
+    divining_ms: int = 30000
+
+
+@dataclass(frozen=True)
 class RoleDeck:
     cards: dict[str, Card]
     raw: dict[str, Any]
+    timing: Timing = field(default_factory=Timing)
 
     def level(self, letter: str) -> list[Card]:
         """The cards of level ``letter``, in data order."""
@@ -202,12 +214,23 @@ def parse_card(name: str, node: Node) -> Card:
     )
 
 
+def parse_timing(node: Node) -> Timing:
+    """``timing: {vote_seconds, flip_seconds, divining_seconds}`` (each 1 to 600 s; a missing
+    one keeps the rules' value)."""
+    node.only_keys("vote_seconds", "flip_seconds", "divining_seconds")
+    default = Timing()
+    return Timing(*(node.optional(key, ms // 1000).integer(1, 600) * 1000 for key, ms in (
+        ("vote_seconds", default.vote_ms), ("flip_seconds", default.flip_ms),
+        ("divining_seconds", default.divining_ms))))
+
+
 def parse_roles(doc: Node, maze: MazeData) -> RoleDeck:
     """The packaged kind of document: every card, checked on its own and as decks."""
     document(doc, GAME, "roles")
-    doc.only_keys("game", "kind", "cards")
+    doc.only_keys("game", "kind", "timing", "cards")
     cards = {name: parse_card(name, node) for name, node in doc.key("cards").items()}
-    deck = RoleDeck(cards, doc.value)
+    timing = parse_timing(doc.key("timing")) if doc.has("timing") else Timing()
+    deck = RoleDeck(cards, doc.value, timing)
     for name, card in cards.items():
         if not any(card.condition.met(players, features(maze, s)) for s in maze.scenarios.values()
                    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)):

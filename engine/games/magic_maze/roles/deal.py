@@ -1,0 +1,142 @@
+"""Setting up Hidden Roles: which cards a game is dealt from (a level's cards, or a custom
+deck), the options that record it (what ``arbiter play`` chose, in the transcript), and the
+deal itself with the redraw rule.
+
+>>> from engine.games.magic_maze import data as mm
+>>> maze = mm.load()
+>>> setup = RoleSetup.from_options({"players": 4, "roles": 1})
+>>> setup.level, setup.cards
+(1, ('traitor', 'hero', 'hero', 'hero'))
+>>> deal(["hero", "clean-record", "mute", "traitor"], 3, maze.scenarios["1"], maze, setup.deck)
+[('hero', ()), ('mute', ('clean-record',)), ('traitor', ())]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import IllegalMoveError
+from engine.games.magic_maze.data import MazeData, Scenario
+from engine.games.magic_maze.roles import data as rd
+from engine.scenario import Node, load_file
+
+LEVEL_TITLES = {
+    1: "there is a traitor among you",
+    2: "multiple traitors... could be!",
+    3: "missions and special rules",
+    4: "particular circumstances",
+    5: "missions for traitors",
+}
+DEFAULT_PLAYERS = 4
+"""The player count of a Hidden Roles game set up without ``--players``."""
+ALLOWED_PLAYERS = [f"--players {n}" for n in range(rd.MIN_PLAYERS, rd.MAX_PLAYERS + 1)]
+
+
+@dataclass(frozen=True)
+class RoleSetup:
+    """What a Hidden Roles game is dealt from: the level whose rules apply, the cards before
+    the shuffle (card names, a name once per copy, in the deck's order), and a title."""
+
+    level: int
+    cards: tuple[str, ...]
+    title: str
+    custom: bool
+    deck: rd.RoleDeck
+
+    @property
+    def multi(self) -> bool:
+        """Accusations of several seats, phantoms and abandoning: level 2 on."""
+        return self.level >= 2
+
+    @property
+    def divining(self) -> bool:
+        return self.level >= 5
+
+    def marks_ms(self) -> list[int]:
+        """The moments a card of this deck may change by time alone (a theft before, or no
+        theft before, N seconds), from every card the deck holds, dealt or not: public, so the
+        game's timed changes never tell which cards were dealt."""
+        out = set()
+        for name in set(self.cards):
+            card = self.deck.cards[name]
+            for pred in (card.mission, card.switch):
+                if pred is not None and pred.name in ("theft-before", "no-theft-before"):
+                    out.add(pred["seconds"] * 1000)
+        return sorted(out)
+
+    @staticmethod
+    def from_options(options: dict[str, Any]) -> RoleSetup:
+        """The setup that ``options`` record (``roles``: a level; ``deck``: a custom deck)."""
+        node = Node(dict(options), "options")
+        deck = rd.load()
+        if node.has("roles") and node.has("deck"):
+            raise node.key("deck").fail("a custom deck has its own level; options hold roles or deck, not both")
+        if node.has("roles"):
+            level = node.key("roles").integer(1, len(rd.LEVELS))
+            players = node.optional("players", DEFAULT_PLAYERS).integer(rd.MIN_PLAYERS, rd.MAX_PLAYERS)
+            return RoleSetup(level, level_cards(deck, level, players), f"level {level}, {LEVEL_TITLES[level]}",
+                             False, deck)
+        d = node.key("deck")
+        d.only_keys("title", "level", "cards")
+        custom = rd.parse_custom_deck(Node({"game": rd.GAME, "kind": "roles", **d.mapping()}, "options", "deck"), deck)
+        cards = tuple(name for name in deck.cards if name in custom.counts for _ in range(custom.counts[name]))
+        return RoleSetup(custom.level, cards, f"{custom.title} (a custom deck, level {custom.level})", True, deck)
+
+
+def level_cards(deck: rd.RoleDeck, level: int, players: int) -> tuple[str, ...]:
+    """The cards of ``level``: at level 1 one traitor and a hero for each other player; from
+    level 2 every card of the level's letter, with its copies."""
+    letter = rd.LEVELS[level - 1]
+    if level == 1:
+        traitor = next(c.id for c in deck.level(letter) if c.kind == "traitor")
+        hero = next(c.id for c in deck.level(letter) if c.kind == "hero")
+        return (traitor,) + (hero,) * (players - 1)
+    return tuple(c.id for c in deck.level(letter) for _ in range(c.copies))
+
+
+def options_for(scenario: Scenario, maze: MazeData, players: int | None, level: int | None,
+                deck_file: str | None) -> dict[str, Any]:
+    """The options of a Hidden Roles game (``--roles LEVEL`` or ``--deck FILE``, and
+    ``--players``); refuses what cannot be dealt, naming what can."""
+    if level is not None and deck_file is not None:
+        raise IllegalMoveError("--deck FILE brings its own level (its 'level:' key); leave out --roles")
+    players = DEFAULT_PLAYERS if players is None else players
+    if not rd.MIN_PLAYERS <= players <= rd.MAX_PLAYERS:
+        raise IllegalMoveError(f"Magic Maze: Hidden Roles is played by {rd.MIN_PLAYERS} to {rd.MAX_PLAYERS} "
+                               f"players, not {players}", ALLOWED_PLAYERS)
+    if level is not None:
+        return {"players": players, "roles": level}
+    assert deck_file is not None
+    deck = rd.load()
+    doc = load_file(deck_file)
+    value = doc.value if isinstance(doc.value, dict) else {}
+    if (value.get("game"), value.get("kind")) != (rd.GAME, "roles"):
+        raise IllegalMoveError(f"--deck {deck_file}: Magic Maze takes a Hidden Roles deck (game: {rd.GAME}, kind: "
+                               f"roles, with a level); this file is game: {value.get('game')}, kind: {value.get('kind')}")
+    custom = rd.parse_custom_deck(doc, deck)
+    feats = rd.features(maze, scenario)
+    usable = sum(n for name, n in custom.counts.items() if deck.cards[name].condition.met(players, feats))
+    if usable < players:
+        raise IllegalMoveError(f"the deck of {deck_file} has {usable} card(s) that scenario {scenario.name} with "
+                               f"{players} players can use (conditions met), too few for {players} players")
+    return {"players": players, "deck": {"title": custom.title, "level": custom.level, "cards": dict(custom.counts)}}
+
+
+def deal(shuffled: list[str], players: int, scenario: Scenario, maze: MazeData,
+         deck: rd.RoleDeck) -> list[tuple[str, tuple[str, ...]]]:
+    """Deal ``shuffled`` (top first) to ``players`` seats in seat order, with the redraw rule:
+    a card whose condition the game does not meet is discarded and the seat takes the next.
+    Each seat's card, with the cards it discarded first."""
+    feats = rd.features(maze, scenario)
+    pile = list(shuffled)
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for _ in range(players):
+        discarded: list[str] = []
+        while pile and not deck.cards[pile[0]].condition.met(players, feats):
+            discarded.append(pile.pop(0))
+        if not pile:
+            raise IllegalMoveError(f"the role cards ran out: too few of them meet their conditions in scenario "
+                                   f"{scenario.name} with {players} players")
+        out.append((pile.pop(0), tuple(discarded)))
+    return out

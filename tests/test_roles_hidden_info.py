@@ -1,0 +1,310 @@
+"""Hidden information in Hidden Roles: a seat knows its own card, and nothing of another seat's
+card until that card is revealed (docs/rules/hidden-roles.md, "What each seat knows").
+
+The method is the *twin game* of tests/test_maze_hidden_info.py and tests/test_mafia_hidden_info.py.
+The deal is one chance outcome (``roles``: the shuffled cards, dealt top first with the redraw
+rule), so for a seat S a twin is the same game whose ``roles`` outcome gives OTHER seats other
+cards, S's own staying put: two other seats exchange their cards, or another seat's card is
+exchanged with one left in the deck (a card the game can use, so the deal takes the same
+places). Both twins get the same inputs: mostly the planner's next move (so tiles are turned,
+heroes reach items, hourglasses flip and missions move), else a random input that its seat
+may send in BOTH twins (accusations, votes, the eye card, the pawn, stares, talk, abandoning,
+divining), or time passing. After every input, S's event stream (kind, text, data, audience),
+view, board (every few inputs), legal inputs, input forms, awaited inputs as S sees them, the
+game's next deadline, and S's answers to a set of probes (inputs S might try: every verb of the
+expansion with every seat, and the base game's; the ones S's legal inputs and forms list are
+left out, as they would be accepted) must be identical, until a differing card legitimately
+shows: the first event that differs must be a card revealed, or a mission announced failed
+(which reveals it). The checks count what they compare, and planted leaks must be caught.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from engine import registry
+from engine.chance import ChanceRecord
+from engine.errors import GameOverError, InputError
+from engine.games.magic_maze import data as mm
+from engine.games.magic_maze.roles import data as rd
+from engine.games.magic_maze.roles.state import HiddenRolesState
+from engine.session import Session
+
+MAZE = registry.get("magic-maze")
+D = mm.load()
+REVEALING = ("reveal", "failed")
+GAMES = [  # scenario, players, level, seed, steps
+    ("2", 3, 1, 1, 70), ("3", 4, 2, 2, 70), ("4", 5, 3, 1, 60), ("7", 8, 3, 3, 40), ("6", 6, 4, 1, 60),
+    ("5", 7, 5, 2, 50), ("1", 4, 5, 4, 90),
+]
+
+
+# ------------------------------------------------------------------------------------ twins
+def start(scenario: str, players: int, level: int, seed: int, recs: list[ChanceRecord] = ()) -> Session:
+    return Session(MAZE, scenario, seed=seed, options={"players": players, "roles": level}, recorded=recs)
+
+
+def places(s: Session) -> dict[str, int]:
+    """Where in the ``roles`` outcome each seat's card lies (after the cards it discarded)."""
+    (deal,) = [r for r in s.chance.records if r.label == "roles"]
+    feats = rd.features(D, s.state.scenario)
+    out, k = {}, 0
+    for seat in s.seats:
+        while not rd.load().cards[deal.outcome[k]].condition.met(len(s.seats), feats):
+            k += 1
+        out[seat] = k
+        k += 1
+    return out
+
+
+def twins(s: Session, me: str, rng: random.Random) -> list[tuple[str, list[ChanceRecord]]]:
+    """Deals that differ from ``s``'s only in seats other than ``me``."""
+    recs = list(s.chance.records)
+    i = next(k for k, r in enumerate(recs) if r.label == "roles")
+    outcome = list(recs[i].outcome)
+    at = places(s)
+    feats = rd.features(D, s.state.scenario)
+    others = [x for x in s.seats if x != me]
+    out = []
+    pairs = [(x, y) for x in others for y in others if x < y and outcome[at[x]] != outcome[at[y]]]
+    if pairs:
+        x, y = rng.choice(pairs)
+        twin = list(outcome)
+        twin[at[x]], twin[at[y]] = twin[at[y]], twin[at[x]]
+        out.append((f"swap {x} {y}", twin))
+    last = max(at.values())
+    spare = [k for k in range(last + 1, len(outcome))
+             if rd.load().cards[outcome[k]].condition.met(len(s.seats), feats)]
+    x = rng.choice(others)
+    spare = [k for k in spare if outcome[k] != outcome[at[x]]]
+    if spare:
+        k = rng.choice(spare)
+        twin = list(outcome)
+        twin[at[x]], twin[k] = twin[k], twin[at[x]]
+        out.append((f"{x} gets {outcome[k]}", twin))
+    return [(name, recs[:i] + [ChanceRecord("roles", twin)] + recs[i + 1:]) for name, twin in out]
+
+
+# ------------------------------------------------------------------------------------ probes
+def probe_inputs(state: HiddenRolesState, me: str) -> list[str]:
+    seats = state.seats
+    out = [f"accuse {x}" for x in seats] + [f"accuse {seats[0]} {x}" for x in seats[1:3]]
+    out += ["vote yes", "vote no", "flip", "pass", "abandon", "say hello"]
+    out += [f"eye {x}" for x in seats] + [f"pawn {x}" for x in seats] + [f"stare {x}" for x in seats[:3]]
+    out += [f"divine {x} {m}" for x in seats[:4] for m in ("mage-first", "quick-hands", "mute")]
+    vortexes = [state.square_name(g) for g in state.mall.squares() if state.kind(g)[0] == "vortex"]
+    for hero in ("purple", "yellow", "green", "orange"):
+        out += [f"move {hero} {d} {n}" for d in ("north", "east", "south", "west") for n in (1, 2, 9)]
+        out += [f"escalator {hero}", f"explore {hero}"] + [f"vortex {hero} {v}" for v in vortexes[:3]]
+    return out
+
+
+def probe(s: Session, me: str) -> list[tuple[str, Any]]:
+    legal = set(s.state.legal_inputs(me))
+    talk = "say TEXT" in s.state.input_forms(me)
+    out: list[tuple[str, Any]] = []
+    for text in probe_inputs(s.state, me):
+        if text in legal or (talk and text.startswith("say ")):
+            out.append((text, "accepted"))
+            continue
+        try:
+            s.submit(me, text, s.clock_ms)
+        except InputError as err:
+            out.append((text, (err.kind, err.message, err.allowed)))
+            continue
+        raise AssertionError(f"{me} {text!r} was accepted but is not in its legal list")
+    return out
+
+
+def seen(s: Session, me: str, board: bool) -> dict[str, Any]:
+    st = s.state
+    out = {"view": st.view(me), "legal": st.legal_inputs(me), "forms": st.input_forms(me),
+           "awaiting": st.awaiting_seen_by(me), "deadline": st.next_deadline()}
+    if board:
+        out["board"] = s.render(me)
+    return out
+
+
+# ------------------------------------------------------------------------------------ comparing
+class Pair:
+    def __init__(self, a: Session, b: Session, me: str, stats: Counter, label: str) -> None:
+        self.a, self.b, self.me, self.stats, self.label = a, b, me, stats, label
+        self.inputs: list[str] = []
+        self.count = 0  # events of ``me``'s stream compared
+
+    def where(self) -> str:
+        return f"{self.label}, as {self.me}, after {len(self.inputs)} inputs (last: {'; '.join(self.inputs[-5:])})"
+
+    def compare(self, probe_now: bool) -> bool:
+        ea = [(e.kind, e.text, e.data, e.to) for e in self.a.events.visible_to(self.me)][self.count:]
+        eb = [(e.kind, e.text, e.data, e.to) for e in self.b.events.visible_to(self.me)][self.count:]
+        for x, y in zip(ea, eb):
+            if x != y:
+                assert x[0] in REVEALING or y[0] in REVEALING, f"{self.me} sees {x[:2]} vs {y[:2]}; {self.where()}"
+                self.stats[f"diverged at {x[0] if x[0] in REVEALING else y[0]}"] += 1
+                return False
+            self.count += 1
+        if len(ea) != len(eb):
+            extra = ea[len(eb):] or eb[len(ea):]
+            assert extra[0][0] in REVEALING, f"one twin shows {self.me} more: {extra[0][:2]}; {self.where()}"
+            self.stats[f"diverged at {extra[0][0]}"] += 1
+            return False
+        if self.a.over or self.b.over:
+            assert self.a.over and self.b.over, self.where()
+            self.stats["game over"] += 1
+            return False
+        sa, sb = seen(self.a, self.me, len(self.inputs) % 4 == 0), seen(self.b, self.me, len(self.inputs) % 4 == 0)
+        diff = [k for k in sa if sa[k] != sb[k]]
+        assert not diff, f"{self.me}'s {diff} differ: {[(sa[k], sb[k]) for k in diff][:1]}; {self.where()}"
+        if probe_now:
+            pa, pb = probe(self.a, self.me), probe(self.b, self.me)
+            if pa != pb:
+                k = next(i for i, (x, y) in enumerate(zip(pa, pb)) if x != y)
+                raise AssertionError(f"{self.me}'s answers to {pa[k][0]!r} differ: {pa[k][1]} vs {pb[k][1]}; "
+                                     + self.where())
+            self.stats["refusals compared"] += sum(1 for _, r in pa if r != "accepted")
+        self.stats["steps compared"] += 1
+        return True
+
+    def play(self, seat: str, text: str | int) -> None:
+        """``text`` from ``seat`` in both twins (a number: time passes that many ms)."""
+        self.inputs.append(f"{seat} {text}" if isinstance(text, str) else f"wait {text} ms")
+        ends = []
+        for s in (self.a, self.b):
+            try:
+                if isinstance(text, int):
+                    s.advance_to(s.clock_ms + text)
+                else:
+                    s.submit(seat, text)
+                ends.append(None)
+            except GameOverError as err:
+                ends.append(err.message)
+        assert (ends[0] is None) == (ends[1] is None), f"{ends}; {self.where()}"
+
+
+def both(pair: Pair, seat: str) -> list[str]:
+    """What ``seat`` may send in both twins (its card may differ between them)."""
+    b = set(pair.b.state.legal_inputs(seat))
+    return [m for m in pair.a.state.legal_inputs(seat) if m in b]
+
+
+def next_input(pair: Pair, rng: random.Random) -> tuple[str, str | int] | None:
+    st = pair.a.state
+    vote = st.vote
+    if vote is not None and rng.random() < 0.6:
+        waiting = [v for v in vote.waiting(st.out) if "vote no" in both(pair, v)]
+        if waiting:
+            return rng.choice(waiting), "vote " + ("yes" if rng.random() < 0.35 else "no")
+    roll = rng.random()
+    if roll < 0.65:
+        for seat in st.seats:
+            text = MAZE.bot_input("planner", st, seat, rng)
+            if text is not None and text in both(pair, seat):
+                return seat, text
+    if roll < 0.72:
+        return "", rng.randint(500, 5000)
+    seat = rng.choice(st.seats)
+    options = [m for m in both(pair, seat) if not m.startswith(("move", "vortex", "escalator", "explore"))]
+    accusations = [m for m in options if m.startswith("accuse")]
+    options = [m for m in options if not m.startswith(("accuse", "abandon"))]
+    if accusations and rng.random() < 0.08:
+        options = [rng.choice(accusations)]
+    elif "abandon" in both(pair, seat) and rng.random() < 0.01:
+        options = ["abandon"]
+    talk = "say TEXT" in pair.a.state.input_forms(seat) and "say TEXT" in pair.b.state.input_forms(seat)
+    if talk:
+        options.append("say the dwarf, now")
+    return (seat, rng.choice(options)) if options else None
+
+
+def run_pair(game: tuple, me: str, name: str, recs: list[ChanceRecord], twin: list[ChanceRecord],
+             stats: Counter) -> None:
+    scenario, players, level, seed, steps = game
+    pair = Pair(start(scenario, players, level, seed, recs), start(scenario, players, level, seed, twin), me, stats,
+                f"scenario {scenario}, {players}p, level {level}, seed {seed}, twin {name}")
+    assert pair.a.state.cards[me] == pair.b.state.cards[me] and pair.a.state.cards != pair.b.state.cards
+    rng = random.Random(f"roles-twins:{scenario}:{players}:{level}:{seed}:{me}:{name}")
+    for step in range(steps):
+        if not pair.compare(probe_now=step % 3 == 0):
+            return
+        chosen = next_input(pair, rng)
+        if chosen is None:
+            continue
+        pair.play(*chosen)
+    stats["step budget"] += 1
+
+
+# ------------------------------------------------------------------------------------ tests
+@pytest.mark.parametrize("game", GAMES, ids=[f"s{g[0]}-{g[1]}p-level{g[2]}" for g in GAMES])
+def test_other_seats_cards_stay_hidden_until_revealed(game: tuple) -> None:
+    scenario, players, level, seed, _ = game
+    stats: Counter = Counter()
+    base = start(scenario, players, level, seed)
+    seats = ["p1", f"p{players}"]
+    if level == 1:  # the traitor's twins differ only between heroes: look from the heroes
+        seats = [x for x in base.seats if base.state.cards[x] == "hero"][:2]
+    for me in seats:
+        for name, twin in twins(base, me, random.Random(f"{game}:{me}")):
+            run_pair(game, me, name, list(base.chance.records), twin, stats)
+    assert stats["steps compared"] >= 25, stats
+    assert stats["refusals compared"] >= 500, stats
+
+
+def test_the_twins_do_diverge_when_a_card_shows() -> None:
+    """Not vacuous: an upheld accusation shows the accused card, and the twins part there."""
+    base = start("3", 4, 2, 2)
+    traitorish = {x: c for x, c in base.state.cards.items()}
+    me = "p1"
+    name, twin = twins(base, me, random.Random(1))[0]
+    a, b = start("3", 4, 2, 2, list(base.chance.records)), start("3", 4, 2, 2, twin)
+    differ = next(x for x in a.seats if a.state.cards[x] != b.state.cards[x])
+    accuser = next(x for x in a.seats if x not in (differ,))
+    stats: Counter = Counter()
+    pair = Pair(a, b, me, stats, name)
+    assert pair.compare(probe_now=True)
+    pair.play(accuser, f"accuse {differ}")
+    assert pair.compare(probe_now=False)
+    for voter in a.state.vote.voters:
+        pair.play(voter, "vote yes")
+    assert not pair.compare(probe_now=False) and stats["diverged at reveal"] == 1, (stats, traitorish)
+
+
+def test_a_planted_refusal_leak_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refusal that tells something of the other seats' cards must be reported."""
+    original = HiddenRolesState._plan_vote
+
+    def chatty(self: HiddenRolesState, seat: str, move: Any):
+        try:
+            return original(self, seat, move)
+        except InputError as err:
+            err.message += f" (cards in play: {sorted(self.cards.values())})"
+            raise
+
+    monkeypatch.setattr(HiddenRolesState, "_plan_vote", chatty)
+    game = ("4", 5, 3, 1, 10)
+    base = start(*game[:4])
+    name, twin = twins(base, "p1", random.Random(0))[-1]
+    with pytest.raises(AssertionError, match="answers to 'vote"):
+        run_pair(game, "p1", name, list(base.chance.records), twin, Counter())
+
+
+def test_a_planted_view_leak_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = HiddenRolesState.roles_view
+
+    def nosy(self: HiddenRolesState, seat: str) -> dict:
+        return original(self, seat) | {"traitors": sum(c == "traitor" for c in self.cards.values())}
+
+    monkeypatch.setattr(HiddenRolesState, "roles_view", nosy)
+    game = ("3", 4, 2, 2, 10)
+    base = start(*game[:4])
+    failures = 0
+    for name, twin in twins(base, "p1", random.Random(0)):
+        try:
+            run_pair(game, "p1", name, list(base.chance.records), twin, Counter())
+        except AssertionError as err:
+            failures += "view" in str(err)
+    assert failures >= 1
