@@ -1,9 +1,9 @@
 """Golden transcripts: every file under transcripts/ replays exactly, every game mode has at
 least two, the FBI vs Mafia goldens of each sub-mode together show every action, step,
-interrupt answer and ending, and the files are what ``tools/make_goldens.py`` writes.
+interrupt answer and ending, and the files are what ``tools/goldens.py`` writes.
 
-Regenerate after an intended rules change with ``python tools/make_goldens.py`` (and review
-the diff)."""
+Regenerate after an intended rules change with ``python tools/goldens.py`` (and review the
+diff)."""
 
 from __future__ import annotations
 
@@ -141,7 +141,7 @@ def test_fbi_goldens_cover_the_mode(mode: str) -> None:
     missing += sorted(f"event {k}" for k in EVENTS - have["events"])
     missing += sorted(f"ending {k}" for k in ENDINGS - have["endings"])
     missing += sorted({"chain detonation"} - have["chains"])
-    assert not missing, f"{mode}: no golden shows {missing} (regenerate: python tools/make_goldens.py)"
+    assert not missing, f"{mode}: no golden shows {missing} (regenerate: python tools/goldens.py fbi-mafia)"
 
 
 def test_chain_detection_counts_one_detonate_at_a_time() -> None:
@@ -151,23 +151,51 @@ def test_chain_detection_counts_one_detonate_at_a_time() -> None:
 
 
 # --------------------------------------------------------------------------- the generator
-def tool(name: str):
-    """A script of tools/ loaded as a module."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+@cache
+def goldens():
+    """``tools/goldens.py``, the one golden generator, loaded as a module."""
+    spec = importlib.util.spec_from_file_location("goldens", ROOT / "tools" / "goldens.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def generator():
-    return tool("make_goldens")
+def generator(game: str = "fbi-mafia"):
+    """The generator's module of one game (``tools/golden_games/``)."""
+    return goldens().GAMES[game]
+
+
+def check(game: str) -> None:
+    """Same as ``python tools/goldens.py --check GAME``: regenerate in memory and compare."""
+    problems = goldens().check([game])
+    assert not problems, "\n".join(problems) + f"\nregenerate: python tools/goldens.py {game}"
 
 
 def test_goldens_are_what_the_generator_writes() -> None:
-    """Same as ``python tools/make_goldens.py --check``: regenerate in memory and compare."""
-    problems = generator().check()
-    assert not problems, "\n".join(problems) + "\nregenerate: python tools/make_goldens.py"
+    check("fbi-mafia")
+
+
+def test_the_check_names_every_file_that_differs_is_missing_or_extra(tmp_path: Path, monkeypatch) -> None:
+    """``--check`` is only worth something if it fails: a changed, a deleted and a stray golden
+    are each named, and the command exits 1 without writing anything."""
+    tool = goldens()
+    out = tmp_path / "mafia"
+    out.mkdir()
+    names = sorted(p.name for p in (TRANSCRIPTS / "mafia").glob("*.yaml"))
+    for name in names:
+        (out / name).write_bytes((TRANSCRIPTS / "mafia" / name).read_bytes())
+    edited = out / names[0]
+    edited.write_text(edited.read_text(encoding="utf-8").replace("seed:", "seed: ", 1), encoding="utf-8")
+    (out / names[1]).unlink()
+    (out / "stray.yaml").write_text("{}\n", encoding="utf-8")
+    monkeypatch.setattr(tool, "out_of", lambda game: tmp_path / game)
+    problems = tool.check(["mafia"])
+    assert problems == [f"differs: {out}/{names[0]}", f"missing: {out}/{names[1]}",
+                        f"not made by the generator: {out}/stray.yaml"]
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert tool.main(["--check", "mafia"]) == 1
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
 def test_generator_covers_at_least_what_this_test_requires() -> None:
@@ -186,7 +214,7 @@ def test_generator_covers_at_least_what_this_test_requires() -> None:
 
 # --------------------------------------------------------------------------- Classic Mafia
 def mafia_generator():
-    return tool("make_mafia_goldens")
+    return generator("mafia")
 
 
 MAFIA_FILES = [p for p in FILES if p.parent.name == "mafia"]
@@ -198,8 +226,7 @@ MAFIA_SHOWN = {"revote", "revote-tied", "protection-held", "seducer-saved", "arr
 
 
 def test_mafia_goldens_are_what_the_generator_writes() -> None:
-    problems = mafia_generator().check()
-    assert not problems, "\n".join(problems) + "\nregenerate: python tools/make_mafia_goldens.py"
+    check("mafia")
 
 
 def test_mafia_goldens_show_every_player_count_won_by_each_side_and_every_rule() -> None:
@@ -253,8 +280,7 @@ def test_magic_maze_goldens_win_and_lose_every_scenario_and_solo() -> None:
 
 
 def test_magic_maze_goldens_are_what_the_generator_writes() -> None:
-    problems = tool("make_maze_goldens").check()
-    assert not problems, "\n".join(problems) + "\nregenerate: python tools/make_maze_goldens.py"
+    check("magic-maze")
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
@@ -270,9 +296,9 @@ def test_every_golden_board_fits_80_columns(path: Path) -> None:
 def test_hidden_roles_goldens_play_every_level_twice_and_show_the_expansion() -> None:
     """Two goldens per level, named by their level, and between them an upheld accusation of a
     hero, a traitor eliminated, a failed mission, a side switch, an abandonment and a right
-    divining (what ``tools/make_maze_goldens.py`` requires of its recipes, seen in the files)."""
-    gen = tool("make_maze_goldens")
-    plots = tool("maze_roles_plots")
+    divining (what ``tools/goldens.py`` requires of its recipes, seen in the files)."""
+    gen = generator("magic-maze")
+    plots = gen.roles
     levels: Counter = Counter()
     shown: set[str] = set()
     for p in FILES:

@@ -1,9 +1,6 @@
-#!/usr/bin/env python3
-"""Write the golden transcripts of FBI vs Mafia (``transcripts/fbi-mafia/*.yaml``).
+"""FBI vs Mafia's goldens (``transcripts/fbi-mafia/``): per sub-mode, games played by a policy.
 
-Each golden is one whole game played by a deterministic policy and written with
-``engine.transcript.dump``, the canonical transcript format. Which games to play is listed in
-``tools/goldens.yaml`` (the *recipes*: sub-mode, policy, seed). Policies:
+Policies:
 
 - ``random``: the built-in random bot on every seat (what ``arbiter play --bots random`` plays);
 - ``informed-fbi``: the Mafia plays randomly; an FBI character arrests a living Mafia identity
@@ -12,45 +9,24 @@ Each golden is one whole game played by a deterministic policy and written with
 - ``surrender``: random moves until ``after`` inputs were played, then ``seat`` surrenders.
 
 Together the games of each sub-mode must cover every action of the mode, the protection step
-(placing, removing and skipping), threat placement, both answers to both interrupts, friendly fire, a chain detonation, threat
-kills and all three endings (kills, arrests, surrender); see ``required``. When the recipes no
-longer do (after a rules change), a deterministic search adds games until they do and rewrites
-``tools/goldens.yaml``. So after any rules change, one command regenerates everything:
-
-    python tools/make_goldens.py            # write the goldens (searching only if coverage broke)
-    python tools/make_goldens.py --check    # regenerate in memory and compare with the files
-    python tools/make_goldens.py --search   # forget the recipes and search afresh
-
-Running it twice writes identical files. Review the diff after regenerating.
+(placing, removing and skipping), threat placement, both answers to both interrupts, friendly
+fire, a chain detonation, threat kills and all three endings (kills, arrests, surrender); see
+``required``. At least two games per sub-mode.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-for _path in (ROOT, Path(__file__).resolve().parent):
-    if str(_path) not in sys.path:
-        sys.path.insert(0, str(_path))
-
-import yaml  # noqa: E402
-
-import golden_files  # noqa: E402
-
-from engine import registry  # noqa: E402
-from engine.bots import RandomBot  # noqa: E402
-from engine.events import HOST  # noqa: E402
-from engine.games.fbi_mafia import data as fm_data  # noqa: E402
-from engine.session import Session  # noqa: E402
-from engine.transcript import dump  # noqa: E402
+from engine import registry
+from engine.bots import RandomBot
+from engine.events import HOST
+from engine.games.fbi_mafia import data as fm_data
+from engine.session import Session
+from engine.transcript import dump
 
 GAME = "fbi-mafia"
-OUT = ROOT / "transcripts" / GAME
-RECIPES = Path(__file__).resolve().with_name("goldens.yaml")
 POLICIES = ("random", "informed-fbi")
 MAX_INPUTS = 5000  # a game that has not ended by then is a bug
 SEARCH_WINDOW = 12  # seeds tried per search round (each with every policy)
@@ -147,7 +123,7 @@ def describe(recipe: dict[str, Any]) -> str:
 def play(mode: str, recipe: dict[str, Any]) -> Session:
     policy, seed = recipe["policy"], recipe["seed"]
     if policy not in (*POLICIES, "surrender"):
-        raise SystemExit(f"{RECIPES}: {mode}: unknown policy {policy!r}")
+        raise SystemExit(f"goldens.yaml: {GAME}: {mode}: unknown policy {policy!r}")
     session = Session(registry.get(GAME), mode, seed=seed)
     session.note({"golden": describe(recipe)})
     bots = {seat: RandomBot(seat, seed) for seat in session.seats}
@@ -172,34 +148,16 @@ def file_name(mode: str, recipe: dict[str, Any], session: Session) -> str:
     return f"{mode}-{reason}-seed{recipe['seed']}.yaml"
 
 
+SECTIONS = {GAME: "FBI vs Mafia: per sub-mode, the policy and seed of each game (surrender games: after\n"
+                  "how many inputs, and which seat); together they cover everything golden_games/fbi_mafia.py requires."}
+
+
 # ------------------------------------------------------------------------------------ recipes
 def modes() -> list[str]:
     return [v.name for v in registry.get(GAME).variants()]
 
 
-def load_recipes() -> dict[str, list[dict[str, Any]]]:
-    if not RECIPES.exists():
-        return {}
-    doc = yaml.safe_load(RECIPES.read_text(encoding="utf-8")) or {}
-    return {mode: list(games or []) for mode, games in (doc.get(GAME) or {}).items()}
-
-
-def save_recipes(recipes: dict[str, list[dict[str, Any]]]) -> None:
-    lines = [
-        "# The golden games of tools/make_goldens.py: per FBI vs Mafia sub-mode, the policy and seed",
-        "# of each game (surrender games: after how many inputs, and which seat). Written by the",
-        "# generator's search; the games listed here must together cover everything the tool requires.",
-        f"{GAME}:",
-    ]
-    for mode in modes():
-        lines.append(f"  {mode}:")
-        for r in recipes.get(mode, []):
-            body = ", ".join(f"{k}: {r[k]}" for k in ("policy", "seed", "after", "seat") if k in r)
-            lines.append(f"  - {{{body}}}")
-    RECIPES.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-def search(mode: str, recipes: list[dict[str, Any]], have: set[str], log: list[str]) -> list[dict[str, Any]]:
+def _search_mode(mode: str, recipes: list[dict[str, Any]], have: set[str]) -> list[dict[str, Any]]:
     """Add games to ``recipes`` until they cover ``required(mode)``; deterministic (greedy: each
     round plays a window of seeds with every policy and keeps the game covering most)."""
     recipes = list(recipes)
@@ -218,7 +176,7 @@ def search(mode: str, recipes: list[dict[str, Any]], have: set[str], log: list[s
                 recipes.append(recipe)
                 used.add(seed)
                 need -= got
-                log.append(f"{mode}: + {recipe} covers {sorted(got & required(mode))}")
+                print(f"{mode}: + {recipe} covers {sorted(got & required(mode))}")
                 break
     seeds = list(unused())
     while need:
@@ -238,72 +196,43 @@ def search(mode: str, recipes: list[dict[str, Any]], have: set[str], log: list[s
             need -= best[2]
             seeds = [s for s in seeds if s not in used] + [s for s in window if s not in used]
             seeds.sort()
-            log.append(f"{mode}: + {best[1]} covers {sorted(best[2])}")
+            print(f"{mode}: + {best[1]} covers {sorted(best[2])}")
+    if len(recipes) < 2:
+        recipes.append({"policy": "random", "seed": next(iter(unused()))})
     return recipes
 
 
-# ------------------------------------------------------------------------------------ main
-def generate(recipes: dict[str, list[dict[str, Any]]]) -> tuple[dict[str, str], dict[str, set[str]]]:
-    """Play every recipe: file name -> transcript text, and mode -> what is still missing."""
+def _played(doc: dict[str, Any]) -> tuple[dict[str, str], dict[str, set[str]]]:
     files: dict[str, str] = {}
     missing: dict[str, set[str]] = {}
+    sections = doc.get(GAME) or {}
     for mode in modes():
         have: set[str] = set()
-        for recipe in recipes.get(mode, []):
+        for recipe in sections.get(mode) or []:
             session = play(mode, recipe)
             name = file_name(mode, recipe, session)
             if name in files:
-                raise SystemExit(f"{RECIPES}: two games would be written to {name}; use another seed")
+                raise SystemExit(f"{GAME}: two games would be written to {name}; use another seed")
             files[name] = dump(session)
             have |= coverage(session)
         missing[mode] = required(mode) - have
-        if len(recipes.get(mode, [])) < 2:
+        if len(sections.get(mode) or []) < 2:
             missing[mode].add("a second game")
     return files, missing
 
 
-def on_disk() -> dict[str, str]:
-    return golden_files.on_disk(OUT)
+def generate(doc: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
+    """Play every recipe: file name -> transcript text, and what each sub-mode still lacks."""
+    files, missing = _played(doc)
+    return files, [f"{mode}: the recipes no longer cover {sorted(m)}" for mode, m in missing.items() if m]
 
 
-def check() -> list[str]:
-    """Differences between the regenerated goldens and the files; empty when they agree."""
-    files, missing = generate(load_recipes())
-    problems = [f"{mode}: the recipes no longer cover {sorted(m)}" for mode, m in missing.items() if m]
-    return problems + golden_files.compare(files, OUT, f"transcripts/{GAME}")
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true",
-                        help="regenerate in memory and compare with the files on disk; write nothing")
-    parser.add_argument("--search", action="store_true", help="forget the recipes and search afresh")
-    args = parser.parse_args(argv)
-    if args.check:
-        problems = check()
-        for p in problems:
-            print(p)
-        if problems:
-            print("goldens are stale: run  python tools/make_goldens.py  and review the diff")
-            return 1
-        print(f"goldens up to date ({len(on_disk())} files)")
-        return 0
-    recipes = {} if args.search else load_recipes()
-    files, missing = generate(recipes)
-    if any(missing.values()):
-        log: list[str] = []
-        for mode in modes():
-            if missing[mode]:
-                have = required(mode) - missing[mode]
-                recipes[mode] = search(mode, recipes.get(mode, []), have, log)
-        print("\n".join(log))
-        save_recipes(recipes)
-        print(f"wrote {RECIPES.relative_to(ROOT)}")
-        files, missing = generate(recipes)
-        assert not any(missing.values()), missing
-    golden_files.write(files, OUT, f"transcripts/{GAME}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def search(doc: dict[str, Any]) -> dict[str, Any]:
+    """Keep every recipe and add games to the sub-modes that lack something."""
+    _, missing = _played(doc)
+    sections = dict(doc.get(GAME) or {})
+    for mode in modes():
+        if missing[mode]:
+            have = required(mode) - missing[mode]
+            sections[mode] = _search_mode(mode, sections.get(mode) or [], have)
+    return {GAME: {mode: sections.get(mode) or [] for mode in modes()}}

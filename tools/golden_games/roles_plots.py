@@ -1,4 +1,4 @@
-"""The Hidden Roles games of ``tools/make_maze_goldens.py``: the planner bot plays the heist on
+"""The Hidden Roles games of ``tools/goldens.py``: the planner bot plays the heist on
 every seat (as ``--bots planner`` does), and a *plot* adds the expansion's inputs that no bot
 makes yet, decided from the host's knowledge of the game: who accuses whom and how the others
 vote, when a hero abandons, what a traitor divines, what sets a variable card off.

@@ -1,48 +1,25 @@
-#!/usr/bin/env python3
-"""Write the golden transcripts of Classic Mafia (``transcripts/mafia/*.yaml``).
+"""Classic Mafia's goldens (``transcripts/mafia/``): the built-in random bot on every seat (what
+``arbiter play mafia --bots random`` plays); a recipe gives the player count and seed, and
+optionally a custom deck, or a seat that leaves the game after some inputs.
 
-Each golden is one whole game written with ``engine.transcript.dump``. The games are listed
-in ``tools/mafia_goldens.yaml`` (the *recipes*): player count, seed, and optionally a custom
-deck, or a seat that leaves the game after some inputs. Every game is played by the built-in
-random bot on every seat (what ``arbiter play mafia --bots random`` plays).
-
-The recipes must give every player count (6-12) a town win and a Mafia win, and together
-show everything in ``REQUIRED``: a tied vote and its re-vote, a re-vote tied again, the
-Agent's protection holding, the Seducer's protection saving a victim, an arrest skipping a
-night action, a Fighter's kill, a Chameleon's ban, team talk at night, the Agent and the
-Police head declining their powers (pass), a player leaving, and a custom deck. When they no longer do (after a rules change), a deterministic search adds
-games and rewrites the recipes. One command regenerates everything:
-
-    python tools/make_mafia_goldens.py            # write (searching only if coverage broke)
-    python tools/make_mafia_goldens.py --check    # regenerate in memory, compare with the files
-    python tools/make_mafia_goldens.py --search   # forget the recipes and search afresh
+The recipes must give every player count (6-12) a town win and a Mafia win, and together show
+everything in ``REQUIRED``: a tied vote and its re-vote, a re-vote tied again, the Agent's
+protection holding, the Seducer's protection saving a victim, an arrest skipping a night action,
+a Fighter's kill, a Chameleon's ban, team talk at night, the Agent and the Police head declining
+their powers (pass), a player leaving, a custom deck, and a game nobody wins.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-for _path in (ROOT, Path(__file__).resolve().parent):
-    if str(_path) not in sys.path:
-        sys.path.insert(0, str(_path))
-
-import yaml  # noqa: E402
-
-import golden_files  # noqa: E402
-
-from engine import registry  # noqa: E402
-from engine.bots import RandomBot  # noqa: E402
-from engine.games.mafia.rules import variant_name  # noqa: E402
-from engine.session import Session  # noqa: E402
-from engine.transcript import dump  # noqa: E402
+from engine import registry
+from engine.bots import RandomBot
+from engine.games.mafia.rules import variant_name
+from engine.session import Session
+from engine.transcript import dump
 
 GAME = "mafia"
-OUT = ROOT / "transcripts" / GAME
-RECIPES = Path(__file__).resolve().with_name("mafia_goldens.yaml")
 MAX_INPUTS = 5000
 SEARCH_LIMIT = 300
 LEAVE_AFTER = 12
@@ -129,34 +106,12 @@ def counted(recipe: dict[str, Any], got: set[str]) -> set[str]:
     return got
 
 
+SECTIONS = {GAME: "Classic Mafia: player count and seed of each game (random bots on every seat), with a\n"
+                  "custom deck or a seat that leaves where given."}
+
+
 def player_counts() -> list[int]:
     return [len(v.seats) for v in registry.get(GAME).variants()]
-
-
-def load_recipes() -> list[dict[str, Any]]:
-    if not RECIPES.exists():
-        return []
-    doc = yaml.safe_load(RECIPES.read_text(encoding="utf-8")) or {}
-    return list(doc.get(GAME) or [])
-
-
-def save_recipes(recipes: list[dict[str, Any]]) -> None:
-    lines = [
-        "# The golden games of tools/make_mafia_goldens.py: player count and seed of each game",
-        "# (random bots on every seat), with a custom deck or a seat that leaves where given.",
-        "# Written by the generator's search; together they must cover what the tool requires.",
-        f"{GAME}:",
-    ]
-    for r in recipes:
-        body = ", ".join(f"{k}: {_flow(r[k])}" for k in ("players", "seed", "leave", "after", "deck") if k in r)
-        lines.append(f"- {{{body}}}")
-    RECIPES.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-def _flow(value: Any) -> str:
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {v}" for k, v in value.items()) + "}"
-    return str(value)
 
 
 def missing(have_by_players: dict[int, set[str]]) -> set[str]:
@@ -169,7 +124,7 @@ def missing(have_by_players: dict[int, set[str]]) -> set[str]:
     return need | (set(REQUIRED) - every)
 
 
-def search(recipes: list[dict[str, Any]], log: list[str]) -> list[dict[str, Any]]:
+def _search(recipes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Add games until ``missing`` is empty: per player count the first seeds that give each
     missing ending, then greedily (lowest seed first) games that show a missing item."""
     recipes = list(recipes)
@@ -182,7 +137,7 @@ def search(recipes: list[dict[str, Any]], log: list[str]) -> list[dict[str, Any]
         recipes.append(recipe)
         used.add((recipe["players"], recipe["seed"]))
         have.setdefault(recipe["players"], set()).update(counted(recipe, got))
-        log.append(f"+ {recipe} shows {sorted(got)}")
+        print(f"{GAME}: + {recipe} shows {sorted(got)}")
 
     if "custom-deck" in missing(have):
         n = sum(CUSTOM_DECK.values())
@@ -210,56 +165,27 @@ def search(recipes: list[dict[str, Any]], log: list[str]) -> list[dict[str, Any]
     raise SystemExit(f"no seed up to {SEARCH_LIMIT} covers {sorted(missing(have))}")
 
 
-# ------------------------------------------------------------------------------------ main
-def generate(recipes: list[dict[str, Any]]) -> tuple[dict[str, str], set[str]]:
-    """Play every recipe: file name -> transcript text, and what is still missing."""
+def _played(doc: dict[str, Any]) -> tuple[dict[str, str], set[str]]:
     files: dict[str, str] = {}
     have: dict[int, set[str]] = {}
-    for recipe in recipes:
+    for recipe in doc.get(GAME) or []:
         session = play(recipe)
         name = file_name(recipe, session)
         if name in files:
-            raise SystemExit(f"{RECIPES}: two games would be written to {name}; use another seed")
+            raise SystemExit(f"{GAME}: two games would be written to {name}; use another seed")
         files[name] = dump(session)
         have.setdefault(recipe["players"], set()).update(counted(recipe, coverage(session)))
     return files, missing(have)
 
 
-def on_disk() -> dict[str, str]:
-    return golden_files.on_disk(OUT)
+def generate(doc: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
+    """Play every recipe: file name -> transcript text, and what the recipes no longer cover."""
+    files, lacking = _played(doc)
+    return files, [f"the recipes no longer cover {sorted(lacking)}"] if lacking else []
 
 
-def check() -> list[str]:
-    """Differences between the regenerated goldens and the files; empty when they agree."""
-    files, lacking = generate(load_recipes())
-    problems = [f"the recipes no longer cover {sorted(lacking)}"] if lacking else []
-    return problems + golden_files.compare(files, OUT, f"transcripts/{GAME}")
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true",
-                        help="regenerate in memory and compare with the files on disk; write nothing")
-    parser.add_argument("--search", action="store_true", help="forget the recipes and search afresh")
-    args = parser.parse_args(argv)
-    if args.check:
-        problems = check()
-        print("\n".join(problems) if problems else f"goldens up to date ({len(on_disk())} files)")
-        return 1 if problems else 0
-    recipes = [] if args.search else load_recipes()
-    files, lacking = generate(recipes)
-    if lacking:
-        log: list[str] = []
-        recipes = search(recipes, log)
-        print("\n".join(log))
-        recipes.sort(key=lambda r: (r["players"], "deck" in r, "leave" in r, r["seed"]))
-        save_recipes(recipes)
-        print(f"wrote {RECIPES.relative_to(ROOT)}")
-        files, lacking = generate(recipes)
-        assert not lacking, lacking
-    golden_files.write(files, OUT, f"transcripts/{GAME}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def search(doc: dict[str, Any]) -> dict[str, Any]:
+    """Keep every recipe and add games until nothing is missing, sorted by player count."""
+    recipes = _search(list(doc.get(GAME) or []))
+    recipes.sort(key=lambda r: (r["players"], "deck" in r, "leave" in r, r["seed"]))
+    return {GAME: recipes}

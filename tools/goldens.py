@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Write the golden transcripts of every game (``transcripts/GAME/*.yaml``): the one tool for it.
+
+Each golden is one whole game written with ``engine.transcript.dump``, the canonical transcript
+format, played by deterministic bots from a *recipe*. The recipes of every game are listed in
+``tools/goldens.yaml``, one section per list (``fbi-mafia``, ``mafia``, ``magic-maze``,
+``hidden-roles``). What each game's goldens must show between them, how a recipe is played and
+how missing games are searched for is in ``tools/golden_games/`` (one module per game). When a
+rules change breaks a recipe (a game no longer shows what it was chosen for), a deterministic
+search replaces it and rewrites the recipes. After any intended rules change, one command:
+
+    python tools/goldens.py                  # write every game's goldens (searching only if a recipe broke)
+    python tools/goldens.py --check          # regenerate in memory, compare with the files, write nothing
+    python tools/goldens.py mafia            # only the games named
+    python tools/goldens.py --search GAME    # forget GAME's recipes and search afresh
+
+Running it twice writes identical files. Review the diff after regenerating. ``--check`` exits
+with 1 and names every stale, missing or extra file when the goldens are not what it writes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+for _path in (ROOT, Path(__file__).resolve().parent):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+import yaml  # noqa: E402
+
+from golden_games import GAMES  # noqa: E402
+
+RECIPES = Path(__file__).resolve().with_name("goldens.yaml")
+HEADER = ("# The recipes of tools/goldens.py: the golden games of each game, one section per list.\n"
+          "# Written by the tool's search when a recipe broke; review them like code.\n")
+
+
+# ------------------------------------------------------------------------------------ recipes
+def load_recipes() -> dict[str, Any]:
+    """Every section of ``goldens.yaml`` (an absent file or section is empty)."""
+    if not RECIPES.exists():
+        return {}
+    return yaml.safe_load(RECIPES.read_text(encoding="utf-8")) or {}
+
+
+def flow(recipe: dict[str, Any]) -> str:
+    """One recipe on one line: ``{scenario: '1', players: 2, bots: planner, seed: 1}``."""
+    return yaml.safe_dump(recipe, default_flow_style=True, sort_keys=False, width=1 << 20).strip()
+
+
+def recipes_text(doc: dict[str, Any]) -> str:
+    lines = [HEADER.rstrip("\n")]
+    for game in GAMES.values():
+        for key, comment in game.SECTIONS.items():
+            lines += [f"# {line}" if line else "#" for line in comment.splitlines()] + [f"{key}:"]
+            section = doc.get(key) or []
+            if isinstance(section, dict):  # per variant
+                for variant, games in section.items():
+                    lines.append(f"  {variant}:")
+                    lines += [f"  - {flow(r)}" for r in games]
+            else:
+                lines += [f"- {flow(r)}" for r in section]
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------------ files
+def label_of(out: Path) -> str:
+    return str(out.relative_to(ROOT)) if out.is_relative_to(ROOT) else str(out)
+
+
+def on_disk(out: Path) -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(out.glob("*.yaml"))}
+
+
+def compare(files: dict[str, str], out: Path) -> list[str]:
+    """Differences between generated ``files`` (name -> text) and ``out``; empty when equal."""
+    problems = []
+    disk = on_disk(out)
+    label = label_of(out)
+    for name in sorted(set(files) | set(disk)):
+        if name not in disk:
+            problems.append(f"missing: {label}/{name}")
+        elif name not in files:
+            problems.append(f"not made by the generator: {label}/{name}")
+        elif files[name] != disk[name]:
+            problems.append(f"differs: {label}/{name}")
+    return problems
+
+
+def write(files: dict[str, str], out: Path) -> None:
+    """Make ``out`` hold exactly ``files``: remove the others, write what changed."""
+    out.mkdir(parents=True, exist_ok=True)
+    label = label_of(out)
+    for name in sorted(set(on_disk(out)) - set(files)):
+        (out / name).unlink()
+        print(f"removed {label}/{name}")
+    for name, text in sorted(files.items()):
+        path = out / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8", newline="\n")
+            print(f"wrote {label}/{name}")
+    total = sum(len(t.encode("utf-8")) for t in files.values())
+    print(f"{label}: {len(files)} goldens, {total // 1024} KiB")
+
+
+def out_of(game: str) -> Path:
+    return ROOT / "transcripts" / game
+
+
+# ------------------------------------------------------------------------------------ the command
+def check(games: list[str] | None = None) -> list[str]:
+    """Regenerate ``games`` (default all) in memory: every way they differ from the files and
+    every requirement the recipes no longer meet; empty when the goldens are up to date."""
+    doc = load_recipes()
+    problems = []
+    for name in games or list(GAMES):
+        files, missing = GAMES[name].generate(doc)
+        problems += [f"{name}: {m}" for m in missing] + compare(files, out_of(name))
+    return problems
+
+
+def regenerate(name: str, doc: dict[str, Any], afresh: bool) -> dict[str, Any]:
+    """Write ``name``'s goldens; search new recipes into ``doc`` when some broke (or ``afresh``)."""
+    game = GAMES[name]
+    if afresh:
+        doc = {**doc, **{key: None for key in game.SECTIONS}}
+    files, missing = game.generate(doc)
+    if missing:
+        print(f"{name}: searching for {'; '.join(missing)}")
+        doc = {**doc, **game.search(doc)}
+        files, missing = game.generate(doc)
+        if missing:
+            raise SystemExit(f"{name}: the search left {missing}")
+    write(files, out_of(name))
+    return doc
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="*", metavar="GAME", help=f"games to regenerate (default all: {', '.join(GAMES)})")
+    parser.add_argument("--check", action="store_true",
+                        help="regenerate in memory and compare with the files on disk; write nothing")
+    parser.add_argument("--search", action="store_true", help="forget the named games' recipes and search afresh")
+    args = parser.parse_args(argv)
+    unknown = [g for g in args.games if g not in GAMES]
+    if unknown:
+        parser.error(f"unknown game {unknown[0]!r}; the games are {', '.join(GAMES)}")
+    if args.search and not args.games:
+        parser.error("--search needs the games to search afresh, e.g. --search mafia")
+    games = args.games or list(GAMES)
+    if args.check:
+        problems = check(games)
+        for p in problems:
+            print(p)
+        if problems:
+            print("goldens are stale: run  python tools/goldens.py  and review the diff")
+            return 1
+        print(f"goldens up to date ({sum(len(on_disk(out_of(g))) for g in games)} files)")
+        return 0
+    doc = before = load_recipes()
+    for name in games:
+        doc = regenerate(name, doc, args.search)
+    if doc != before or not RECIPES.exists():
+        RECIPES.write_text(recipes_text(doc), encoding="utf-8", newline="\n")
+        print(f"wrote {RECIPES.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
