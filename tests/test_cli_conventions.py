@@ -72,6 +72,19 @@ def test_a_seats_session_may_leave_its_name_out() -> None:
     assert responses(host.output)[0][0].startswith("? unknown-command"), "the host always names the seat"
 
 
+def test_as_with_bots_fills_every_other_seat_and_bot_overrides_one(tmp_path: Path) -> None:
+    """``--as SEAT --bots KIND`` puts KIND on every seat but SEAT; a ``--bot`` replaces one."""
+    record = tmp_path / "t.yaml"
+    r = run("play", "fbi-mafia", "--mode", "standard-3v3", "--seed", 2, "--as", "detective", "--bots", "random",
+            "--bot", "bomber=exec:python3 docs/examples/random_bot.py", "--moves", "-", "--transcript", record,
+            input="")
+    assert r.exit_code == 4, r.output  # the detective's (empty) input ended before the game did
+    bots = yaml.safe_load(record.read_text(encoding="utf-8"))["session"]["bots"]
+    assert bots == {"bandit": "random", "undercover": "random", "maniac": "random",
+                    "bomber": "exec:python3 docs/examples/random_bot.py", "operative": "random"}
+    assert responses(r.output)[0][0].startswith("= bandit "), "the bots played up to the detective's turn"
+
+
 def test_bench_json_has_every_figure() -> None:
     r = run("bench", "mafia", "--mode", "6-players", "--games", 2, "--repeat", 1, "--json")
     assert r.exit_code == 0, r.output
