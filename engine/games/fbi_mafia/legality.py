@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from typing import Any, Literal
 
@@ -155,6 +156,24 @@ RULES: dict[str, Rule] = {rule.verb: rule for rule in (
 LINE_ARREST = Rule("arrest", DETECTIVE_LINE, (ALIVE_CARD,))
 
 
+@cache
+def _all_shifts(size: int, distances: tuple[int, ...]) -> tuple[Move, ...]:
+    """Every shift of a board of ``size`` by ``distances``, in the order the moves are listed."""
+    return tuple(Move("shift", line=line, index=index, delta=sign * dist)
+                 for line in ("row", "col") for index in range(size) for dist in distances for sign in (-1, 1))
+
+
+@cache
+def _all_swaps(size: int) -> tuple[Move, ...]:
+    """Every swap of two neighbouring cards on a board of ``size``, in reading order."""
+    return tuple(Move("swap", cells=(a, b)) for a in grid.cells(size) for b in grid.neighbours(a, size) if a < b)
+
+
+@cache
+def _shift_set(size: int, distances: tuple[int, ...]) -> frozenset[Move]:
+    return frozenset(_all_shifts(size, distances))
+
+
 class LegalityLayer(DeckLayer):
     """The legal moves of the acting character, generated from the table, and the refusals."""
 
@@ -168,7 +187,16 @@ class LegalityLayer(DeckLayer):
         return stock is None or self._token_count(stock.token) < getattr(self.limits, stock.limit)
 
     def _meets(self, needs: tuple[Need, ...], cell: Cell) -> bool:
-        return all(need.holds(self, cell) for need in needs)
+        for need in needs:
+            if not need.holds(self, cell):
+                return False
+        return True
+
+    def _reaches(self, rule: Rule, origin: Cell, target: Cell) -> bool:
+        """Whether ``target`` is in ``_reachable(rule, origin)``, without listing the others:
+        the same three conditions (stock, reach, needs), asked of one cell."""
+        return (self._in_stock(rule.stock) and target in rule.reach.cells(origin, self.size, self.limits)
+                and self._meets(rule.needs, target))
 
     def _reachable(self, rule: Rule, origin: Cell) -> list[Cell]:
         """The legal targets of ``rule`` counted from ``origin``, in reading order."""
@@ -240,15 +268,13 @@ class LegalityLayer(DeckLayer):
         )
 
     def _shifts(self) -> list[Move]:
-        out = []
-        for line in ("row", "col"):
-            for index in range(self.size):
-                for dist in self.roles[self.actor].shifts:
-                    for sign in (-1, 1):
-                        m = Move("shift", line=line, index=index, delta=sign * dist)
-                        if not self._reverse_banned(m):
-                            out.append(m)
-        return out
+        """Every legal shift of the actor: its shifts on this board (made once per board size
+        and distances, ``_all_shifts``) but the one that would undo the last shift."""
+        return [m for m in _all_shifts(self.size, self.roles[self.actor].shifts) if not self._reverse_banned(m)]
+
+    def _shift_legal(self, move: Move) -> bool:
+        """Whether ``move`` is in ``_shifts()``, without listing them."""
+        return move in _shift_set(self.size, self.roles[self.actor].shifts) and not self._reverse_banned(move)
 
     def action_verbs(self) -> tuple[str, ...]:
         """The words the acting character's turn action may start with."""
@@ -267,8 +293,7 @@ class LegalityLayer(DeckLayer):
         if verb == "evidence":
             return [Move(verb, cells=(self.pos[n],)) for n in self._evidence_cards()]
         if verb == "swap":
-            return [Move(verb, cells=(a, b)) for a in grid.cells(self.size)
-                    for b in grid.neighbours(a, self.size) if a < b]
+            return list(_all_swaps(self.size))
         return self._rule_moves(verb)
 
     def _threat_moves(self) -> list[Move]:
