@@ -34,7 +34,9 @@ def listing_rows() -> list[list[str]]:
 @click.command()
 def games() -> None:
     """List the games and their modes or scenarios (80 columns wide)."""
-    from cli.listing import ROWS  # listing_rows() as written by tools/make_listing.py: no game is loaded
+    from cli.listing import (
+        ROWS,  # listing_rows() as written by tools/make_listing.py: no game is loaded
+    )
 
     click.echo(tabulate(ROWS, headers=["game", "mode", "seats", "description"], maxcolwidths=WIDTHS))
 
