@@ -116,3 +116,25 @@ def test_a_transcript_edited_around_its_log_is_read_as_the_library_reads_it():
         fast = tr._fast_document(changed)
         if fast is not None:
             assert typed(fast) == typed(yamlio.load(changed))
+
+
+def test_a_move_line_is_read_by_its_pattern_as_by_the_general_reader():
+    from engine.logline import _fast_flow, _read_flow, _read_move
+
+    def general(line: str) -> Any:
+        try:
+            value, end = _read_flow(line, 2)
+        except (ValueError, IndexError):
+            return None
+        return value if end == len(line) - 1 and _fast_flow(value) == line[2:-1] else None
+
+    lines = [line for path in GOLDENS for line in path.read_text(encoding="utf-8").splitlines(keepends=True)
+             if line.startswith("- {move: ")]
+    rng = random.Random(5)
+    for line in lines + [line.replace("time: ", "time: 0", 1) for line in lines[:50]] + [
+            line.replace(", time: ", ".0, time: ", 1) for line in lines[:50]]:
+        for edited in (line, line.replace("text: ", "text: " + rng.choice(["yes ", "1", "- ", "#", "'", "on"]), 1)):
+            by_pattern = _read_move(edited)
+            assert typed(by_pattern) == typed(general(edited)), edited
+            if by_pattern is not None:
+                assert typed(by_pattern) == typed(yaml_line(edited)), edited
