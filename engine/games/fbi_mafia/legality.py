@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from engine.errors import AmbiguousMoveError, IllegalMoveError
 from engine.games.fbi_mafia import grid
-from engine.games.fbi_mafia.board import DEAD, BoardLayer
+from engine.games.fbi_mafia.board import ALIVE, DEAD, BoardLayer
 from engine.games.fbi_mafia.data import Limits
 from engine.games.fbi_mafia.deck import DeckLayer
 from engine.games.fbi_mafia.grid import Cell, cell_name
@@ -45,7 +45,7 @@ class Reach:
         """The cells within reach, in reading order."""
         match self.shape:
             case "around":
-                return tuple(sorted([origin, *grid.neighbours(origin, size)]))
+                return _around(origin, size)
             case "adjacent":
                 return grid.neighbours(origin, size)
             case "line":
@@ -94,22 +94,27 @@ class Rule:
     far: str = "{cell} is not {where}"
 
 
+# The needs read the card on a cell directly (``state.grid``, as ``_name`` does): they are
+# asked for every cell in reach of every verb whenever moves are listed.
+
 def living(state: BoardLayer, cell: Cell) -> bool:
-    return state._alive(cell)
+    return state.status[state.grid[cell[0]][cell[1]]] == ALIVE
 
 
 def dead(state: BoardLayer, cell: Cell) -> bool:
-    return state.status[state._name(cell)] == DEAD
+    return state.status[state.grid[cell[0]][cell[1]]] == DEAD
 
 
 def carrying(*tokens: str) -> Callable[[BoardLayer, Cell], bool]:
     """The card carries one of ``tokens``."""
-    return lambda state, cell: any(state._has(cell, t) for t in tokens)
+    wanted = frozenset(tokens)
+    return lambda state, cell: not wanted.isdisjoint(state.tokens[state.grid[cell[0]][cell[1]]])
 
 
 def free_of(*tokens: str) -> Callable[[BoardLayer, Cell], bool]:
     """The card carries none of ``tokens``."""
-    return lambda state, cell: not any(state._has(cell, t) for t in tokens)
+    banned = frozenset(tokens)
+    return lambda state, cell: banned.isdisjoint(state.tokens[state.grid[cell[0]][cell[1]]])
 
 
 def not_known_teammate(state: BoardLayer, cell: Cell) -> bool:
@@ -154,6 +159,12 @@ RULES: dict[str, Rule] = {rule.verb: rule for rule in (
 )}
 # The Detective's arrest ("arrest: line" in its role) reaches along lines instead.
 LINE_ARREST = Rule("arrest", DETECTIVE_LINE, (ALIVE_CARD,))
+
+
+@cache
+def _around(origin: Cell, size: int) -> tuple[Cell, ...]:
+    """``origin`` and its neighbours, in reading order."""
+    return tuple(sorted([origin, *grid.neighbours(origin, size)]))
 
 
 @cache
