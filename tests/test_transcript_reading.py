@@ -138,3 +138,16 @@ def test_a_move_line_is_read_by_its_pattern_as_by_the_general_reader():
             assert typed(by_pattern) == typed(general(edited)), edited
             if by_pattern is not None:
                 assert typed(by_pattern) == typed(yaml_line(edited)), edited
+
+
+def test_a_moves_time_is_written_as_before():
+    from engine.clock import seconds_name
+    from engine.session import _time
+
+    def as_before(ms: int) -> int | float:
+        text = seconds_name(ms)
+        return float(text) if "." in text else int(text)
+
+    rng = random.Random(3)
+    for ms in [*range(0, 5000), *(k * 1000 for k in range(5000)), *(rng.randrange(10**12) for _ in range(5000))]:
+        assert typed(_time(ms)) == typed(as_before(ms)), ms
