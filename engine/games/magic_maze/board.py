@@ -8,6 +8,8 @@ state keeps (declared here).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from engine.games.magic_maze.data import Scenario
 from engine.games.magic_maze.mall import Mall, joined_origin
 from engine.games.magic_maze.tiles import Cell
@@ -83,31 +85,23 @@ class BoardFacts:
         return {c for h, c in self.heroes.items() if c is not None and h != hero}, self.live_cameras()
 
     def slide(self, hero: str, start: Cell, d: str,
-              context: tuple[set[Cell], int] | None = None) -> tuple[Cell, ...]:
+              context: tuple[set[Cell], int] | None = None) -> Iterator[Cell]:
         """The squares a straight move of ``hero`` from ``start`` toward ``d`` enters, in order:
         each one a square the move may stop on (the other heroes standing still). It stops
         before a wall, a hero, a blocked square, a locked hourglass or the mall's edge, and on
         a usable exit (the hero leaves). Cameras the barbarian enters stop locking hourglasses
         at once. The one straight-move rule: ``path`` and the planner both ask it."""
         others, live = context if context is not None else self.slide_context(hero)
-        run = self.mall.run(start, d, hero == "orange")  # the walls' part of the rule
-        if not live and not self.theft:  # no lock and no exit to leave by: only a hero stops it
-            for i, h in enumerate(run):
-                if h in others:
-                    return run[:i]
-            return run
         kinds = self.mall.kinds
-        out = []
-        for h in run:
+        for h in self.mall.run(start, d, hero == "orange"):  # the walls' part of the rule
             kind = kinds[h][0]
             if h in others or (kind == "hourglass" and live >= 2):  # the heroes' and the locks' part
-                break
-            out.append(h)
+                return
+            yield h
             if live and hero == "yellow" and kind == "camera" and h not in self.used:
                 live -= 1
             if self.theft and kind == "exit" and self.exit_usable(h, hero):
-                break
-        return tuple(out)
+                return
 
     def path(self, hero: str, d: str) -> list[Cell]:
         """The squares a straight move of ``hero`` toward ``d`` enters from where it stands, as

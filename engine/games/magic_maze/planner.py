@@ -53,40 +53,35 @@ def routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
     queue = deque([start])
     context = state.slide_context(hero)
     kinds, used = state.mall.kinds, state.used
-    # Read once per search (nothing changes during it): the unused hourglasses, and the exits
-    # ``hero`` would leave by (``state.exit_usable``), where a way ends.
-    fresh_glasses = {h for h, kind in kinds.items() if kind[0] == "hourglass" and h not in used}
-    leaves = {h for h, kind in kinds.items() if kind[0] == "exit" and state.exit_usable(h, hero)}
     directions = [d for d in "NESW" if DIR_NAME[d] in actions]
     vortexes = ([(v, Move("vortex", hero=hero, square=state.square_name(v))) for v in state.free_vortexes(hero)]
                 if "vortex" in actions and not state.theft else [])
     escalator = "escalator" in actions
-    slide = state.slide
     while queue:
         g = queue.popleft()
         length, first = best[g]
         length += 1
         for d in directions:
-            for n, h in enumerate(slide(hero, g, d, context), start=1):
-                fresh = h in fresh_glasses
+            for n, h in enumerate(state.slide(hero, g, d, context), start=1):
+                fresh = kinds[h][0] == "hourglass" and h not in used
                 if fresh and not flip_ok:
                     break
                 if h not in best:
                     best[h] = Route(length, first or Move("move", hero=hero, direction=d, squares=n))
-                    if h not in leaves:
+                    if not state.exit_usable(h, hero):
                         queue.append(h)
                 if fresh:
                     break
         for v, move in vortexes:
             if v != g and v not in best:
                 best[v] = Route(length, first or move)
-                if v not in leaves:
+                if not state.exit_usable(v, hero):
                     queue.append(v)
         if escalator:
             h = state.escalator_end(g)
-            if h is not None and h not in best and state.hero_at(h) in (None, hero):
+            if h is not None and state.hero_at(h) in (None, hero) and h not in best:
                 best[h] = Route(length, first or Move("escalator", hero=hero))
-                if h not in leaves:
+                if not state.exit_usable(h, hero):
                     queue.append(h)
     return best
 
