@@ -26,7 +26,8 @@ def test_the_listing_tool_agrees() -> None:
 
 def _modules_after(code: str) -> set[str]:
     out = subprocess.run([sys.executable, "-c", code + "\nimport sys; print(' '.join(sorted(sys.modules)))"],
-                         capture_output=True, text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": ""},
+                         capture_output=True, text=True, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "", "PYTHONDONTWRITEBYTECODE": "1"},
                          check=True)
     return set(out.stdout.split())
 
