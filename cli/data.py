@@ -1,4 +1,8 @@
-"""``arbiter games`` and ``arbiter validate``: what this version plays, and checking data."""
+"""``arbiter games`` and ``arbiter validate``: what this version plays, and checking data.
+
+``arbiter games`` prints rows written beforehand (``cli/listing.py``, by ``tools/make_listing.py``;
+a test checks they are what the games say now), so it starts as fast as its libraries; the
+engine is imported only by the functions that use it."""
 
 from __future__ import annotations
 
@@ -9,28 +13,39 @@ import click
 from tabulate import tabulate
 
 from cli.common import EXIT_ERROR, usage
-from engine import registry
-from engine.errors import ScenarioError
-from engine.scenario import every_problem, packaged_files, packaged_text, read_file
 
 WIDTHS = [11, 13, 24, 24]
 """Column widths of ``arbiter games``: with the gaps, 80 columns; longer cells wrap."""
 
 
-@click.command()
-def games() -> None:
-    """List the games and their modes or scenarios (80 columns wide)."""
+def listing_rows() -> list[list[str]]:
+    """The rows of ``arbiter games``, read from every game's rules and data."""
+    from engine import registry
+
     rows = []
     for rules in registry.games():
         for v in rules.variants():
             rows.append([rules.name, v.name, " ".join(v.seats), v.description])
         for extra in getattr(rules, "extra_listing", lambda: [])():
             rows.append([rules.name, *extra])
-    click.echo(tabulate(rows, headers=["game", "mode", "seats", "description"], maxcolwidths=WIDTHS))
+    return rows
+
+
+@click.command()
+def games() -> None:
+    """List the games and their modes or scenarios (80 columns wide)."""
+    from cli.listing import (
+        ROWS,  # listing_rows() as written by tools/make_listing.py: no game is loaded
+    )
+
+    click.echo(tabulate(ROWS, headers=["game", "mode", "seats", "description"], maxcolwidths=WIDTHS))
 
 
 def _report(name: str, text: str) -> int:
     """Check one document and print every problem with its line; how many there were."""
+    from engine import registry
+    from engine.scenario import every_problem
+
     problems = every_problem(text, name, registry.validate_document)
     for exc in problems:
         where = f"{exc.source}:{exc.line}" if exc.line else exc.source
@@ -48,6 +63,10 @@ def validate(path: str | None) -> None:
 
     Every problem of a file is named, each with its line and the path inside the file; exit
     status 1 when there is one."""
+    from engine import registry
+    from engine.errors import ScenarioError
+    from engine.scenario import packaged_files, packaged_text, read_file
+
     problems = 0
     if path is None:
         for rel in packaged_files():

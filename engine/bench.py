@@ -60,7 +60,7 @@ def play_random(rules: Rules, variant: str, seed: int, max_inputs: int = 100_000
     for _ in range(max_inputs):
         if session.over:
             break
-        seat = session.state.awaiting()[0].seat
+        seat = session.state.awaited_seats()[0]
         text = bots[seat].choose(session)
         if text is None:
             break

@@ -109,6 +109,11 @@ class GameState(ABC):
         action): others learn only that some input was made."""
         return text
 
+    def awaited_seats(self) -> list[str]:
+        """The seats of ``awaiting()``, in its order. A game may answer without writing the
+        hints (it is asked at every input of a bot game)."""
+        return [a.seat for a in self.awaiting()]
+
     def awaiting_seen_by(self, seat: str) -> list[Awaiting]:
         """The awaited inputs as ``seat`` (or ``engine.events.HOST``) may know them. A game
         where being awaited is a secret (a night role) shows others an entry whose seat is

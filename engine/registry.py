@@ -1,34 +1,44 @@
-"""The games arbiter knows, by name."""
+"""The games arbiter knows, by name. A game's rules are imported the first time they are asked
+for, so a command playing one game never loads the others."""
 
 from __future__ import annotations
+
+import importlib
 
 from engine.errors import UnknownCommandError
 from engine.game import Rules
 from engine.scenario import Node
-from engine.games.fbi_mafia.rules import FbiMafiaRules
-from engine.games.magic_maze.rules import MagicMazeRules
-from engine.games.mafia.rules import MafiaRules
 
-_GAMES: dict[str, Rules] = {r.name: r for r in (FbiMafiaRules(), MafiaRules(), MagicMazeRules())}
+_WHERE: dict[str, tuple[str, str]] = {
+    "fbi-mafia": ("engine.games.fbi_mafia.rules", "FbiMafiaRules"),
+    "mafia": ("engine.games.mafia.rules", "MafiaRules"),
+    "magic-maze": ("engine.games.magic_maze.rules", "MagicMazeRules"),
+}
+"""Each game's name, and the module and class of its rules (the order ``games`` lists them in)."""
+_GAMES: dict[str, Rules] = {}
 
 
 def games() -> list[Rules]:
-    return list(_GAMES.values())
+    return [get(name) for name in _WHERE]
 
 
 def names() -> list[str]:
     """The games' names, sorted."""
-    return sorted(_GAMES)
+    return sorted(_WHERE)
 
 
 def get(name: str) -> Rules:
-    try:
-        return _GAMES[name]
-    except KeyError:
-        raise UnknownCommandError(f"no game named {name!r}", sorted(_GAMES)) from None
+    rules = _GAMES.get(name)
+    if rules is None:
+        if name not in _WHERE:
+            raise UnknownCommandError(f"no game named {name!r}", sorted(_WHERE))
+        module, cls = _WHERE[name]
+        rules = _GAMES[name] = getattr(importlib.import_module(module), cls)()
+        assert rules.name == name, f"{module}.{cls} is named {rules.name!r}, not {name!r}"
+    return rules
 
 
 def validate_document(doc: Node) -> None:
     """Check one scenario YAML document with the rules of the game its ``game:`` key names."""
-    game = doc.key("game").text(sorted(_GAMES))
-    _GAMES[game].validate_document(doc)
+    game = doc.key("game").text(sorted(_WHERE))
+    get(game).validate_document(doc)

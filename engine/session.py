@@ -54,6 +54,9 @@ class Move:
 
 
 def _time(ms: int) -> int | float:
+    """A time in a transcript: whole seconds as an int, else the exact decimal as a float."""
+    if ms % 1000 == 0:  # seconds_name writes str(ms // 1000) then: the commonest case, read at once
+        return ms // 1000
     text = seconds_name(ms)
     return float(text) if "." in text else int(text)
 

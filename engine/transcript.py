@@ -22,7 +22,6 @@ transcript without ``result`` is a game in progress and can be resumed.
 from __future__ import annotations
 
 import os
-import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -35,14 +34,11 @@ from engine import registry, yamlio
 from engine.chance import ChanceRecord
 from engine.clock import parse_seconds
 from engine.errors import ArbiterError, TranscriptError
+from engine.logline import _flow, entry_line, read_entry_line  # noqa: F401 (_flow: tests)
 from engine.session import Session
 
 FORMAT = 1
 HEADER = "# arbiter transcript. Replay it with: arbiter replay FILE\n"
-
-
-def _flow(value: Any) -> str:
-    return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 20, sort_keys=False).strip()
 
 
 def _block(value: dict[str, Any]) -> str:
@@ -68,41 +64,6 @@ def opening_of(session: Session, settings: dict[str, Any] | None = None) -> str:
     """The text before the first log entry; ``settings`` are how ``arbiter play`` ran the
     session (its seat, its bots), so ``--resume`` can run it the same way."""
     return HEADER + _block(header_of(session, settings)) + "log:\n"
-
-
-_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_.'/()-]*(?: [A-Za-z0-9_.'/()-]+)*")
-_RESOLVED = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL".split())
-
-
-def _fast_flow(value: Any) -> str | None:
-    """``value`` in YAML's flow style as ``yaml.safe_dump`` writes it, for the plain shapes a
-    log entry has (words, whole numbers, decimal times, lists and mappings of them); None for
-    anything else (then the YAML library writes it). ``test_transcripts`` checks the two agree."""
-    if isinstance(value, str):
-        return value if _PLAIN.fullmatch(value) and value not in _RESOLVED else None
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        text = repr(value)
-        return text if "." in text and "e" not in text and "n" not in text else None
-    if isinstance(value, list):
-        parts = [_fast_flow(v) for v in value]
-        return None if None in parts else "[" + ", ".join(parts) + "]"  # type: ignore[arg-type]
-    if isinstance(value, dict):
-        out = []
-        for k, v in value.items():
-            key, val = (_fast_flow(k) if isinstance(k, str) else None), _fast_flow(v)
-            if key is None or val is None:
-                return None
-            out.append(f"{key}: {val}")
-        return "{" + ", ".join(out) + "}"
-    return None
-
-
-def entry_line(entry: dict[str, Any]) -> str:
-    return "- " + (_fast_flow(entry) or _flow(entry)) + "\n"
 
 
 def ending_of(session: Session) -> dict[str, Any]:
@@ -374,13 +335,58 @@ def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str]]:
     return doc, notes
 
 
-def _load_yaml(text: str, source: str) -> tuple[Any, list[str]]:
+def _fast_document(text: str) -> dict[str, Any] | None:
+    """A whole transcript as the writer writes it (header, one line per log entry, an ending),
+    read with the YAML library for the header, the ending and any log line that is not plain
+    only; None for any other text, which is then read by the YAML library whole. The same
+    document as ``_yaml(text)``: plain log lines are read by ``read_entry_line``, a line that
+    is not is a whole flow mapping on its line, and the header and the ending are read apart,
+    allowed only when their keys and ``log`` are all different and nothing indented follows
+    the log (``test_transcript_reading`` compares with the library)."""
+    cut = text.find("\nlog:\n")
+    if cut < 0 or not text.endswith("\n"):
+        return None
+    start = cut + len("\nlog:\n")
+    log = []
+    end = start
+    while text.startswith("- ", end):
+        nl = text.index("\n", end) + 1
+        line = text[end:nl]
+        entry = read_entry_line(line)
+        if entry is None:  # not plain (a quoted note): the library reads the line, whole on it
+            if not (line.startswith("- {") and line.endswith("}\n")):
+                return None
+            try:
+                alone = _yaml(line)
+            except yaml.YAMLError:
+                return None
+            if not (isinstance(alone, list) and len(alone) == 1 and isinstance(alone[0], dict)):
+                return None
+            entry = alone[0]
+        log.append(entry)
+        end = nl
+    first = next((ln for ln in text[end:].split("\n") if ln.strip() and not ln.startswith("#")), "")
+    if not log or first[:1].isspace():  # an indented line after the log would continue its last entry
+        return None
     try:
-        doc = _yaml(text)
-    except yaml.YAMLError as exc:
-        if "\nlog:\n" not in text:
-            raise _yaml_error(exc, source) from None
-        return _by_lines(text, source)
+        head, rest = _yaml(text[:cut + 1]), _yaml(text[end:]) or {}
+    except yaml.YAMLError:
+        return None
+    if not isinstance(head, dict) or not isinstance(rest, dict) or "log" in head or "log" in rest \
+            or set(head) & set(rest):
+        return None
+    return {**head, "log": log, **rest}
+
+
+def _load_yaml(text: str, source: str) -> tuple[Any, list[str]]:
+    doc = _fast_document(text)
+    if doc is None:
+        try:
+            doc = _yaml(text)
+        except yaml.YAMLError as exc:
+            if "\nlog:\n" not in text:
+                raise _yaml_error(exc, source) from None
+            return _by_lines(text, source)
     if isinstance(doc, dict):
         log = doc.get("log")
         torn_entry = not text.endswith("\n") and isinstance(log, list) and log and _entry_problem(log[-1])

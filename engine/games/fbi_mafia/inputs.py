@@ -124,7 +124,6 @@ class InputLayer(ResolutionLayer):
         return run
 
     def _plan_protection(self, move: Move) -> Plan:
-        options = self._protection_options()
         if move.verb == "skip":
             actor = self.actor
 
@@ -135,11 +134,12 @@ class InputLayer(ResolutionLayer):
             return skip
         if move.verb not in ("protect", "unprotect") or move.answer is not None:
             raise IllegalMoveError(
-                f"the {self.actor} must first place or remove a protection token, or skip", options
+                f"the {self.actor} must first place or remove a protection token, or skip",
+                self._protection_options(),
             )
         target = move.cells[0]
-        if target not in self._targets(move.verb):
-            raise self._refuse(move, self._why_not(move.verb, target), options)
+        if not self._reaches(self._rule(move.verb), self._me(), target):  # target in self._targets(verb)
+            raise self._refuse(move, self._why_not(move.verb, target), self._protection_options())
         name = self._name(target)
 
         def run() -> None:
@@ -191,7 +191,7 @@ class InputLayer(ResolutionLayer):
                 [self._form(v) for v in allowed],
             )
         if move.verb == "shift":
-            if move in self._shifts():
+            if self._shift_legal(move):
                 return lambda: self._do_shift(move)
             if abs(move.delta or 0) not in self.roles[actor].shifts:
                 raise self._refuse(move, f"the {actor} shifts by {' or '.join(map(str, self.roles[actor].shifts))}",
@@ -227,9 +227,9 @@ class InputLayer(ResolutionLayer):
         *before, target = move.cells
         source = before[0] if before else None
         if source is None:
-            legal = target in self._targets(move.verb)
+            legal = self._reaches(rule, self._me(), target)  # target in self._targets(move.verb)
         else:
-            legal = self._meets(rule.source, source) and target in self._reachable(rule, source)
+            legal = self._meets(rule.source, source) and self._reaches(rule, source, target)
         if not legal:
             raise self._refuse(move, self._why_not(move.verb, target, source), self.action_options(move.verb))
         if not rule.tokens:

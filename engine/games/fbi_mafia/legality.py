@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from typing import Any, Literal
 
 from engine.errors import AmbiguousMoveError, IllegalMoveError
 from engine.games.fbi_mafia import grid
-from engine.games.fbi_mafia.board import DEAD, BoardLayer
+from engine.games.fbi_mafia.board import ALIVE, DEAD, BoardLayer
 from engine.games.fbi_mafia.data import Limits
 from engine.games.fbi_mafia.deck import DeckLayer
 from engine.games.fbi_mafia.grid import Cell, cell_name
@@ -44,7 +45,7 @@ class Reach:
         """The cells within reach, in reading order."""
         match self.shape:
             case "around":
-                return tuple(sorted([origin, *grid.neighbours(origin, size)]))
+                return _around(origin, size)
             case "adjacent":
                 return grid.neighbours(origin, size)
             case "line":
@@ -93,22 +94,27 @@ class Rule:
     far: str = "{cell} is not {where}"
 
 
+# The needs read the card on a cell directly (``state.grid``, as ``_name`` does): they are
+# asked for every cell in reach of every verb whenever moves are listed.
+
 def living(state: BoardLayer, cell: Cell) -> bool:
-    return state._alive(cell)
+    return state.status[state.grid[cell[0]][cell[1]]] == ALIVE
 
 
 def dead(state: BoardLayer, cell: Cell) -> bool:
-    return state.status[state._name(cell)] == DEAD
+    return state.status[state.grid[cell[0]][cell[1]]] == DEAD
 
 
 def carrying(*tokens: str) -> Callable[[BoardLayer, Cell], bool]:
     """The card carries one of ``tokens``."""
-    return lambda state, cell: any(state._has(cell, t) for t in tokens)
+    wanted = frozenset(tokens)
+    return lambda state, cell: not wanted.isdisjoint(state.tokens[state.grid[cell[0]][cell[1]]])
 
 
 def free_of(*tokens: str) -> Callable[[BoardLayer, Cell], bool]:
     """The card carries none of ``tokens``."""
-    return lambda state, cell: not any(state._has(cell, t) for t in tokens)
+    banned = frozenset(tokens)
+    return lambda state, cell: banned.isdisjoint(state.tokens[state.grid[cell[0]][cell[1]]])
 
 
 def not_known_teammate(state: BoardLayer, cell: Cell) -> bool:
@@ -155,6 +161,30 @@ RULES: dict[str, Rule] = {rule.verb: rule for rule in (
 LINE_ARREST = Rule("arrest", DETECTIVE_LINE, (ALIVE_CARD,))
 
 
+@cache
+def _around(origin: Cell, size: int) -> tuple[Cell, ...]:
+    """``origin`` and its neighbours, in reading order."""
+    return tuple(sorted([origin, *grid.neighbours(origin, size)]))
+
+
+@cache
+def _all_shifts(size: int, distances: tuple[int, ...]) -> tuple[Move, ...]:
+    """Every shift of a board of ``size`` by ``distances``, in the order the moves are listed."""
+    return tuple(Move("shift", line=line, index=index, delta=sign * dist)
+                 for line in ("row", "col") for index in range(size) for dist in distances for sign in (-1, 1))
+
+
+@cache
+def _all_swaps(size: int) -> tuple[Move, ...]:
+    """Every swap of two neighbouring cards on a board of ``size``, in reading order."""
+    return tuple(Move("swap", cells=(a, b)) for a in grid.cells(size) for b in grid.neighbours(a, size) if a < b)
+
+
+@cache
+def _shift_set(size: int, distances: tuple[int, ...]) -> frozenset[Move]:
+    return frozenset(_all_shifts(size, distances))
+
+
 class LegalityLayer(DeckLayer):
     """The legal moves of the acting character, generated from the table, and the refusals."""
 
@@ -168,7 +198,16 @@ class LegalityLayer(DeckLayer):
         return stock is None or self._token_count(stock.token) < getattr(self.limits, stock.limit)
 
     def _meets(self, needs: tuple[Need, ...], cell: Cell) -> bool:
-        return all(need.holds(self, cell) for need in needs)
+        for need in needs:
+            if not need.holds(self, cell):
+                return False
+        return True
+
+    def _reaches(self, rule: Rule, origin: Cell, target: Cell) -> bool:
+        """Whether ``target`` is in ``_reachable(rule, origin)``, without listing the others:
+        the same three conditions (stock, reach, needs), asked of one cell."""
+        return (self._in_stock(rule.stock) and target in rule.reach.cells(origin, self.size, self.limits)
+                and self._meets(rule.needs, target))
 
     def _reachable(self, rule: Rule, origin: Cell) -> list[Cell]:
         """The legal targets of ``rule`` counted from ``origin``, in reading order."""
@@ -240,15 +279,13 @@ class LegalityLayer(DeckLayer):
         )
 
     def _shifts(self) -> list[Move]:
-        out = []
-        for line in ("row", "col"):
-            for index in range(self.size):
-                for dist in self.roles[self.actor].shifts:
-                    for sign in (-1, 1):
-                        m = Move("shift", line=line, index=index, delta=sign * dist)
-                        if not self._reverse_banned(m):
-                            out.append(m)
-        return out
+        """Every legal shift of the actor: its shifts on this board (made once per board size
+        and distances, ``_all_shifts``) but the one that would undo the last shift."""
+        return [m for m in _all_shifts(self.size, self.roles[self.actor].shifts) if not self._reverse_banned(m)]
+
+    def _shift_legal(self, move: Move) -> bool:
+        """Whether ``move`` is in ``_shifts()``, without listing them."""
+        return move in _shift_set(self.size, self.roles[self.actor].shifts) and not self._reverse_banned(move)
 
     def action_verbs(self) -> tuple[str, ...]:
         """The words the acting character's turn action may start with."""
@@ -267,8 +304,7 @@ class LegalityLayer(DeckLayer):
         if verb == "evidence":
             return [Move(verb, cells=(self.pos[n],)) for n in self._evidence_cards()]
         if verb == "swap":
-            return [Move(verb, cells=(a, b)) for a in grid.cells(self.size)
-                    for b in grid.neighbours(a, self.size) if a < b]
+            return list(_all_swaps(self.size))
         return self._rule_moves(verb)
 
     def _threat_moves(self) -> list[Move]:

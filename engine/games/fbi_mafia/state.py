@@ -58,14 +58,19 @@ class FbiMafiaState(InputLayer):
             return [Awaiting(self.seat_of[p.character], p.kind,
                              f"{p.character}: {p.kind} {self._at(p.suspect)}? {p.kind} yes|no")]
         actor = self.actor
-        hints = {
-            "protection": f"{actor}: place or remove a protection token, or skip (protect CELL | unprotect CELL | skip)",
-            "threat": f"{actor}: place {self.limits.threats_min} to {self.limits.threats_max} threat "
-                      "tokens (threat CELL [CELL [CELL]])",
-            "keep": f"{actor}: keep one of the {len(self.inspecting)} inspected cards (keep CELL)",
-            "action": f"{actor}: shift or {', '.join(self.roles[actor].actions)}",
-        }
-        return [Awaiting(self.seat_of[actor], self.phase, hints[self.phase])]
+        phase = self.phase  # only the hint of the phase is written (this is asked several times an input)
+        if phase == "action":
+            hint = f"{actor}: shift or {', '.join(self.roles[actor].actions)}"
+        elif phase == "protection":
+            hint = f"{actor}: place or remove a protection token, or skip (protect CELL | unprotect CELL | skip)"
+        elif phase == "threat":
+            hint = (f"{actor}: place {self.limits.threats_min} to {self.limits.threats_max} threat "
+                    "tokens (threat CELL [CELL [CELL]])")
+        elif phase == "keep":
+            hint = f"{actor}: keep one of the {len(self.inspecting)} inspected cards (keep CELL)"
+        else:
+            raise KeyError(phase)
+        return [Awaiting(self.seat_of[actor], phase, hint)]
 
     # ---------------------------------------------------------------------------- inputs
     def apply(self, seat: str, text: str, now_ms: int) -> str:

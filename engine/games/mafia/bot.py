@@ -40,7 +40,7 @@ def _talk(state: MafiaState, seat: str, rng: random.Random, lines: tuple[str, ..
 
 def choose(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move | None:
     """A legal move for ``seat`` when it is awaited; None otherwise (it never leaves)."""
-    if not any(a.seat == seat for a in state.awaiting()):
+    if seat not in state.awaited_seats():
         return None
     acts = [m for m in state.legal_moves(seat) if not isinstance(m, Leave)]
     if not acts:

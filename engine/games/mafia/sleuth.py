@@ -99,7 +99,7 @@ def _best(options: list[str], key: dict[str, float], rng: random.Random, *, lowe
 
 def choose(state: MafiaState, seat: str, rng: random.Random) -> Move | None:
     """The sleuth's move for ``seat`` when it is awaited; None otherwise."""
-    if not any(a.seat == seat for a in state.awaiting()):
+    if seat not in state.awaited_seats():
         return None
     moves = [m for m in state.legal_moves(seat) if not isinstance(m, Leave)]
     if not moves:

@@ -38,27 +38,44 @@ class MafiaState(Day, Night):
         self._settle()
 
     # -------------------------------------------------------------------------------- awaiting
-    def awaiting(self) -> list[Awaiting]:
+    def awaited_seats(self) -> list[str]:
+        """The seats ``awaiting`` names, in its order, without writing its hints: asked at every
+        input (by ``_settle`` and the bots), so it reads the table once and builds nothing else."""
         if self.result is not None:
             return []
-        if self.phase == NOMINATE:
-            return [Awaiting(s, "nominate", f"day {self.day}: nominate a player or pass; say TEXT to talk")
-                    for s in self.living() if s not in self.done_nominating]
-        if self.phase == VOTE:
+        phase = self.phase
+        if phase == NOMINATE:
+            alive, done = self.alive, self.done_nominating
+            return [s for s in self.seats if alive[s] and s not in done]
+        if phase == VOTE:
             voter = self.current_voter()
-            if voter is None:
-                return []
-            names = " ".join(self.candidates)
-            return [Awaiting(voter, "vote", f"day {self.day}, round {self.round}: vote for {names}, or abstain")]
+            return [] if voter is None else [voter]
         step = self.step()
         if step is None:
             return []
         head = self.step_head(step)
-        out = [Awaiting(s, "confer", f"night {self.night}: suggest a target to {head}, or pass")
-               for s in self.conferring(step)]
+        out = self._conferring_with(step, head)
         if not out and head is not None:  # the head is awaited once the team has spoken (it may act sooner)
-            out.append(Awaiting(head, "night", f"night {self.night}: {self._power_hint(step, head)}"))
+            out.append(head)
         return out
+
+    def awaiting(self) -> list[Awaiting]:
+        seats = self.awaited_seats()
+        if not seats:
+            return []
+        if self.phase == NOMINATE:
+            hint = f"day {self.day}: nominate a player or pass; say TEXT to talk"
+            return [Awaiting(s, "nominate", hint) for s in seats]
+        if self.phase == VOTE:
+            names = " ".join(self.candidates)
+            return [Awaiting(seats[0], "vote", f"day {self.day}, round {self.round}: vote for {names}, or abstain")]
+        step = self.step()
+        assert step is not None
+        head = self.step_head(step)
+        if seats != [head]:  # the team confers first (a head is never among those conferring)
+            hint = f"night {self.night}: suggest a target to {head}, or pass"
+            return [Awaiting(s, "confer", hint) for s in seats]
+        return [Awaiting(head, "night", f"night {self.night}: {self._power_hint(step, head)}")]
 
     def awaiting_seen_by(self, seat: str) -> list[Awaiting]:
         """By day every awaited input is public. By night a seat sees its own, its awake team's,
@@ -170,7 +187,7 @@ class MafiaState(Day, Night):
     # -------------------------------------------------------------------------------- phases
     def _settle(self) -> None:
         """Move on through every phase that awaits nothing more."""
-        while self.result is None and not self.awaiting():
+        while self.result is None and not self.awaited_seats():
             if self.phase == NOMINATE:
                 if self._close_nominations():
                     self._nightfall()

@@ -109,9 +109,12 @@ class Table(GameState):
 
     def conferring(self, step: NightStep) -> list[str]:
         """Team members still expected to suggest or pass before the head acts."""
+        return self._conferring_with(step, self.step_head(step)) if step.team is not None else []
+
+    def _conferring_with(self, step: NightStep, head: str | None) -> list[str]:
+        """``conferring(step)``, the step's head (``step_head(step)``) known."""
         if step.team is None:
             return []
-        head = self.step_head(step)
         return [s for s in self.awake_team(step.name) if s != head and s not in self.suggestions]
 
     def current_voter(self) -> str | None:

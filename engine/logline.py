@@ -1,0 +1,138 @@
+"""The lines of a transcript's log, written and read without the YAML library where they
+are plain (words, whole numbers, decimal times, lists and mappings of them), the same text and
+the same values as the library's (checked by ``test_transcripts`` and ``test_transcript_reading``).
+A transcript has one line per accepted input, so replaying one is mostly reading them."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+
+def _flow(value: Any) -> str:
+    return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 20, sort_keys=False).strip()
+
+
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_.'/()-]*(?: [A-Za-z0-9_.'/()-]+)*")
+_RESOLVED = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL".split())
+
+
+def _fast_flow(value: Any) -> str | None:
+    """``value`` in YAML's flow style as ``yaml.safe_dump`` writes it, for the plain shapes a
+    log entry has (words, whole numbers, decimal times, lists and mappings of them); None for
+    anything else (then the YAML library writes it). ``test_transcripts`` checks the two agree."""
+    if isinstance(value, str):
+        return value if _PLAIN.fullmatch(value) and value not in _RESOLVED else None
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        text = repr(value)
+        return text if "." in text and "e" not in text and "n" not in text else None
+    if isinstance(value, list):
+        parts = [_fast_flow(v) for v in value]
+        return None if None in parts else "[" + ", ".join(parts) + "]"  # type: ignore[arg-type]
+    if isinstance(value, dict):
+        out = []
+        for k, v in value.items():
+            key, val = (_fast_flow(k) if isinstance(k, str) else None), _fast_flow(v)
+            if key is None or val is None:
+                return None
+            out.append(f"{key}: {val}")
+        return "{" + ", ".join(out) + "}"
+    return None
+
+
+def entry_line(entry: dict[str, Any]) -> str:
+    return "- " + (_fast_flow(entry) or _flow(entry)) + "\n"
+
+
+_WORD_END = re.compile(r"[,:\]}]")
+_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_FLOAT = re.compile(r"-?[0-9]+\.[0-9]+")
+_FAST_DEPTH = 8  # log entries nest three deep; anything deeper is left to the YAML library
+
+
+def _read_flow(text: str, i: int, depth: int = 0) -> tuple[Any, int]:
+    """One value of ``_fast_flow``'s shapes read from ``text`` at ``i``: the value and where it
+    ends. Raises ``ValueError`` on anything else (the caller then leaves the text to YAML)."""
+    if depth > _FAST_DEPTH:
+        raise ValueError("too deep")
+    opener = text[i:i + 1]
+    if opener == "{" or opener == "[":
+        closer = "}" if opener == "{" else "]"
+        out: Any = {} if opener == "{" else []
+        i += 1
+        if text[i:i + 1] == closer:
+            return out, i + 1
+        while True:
+            if opener == "{":
+                key, i = _read_flow(text, i, depth + 1)
+                if not isinstance(key, str) or text[i:i + 2] != ": ":
+                    raise ValueError("not a key")
+                out[key], i = _read_flow(text, i + 2, depth + 1)
+            else:
+                value, i = _read_flow(text, i, depth + 1)
+                out.append(value)
+            if text[i:i + 1] == closer:
+                return out, i + 1
+            if text[i:i + 2] != ", ":
+                raise ValueError("not a separator")
+            i += 2
+    found = _WORD_END.search(text, i)
+    end = found.start() if found else len(text)
+    word = text[i:end]
+    if not word:
+        raise ValueError("empty")
+    if _INT.fullmatch(word):
+        return int(word), end
+    if _FLOAT.fullmatch(word):
+        return float(word), end
+    return word, end
+
+
+_MOVE = re.compile(r"- \{move: \{n: ([1-9][0-9]*), seat: ([^,:\[\]{}]+), text: ([^,:\[\]{}]+), "
+                   r"time: ([0-9]+(?:\.[0-9]+)?)\}\}\n")
+
+
+def _word(text: str) -> bool:
+    """Whether ``_fast_flow`` writes the string ``text`` as it is."""
+    return _PLAIN.fullmatch(text) is not None and text not in _RESOLVED
+
+
+def _read_move(line: str) -> dict[str, Any] | None:
+    """The commonest line, an accepted input (``- {move: {n: 1, seat: p1, text: pass, time: 1}}``),
+    read by one pattern: the same value ``_read_flow`` reads, on the same condition (written
+    back, it is the line)."""
+    m = _MOVE.fullmatch(line)
+    if m is None:
+        return None
+    n, seat, text, at = m.groups()
+    time: int | float = float(at) if "." in at else int(at)
+    if not (_word(seat) and _word(text) and (repr(time) if "." in at else str(time)) == at):
+        return None
+    return {"move": {"n": int(n), "seat": seat, "text": text, "time": time}}
+
+
+def read_entry_line(line: str) -> Any:
+    """A log line (``- {...}`` and its newline) read without the YAML library; None unless the
+    line is exactly what ``_fast_flow`` writes for the value read (anything else is left to the
+    YAML library). ``_fast_flow`` writes what YAML writes (``test_transcripts``) and YAML reads
+    back what it writes, so a line read here is the value YAML would read
+    (``test_transcript_reading`` compares the two)."""
+    if line.startswith("- {move: "):
+        move = _read_move(line)
+        if move is not None:
+            return move
+    if not line.startswith("- {"):
+        return None
+    try:
+        value, end = _read_flow(line, 2)
+    except (ValueError, IndexError):
+        return None
+    if end != len(line) - 1 or not isinstance(value, dict) or _fast_flow(value) != line[2:-1]:
+        return None
+    return value

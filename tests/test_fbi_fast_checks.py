@@ -1,0 +1,81 @@
+"""FBI vs Mafia checks one input against the legality table without listing every legal move
+(``_reaches``, ``_shift_legal``) and makes a board's shifts and swaps once: over the states of
+random games in every mode, each answers exactly what the listing answers, and the lists are
+the ones the table's generation made before (same moves, same order)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import registry
+from engine.bench import play_random
+from engine.games.fbi_mafia import grid
+from engine.games.fbi_mafia.legality import RULES
+from engine.games.fbi_mafia.moves import Move
+from engine.session import Session
+
+FBI = registry.get("fbi-mafia")
+MODES = [v.name for v in FBI.variants()]
+
+
+def listed_shifts(state) -> list[Move]:
+    """The actor's shifts as the table generated them before they were made once per board."""
+    out = []
+    for line in ("row", "col"):
+        for index in range(state.size):
+            for dist in state.roles[state.actor].shifts:
+                for sign in (-1, 1):
+                    m = Move("shift", line=line, index=index, delta=sign * dist)
+                    if not state._reverse_banned(m):
+                        out.append(m)
+    return out
+
+
+def states(mode: str, seed: int, every: int = 2):
+    """The states of one random game, every ``every``-th input (a replay up to each)."""
+    whole = play_random(FBI, mode, seed)
+    s = Session(FBI, mode, seed=seed)
+    for k, move in enumerate(whole.moves):
+        if k % every == 0 and not s.over:
+            yield s.state
+        s.submit(move.seat, move.text, move.time_ms)
+
+
+def check(state) -> int:
+    """Compare the one-cell answers with the listings at ``state``; how many were compared."""
+    compared = 0
+    size = state.size
+    cells = grid.cells(size)
+    assert state._shifts() == listed_shifts(state)
+    for line in ("row", "col", "diagonal"):
+        for index in range(-1, size + 1):
+            for delta in (-3, -2, -1, 0, 1, 2, 3):
+                m = Move("shift", line=line, index=index, delta=delta)
+                assert state._shift_legal(m) == (m in listed_shifts(state)), m
+                compared += 1
+    assert state.action_moves("swap") == [Move("swap", cells=(a, b)) for a in cells
+                                          for b in grid.neighbours(a, size) if a < b]
+    if state.identity.get(state.actor) is None:
+        return compared
+    me = state._me()
+    for verb in RULES:
+        rule = state._rule(verb)
+        if rule.source:
+            for src in cells:
+                reach = state._reachable(rule, src)
+                for dst in cells:
+                    assert state._reaches(rule, src, dst) == (dst in reach), (verb, src, dst)
+                    compared += 1
+        else:
+            reach = state._reachable(rule, me)
+            assert reach == state._targets(verb)
+            for c in cells:
+                assert state._reaches(rule, me, c) == (c in reach), (verb, c)
+                compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_one_cell_checks_answer_as_the_listings_do(mode):
+    compared = sum(check(state) for seed in (1, 2) for state in states(mode, seed, every=3))
+    assert compared > 20_000

@@ -1,0 +1,153 @@
+"""The fast reading of transcripts gives what the YAML library gives: every golden's lines and
+whole text, lines of any entry the writer may write, and lines edited at random (which are
+either read the same or left to the library)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import transcript as tr
+from engine import yamlio
+from engine.logline import entry_line, read_entry_line
+from tests.test_transcripts import _VALUES, _WORDS
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDENS = sorted((ROOT / "transcripts").rglob("*.yaml"))
+
+
+def typed(value: Any) -> Any:
+    """``value`` with every scalar's type beside it (so True is not 1, nor 1.0 is 1)."""
+    if isinstance(value, dict):
+        return ("dict", [(typed(k), typed(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return ("list", [typed(v) for v in value])
+    return (type(value).__name__, repr(value))
+
+
+def yaml_line(line: str) -> Any:
+    """What the YAML library reads from one log line (the entry), or an exception's type."""
+    try:
+        doc = yamlio.load(line)  # the loader transcripts are read with
+    except yaml.YAMLError:
+        return yaml.YAMLError
+    return doc[0] if isinstance(doc, list) and len(doc) == 1 else doc
+
+
+def agrees(line: str) -> bool:
+    """The fast reader leaves ``line`` to the library, or reads what the library reads."""
+    fast = read_entry_line(line)
+    return fast is None or (yaml_line(line) is not yaml.YAMLError and typed(fast) == typed(yaml_line(line)))
+
+
+def test_there_are_goldens_to_read():
+    assert len(GOLDENS) >= 40
+
+
+def test_every_golden_reads_as_the_yaml_library_reads_it_and_fast():
+    for path in GOLDENS:
+        text = path.read_text(encoding="utf-8")
+        fast = tr._fast_document(text)
+        assert fast is not None, f"{path}: the writer's own transcript is not read fast"
+        assert typed(fast) == typed(yamlio.load(text)), path
+
+
+def test_every_golden_line_reads_as_the_yaml_library_reads_it():
+    lines = [line for path in GOLDENS for line in path.read_text(encoding="utf-8").splitlines(keepends=True)
+             if line.startswith("- ")]
+    assert len(lines) > 3000
+    read = 0
+    for line in lines:
+        fast = read_entry_line(line)
+        if fast is not None:
+            read += 1
+            assert typed(fast) == typed(yaml_line(line)), line
+    assert read > 0.95 * len(lines)
+
+
+@settings(max_examples=200, deadline=None)
+@given(kind=st.sampled_from(["move", "chance", "tick", "note"]), body=st.dictionaries(_WORDS, _VALUES, max_size=4))
+def test_any_line_the_writer_writes_reads_back_as_the_library_reads_it(kind, body):
+    line = entry_line({kind: body})
+    assert agrees(line)
+    if read_entry_line(line) is not None:
+        assert typed(read_entry_line(line)) == typed({kind: body})
+
+
+_EDITS = "{}[],: -#'\"&*!|>%@`?~.0123456789eE+abpxyzYNTF\t\\\n"
+
+
+@settings(max_examples=1000, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), edits=st.integers(1, 3))
+def test_lines_edited_at_random_are_read_as_the_library_reads_them_or_left_to_it(seed, edits):
+    rng = random.Random(seed)
+    path = GOLDENS[rng.randrange(len(GOLDENS))]
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines(keepends=True) if line.startswith("- ")]
+    line = lines[rng.randrange(len(lines))][:-1]
+    for _ in range(edits):
+        at = rng.randrange(len(line) + 1)
+        how = rng.randrange(3)
+        char = _EDITS[rng.randrange(len(_EDITS))]
+        line = line[:at] + char + line[at + (how > 0):] if how < 2 else line[:at] + line[at + 1:]
+    assert agrees(line + "\n")
+
+
+def test_a_transcript_edited_around_its_log_is_read_as_the_library_reads_it():
+    text = GOLDENS[0].read_text(encoding="utf-8")
+    head, log_and_end = text.split("\nlog:\n", 1)
+    variants = [
+        text.replace("\nlog:\n", "\nlog:\n# a comment\n", 1),  # a comment: the library's
+        text + "# trailing comment\n",
+        text + "log: []\n",  # a second log key: the library's (the last wins there)
+        head + "\nresult: 1\nlog:\n" + log_and_end,  # a key in both the header and the ending
+        text.replace("\n- {", "\n  - {", 1),  # an indented entry
+        text.rstrip("\n"),  # no last newline
+        text.replace("}\n- {", "}\n  n: 1\n- {", 1),  # an indented line inside the log
+        text.split("\nresult:")[0] + "\n  n: 1\n" if "\nresult:" in text else text + "  n: 1\n",
+        text.replace("\n- {", "\n- {note: 'a\n  b'}\n- {", 1),  # a quoted note on two lines
+        text.replace("\n- {", "\n- {note: 'it''s'}\n- {", 1),  # a quoted note on one line
+    ]
+    for changed in variants:
+        fast = tr._fast_document(changed)
+        if fast is not None:
+            assert typed(fast) == typed(yamlio.load(changed))
+
+
+def test_a_move_line_is_read_by_its_pattern_as_by_the_general_reader():
+    from engine.logline import _fast_flow, _read_flow, _read_move
+
+    def general(line: str) -> Any:
+        try:
+            value, end = _read_flow(line, 2)
+        except (ValueError, IndexError):
+            return None
+        return value if end == len(line) - 1 and _fast_flow(value) == line[2:-1] else None
+
+    lines = [line for path in GOLDENS for line in path.read_text(encoding="utf-8").splitlines(keepends=True)
+             if line.startswith("- {move: ")][::4]
+    rng = random.Random(5)
+    for line in lines + [line.replace("time: ", "time: 0", 1) for line in lines[:50]] + [
+            line.replace(", time: ", ".0, time: ", 1) for line in lines[:50]]:
+        for edited in (line, line.replace("text: ", "text: " + rng.choice(["yes ", "1", "- ", "#", "'", "on"]), 1)):
+            by_pattern = _read_move(edited)
+            assert typed(by_pattern) == typed(general(edited)), edited
+            if by_pattern is not None:
+                assert typed(by_pattern) == typed(yaml_line(edited)), edited
+
+
+def test_a_moves_time_is_written_as_before():
+    from engine.clock import seconds_name
+    from engine.session import _time
+
+    def as_before(ms: int) -> int | float:
+        text = seconds_name(ms)
+        return float(text) if "." in text else int(text)
+
+    rng = random.Random(3)
+    for ms in [*range(0, 5000), *(k * 1000 for k in range(5000)), *(rng.randrange(10**12) for _ in range(5000))]:
+        assert typed(_time(ms)) == typed(as_before(ms)), ms
