@@ -70,6 +70,7 @@ class Snapshot:
     holder: str | None
     dist: dict[str, int]
     goals: dict[str, frozenset]
+    options: frozenset[str] = frozenset()  # every step of the plan, in words
 
 
 @dataclass
@@ -81,6 +82,7 @@ class Watch:
     score: dict[str, float] = field(default_factory=dict)
     notes: list[tuple[str, str, float]] = field(default_factory=list)  # (seat, why, points)
     rejected: dict[tuple[str, ...], float] = field(default_factory=dict)  # accused -> their score then
+    cannot: set[tuple[str, str]] = field(default_factory=set)  # (seat, step) it said it cannot play
 
     def add(self, seat: str, why: str, points: float) -> None:
         self.score[seat] = self.score.get(seat, 0.0) + points
@@ -121,7 +123,7 @@ def _snapshot(state: HiddenRolesState, key: tuple[int, int, int]) -> Snapshot:
         holder = next((s for s, hand in zip(state.seats, state.hands) if need in hand), None)
     dist = {h: min(a.maps[h][g].length for g in gs) for h, gs in a.goals.items() if gs}
     return Snapshot(key, a.phase, len(state.mall.placed), wanted, holder, dist,
-                    {h: frozenset(gs) for h, gs in a.goals.items()})
+                    {h: frozenset(gs) for h, gs in a.goals.items()}, frozenset(move_name(m) for m in options))
 
 
 def _judge(state: HiddenRolesState, w: Watch, before: Snapshot, after: Snapshot,
@@ -146,13 +148,24 @@ def _judge(state: HiddenRolesState, w: Watch, before: Snapshot, after: Snapshot,
                 w.add(seat, "played the plan's step", -TRUST)
             return
         _judge_step(state, w, before, after, seat, text)
-        if seat != holder:
+        answered = len(state.inputs) > 1 and state.inputs[-2][0] == holder and state.inputs[-2][1].startswith("stare")
+        if seat != holder and not answered:
             w.add(holder, f"held {action_needed(wanted)} and let {seat} play instead", STALL / 2)
         return
     if not heist:
+        stared = any(s == holder and t.startswith("stare") for s, t, _ in new)
         stalled = any(s == holder and t.split()[0] not in ("vote", "accuse", "flip", "pass") for s, t, _ in new)
-        if stalled or (not new and after.key[1] > before.key[1]):
+        if stared and _rules_in_deck(state):  # "I cannot": a special rule may forbid it (once a step)
+            if (holder, move_name(wanted)) not in w.cannot:
+                w.cannot.add((holder, move_name(wanted)))
+                w.add(holder, f"held {action_needed(wanted)} and said it cannot", STALL / 2)
+        elif stalled or (not new and after.key[1] > before.key[1]):
             w.add(holder, f"held {action_needed(wanted)} and stalled", STALL)
+
+
+def _rules_in_deck(state: HiddenRolesState) -> bool:
+    """Whether the deck (public) holds special rules, which may keep a hero from a step."""
+    return any(c.kind == "hero-rule" for c in state.setup.deck.cards.values())
 
 
 def _judge_step(state: HiddenRolesState, w: Watch, before: Snapshot, after: Snapshot, seat: str,
@@ -160,6 +173,11 @@ def _judge_step(state: HiddenRolesState, w: Watch, before: Snapshot, after: Snap
     hero = text.split()[1] if text.split()[0] != "explore" or len(text.split()) > 1 else None
     if hero is None or text.split()[0] == "explore" or before.phase != after.phase or before.tiles != after.tiles:
         return  # an exploration, a new goal: progress
+    wanted = before.wanted
+    if text in before.options:
+        return  # another step of the plan
+    if wanted is not None and wanted.verb == "move" and text.startswith(f"move {wanted.hero} {move_name(wanted).split()[2]}"):
+        return  # part of the plan's step (fewer squares)
     if hero not in before.dist:
         return
     where = state.heroes.get(hero)
@@ -296,7 +314,7 @@ def _hero_step(state: HiddenRolesState, me: Seat) -> Move | None:
     seat = me.seat
     wanted = planner.choose(state, seat)
     if wanted is None:
-        return _answer_stare(state, me)
+        return _help_blocked(state, me)
     if state.would_accept(seat, wanted):
         return wanted
     if wanted.verb == "move" and me.rule == "single-steps":
@@ -307,27 +325,34 @@ def _hero_step(state: HiddenRolesState, me: Seat) -> Move | None:
     for other in planner.plans(state)[1:]:
         if action_needed(other) in held and state.would_accept(seat, other):
             return other
-    if me.rule == "acts-only-with-pawn":
+    last = state.inputs[-1] if state.inputs else None
+    after = last[1].split()[1] if last is not None and last[0] == seat and last[1].startswith("stare") else seat
+    ask = _next_in_game(state, after)
+    if ask == seat:
         ask = _next_in_game(state, seat)
-        last = state.inputs[-1] if state.inputs else None
-        if ask is not None and (last is None or last[:2] != (seat, f"stare {ask}")):
-            return Move("stare", seat=ask)
-    return None
+    return None if ask is None else Move("stare", seat=ask)  # "I cannot": that seat answers (_help_blocked)
 
 
-def _answer_stare(state: HiddenRolesState, me: Seat) -> Move | None:
-    """The last input was a stare by the seat holding the plan's step: give it the pawn (a
-    hero who may act only with the pawn asks so)."""
+def _help_blocked(state: HiddenRolesState, me: Seat) -> Move | None:
+    """The last input was a stare by the seat holding the plan's step (it cannot play it): the
+    seat it stared at gives it the pawn (a hero who may act only with the pawn needs it); when
+    the pawn is there already, any seat plays a step of the plan that needs none of its
+    actions."""
     if not state.inputs:
         return None
     seat, text, _ = state.inputs[-1]
     w = state.__dict__.get("_roles_watch")
-    if not text.startswith("stare ") or w is None or w.snap is None or w.snap.holder != seat:
+    if not text.startswith("stare ") or seat == me.seat or w is None or w.snap is None or w.snap.holder != seat:
         return None
-    if seat == me.seat or (state.pawn == seat and state.pawn_by != seat):
-        return None
-    move = Move("pawn", seat=seat)
-    return move if state.would_accept(me.seat, move) else None
+    if not (state.pawn == seat and state.pawn_by != seat):
+        move = Move("pawn", seat=seat)
+        return move if text == f"stare {me.seat}" and state.would_accept(me.seat, move) else None
+    theirs, mine = state.actions_of(seat), state.actions_of(me.seat)
+    for other in planner.plans(state):
+        need = action_needed(other)
+        if need not in theirs and need in mine and state.would_accept(me.seat, other):
+            return other
+    return None
 
 
 def _next_in_game(state: HiddenRolesState, seat: str) -> str | None:
