@@ -6,7 +6,7 @@ lists them (the *recipes*). The base game's (``magic-maze:``): scenario, players
 bot on every seat, seed. Every scenario 1-7 needs a win (planner bots) and a loss (random
 bots, which let the sand run out), and solo play a win and a loss too. Hidden Roles'
 (``hidden-roles:``): level, scenario, players, a *plot* (``maze_roles_plots.py``: the planner on
-every seat, and the expansion's inputs no bot makes yet) and seed, and what the game must show
+every seat, and staged inputs of the expansion) and seed, and what the game must show
 (``shows``); every level needs two. When the recipes no longer give that (after a rules change),
 a search (lowest seed first) finds new ones and rewrites the recipes.
 
