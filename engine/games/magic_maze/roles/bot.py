@@ -71,6 +71,7 @@ class Snapshot:
     dist: dict[str, int]
     goals: dict[str, frozenset]
     options: frozenset[str] = frozenset()  # every step of the plan, in words
+    home: frozenset[str] = frozenset()  # the heroes on their items (before the theft)
 
 
 @dataclass
@@ -123,7 +124,8 @@ def _snapshot(state: HiddenRolesState, key: tuple[int, int, int]) -> Snapshot:
         holder = next((s for s, hand in zip(state.seats, state.hands) if need in hand), None)
     dist = {h: min(a.maps[h][g].length for g in gs) for h, gs in a.goals.items() if gs}
     return Snapshot(key, a.phase, len(state.mall.placed), wanted, holder, dist,
-                    {h: frozenset(gs) for h, gs in a.goals.items()}, frozenset(move_name(m) for m in options))
+                    {h: frozenset(gs) for h, gs in a.goals.items()}, frozenset(move_name(m) for m in options),
+                    frozenset(h for h in a.heroes if _home(state, h)))
 
 
 def _judge(state: HiddenRolesState, w: Watch, before: Snapshot, after: Snapshot,
@@ -178,6 +180,9 @@ def _judge_step(state: HiddenRolesState, w: Watch, before: Snapshot, after: Snap
         return  # another step of the plan
     if wanted is not None and wanted.verb == "move" and text.startswith(f"move {wanted.hero} {move_name(wanted).split()[2]}"):
         return  # part of the plan's step (fewer squares)
+    if hero in before.home and not _home(state, hero):
+        w.add(seat, f"{text}: the {hero} hero left its item", LONGER)
+        return
     if hero not in before.dist:
         return
     where = state.heroes.get(hero)
@@ -316,7 +321,7 @@ def _hero_step(state: HiddenRolesState, me: Seat) -> Move | None:
     if wanted is None:
         return _help_blocked(state, me)
     if state.would_accept(seat, wanted):
-        return wanted
+        return _keeping_mission(state, me, wanted)
     if wanted.verb == "move" and me.rule == "single-steps":
         step = Move("move", hero=wanted.hero, direction=wanted.direction, squares=1)
         if state.would_accept(seat, step):
@@ -331,6 +336,40 @@ def _hero_step(state: HiddenRolesState, me: Seat) -> Move | None:
     if ask == seat:
         ask = _next_in_game(state, seat)
     return None if ask is None else Move("stare", seat=ask)  # "I cannot": that seat answers (_help_blocked)
+
+
+def _keeping_mission(state: HiddenRolesState, me: Seat, step: Move) -> Move:
+    """``step``, or when it would fail the seat's own pending mission (a hero leaving first or
+    last, a hero travelling by vortex or escalator), another step of the plan that it holds
+    and that does not; none: ``step`` all the same (the team's heist first)."""
+    if not _fails_mission(state, me, step):
+        return step
+    held = state.actions_of(me.seat)
+    for other in planner.plans(state):
+        if (other != step and action_needed(other) in held and not _fails_mission(state, me, other)
+                and state.would_accept(me.seat, other)):
+            return other
+    return step
+
+
+def _fails_mission(state: HiddenRolesState, me: Seat, step: Move) -> bool:
+    mission = me.view["you"].get("mission")
+    pred = state.setup.deck.cards[me.card].mission  # the seat's own card (public deck data)
+    if mission is None or pred is None or mission["status"] != "pending":
+        return False
+    if pred.name == "hero-never-uses":
+        return step.hero == pred["hero"] and step.verb == pred["action"]
+    if pred.name not in ("hero-leaves-first", "hero-leaves-last") or step.hero is None:
+        return False
+    a = planner.analyse(state)
+    route = a.maps.get(step.hero, {})
+    leaves = any(r.length == 1 and r.first == step and state.exit_usable(g, step.hero) for g, r in route.items())
+    if not leaves:
+        return False
+    if pred.name == "hero-leaves-first":
+        return not state.escaped and step.hero != pred["hero"]
+    inside = [h for h, g in state.heroes.items() if g is not None]
+    return step.hero == pred["hero"] and len(inside) > 1
 
 
 def _help_blocked(state: HiddenRolesState, me: Seat) -> Move | None:
@@ -369,6 +408,7 @@ def _traitor_step(state: HiddenRolesState, me: Seat, w: Watch, rng: random.Rando
     wanted = planner.choose(state, seat)
     if wanted is None or not state.would_accept(seat, wanted):
         return None
+    wanted = _keeping_mission(state, me, wanted)
     flip = w.snap is not None and w.snap.phase == "flip"
     if rng.random() >= (FLIP_SABOTAGE_P if flip else SABOTAGE_P):
         return wanted
@@ -391,12 +431,12 @@ def _sabotage(state: HiddenRolesState, seat: str, rng: random.Random) -> Move | 
     if not held:
         return None
     wasted: list[Move] = []
-    away: list[Move] = []
+    away: list[tuple[int, Move]] = []
     for h in a.heroes:
-        goals = a.goals.get(h)
+        goals = a.goals.get(h) or _home(state, h)
         if not goals:
             continue
-        was = min(a.maps[h][g].length for g in goals)
+        was = min(a.maps[h][g].length for g in goals) if h in a.goals else 0
         for g, route in sorted(planner.routes(state, h, held, False).items()):
             if route.length != 1 or route.first is None or state.exit_usable(g, h) or g in goals:
                 continue
@@ -404,10 +444,24 @@ def _sabotage(state: HiddenRolesState, seat: str, rng: random.Random) -> Move | 
             now = min((after[t].length for t in goals if t in after), default=None)
             if now is None:
                 continue
-            (wasted if now == was else away if now > was else []).append(route.first)
-    pool = away if away and (not wasted or rng.random() < 0.5) else wasted
-    pool = [m for m in pool if state.would_accept(seat, m)]
+            if now == was:
+                wasted.append(route.first)
+            elif now > was:
+                away.append((now - was, route.first))
+    away = [m for m in away if state.would_accept(seat, m[1])]
+    wasted = [m for m in wasted if state.would_accept(seat, m)]
+    if away and (not wasted or rng.random() < 0.5):  # the step that costs the team most
+        most = max(d for d, _ in away)
+        pool = [m for d, m in away if d == most]
+    else:
+        pool = wasted
     return pool[rng.randrange(len(pool))] if pool else None
+
+
+def _home(state: HiddenRolesState, hero: str) -> set:
+    """Before the theft, the item square ``hero`` stands on (a goal it has reached), if so."""
+    g = state.heroes.get(hero)
+    return {g} if g is not None and not state.theft and state.kind(g) == ("item", hero) else set()
 
 
 # ------------------------------------------------------------------------------------ divining
