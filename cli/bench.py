@@ -107,8 +107,8 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
         for r in results:
             click.echo(f"winners of {r.variant}: " + ", ".join(f"{k} {v}" for k, v in r.wins.items()))
         if any(r.tallies for r in results):
-            click.echo(f"Hidden Roles, level {level}: caught = traitors eliminated by an accusation; "
-                       "per game:\nwrong = accusations upheld against a hero, rejected, failed = missions failed")
+            click.echo(f"Hidden Roles, level {level}. caught: traitors eliminated by an accusation, of all;\n"
+                       "per game: wrong (accusations upheld against a hero), rejected, failed missions")
             click.echo(tabulate([_role_row(r) for r in results if r.tallies], headers=ROLE_HEADERS,
                                 disable_numparse=True))
         click.echo(f"{kind} bots on every seat; median of {repeats} rounds of the same games")
