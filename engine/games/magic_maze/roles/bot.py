@@ -287,18 +287,20 @@ def _vote(me: Seat, w: Watch, accused: tuple[str, ...]) -> RoleMove:
 def _accusation(state: HiddenRolesState, me: Seat, w: Watch, rng: random.Random) -> RoleMove | None:
     if me.rule == "never-accuses":
         return None
-    suspects = _suspects(state, me, w)
-    if not suspects:
-        return None
-    top = suspects[0]
     if me.side == "hero":
-        if w.of(top) < THRESHOLD:
+        suspects = _suspects(state, me, w)
+        if not suspects or w.of(suspects[0]) < THRESHOLD:
             return None
+        top = suspects[0]
         group = [top] + ([s for s in suspects[1:] if w.of(s) >= THRESHOLD + 1] if state.setup.multi else [])
-    else:  # a traitor deflects: it accuses the most suspect other seat once it is suspect itself
-        if w.of(me.seat) < VOTE_YES or w.of(top) < VOTE_YES or w.of(top) < w.of(me.seat) - 0.5:
+    else:  # a traitor about to be accused strikes first: the most suspect other seat
+        if w.of(me.seat) < VOTE_YES:
             return None
-        group = [top]
+        others = [s for s in state.seats if s != me.seat and s not in me.view["eliminated"]
+                  and me.known(s) != "traitor"]
+        if not others:
+            return None
+        group = [max(others, key=lambda s: w.of(s))]
     accused = tuple(s for s in state.seats if s in group)
     if accused in w.rejected and max(w.of(s) for s in accused) < w.rejected[accused] + 1:
         return None  # rejected before: only new evidence brings it back
