@@ -172,12 +172,13 @@ def _rules_in_deck(state: HiddenRolesState) -> bool:
 
 def _judge_step(state: HiddenRolesState, w: Watch, before: Snapshot, after: Snapshot, seat: str,
                 text: str) -> None:
-    hero = text.split()[1] if text.split()[0] != "explore" or len(text.split()) > 1 else None
-    if hero is None or text.split()[0] == "explore" or before.phase != after.phase or before.tiles != after.tiles:
+    """Score one heist input that was not the plan's step (see the module)."""
+    verb, hero = text.split()[:2]
+    if verb == "explore" or before.phase != after.phase or before.tiles != after.tiles:
         return  # an exploration, a new goal: progress
-    wanted = before.wanted
     if text in before.options:
         return  # another step of the plan
+    wanted = before.wanted
     if wanted is not None and wanted.verb == "move" and text.startswith(f"move {wanted.hero} {move_name(wanted).split()[2]}"):
         return  # part of the plan's step (fewer squares)
     if hero in before.home and not _home(state, hero):
@@ -259,7 +260,7 @@ def choose(state: HiddenRolesState, seat: str, rng: random.Random) -> Move | Non
     if state.sand_out or seat in view["eliminated"]:
         return None
     if view["vote"] is None and view["flip"] is None:
-        move = _accusation(state, me, w, rng)
+        move = _accusation(state, me, w)
         if move is not None:
             return move
     if me.side == "hero":
@@ -284,7 +285,7 @@ def _vote(me: Seat, w: Watch, accused: tuple[str, ...]) -> RoleMove:
     return RoleMove("vote", answer="yes" if sure else "no")
 
 
-def _accusation(state: HiddenRolesState, me: Seat, w: Watch, rng: random.Random) -> RoleMove | None:
+def _accusation(state: HiddenRolesState, me: Seat, w: Watch) -> RoleMove | None:
     if me.rule == "never-accuses":
         return None
     if me.side == "hero":
