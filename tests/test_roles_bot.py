@@ -22,7 +22,7 @@ from engine.errors import GameOverError, InputError
 from engine.games.magic_maze import planner
 from engine.games.magic_maze.moves import move_name
 from engine.games.magic_maze.roles import bot
-from engine.games.magic_maze.roles.state import HiddenRolesState
+from engine.games.magic_maze.roles.state import HERO_VERBS, HiddenRolesState
 from engine.session import Session
 from tests.test_roles_hidden_info import REVEALING, start, twins
 
@@ -289,3 +289,28 @@ def test_bots_accuse_vote_and_catch_traitors_over_many_games():
             tally[k] += v
     assert tally["accusations"] >= 4 and tally["caught"] >= 3, tally
     assert isinstance(s.state, HiddenRolesState)
+
+
+def test_a_hero_its_rule_blocks_asks_and_the_table_answers():
+    """A ``needs-a-push`` hero holding the plan's step stares ("I cannot"); the seat it stared
+    at puts the pawn in front of it, and then it plays; the heist goes on to the end, and the
+    record holds the stare against it only once per step."""
+    from engine.bots import RandomBot
+    from engine.match import Match
+    from engine.protocol import Protocol
+    from tests.helpers import roles_game
+
+    s = roles_game("1", ["needs-a-push", "mage-first", "barbarian-first", "mute"])
+    bots = {seat: RandomBot(seat, 0, "planner") for seat in s.seats}
+    for _ in Match(Protocol(s), bots, None, max_moves=400).run():
+        pass
+    inputs = [(seat, text) for seat, text, _ in s.state.inputs]
+    stares = [i for i, (seat, text) in enumerate(inputs) if seat == "p1" and text.startswith("stare")]
+    pawns = [i for i, (seat, text) in enumerate(inputs) if text == "pawn p1"]
+    acts = [i for i, (seat, text) in enumerate(inputs) if seat == "p1" and text.split()[0] in HERO_VERBS]
+    assert stares and acts and any(a < p < b for a in stares for p in pawns for b in acts), inputs
+    asked = inputs[stares[0]][1].split()[1]
+    assert inputs[stares[0] + 1] == (asked, "pawn p1"), inputs  # the seat stared at answers at once
+    assert s.state.result is not None and s.state.result.reason == "escape", s.state.result
+    said = [n for n in bot.watch_of(s.state).notes if n[0] == "p1" and "cannot" in n[1]]
+    assert len(said) <= len(stares)
