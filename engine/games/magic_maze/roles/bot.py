@@ -10,30 +10,34 @@ secrets it does not know get the same choices from it (``tests/test_roles_bot.py
 seat's bot is asked in a new position, the watch first judges the inputs made since the last
 position it saw, against the team plan of that position, then notes the new plan:
 
-- a heist input that made the moved hero's way to its goal longer (``LONGER`` points), or
-  no shorter (``WASTED``), when it was not the plan's step;
+- a heist input, not a step of the plan, that made the moved hero's way to its goal longer or
+  took a hero off its item (``LONGER`` points), or brought it no nearer (``WASTED``);
 - the seat holding the plan's next action that did something else, or nothing while time
-  passed (``STALL``);
+  passed (``STALL``; half when another seat played instead); a stare saying "I cannot" with a
+  deck of special rules, half, once per step;
 - the plan's step played as planned earns a little trust (``TRUST``);
 - a vote against the record (no on a seat the record suspects, yes on one it clears), and an
   accusation of a seat the record clears (``VOTE``).
 
-**A hero** plays the heist as the base planner (a step its own special rule forbids is
-replaced: one square at a time, another step of the plan it holds, or, when it needs the pawn,
-a stare that asks for it, which the next hero answers with the pawn). It accuses the seat with
-the highest score once it reaches ``THRESHOLD`` (from level 2, every seat beyond
-``THRESHOLD + 1`` with it), not a seat whose accusation was rejected unless new evidence came;
-it votes yes when every accused seat is suspect enough (``VOTE_YES``), else no; it abandons
-(level 2 on) only when every other seat still in the game is a suspect; the accuser flips when
-a flip is worth it.
+**A hero** plays the heist as the base planner. A step its own special rule forbids is
+replaced: one square at a time, another step of the plan it holds, else a stare at the next
+seat ("I cannot"); that seat answers with the pawn, and once the pawn is there any seat plays a
+step of the plan that needs none of the blocked seat's actions. A step that would fail its own
+mission (a hero leaving first or last, a vortex) gives way to another step it holds. It
+accuses the seat with the highest score once it reaches ``THRESHOLD`` (from level 2, every seat
+beyond ``THRESHOLD + 1`` with it), not a seat whose accusation was rejected unless new evidence
+came; it votes yes when every accused seat is suspect enough (``VOTE_YES``), else no; it
+abandons (level 2 on) only when every other seat still in the game is a suspect; the accuser
+flips when a flip is worth it.
 
 **A traitor** plays the plan most of the time and sabotages now and then: when it holds the
-plan's step (more often when that step is a flip), it plays a wasted or misleading move
-instead, or stalls with a stare; it watches its own score as the heroes see it and lies low
-when it nears a (drawn) level of caution. It votes yes on every accusation (an upheld
-accusation of a hero wins the game for the traitors), accuses the most suspect other seat when
-it is suspect itself, and at level 5 divines the hero missions that the public record points
-at (who completed the theft, who explored most), else the most trusted seat.
+plan's step (more often when that step is a flip), it plays the misleading step that costs the
+team most, or a wasted one, or stalls with a stare; it watches its own score as the heroes see
+it and lies low beyond a caution drawn each time. It votes yes on every accusation (an upheld
+accusation of a hero wins the game for the traitors); once its own score reaches ``VOTE_YES``
+it strikes first, accusing the most suspect other seat; at level 5 it divines the hero missions
+that the public record points at (who completed the theft, who explored two tiles), else a
+mission for the most trusted seat.
 
 Randomness only from the ``rng`` the rules pass in; ties follow seat order.
 """
