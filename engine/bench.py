@@ -6,7 +6,7 @@ import resource
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.bots import RandomBot
@@ -27,6 +27,8 @@ class BenchResult:
     median_game_ms: float
     median_inputs: float
     wins: dict[str, int]
+    tallies: dict[str, int] = field(default_factory=dict)
+    """The game's own counts, summed over the games (``Rules.bench_tally``)."""
 
     @property
     def seconds(self) -> float:
@@ -76,6 +78,7 @@ def bench(rules: Rules, variant: str, games: int, seed: int, repeats: int = 3, *
     rounds, game_times = [], []
     counts: list[int] = []
     wins: dict[str, int] = {}
+    tallies: dict[str, int] = {}
     for round_index in range(repeats):
         start = time.perf_counter()
         for i in range(games):
@@ -89,9 +92,11 @@ def bench(rules: Rules, variant: str, games: int, seed: int, repeats: int = 3, *
                 result = session.state.result
                 key = (result.winner or "nobody") if result else "unfinished"
                 wins[key] = wins.get(key, 0) + 1
+                for k, v in rules.bench_tally(session.state).items():
+                    tallies[k] = tallies.get(k, 0) + v
         rounds.append(time.perf_counter() - start)
     return BenchResult(variant, games, sum(counts), tuple(rounds), statistics.median(game_times) * 1000,
-                       statistics.median(counts), dict(sorted(wins.items())))
+                       statistics.median(counts), dict(sorted(wins.items())), tallies)
 
 
 def peak_memory_mib() -> float:

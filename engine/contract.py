@@ -57,12 +57,15 @@ def state_snapshot(session: Session) -> bytes:
     """Everything an input could change: the state (with its events and chance), the log,
     the moves and the clock."""
     state = session.state
-    saved = state.__dict__.pop("_planner_cache", None)  # a bot's memo, not the game
+    saved = {k: state.__dict__.pop(k) for k in BOT_MEMOS if k in state.__dict__}  # bots' memos, not the game
     try:
         return pickle.dumps((state.__dict__, session.entries, session.moves, session.clock_ms))
     finally:
-        if saved is not None:
-            state.__dict__["_planner_cache"] = saved
+        state.__dict__.update(saved)
+
+
+BOT_MEMOS = ("_planner_cache", "_roles_watch")
+"""What built-in bots keep on a state (Magic Maze's planner cache, Hidden Roles' watch)."""
 
 
 def _mutations(text: str, rng: random.Random) -> list[str]:

@@ -275,6 +275,11 @@ class Rules(ABC):
         By default every seat is on one side, ``players``, and its role is the seat itself."""
         return {seat: ("players", seat) for seat in state.seats}
 
+    def bench_tally(self, state: GameState) -> dict[str, int]:
+        """What ``arbiter bench`` counts of one finished game beyond its winner (summed over the
+        games: e.g. Hidden Roles' traitors caught); none by default."""
+        return {}
+
     def forfeit_input(self, seat: str) -> str | None:
         """The input by which a seat gives up (a bot that crashed or cheated), if the game has one."""
         return self.info.resign

@@ -570,6 +570,24 @@ def test_bench_random_bots_lose() -> None:
     assert "random bots on every seat" in r.output
 
 
+def test_bench_with_roles_reports_the_hidden_roles_figures() -> None:
+    """``--roles L``: the speed table keeps its first four columns; a second table says, per
+    mode, the heroes' win rate, the traitors caught, wrong and rejected accusations, failed
+    missions and the time per input; every line fits 80 columns; ``--json`` holds the counts."""
+    r = run("bench", "magic-maze", "--games", 3, "--repeat", 1, "--scenario", 2, "--roles", 1)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0].split()[:4] == ["mode", "games", "games/s", "inputs/s"]
+    at = next(i for i, line in enumerate(lines) if line.startswith("Hidden Roles, level 1."))
+    assert lines[at + 2].split() == ["mode", "heroes", "won", "caught", "wrong", "rejected", "failed", "ms/input"]
+    row = lines[at + 4].split()
+    assert row[0] == "2" and re.fullmatch(r"\d+%", row[1]) and re.fullmatch(r"\d+/\d+", row[2]), row
+    assert all(len(line) <= 80 for line in lines), lines
+    r = run("bench", "magic-maze", "--games", 2, "--repeat", 1, "--scenario", 2, "--roles", 2, "--json")
+    figures = json.loads(r.output)["results"][0]["roles"]
+    assert figures["games"] == 2 and {"heroes-won", "traitors", "caught", "wrong", "rejected", "failed"} <= set(figures)
+
+
 # -- validate ---------------------------------------------------------------------------------------
 
 

@@ -194,6 +194,9 @@ def both(pair: Pair, seat: str) -> list[str]:
 
 def next_input(pair: Pair, rng: random.Random) -> tuple[str, str | int] | None:
     st = pair.a.state
+    deadline = st.next_deadline()
+    if deadline is not None and st.changes_by_time(pair.a.clock_ms + st.clock_step_ms):
+        return "", max(0, deadline - pair.a.clock_ms)  # time acts before any input could land
     vote = st.vote
     if vote is not None and rng.random() < 0.6:
         waiting = [v for v in vote.waiting(st.out) if "vote no" in both(pair, v)]

@@ -3,9 +3,9 @@
 The base game's recipes (``magic-maze``): scenario, players, the built-in bot on every seat,
 seed. Every scenario 1-7 needs a win (planner bots) and a loss (random bots, which let the sand
 run out), and solo play a win and a loss too. Hidden Roles' (``hidden-roles``): level,
-scenario, players, a *plot* (``roles_plots.py``: the planner on every seat, and the expansion's
-inputs a plot decides) and seed, and what the game must show (``shows``); every level needs two
-games, and between them they show ``ROLES_SHOWN``. A search (lowest seed first) replaces a
+scenario, players, a *plot* (``roles_plots.py``: the role-aware planner on every seat, and
+what a plot stages that the bots seldom do) and seed, and what the game must show
+(``shows``); every level needs two games, and between them they show ``ROLES_SHOWN``. A search (lowest seed first) replaces a
 recipe that no longer gives what it was chosen for.
 """
 

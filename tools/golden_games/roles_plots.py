@@ -1,7 +1,8 @@
-"""The Hidden Roles games of ``tools/goldens.py``: the planner bot plays the heist on
-every seat (as ``--bots planner`` does), and a *plot* adds the expansion's inputs that no bot
-makes yet, decided from the host's knowledge of the game: who accuses whom and how the others
-vote, when a hero abandons, what a traitor divines, what sets a variable card off.
+"""The Hidden Roles games of ``tools/goldens.py``: the role-aware planner bot plays on
+every seat (as ``--bots planner`` does: the heist, and the accusations, votes and divining it
+decides from its seat's view), and a *plot* stages, before the bots act, what they would seldom
+do on their own, decided from the host's knowledge of the game: who accuses whom and how the
+others vote, when a hero abandons, what a traitor divines, what sets a variable card off.
 
 Every plot is deterministic (no randomness but the game's seeded chance), so a recipe (level,
 scenario, players, plot, seed) always gives the same transcript. ``shows`` says what a game
@@ -34,7 +35,7 @@ def traitors(st: HiddenRolesState) -> list[str]:
 
 
 class Plot:
-    """Nothing scripted: the planner plays the heist (``heist``). A plot answers the votes
+    """Nothing scripted: the bots play (``heist``). A plot answers the votes
     it opened (every voter yes, or the first no) and the accuser's flip, and a phantom taunts
     the heroes once, in the first silence it may talk in."""
 
@@ -211,7 +212,7 @@ def play(recipe: dict[str, Any]) -> Session:
     s = Session(RULES, recipe["scenario"], seed=recipe["seed"],
                 options={"players": recipe["players"], "roles": recipe["level"]})
     plot = PLOTS[recipe["plot"]]()
-    rng = random.Random(0)  # the planner uses none; bot_input wants one
+    rng = random.Random(0)  # the bots' one source of chance (a traitor's sabotage)
     last = -1
     for _ in range(MAX_INPUTS):
         if s.over:

@@ -15,6 +15,7 @@ from engine.games.magic_maze import data as mm
 from engine.games.magic_maze import planner
 from engine.games.magic_maze.moves import GAME_ACTIONS, move_name
 from engine.games.magic_maze.render import LEGEND, render_mall
+from engine.games.magic_maze.roles import bot as roles_bot
 from engine.games.magic_maze.roles import data as roles_data
 from engine.games.magic_maze.roles.deal import LEVEL_TITLES, RoleSetup, options_for
 from engine.games.magic_maze.roles.render import render_roles
@@ -119,12 +120,35 @@ class MagicMazeRules(Rules):
 
     def bot_input(self, kind: str, state: GameState, seat: str, rng: random.Random) -> str | None:
         assert isinstance(state, MazeState)
+        if kind == "planner" and isinstance(state, HiddenRolesState):
+            move = roles_bot.choose(state, seat, rng)  # role-aware: watches, votes, accuses, sabotages
+            return None if move is None else move_name(move)
         if kind == "planner":
             move = planner.choose(state, seat)
             if move is not None and isinstance(state, HiddenRolesState) and not state.would_accept(seat, move):
                 return None  # the team's next step is one this seat may not make (its rule, the sand)
             return None if move is None else move_name(move)
         return self.choose_input(state, seat, rng)
+
+    def bench_tally(self, state: GameState) -> dict[str, int]:
+        """Hidden Roles, for ``arbiter bench --roles``: the heroes' wins, the traitors (seats on
+        that side at the end, or caught), those caught (eliminated by an upheld accusation),
+        accusations upheld against a hero (wrong) or rejected, and failed missions."""
+        if not isinstance(state, HiddenRolesState) or state.result is None:
+            return {}
+        out = {"games": 1, "heroes-won": int(state.result.winner == "heroes"), "accusations": 0, "wrong": 0,
+               "rejected": 0, "failed": 0,
+               "traitors": sum(1 for s in state.seats if state.side_of(s) == "traitor" or state.out.get(s) == "accused"),
+               "caught": sum(1 for s in state.seats if state.out.get(s) == "accused")}
+        for e in state.events:
+            if e.kind == "accuse":
+                out["accusations"] += 1
+            elif e.kind == "verdict" and not e.data["upheld"]:
+                out["rejected"] += 1
+            elif e.kind == "failed":
+                out["failed"] += 1
+        out["wrong"] = int(state.result.reason == "wrong-accusation")
+        return out
 
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         """The random bot: a random game action it holds (or a draw), never talk or the pawn;

@@ -12,7 +12,8 @@ deck's clock marks, ``after_change`` follows missions and switches from the new 
 
 For a host or a bot: ``card_of(seat)``, ``side_of(seat)``, ``mission_of(seat)``,
 ``in_game(seat)``, ``eliminated``, ``phantoms``, ``revealed``, ``vote``, ``flip_window``,
-``eye``, ``divining`` and ``level``; a seat's ``view`` holds what it may know of them.
+``eye``, ``divining`` and ``level``; a seat's ``view`` holds what it may know of them, and
+``inputs`` who played what (public). The bots are in ``bot.py``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from engine.errors import IllegalMoveError, InputError
 from engine.events import HOST, EventLog
 from engine.game import Awaiting
 from engine.games.magic_maze.data import MazeData, Scenario
-from engine.games.magic_maze.moves import Move
+from engine.games.magic_maze.moves import Move, move_name
 from engine.games.magic_maze.roles.data import Card, Predicate
 from engine.games.magic_maze.roles.deal import RoleSetup, deal
 from engine.games.magic_maze.roles.ending import Divining, Ending
@@ -72,6 +73,9 @@ class HiddenRolesState(Accusations, Ending, MazeState):
                 trackers.append(Tracker(s, card.id, card.switch, "switch"))
         self.tracking = Tracking(trackers)
         self._actor: tuple[str, Move] | None = None
+        self.inputs: list[tuple[str, str, int]] = []
+        """Every accepted input, in order: (seat, canonical words, events before it). Public, as
+        the transcript's moves are (Hidden Roles hides no input): what a bot may watch."""
         events.emit("roles", f"Hidden Roles, {setup.title}: every player is dealt a role card, face down.",
                     {"level": setup.level, "deck": setup.title})
         for s, (card_id, discarded) in zip(self.seats, dealt):
@@ -202,6 +206,7 @@ class HiddenRolesState(Accusations, Ending, MazeState):
         """``effect``, with the input that causes it known to the missions' reading."""
         def run() -> None:
             self._actor = (seat, move)
+            self.inputs.append((seat, move_name(move), len(self.events)))
             effect()
         return run
 
