@@ -10,12 +10,12 @@ import click
 import tabulate as tabulating
 from tabulate import tabulate
 
-from cli.common import EXIT_INTERRUPTED, explain, fail, usage
-from cli.types import BotKindType, GameType, VariantType, check_kind, check_variant
-from engine import registry
-from engine.bench import BenchResult, peak_memory_mib
-from engine.bench import bench as run_bench
-from engine.errors import ArbiterError
+from arbiter.cli.common import EXIT_INTERRUPTED, explain, fail, usage
+from arbiter.cli.types import BotKindType, GameType, VariantType, check_kind, check_variant
+from arbiter.engine import registry
+from arbiter.engine.bench import BenchResult, peak_memory_mib
+from arbiter.engine.bench import bench as run_bench
+from arbiter.engine.errors import ArbiterError
 
 HEADERS = ["mode", "games", "games/s", "inputs/s", "ms/game", "inputs/game", "spread", "won"]
 """The first four columns are read by tools (the side-by-side speed harness): keep them."""

@@ -19,7 +19,7 @@ from typing import NoReturn
 
 import click
 
-from engine.errors import ArbiterError
+from arbiter.engine.errors import ArbiterError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_REFUSED, EXIT_UNFINISHED, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
 EXIT_HELP = """\b

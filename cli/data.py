@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 from tabulate import tabulate
 
-from cli.common import EXIT_ERROR, usage
+from arbiter.cli.common import EXIT_ERROR, usage
 
 WIDTHS = [11, 13, 24, 24]
 """Column widths of ``arbiter games``: with the gaps, 80 columns; longer cells wrap."""
@@ -20,7 +20,7 @@ WIDTHS = [11, 13, 24, 24]
 
 def listing_rows() -> list[list[str]]:
     """The rows of ``arbiter games``, read from every game's rules and data."""
-    from engine import registry
+    from arbiter.engine import registry
 
     rows = []
     for rules in registry.games():
@@ -34,7 +34,7 @@ def listing_rows() -> list[list[str]]:
 @click.command()
 def games() -> None:
     """List the games and their modes or scenarios (80 columns wide)."""
-    from cli.listing import (
+    from arbiter.cli.listing import (
         ROWS,  # listing_rows() as written by tools/make_listing.py: no game is loaded
     )
 
@@ -43,8 +43,8 @@ def games() -> None:
 
 def _report(name: str, text: str) -> int:
     """Check one document and print every problem with its line; how many there were."""
-    from engine import registry
-    from engine.scenario import every_problem
+    from arbiter.engine import registry
+    from arbiter.engine.scenario import every_problem
 
     problems = every_problem(text, name, registry.validate_document)
     for exc in problems:
@@ -63,9 +63,9 @@ def validate(path: str | None) -> None:
 
     Every problem of a file is named, each with its line and the path inside the file; exit
     status 1 when there is one."""
-    from engine import registry
-    from engine.errors import ScenarioError
-    from engine.scenario import packaged_files, packaged_text, read_file
+    from arbiter.engine import registry
+    from arbiter.engine.errors import ScenarioError
+    from arbiter.engine.scenario import packaged_files, packaged_text, read_file
 
     problems = 0
     if path is None:

@@ -10,17 +10,18 @@ import importlib
 
 import click
 
-from cli.common import EXIT_HELP, utf8_output
+from arbiter import __version__
+from arbiter.cli.common import EXIT_HELP, utf8_output
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("cli.play", "Play a game: moves from the terminal, a file, a pipe or bots."),
-    "replay": ("cli.records", "Re-run transcripts and report any divergence."),
-    "show": ("cli.records", "Print a transcript's board as a seat saw it after move N."),
-    "games": ("cli.data", "List the games and their modes or scenarios."),
-    "validate": ("cli.data", "Check scenario, deck and role YAML, naming every problem."),
-    "bench": ("cli.bench", "Bot self-play: games/s, inputs/s, results, memory."),
-    "tournament": ("cli.tournament", "Bots against bots over many fair games: win rates, ratings, SPRT."),
-    "match": ("cli.tournament", "Two bots against each other (a two-entrant tournament)."),
+    "play": ("arbiter.cli.play", "Play a game: moves from the terminal, a file, a pipe or bots."),
+    "replay": ("arbiter.cli.records", "Re-run transcripts and report any divergence."),
+    "show": ("arbiter.cli.records", "Print a transcript's board as a seat saw it after move N."),
+    "games": ("arbiter.cli.data", "List the games and their modes or scenarios."),
+    "validate": ("arbiter.cli.data", "Check scenario, deck and role YAML, naming every problem."),
+    "bench": ("arbiter.cli.bench", "Bot self-play: games/s, inputs/s, results, memory."),
+    "tournament": ("arbiter.cli.tournament", "Bots against bots over many fair games: win rates, ratings, SPRT."),
+    "match": ("arbiter.cli.tournament", "Two bots against each other (a two-entrant tournament)."),
 }
 """Each command: the module that defines it (a function of the command's name) and its line
 in ``arbiter --help``."""
@@ -44,7 +45,7 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_HELP)
-@click.version_option(package_name="arbiter")
+@click.version_option(__version__, prog_name="arbiter")
 def main() -> None:
     """arbiter: a referee for tabletop hidden-role games.
 

@@ -8,17 +8,17 @@ from typing import IO, Any
 
 import click
 
-from cli.common import EXIT_INTERRUPTED, EXIT_REFUSED, EXIT_UNFINISHED, explain, fail, finite, usage
-from cli.types import BotKindType, BotSpecType, GameType, SeatType, VariantType, check_kind, check_seat, check_variant
-from engine import registry
-from engine import transcript as tr
-from engine.bots import Bot, make_bot
-from engine.errors import ArbiterError, IllegalMoveError, UnknownCommandError, UnknownSeatError
-from engine.events import HOST
-from engine.lines import LineReader
-from engine.match import Match
-from engine.protocol import Protocol
-from engine.session import Session
+from arbiter.cli.common import EXIT_INTERRUPTED, EXIT_REFUSED, EXIT_UNFINISHED, explain, fail, finite, usage
+from arbiter.cli.types import BotKindType, BotSpecType, GameType, SeatType, VariantType, check_kind, check_seat, check_variant
+from arbiter.engine import registry
+from arbiter.engine import transcript as tr
+from arbiter.engine.bots import Bot, make_bot
+from arbiter.engine.errors import ArbiterError, IllegalMoveError, UnknownCommandError, UnknownSeatError
+from arbiter.engine.events import HOST
+from arbiter.engine.lines import LineReader
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
 
 SETUP_ERRORS = (UnknownCommandError, IllegalMoveError, UnknownSeatError)
 """What a game says of options that do not fit it (a mode, a player count): usage errors."""
@@ -88,7 +88,7 @@ def _lines(moves: IO[bytes] | None, protocol: Protocol, json_mode: bool) -> Any:
         return LineReader(moves)
     stdin = click.get_binary_stream("stdin")
     if not json_mode and sys.stdin is not None and sys.stdin.isatty() and sys.stdout.isatty():
-        from cli.terminal import TerminalLines
+        from arbiter.cli.terminal import TerminalLines
 
         return TerminalLines(protocol)
     return LineReader(stdin)

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import click
 
-from cli.common import EXIT_ERROR, explain, fail, usage
-from engine import registry
-from engine import transcript as tr
-from engine.errors import ArbiterError, UnknownSeatError
-from engine.events import HOST
+from arbiter.cli.common import EXIT_ERROR, explain, fail, usage
+from arbiter.engine import registry
+from arbiter.engine import transcript as tr
+from arbiter.engine.errors import ArbiterError, UnknownSeatError
+from arbiter.engine.events import HOST
 
 
 def _files(paths: tuple[str, ...]) -> list[Path]:

@@ -12,9 +12,9 @@ import queue
 import threading
 from typing import Any
 
-from engine.events import HOST
-from engine.lines import TIMEOUT, BadLine, Timeout, check_text
-from engine.protocol import META_COMMANDS, Protocol
+from arbiter.engine.events import HOST
+from arbiter.engine.lines import TIMEOUT, BadLine, Timeout, check_text
+from arbiter.engine.protocol import META_COMMANDS, Protocol
 
 try:  # not on every platform; without it the prompt still works, without editing
     import readline

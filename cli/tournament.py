@@ -8,15 +8,14 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import click
 
-from cli.common import EXIT_INTERRUPTED, explain, fail, finite, usage
-from cli.types import GameType, VariantType, check_variant
-from engine import registry
-from engine.errors import ArbiterError
+from arbiter.cli.common import EXIT_INTERRUPTED, explain, fail, finite, usage
+from arbiter.cli.types import GameType, VariantType, check_variant
+from arbiter.engine import registry
+from arbiter.engine.errors import ArbiterError
 
 
 def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -34,7 +33,7 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--resume", type=click.Path(file_okay=False, exists=True),
                      help="Go on with the tournament in this folder: play only the games it has no result for."),
         click.option("--ray", "ray_address", metavar="ADDRESS", help="Play the games as Ray tasks on a cluster "
-                     "(an address, or auto), or on a new local Ray instance (local). Needs arbiter[ray]."),
+                     "(an address, or auto), or on a new local Ray instance (local). Needs arbiter-referee[ray]."),
         click.option("--seed", type=int, help="The tournament's seed: it fixes every deal (default 1)."),
         click.option("--bot-timeout", type=click.FloatRange(min=0.01, max=3600.0), callback=finite,
                      help="Seconds an exec: bot may take to answer (default 10)."),
@@ -110,10 +109,10 @@ def _given(ctx: click.Context, name: str) -> bool:
 
 def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o: dict[str, Any],
          default_games: int | None) -> None:
-    from engine.arena.entrants import parse_entrant
-    from engine.arena.results import Folder
-    from engine.arena.sprt import Sprt
-    from engine.arena.tournament import Tournament, configuration, folder_for
+    from arbiter.engine.arena.entrants import parse_entrant
+    from arbiter.engine.arena.results import Folder
+    from arbiter.engine.arena.sprt import Sprt
+    from arbiter.engine.arena.tournament import Tournament, configuration, folder_for
 
     resume = o["resume"]
     try:
@@ -167,7 +166,7 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
 
 
 def _play(t: Any, folder: Any, config: dict[str, Any], o: dict[str, Any]) -> None:
-    from engine.arena import report
+    from arbiter.engine.arena import report
 
     show = sys.stdout.isatty() and not o["json_mode"]
     requested = config["games"]
@@ -199,7 +198,7 @@ def _play(t: Any, folder: Any, config: dict[str, Any], o: dict[str, Any]) -> Non
 
 
 def _pool(t: Any, folder: Any, o: dict[str, Any]) -> Any:
-    from engine.arena.pool import LocalPool, RayPool
+    from arbiter.engine.arena.pool import LocalPool, RayPool
 
     if o["ray_address"]:
         return RayPool(t.settings, o["workers"], o["ray_address"])

@@ -16,7 +16,7 @@ from click.shell_completion import CompletionItem
 
 def _rules(ctx: click.Context | None) -> Any:
     """The rules of the game named so far on the command line, if any."""
-    from engine import registry
+    from arbiter.engine import registry
 
     name = (ctx.params.get("game") if ctx is not None else None) or None
     try:
@@ -33,7 +33,7 @@ class GameType(click.ParamType):
     name = "game"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        from engine import registry
+        from arbiter.engine import registry
 
         names = registry.names()
         if value not in names:
@@ -41,7 +41,7 @@ class GameType(click.ParamType):
         return str(value)
 
     def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-        from engine import registry
+        from arbiter.engine import registry
 
         return _items(registry.names(), incomplete)
 

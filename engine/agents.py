@@ -9,8 +9,8 @@ returns one input, or None when it has nothing to do (real-time games only). It 
 >>> class First:
 ...     def act(self, observation, legal):
 ...         return legal.legal[0]
->>> from engine import registry
->>> from engine.session import Session
+>>> from arbiter.engine import registry
+>>> from arbiter.engine.session import Session
 >>> s = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
 >>> bot = AgentBot("mafia", First())
 >>> bot.choose(s)
@@ -27,9 +27,9 @@ import sys
 from pathlib import Path
 from typing import Any, Protocol
 
-from engine.bots import BotFailure
-from engine.errors import ArbiterError
-from engine.session import Choices, Session
+from arbiter.engine.bots import BotFailure
+from arbiter.engine.errors import ArbiterError
+from arbiter.engine.session import Choices, Session
 
 
 class Agent(Protocol):
@@ -42,7 +42,7 @@ def observation(session: Session, seat: str, start: int = 0) -> tuple[str, int]:
     per new event it may see, then what is awaited as it may know it (or the result); and the
     index to start from next time. It holds nothing the seat may not know.
 
-    >>> from engine import registry
+    >>> from arbiter.engine import registry
     >>> s = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
     >>> text, seen = observation(s, "fbi")
     >>> text.splitlines()[-1]

@@ -12,7 +12,7 @@
 >>> game.play("mafia", "kill a1")
 Traceback (most recent call last):
 ...
-engine.errors.NotYourTurnError: mafia is not awaited: waiting for fbi (...); any seat may surrender at any time
+arbiter.engine.errors.NotYourTurnError: mafia is not awaited: waiting for fbi (...); any seat may surrender at any time
 >>> _ = game.play("fbi", "surrender")
 >>> game.over, game.returns()
 (True, {'mafia': 1, 'fbi': 0})
@@ -26,14 +26,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from engine import registry
-from engine import transcript as tr
-from engine.agents import Agent, observation
-from engine.clock import parse_seconds, seconds_name
-from engine.errors import InputError
-from engine.events import HOST, Event
-from engine.game import Result
-from engine.session import Choices, Session
+from arbiter.engine import registry
+from arbiter.engine import transcript as tr
+from arbiter.engine.agents import Agent, observation
+from arbiter.engine.clock import parse_seconds, seconds_name
+from arbiter.engine.errors import InputError
+from arbiter.engine.events import HOST, Event
+from arbiter.engine.game import Result
+from arbiter.engine.session import Choices, Session
 
 
 class Game:

@@ -9,11 +9,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.bots import RandomBot
-from engine.game import Rules
-from engine.match import Match
-from engine.protocol import Protocol
-from engine.session import Session
+from arbiter.engine.bots import RandomBot
+from arbiter.engine.game import Rules
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
 
 
 @dataclass(frozen=True)

@@ -33,9 +33,9 @@ from collections import deque
 from pathlib import Path
 from typing import Protocol as TypingProtocol
 
-from engine.errors import ArbiterError
-from engine.lines import MAX_LINE_BYTES, BadLine, check_text
-from engine.session import Session
+from arbiter.engine.errors import ArbiterError
+from arbiter.engine.lines import MAX_LINE_BYTES, BadLine, check_text
+from arbiter.engine.session import Session
 
 MAX_UNSENT = 1 << 20
 """Bytes of input waiting for a bot that does not read them; beyond this it forfeits."""
@@ -460,7 +460,7 @@ def make_bot(spec: str, seat: str, seed: int, timeout: float, kinds: tuple[str, 
     if spec.startswith("exec:") and spec[5:].strip():
         return ProcessBot(seat, spec[5:].strip(), timeout, log=log)
     if spec.startswith("py:"):
-        from engine.agents import AgentBot, load_agent
+        from arbiter.engine.agents import AgentBot, load_agent
 
         return AgentBot(seat, load_agent(spec[3:].strip()), spec[3:].strip())
     raise ArbiterError(f"unknown bot {spec!r} for {seat}: use {', '.join(kinds)}, exec:COMMAND or py:MODULE:CLASS")

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from engine.errors import ChanceMismatchError
+from arbiter.engine.errors import ChanceMismatchError
 
 T = TypeVar("T")
 

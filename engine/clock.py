@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from engine.errors import SyntaxInputError
+from arbiter.engine.errors import SyntaxInputError
 
 _SECONDS = re.compile(r"^([0-9]{1,9})(?:\.([0-9]{1,3}))?$")
 MAX_MS = 999_999_999_999

@@ -26,12 +26,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import transcript
-from engine.errors import ArbiterError, InputError
-from engine.events import HOST
-from engine.game import Rules
-from engine.protocol import Protocol
-from engine.session import Session
+from arbiter.engine import transcript
+from arbiter.engine.errors import ArbiterError, InputError
+from arbiter.engine.events import HOST
+from arbiter.engine.game import Rules
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
 
 GARBAGE = ("", "frobnicate", "x y z", "0", "pass pass", "say", "@@", "move", "vote", "kill a99", "shift row 99 left")
 

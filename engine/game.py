@@ -13,9 +13,9 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.chance import Chance
-from engine.errors import UnknownCommandError
-from engine.events import EventLog
+from arbiter.engine.chance import Chance
+from arbiter.engine.errors import UnknownCommandError
+from arbiter.engine.events import EventLog
 
 
 SECRET_SEAT = "-"
@@ -159,7 +159,7 @@ class GameInfo:
     type): the command line, ``arbiter games``, the bench, the API and the tournament runner
     all read it here.
 
-    >>> from engine import registry
+    >>> from arbiter.engine import registry
     >>> info = registry.get("magic-maze").info
     >>> info.players, info.realtime, info.levels
     ((1, 8), True, (1, 2, 3, 4, 5))

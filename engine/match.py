@@ -22,11 +22,11 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol as TypingProtocol
 
-from engine.bots import Bot, BotFailure
-from engine.clock import seconds_name
-from engine.errors import GameOverError, InputError
-from engine.lines import BadLine, Timeout
-from engine.protocol import Protocol, Response
+from arbiter.engine.bots import Bot, BotFailure
+from arbiter.engine.clock import seconds_name
+from arbiter.engine.errors import GameOverError, InputError
+from arbiter.engine.lines import BadLine, Timeout
+from arbiter.engine.protocol import Protocol, Response
 
 Line = str | BadLine
 

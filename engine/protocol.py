@@ -1,7 +1,7 @@
 """The line protocol of ``docs/protocol.md``: one command line in, one framed response out.
 
->>> from engine import registry
->>> from engine.session import Session
+>>> from arbiter.engine import registry
+>>> from arbiter.engine.session import Session
 >>> p = Protocol(Session(registry.get("fbi-mafia"), "standard-3v3", seed=1))
 >>> print(p.handle("time"), end="")
 = time
@@ -18,12 +18,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.clock import MAX_MS, parse_seconds, seconds_name
-from engine.errors import ArbiterError, DeniedError, SyntaxInputError, UnknownCommandError, UnknownSeatError
-from engine.events import HOST, Event
-from engine.game import SECRET_SEAT
-from engine.lines import BadLine
-from engine.session import Session
+from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
+from arbiter.engine.errors import ArbiterError, DeniedError, SyntaxInputError, UnknownCommandError, UnknownSeatError
+from arbiter.engine.events import HOST, Event
+from arbiter.engine.game import SECRET_SEAT
+from arbiter.engine.lines import BadLine
+from arbiter.engine.session import Session
 
 META_COMMANDS: dict[str, str] = {
     "help": "help: this list",

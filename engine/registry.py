@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import importlib
 
-from engine.errors import UnknownCommandError
-from engine.game import Rules
-from engine.scenario import Node
+from arbiter.engine.errors import UnknownCommandError
+from arbiter.engine.game import Rules
+from arbiter.engine.scenario import Node
 
 _WHERE: dict[str, tuple[str, str]] = {
-    "fbi-mafia": ("engine.games.fbi_mafia.rules", "FbiMafiaRules"),
-    "mafia": ("engine.games.mafia.rules", "MafiaRules"),
-    "magic-maze": ("engine.games.magic_maze.rules", "MagicMazeRules"),
+    "fbi-mafia": ("arbiter.engine.games.fbi_mafia.rules", "FbiMafiaRules"),
+    "mafia": ("arbiter.engine.games.mafia.rules", "MafiaRules"),
+    "magic-maze": ("arbiter.engine.games.magic_maze.rules", "MagicMazeRules"),
 }
 """Each game's name, and the module and class of its rules (the order ``games`` lists them in)."""
 _GAMES: dict[str, Rules] = {}

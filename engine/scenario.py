@@ -9,7 +9,7 @@ inside it and what is wrong.
 >>> n.key("board").integer()
 Traceback (most recent call last):
 ...
-engine.errors.ScenarioError: modes.yaml: board: missing (required)
+arbiter.engine.errors.ScenarioError: modes.yaml: board: missing (required)
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from typing import Any, TypeVar
 
 import yaml
 
-from engine import yamlio
-from engine.errors import ScenarioError
+from arbiter.engine import yamlio
+from arbiter.engine.errors import ScenarioError
 
-SCENARIO_PACKAGE = "scenarios"
+SCENARIO_PACKAGE = "arbiter.scenarios"
 T = TypeVar("T")
 MAX_FILE_BYTES = 1024 * 1024
 """The largest scenario, deck or role file read (the packaged data is a few KiB)."""
@@ -166,7 +166,7 @@ def load_text(text: str, source: str) -> Node:
     >>> load_text("cards: {civilian: 2, civilian: 3}", "deck.yaml")
     Traceback (most recent call last):
     ...
-    engine.errors.ScenarioError: deck.yaml: line 1, column 22: not valid YAML: the key 'civilian' is given twice
+    arbiter.engine.errors.ScenarioError: deck.yaml: line 1, column 22: not valid YAML: the key 'civilian' is given twice
     """
     if len(text) > MAX_FILE_BYTES:
         raise ScenarioError(source, "", f"{len(text)} characters is larger than a data file may be "

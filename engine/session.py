@@ -8,11 +8,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from engine.chance import Chance, ChanceRecord
-from engine.clock import MAX_MS, seconds_name
-from engine.errors import GameOverError, TimeError, UnknownSeatError
-from engine.events import HOST, Event, EventLog
-from engine.game import GameState, Rules, Variant
+from arbiter.engine.chance import Chance, ChanceRecord
+from arbiter.engine.clock import MAX_MS, seconds_name
+from arbiter.engine.errors import GameOverError, TimeError, UnknownSeatError
+from arbiter.engine.events import HOST, Event, EventLog
+from arbiter.engine.game import GameState, Rules, Variant
 
 T = TypeVar("T")
 

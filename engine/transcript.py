@@ -30,12 +30,12 @@ from typing import IO, Any
 
 import yaml
 
-from engine import registry, yamlio
-from engine.chance import ChanceRecord
-from engine.clock import parse_seconds
-from engine.errors import ArbiterError, TranscriptError
-from engine.logline import _flow, entry_line, read_entry_line  # noqa: F401 (_flow: tests)
-from engine.session import Session
+from arbiter.engine import registry, yamlio
+from arbiter.engine.chance import ChanceRecord
+from arbiter.engine.clock import parse_seconds
+from arbiter.engine.errors import ArbiterError, TranscriptError
+from arbiter.engine.logline import _flow, entry_line, read_entry_line  # noqa: F401 (_flow: tests)
+from arbiter.engine.session import Session
 
 FORMAT = 1
 HEADER = "# arbiter transcript. Replay it with: arbiter replay FILE\n"

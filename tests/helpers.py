@@ -15,12 +15,12 @@ import pytest
 
 from click.testing import CliRunner, Result
 
-from engine import registry
-from engine.chance import ChanceRecord
-from engine.errors import IllegalMoveError, InputError
-from engine.events import HOST
-from engine.games.fbi_mafia import data as fm_data
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine.chance import ChanceRecord
+from arbiter.engine.errors import IllegalMoveError, InputError
+from arbiter.engine.events import HOST
+from arbiter.engine.games.fbi_mafia import data as fm_data
+from arbiter.engine.session import Session
 
 FBI = registry.get("fbi-mafia")
 
@@ -60,7 +60,7 @@ def fbi_game(
 
 
 def cell_of(session: Session, suspect: str) -> str:
-    from engine.games.fbi_mafia.grid import cell_name
+    from arbiter.engine.games.fbi_mafia.grid import cell_name
 
     return cell_name(session.state.pos[suspect])
 
@@ -83,7 +83,7 @@ def mafia_game(cards: list[str], *, deck: dict[str, int] | None = None, seed: in
     """A Classic Mafia game whose seats p1, p2, ... are dealt ``cards`` in that order. The
     default setup for ``len(cards)`` players is used unless ``deck`` (a custom deck) is given;
     ``cards`` must be a dealing of that deck."""
-    from engine.games.mafia.rules import variant_name
+    from arbiter.engine.games.mafia.rules import variant_name
 
     options = {"deck": deck} if deck is not None else {}
     return Session(MAFIA, variant_name(len(cards)), seed=seed, options=options,
@@ -103,8 +103,8 @@ def roles_game(scenario: str, cards: list[str], *, level: int = 3, players: int 
     deck, or ``deck`` (a custom deck's options: title, level, cards). ``players``: the number
     of cards by default. The stack starts with ``stack``; the heroes stand on b2, c2, b3, c3 of
     the start tile in ``heroes`` order."""
-    from engine.games.magic_maze import data as mm
-    from engine.games.magic_maze.roles.deal import RoleSetup
+    from arbiter.engine.games.magic_maze import data as mm
+    from arbiter.engine.games.magic_maze.roles.deal import RoleSetup
 
     players = players if players is not None else len(cards)
     options = {"players": players, **({"deck": deck} if deck is not None else {"roles": level})}
@@ -140,7 +140,7 @@ def responses(output: str) -> list[list[str]]:
 
 def run(*args: object, input: str | None = None) -> Result:
     """Invoke ``arbiter ARGS`` in-process and check that it did not crash."""
-    from cli.main import main
+    from arbiter.cli.main import main
 
     result = CliRunner().invoke(main, [str(a) for a in args], input=input)
     clean(result)
@@ -176,7 +176,7 @@ def run_referee(args: list[str], cwd: Path, timeout: float = 60) -> tuple[subpro
     env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     start = time.monotonic()
     try:
-        proc = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=cwd, env=env,
+        proc = subprocess.run([sys.executable, "-m", "arbiter.cli.main", *args], cwd=cwd, env=env,
                               capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         pytest.fail(f"the referee hung: no exit within {timeout} s: arbiter {' '.join(args)}")
@@ -222,7 +222,7 @@ class Refusal(str):
 def snapshot(s: Session) -> bytes:
     """Everything an input could change: the state, its events and chance, the log, the moves
     and the clock (what the contract checks a refusal leaves alone)."""
-    from engine.contract import state_snapshot
+    from arbiter.engine.contract import state_snapshot
 
     return state_snapshot(s)
 

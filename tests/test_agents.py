@@ -4,12 +4,12 @@ its seat may see."""
 
 from __future__ import annotations
 
-from engine import registry
-from engine import transcript as tr
-from engine.agents import AgentBot, observation
-from engine.match import Match
-from engine.protocol import Protocol
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine import transcript as tr
+from arbiter.engine.agents import AgentBot, observation
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
 from tests.agents_for_tests import Last
 from tests.helpers import responses, run
 

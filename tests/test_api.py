@@ -6,7 +6,7 @@ from __future__ import annotations
 import doctest
 from pathlib import Path
 
-from engine.api import Game, load_game, new_game
+from arbiter.engine.api import Game, load_game, new_game
 from tests.helpers import mafia_game
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from engine.arena.entrants import Entrant
-from engine.arena.pool import RayPool, connect_ray
-from engine.arena.results import Folder
-from engine.arena.tournament import Tournament, configuration
+from arbiter.engine.arena.entrants import Entrant
+from arbiter.engine.arena.pool import RayPool, connect_ray
+from arbiter.engine.arena.results import Folder
+from arbiter.engine.arena.tournament import Tournament, configuration
 from tests.helpers import REPO
 from tests.test_arena_run import play, transcripts, without_time
 

@@ -15,12 +15,12 @@ import time
 from pathlib import Path
 
 
-from engine.arena import report
-from engine.arena.entrants import Entrant
-from engine.arena.pool import LocalPool
-from engine.arena.results import Folder
-from engine.arena.tournament import Tournament, configuration
-from engine import transcript as tr
+from arbiter.engine.arena import report
+from arbiter.engine.arena.entrants import Entrant
+from arbiter.engine.arena.pool import LocalPool
+from arbiter.engine.arena.results import Folder
+from arbiter.engine.arena.tournament import Tournament, configuration
+from arbiter.engine import transcript as tr
 from tests.helpers import REPO, run
 
 PY = sys.executable
@@ -80,7 +80,7 @@ def test_a_run_killed_with_sigkill_resumes_and_ends_as_an_uninterrupted_one(tmp_
             "--games", "16", "--workers", "2", "--seed", "3"]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     killed = tmp_path / "killed"
-    proc = subprocess.Popen([PY, "-m", "cli.main", *args, "--out", str(killed)], cwd=tmp_path, env=env,
+    proc = subprocess.Popen([PY, "-m", "arbiter.cli.main", *args, "--out", str(killed)], cwd=tmp_path, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     results = killed / "results.jsonl"
     deadline = time.monotonic() + 60
@@ -94,14 +94,14 @@ def test_a_run_killed_with_sigkill_resumes_and_ends_as_an_uninterrupted_one(tmp_
     time.sleep(0.2)  # its workers die with it (the parent-death signal)
     before = {json.loads(line)["game"] for line in results.read_text().splitlines() if line.endswith("}")}
     assert 3 <= len(before) < 16
-    done = subprocess.run([PY, "-m", "cli.main", "tournament", "--resume", str(killed), "--json"], cwd=tmp_path,
+    done = subprocess.run([PY, "-m", "arbiter.cli.main", "tournament", "--resume", str(killed), "--json"], cwd=tmp_path,
                           env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     resumed = json.loads(done.stdout)
     assert resumed["played"] == 16 - len(before) and resumed["recorded"] == 16
     lines = [json.loads(line) for line in results.read_text().splitlines()]
     assert sorted(r["game"] for r in lines) == list(range(16)), "no game lost, none played twice"
-    whole = subprocess.run([PY, "-m", "cli.main", *args, "--out", str(tmp_path / "whole"), "--json"], cwd=tmp_path,
+    whole = subprocess.run([PY, "-m", "arbiter.cli.main", *args, "--out", str(tmp_path / "whole"), "--json"], cwd=tmp_path,
                            env=env, capture_output=True, text=True, timeout=120)
     uninterrupted = json.loads(whole.stdout)
     keys = ("table", "sides", "roles", "forfeits", "ratings", "head_to_head", "side_rates")

@@ -13,12 +13,12 @@ import random
 
 import pytest
 
-from engine import registry
-from engine.bots import RandomBot
-from engine.arena.schedule import rotation
-from engine.games.mafia import sleuth
-from engine.games.mafia.rules import MafiaRules
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine.bots import RandomBot
+from arbiter.engine.arena.schedule import rotation
+from arbiter.engine.games.mafia import sleuth
+from arbiter.engine.games.mafia.rules import MafiaRules
+from arbiter.engine.session import Session
 from tests.helpers import mafia_game
 
 CARDS8 = ["civilian", "boss", "mafia", "seducer", "chief", "police", "civilian", "chameleon"]

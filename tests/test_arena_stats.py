@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from engine.arena import rating, stats
-from engine.arena.results import FolderError, ResultsWriter, read_results
-from engine.arena.schedule import Setup, rounded_games, schedule
-from engine.arena.sprt import Sprt
-from engine.arena.tournament import Tournament
+from arbiter.engine.arena import rating, stats
+from arbiter.engine.arena.results import FolderError, ResultsWriter, read_results
+from arbiter.engine.arena.schedule import Setup, rounded_games, schedule
+from arbiter.engine.arena.sprt import Sprt
+from arbiter.engine.arena.tournament import Tournament
 
 # -- the schedule ----------------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ BOT = ROOT / "docs" / "examples" / "random_bot.py"
 def test_example_bot_plays_a_whole_duel(tmp_path):
     transcript = tmp_path / "game.yaml"
     command = [
-        sys.executable, "-m", "cli.main", "play", "fbi-mafia", "--mode", "duel-3v3", "--seed", "5",
+        sys.executable, "-m", "arbiter.cli.main", "play", "fbi-mafia", "--mode", "duel-3v3", "--seed", "5",
         "--bot", f"mafia=exec:{sys.executable} {BOT} 1", "--bot", "fbi=random",
         "--transcript", str(transcript),
     ]
@@ -45,7 +45,7 @@ def test_example_bot_plays_every_game_and_never_gives_up(tmp_path, game):
     args, seats = GAMES[game]
     transcript = tmp_path / "game.yaml"
     bots = [a for i, seat in enumerate(seats) for a in ("--bot", f"{seat}=exec:{sys.executable} {BOT} {i}")]
-    command = [sys.executable, "-m", "cli.main", "play", *args, *bots, "--transcript", str(transcript)]
+    command = [sys.executable, "-m", "arbiter.cli.main", "play", *args, *bots, "--transcript", str(transcript)]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "forfeit" not in done.stdout and "? bot" not in done.stdout

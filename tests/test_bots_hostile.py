@@ -22,13 +22,13 @@ from typing import Any, TypeVar
 import pytest
 
 from tests.helpers import run_referee
-from engine import registry
-from engine.bots import BotFailure, ProcessBot, make_bot
-from engine.errors import ArbiterError
-from engine.lines import MAX_LINE_BYTES
-from engine.match import Match
-from engine.protocol import Protocol
-from engine.session import Choices, Session
+from arbiter.engine import registry
+from arbiter.engine.bots import BotFailure, ProcessBot, make_bot
+from arbiter.engine.errors import ArbiterError
+from arbiter.engine.lines import MAX_LINE_BYTES
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Choices, Session
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "docs" / "examples" / "random_bot.py"

@@ -24,7 +24,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from cli.main import main
+from arbiter.cli.main import main
 from tests.helpers import clean, precondition, responses, run, run_referee, write
 
 REPO = Path(__file__).resolve().parents[1]
@@ -849,7 +849,7 @@ def test_bad_bot_timeout_is_a_clear_error(tmp_path: Path, timeout: str) -> None:
     args = ["play", "fbi-mafia", "--seed", "1", "--bots", "random", "--bot-timeout", timeout,
             "--bot", f"bandit={bot_script(tmp_path, 'good', GOOD_BOT)}"]
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    proc = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=tmp_path, env=env,
+    proc = subprocess.run([sys.executable, "-m", "arbiter.cli.main", *args], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert "Traceback" not in proc.stderr
     assert proc.returncode != 0 and "--bot-timeout" in proc.stderr

@@ -13,13 +13,13 @@ import click
 import pytest
 import yaml
 
-from cli.main import main
-from cli.terminal import TerminalLines
-from cli.types import BotSpecType, GameType, SeatType, VariantType
-from engine import registry
-from engine import transcript as tr
-from engine.protocol import Protocol
-from engine.session import Session
+from arbiter.cli.main import main
+from arbiter.cli.terminal import TerminalLines
+from arbiter.cli.types import BotSpecType, GameType, SeatType, VariantType
+from arbiter.engine import registry
+from arbiter.engine import transcript as tr
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
 from tests.helpers import responses, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,7 +96,7 @@ def test_bench_json_has_every_figure() -> None:
 
 
 def test_bench_interrupted_prints_what_it_measured(monkeypatch: pytest.MonkeyPatch) -> None:
-    import cli.bench as bench_cli
+    import arbiter.cli.bench as bench_cli
 
     calls = []
     real = bench_cli.run_bench

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import registry
-from engine.contract import check_contract
+from arbiter.engine import registry
+from arbiter.engine.contract import check_contract
 
 SEEDS = (1,)
 
@@ -54,7 +54,7 @@ def test_every_registered_game_and_variant_is_covered() -> None:
 
 
 def test_a_planted_illegal_legal_input_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    from engine.games.fbi_mafia.state import FbiMafiaState
+    from arbiter.engine.games.fbi_mafia.state import FbiMafiaState
 
     original = FbiMafiaState.legal_inputs
     monkeypatch.setattr(FbiMafiaState, "legal_inputs", lambda self, seat: original(self, seat) + ["kill z9"])
@@ -63,8 +63,8 @@ def test_a_planted_illegal_legal_input_is_caught(monkeypatch: pytest.MonkeyPatch
 
 
 def test_a_planted_half_applied_refusal_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    from engine.errors import SyntaxInputError
-    from engine.games.mafia.state import MafiaState
+    from arbiter.engine.errors import SyntaxInputError
+    from arbiter.engine.games.mafia.state import MafiaState
 
     original = MafiaState.apply
 

@@ -8,9 +8,9 @@ import pkgutil
 
 import pytest
 
-import engine
+from arbiter import engine
 
-MODULES = sorted(m.name for m in pkgutil.walk_packages(engine.__path__, "engine."))
+MODULES = sorted(m.name for m in pkgutil.walk_packages(engine.__path__, "arbiter.engine."))
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine import registry
-from engine.bench import play_random
-from engine.games.fbi_mafia import grid
-from engine.games.fbi_mafia.legality import RULES
-from engine.games.fbi_mafia.moves import Move
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine.bench import play_random
+from arbiter.engine.games.fbi_mafia import grid
+from arbiter.engine.games.fbi_mafia.legality import RULES
+from arbiter.engine.games.fbi_mafia.moves import Move
+from arbiter.engine.session import Session
 
 FBI = registry.get("fbi-mafia")
 MODES = [v.name for v in FBI.variants()]

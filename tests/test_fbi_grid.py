@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import SyntaxInputError
-from engine.games.fbi_mafia import grid
-from engine.games.fbi_mafia.grid import cell_name, parse_cell
+from arbiter.engine.errors import SyntaxInputError
+from arbiter.engine.games.fbi_mafia import grid
+from arbiter.engine.games.fbi_mafia.grid import cell_name, parse_cell
 
 
 def cells(*names: str, size: int = 6) -> set[tuple[int, int]]:

@@ -12,10 +12,10 @@ from collections import Counter
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from engine import registry
-from engine.games.fbi_mafia.board import ALIVE, ARRESTED, DEAD
-from engine.games.fbi_mafia.state import FbiMafiaState
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine.games.fbi_mafia.board import ALIVE, ARRESTED, DEAD
+from arbiter.engine.games.fbi_mafia.state import FbiMafiaState
+from arbiter.engine.session import Session
 
 FBI = registry.get("fbi-mafia")
 MODES = ["standard-3v3", "standard-4v4", "duel-3v3", "duel-4v4"]

@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "engine" / "games" / "fbi_mafia"
-PREFIX = "engine.games.fbi_mafia"
+PREFIX = "arbiter.engine.games.fbi_mafia"
 
 
 def game_imports(path: Path) -> set[str]:
@@ -19,9 +19,9 @@ def game_imports(path: Path) -> set[str]:
             if node.module == PREFIX:
                 out |= {a.name for a in node.names}
             elif node.module.startswith(PREFIX + "."):
-                out.add(node.module.split(".")[3])
+                out.add(node.module.split(".")[PREFIX.count(".") + 1])
         elif isinstance(node, ast.Import):
-            out |= {a.name.split(".")[3] for a in node.names if a.name.startswith(PREFIX + ".")}
+            out |= {a.name.split(".")[PREFIX.count(".") + 1] for a in node.names if a.name.startswith(PREFIX + ".")}
     return out
 
 

@@ -22,8 +22,8 @@ import itertools
 
 import pytest
 
-from engine.bots import RandomBot
-from engine.errors import (
+from arbiter.engine.bots import RandomBot
+from arbiter.engine.errors import (
     AmbiguousMoveError,
     GameOverError,
     IllegalMoveError,
@@ -31,9 +31,9 @@ from engine.errors import (
     NotYourTurnError,
     SyntaxInputError,
 )
-from engine.events import HOST
-from engine.games.fbi_mafia.grid import cell_name, cells as all_cells
-from engine.session import Session
+from arbiter.engine.events import HOST
+from arbiter.engine.games.fbi_mafia.grid import cell_name, cells as all_cells
+from arbiter.engine.session import Session
 from tests.helpers import FBI, cell_of, fbi_game, kinds, names, refused, since, snapshot
 
 # Parking places for the characters a test does not care about: the right-hand column and a5,

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import registry
-from engine.games.fbi_mafia import data as fm_data
-from engine.session import Session
-from engine.transcript import ReplayReport, Transcript, read, replay
+from arbiter.engine import registry
+from arbiter.engine.games.fbi_mafia import data as fm_data
+from arbiter.engine.session import Session
+from arbiter.engine.transcript import ReplayReport, Transcript, read, replay
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSCRIPTS = ROOT / "transcripts"

@@ -49,14 +49,14 @@ from typing import Any
 
 import pytest
 
-from engine import registry
-from engine.chance import ChanceRecord
-from engine.errors import InputError
-from engine.events import HOST, Event
-from engine.games.fbi_mafia import data as fm_data
-from engine.games.fbi_mafia.grid import cell_name, cells
-from engine.games.fbi_mafia.state import FbiMafiaState
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine.chance import ChanceRecord
+from arbiter.engine.errors import InputError
+from arbiter.engine.events import HOST, Event
+from arbiter.engine.games.fbi_mafia import data as fm_data
+from arbiter.engine.games.fbi_mafia.grid import cell_name, cells
+from arbiter.engine.games.fbi_mafia.state import FbiMafiaState
+from arbiter.engine.session import Session
 
 FBI = registry.get("fbi-mafia")
 MODES = ("standard-3v3", "standard-4v4", "duel-3v3", "duel-4v4")
@@ -422,7 +422,7 @@ def compare_twins(
 
 def random_inputs(mode: str, seed: int, board: list[str], deck: list[str]) -> list[tuple[str, str]]:
     """The inputs of a whole game between random bots (as ``arbiter bench`` plays it)."""
-    from engine.bots import RandomBot
+    from arbiter.engine.bots import RandomBot
 
     s = start(mode, seed, board, deck)
     bots = {x: RandomBot(x, seed) for x in s.seats}
@@ -530,7 +530,7 @@ def test_planted_event_leak_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
 # ------------------------------------------------------------------------------ direct tests
 def random_game_steps(mode: str, seed: int):
     """Yield (session, seat, text, events) after each input of a random bots' game."""
-    from engine.bots import RandomBot
+    from arbiter.engine.bots import RandomBot
 
     s = Session(FBI, mode, seed=seed)
     bots = {x: RandomBot(x, seed) for x in s.seats}
@@ -714,9 +714,9 @@ def test_host_sees_everything_and_seats_do_not_see_the_deck() -> None:
 @pytest.mark.parametrize("mode, me", [("standard-3v3", "bandit"), ("duel-3v3", "mafia")])
 @pytest.mark.parametrize("json_mode", [False, True], ids=["text", "json"])
 def test_a_seat_session_does_not_show_which_card_the_detective_kept(mode: str, me: str, json_mode: bool) -> None:
-    from engine.bots import RandomBot
-    from engine.match import Match
-    from engine.protocol import Protocol
+    from arbiter.engine.bots import RandomBot
+    from arbiter.engine.match import Match
+    from arbiter.engine.protocol import Protocol
 
     s = Session(FBI, mode, seed=1)
     detective = s.state.seat_of["detective"]

@@ -1,51 +1,70 @@
-"""A non-editable install carries the scenario YAML and works away from the source tree.
+"""A non-editable install is one import package, ``arbiter``, that carries the scenario YAML and
+works away from the source tree.
 
 The repository is copied to a temporary folder first (pip builds in the source tree and leaves
-``build/`` behind; the real tree is shared with other work), then installed with
-``pip install --no-deps --target``. The installed copy is run with ``PYTHONPATH=<target>`` from
-a folder that is not the repository, so nothing can be imported from the source tree.
+``build/`` behind; the real tree is shared with other work), then installed with ``pip install
+--no-deps`` into a fresh virtual environment made without pip and without the system's
+site-packages, so nothing the machine already has (an older arbiter's ``engine`` package, say)
+can be imported by mistake. Its runtime dependencies are lent to it by a ``.pth`` file naming
+a folder of links to the test interpreter's copies, and nothing else. Everything runs with the
+environment's own interpreter from a folder that is not the repository.
 """
 
 from __future__ import annotations
 
 import importlib.util
-from importlib import metadata
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tomllib
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+DEPENDENCIES = ("click", "yaml", "_yaml", "tabulate", "openskill")
 
 PROBE = r"""
-import json, random, sys
-from importlib import resources
+import importlib, json, random
+from importlib import metadata, resources
 
-import engine, scenarios
-from engine import registry
-from engine.session import Session
+gone = {}
+for name in ("engine", "cli", "scenarios"):
+    try:
+        importlib.import_module(name)
+        gone[name] = False
+    except ImportError:
+        gone[name] = True
+
+import arbiter
+from arbiter.engine import registry
+from arbiter.engine.session import Session
 
 rules = registry.get("fbi-mafia")
-variants = [v.name for v in rules.variants()]
 session = Session(rules, "standard-3v3", seed=5)
 rng = random.Random(5)
 moves = 0
 while not session.over and moves < 40:
     seat = session.state.awaiting()[0].seat
-    text = rules.choose_input(session.state, seat, rng)
-    session.submit(seat, text)
+    session.submit(seat, rules.choose_input(session.state, seat, rng))
     moves += 1
+game = arbiter.new_game("mafia", "6-players", seed=2)
+scripts = {e.name: e.value for e in metadata.entry_points(group="console_scripts")}
 print(json.dumps({
-    "engine": engine.__file__,
-    "scenarios": str(resources.files("scenarios")),
-    "variants": variants,
+    "gone": gone,
+    "arbiter": arbiter.__file__,
+    "version": arbiter.__version__,
+    "distribution": metadata.version("arbiter-referee"),
+    "script": scripts.get("arbiter"),
+    "scenarios": str(resources.files("arbiter.scenarios")),
+    "variants": [v.name for v in rules.variants()],
     "moves": moves,
     "events": len(session.events),
     "board": session.render("host").splitlines()[0],
+    "api_seats": list(game.seats),
 }))
 """
 
@@ -61,54 +80,104 @@ def _builds_without_network() -> bool:
     return version >= (70, 1) or (version >= (64, 0) and importlib.util.find_spec("wheel") is not None)
 
 
-def test_non_editable_install_loads_the_scenario_yaml(tmp_path: Path) -> None:
+def _lend_dependencies(site: Path, folder: Path) -> None:
+    """Links to this interpreter's copies of the runtime dependencies, named by a .pth file."""
+    folder.mkdir()
+    for name in DEPENDENCIES:
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            continue  # _yaml: only with libyaml
+        origin = Path(spec.origin)
+        source = origin.parent if origin.name == "__init__.py" else origin
+        (folder / source.name).symlink_to(source)
+    (site / "lent.pth").write_text(f"{folder}\n", encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(the environment's python, its site-packages) with arbiter installed from a copy."""
     if importlib.util.find_spec("pip") is None:
         pytest.skip("pip is not installed")
-    src = tmp_path / "src"
+    tmp = tmp_path_factory.mktemp("install")
+    src = tmp / "src"
     shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(
         ".git", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis",
         "tests", "transcripts"))
-    target = tmp_path / "site"
-    cmd = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target)]
+    env_dir = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True, timeout=120)
+    python = env_dir / "bin" / "python"
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    cmd = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site)]
     if _builds_without_network():
         cmd.append("--no-build-isolation")
     # else: pip fetches the build requirements (setuptools, wheel) into an isolated build
     # environment, as CI's `pip install .[test]` does
-    pip = subprocess.run(cmd + [str(src)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    pip = subprocess.run(cmd + [str(src)], capture_output=True, text=True, timeout=300, cwd=tmp)
     assert pip.returncode == 0, pip.stdout + pip.stderr
+    _lend_dependencies(site, tmp / "lent")
+    return python, site
 
-    shipped = sorted(p.name for p in (target / "scenarios" / "fbi_mafia").glob("*.yaml"))
-    assert shipped == ["modes.yaml", "roles.yaml", "suspects.yaml"]
 
-    run_dir = tmp_path / "elsewhere"
-    run_dir.mkdir()
-    env = dict(os.environ, PYTHONPATH=str(target))
-    probe = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=60,
-                           cwd=run_dir, env=env)
+def _run(python: Path, code_or_args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
+    return subprocess.run([str(python), *code_or_args], capture_output=True, text=True, timeout=120, cwd=cwd, env=env)
+
+
+def test_one_import_package_named_arbiter(venv: tuple[Path, Path], tmp_path: Path) -> None:
+    python, site = venv
+    top = sorted(p.name for p in site.iterdir() if not p.name.endswith((".dist-info", ".pth")) and p.name != "bin")
+    assert top == ["arbiter"], top
+    probe = _run(python, ["-c", PROBE], tmp_path)
     assert probe.returncode == 0, probe.stderr
     got = json.loads(probe.stdout)
-    assert Path(got["engine"]).resolve().is_relative_to(target.resolve())
-    assert Path(got["scenarios"]).resolve().is_relative_to(target.resolve())
+    assert got["gone"] == {"engine": True, "cli": True, "scenarios": True}
+    assert Path(got["arbiter"]).resolve().is_relative_to(site.resolve())
+    assert Path(got["scenarios"]).resolve().is_relative_to(site.resolve())
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    sys.path.insert(0, str(REPO))
+    try:
+        import arbiter
+    finally:
+        sys.path.remove(str(REPO))
+    assert got["version"] == got["distribution"] == arbiter.__version__
+    assert project["name"] == "arbiter-referee"
+    assert got["script"] == "arbiter.cli.main:main"
     assert got["variants"] == ["standard-3v3", "standard-4v4", "duel-3v3", "duel-4v4"]
     assert got["moves"] > 0 and got["events"] > got["moves"]
     assert got["board"].startswith("FBI vs Mafia, Standard 3 vs 3")
+    assert got["api_seats"] == ["p1", "p2", "p3", "p4", "p5", "p6"]
+    for game in ("fbi_mafia", "mafia", "magic_maze"):
+        shipped = sorted(p.name for p in (site / "arbiter" / "scenarios" / game).glob("*.yaml"))
+        assert shipped == sorted(p.name for p in (REPO / "scenarios" / game).glob("*.yaml"))
 
-    # the installed command validates its own packaged data and plays a game
-    cli = [sys.executable, "-c", "import sys, cli.main; print(cli.main.__file__, file=sys.stderr); "
-           "cli.main.main(sys.argv[1:])"]
-    validate = subprocess.run(cli + ["validate"], capture_output=True, text=True, timeout=60,
-                              cwd=run_dir, env=env)
+
+def test_the_installed_command_validates_its_data_and_plays(venv: tuple[Path, Path], tmp_path: Path) -> None:
+    python, site = venv
+    cli = ["-m", "arbiter.cli.main"]
+    validate = _run(python, cli + ["validate"], tmp_path)
     assert validate.returncode == 0, validate.stdout + validate.stderr
-    assert Path(validate.stderr.strip()).resolve().is_relative_to(target.resolve())
     assert "ok fbi-mafia: 4 modes load and cross-check" in validate.stdout
     assert "ok mafia: 7 modes load and cross-check" in validate.stdout
-    assert sorted(p.name for p in (target / "scenarios" / "mafia").glob("*.yaml")) == [
-        "cards.yaml", "setups.yaml", "talk.yaml"]
-    play = subprocess.run(cli + ["play", "fbi-mafia", "--mode", "duel-4v4", "--bots", "random", "--seed", "3"],
-                          capture_output=True, text=True, timeout=60, cwd=run_dir, env=env)
-    assert play.returncode == 0, play.stderr
-    assert "\nresult: " in play.stdout
-    mafia = subprocess.run(cli + ["play", "mafia", "--players", "7", "--bots", "random", "--seed", "3"],
-                           capture_output=True, text=True, timeout=60, cwd=run_dir, env=env)
-    assert mafia.returncode == 0, mafia.stderr
-    assert "\nresult: " in mafia.stdout
+    for args in (["fbi-mafia", "--mode", "duel-4v4", "--seed", "3"], ["mafia", "--players", "7", "--seed", "3"],
+                 ["magic-maze", "--scenario", "1", "--players", "2", "--bots", "planner", "--seed", "1"]):
+        if "--bots" not in args:
+            args = [*args, "--bots", "random"]
+        play = _run(python, cli + ["play", *args], tmp_path)
+        assert play.returncode == 0, play.stderr
+        assert "\nresult: " in play.stdout
+
+
+def test_every_package_folder_is_installed() -> None:
+    """pyproject.toml lists the packages by hand (the folders map into arbiter): a new folder
+    with an ``__init__.py`` that is not listed would be missing from an install."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    mapped = config["package-dir"]
+    found = {"arbiter"}
+    for name, folder in mapped.items():
+        if name == "arbiter":
+            continue
+        for init in (REPO / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(REPO / folder)
+            found.add(".".join([name, *rel.parts]))
+    assert sorted(config["packages"]) == sorted(found)

@@ -12,7 +12,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.lines import MAX_LINE_BYTES, TIMEOUT, BadLine, LineReader
+from arbiter.engine.lines import MAX_LINE_BYTES, TIMEOUT, BadLine, LineReader
 from tests.helpers import responses, run
 
 

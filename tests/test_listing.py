@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cli.data import listing_rows
-from cli.listing import ROWS
-from engine import registry
+from arbiter.cli.data import listing_rows
+from arbiter.cli.listing import ROWS
+from arbiter.engine import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,15 +33,15 @@ def _modules_after(code: str) -> set[str]:
 
 
 def test_a_game_is_loaded_only_when_asked_for() -> None:
-    loaded = _modules_after("from engine import registry; registry.get('mafia')")
-    assert "engine.games.mafia.rules" in loaded
-    assert not {"engine.games.fbi_mafia.rules", "engine.games.magic_maze.rules"} & loaded
+    loaded = _modules_after("from arbiter.engine import registry; registry.get('mafia')")
+    assert "arbiter.engine.games.mafia.rules" in loaded
+    assert not {"arbiter.engine.games.fbi_mafia.rules", "arbiter.engine.games.magic_maze.rules"} & loaded
 
 
 def test_listing_the_games_loads_no_game() -> None:
-    loaded = _modules_after("import sys; sys.argv = ['arbiter', 'games']\nfrom cli.main import main\n"
+    loaded = _modules_after("import sys; sys.argv = ['arbiter', 'games']\nfrom arbiter.cli.main import main\n"
                             "try:\n    main()\nexcept SystemExit:\n    pass")
-    assert not {m for m in loaded if m.startswith("engine.games")}
+    assert not {m for m in loaded if m.startswith("arbiter.engine.games")}
 
 
 def test_every_game_is_named_as_its_rules_name_it() -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine import registry
-from engine.bench import play_random
-from engine.game import Awaiting
-from engine.games.mafia.table import NOMINATE, VOTE
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine.bench import play_random
+from arbiter.engine.game import Awaiting
+from arbiter.engine.games.mafia.table import NOMINATE, VOTE
+from arbiter.engine.session import Session
 
 MAFIA = registry.get("mafia")
 

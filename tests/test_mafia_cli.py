@@ -19,11 +19,11 @@ import pytest
 import yaml
 
 from tests.helpers import precondition, responses, run, run_referee, unwrap, write
-from engine import registry
-from engine.bots import RandomBot
-from engine.match import Match
-from engine.protocol import Protocol
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine.bots import RandomBot
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
 
 REPO = Path(__file__).resolve().parents[1]
 MAFIA = registry.get("mafia")

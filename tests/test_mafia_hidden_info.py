@@ -35,17 +35,17 @@ from typing import Any
 
 import pytest
 
-from engine import registry
-from engine.bots import RandomBot
-from engine.errors import InputError, NotYourTurnError
-from engine.events import HOST, Event
-from engine.game import SECRET_SEAT
-from engine.games.mafia import data as md
-from engine.games.mafia.state import MafiaState
-from engine.games.mafia.table import NIGHT
-from engine.match import Match
-from engine.protocol import Protocol, Response
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine.bots import RandomBot
+from arbiter.engine.errors import InputError, NotYourTurnError
+from arbiter.engine.events import HOST, Event
+from arbiter.engine.game import SECRET_SEAT
+from arbiter.engine.games.mafia import data as md
+from arbiter.engine.games.mafia.state import MafiaState
+from arbiter.engine.games.mafia.table import NIGHT
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import Protocol, Response
+from arbiter.engine.session import Session
 from tests.helpers import mafia_game
 
 MAFIA = registry.get("mafia")

@@ -21,17 +21,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import registry
-from engine import transcript as tr
-from engine.bots import RandomBot
-from engine.chance import ChanceRecord
-from engine.errors import InputError
-from engine.events import HOST, EventLog
-from engine.games.mafia.rules import variant_name
-from engine.games.mafia.moves import VERBS
-from engine.games.mafia.state import MafiaState
-from engine.games.mafia.table import NIGHT, NOMINATE, VOTE
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine import transcript as tr
+from arbiter.engine.bots import RandomBot
+from arbiter.engine.chance import ChanceRecord
+from arbiter.engine.errors import InputError
+from arbiter.engine.events import HOST, EventLog
+from arbiter.engine.games.mafia.rules import variant_name
+from arbiter.engine.games.mafia.moves import VERBS
+from arbiter.engine.games.mafia.state import MafiaState
+from arbiter.engine.games.mafia.table import NIGHT, NOMINATE, VOTE
+from arbiter.engine.session import Session
 
 MAFIA = registry.get("mafia")
 MAX_INPUTS = 3000

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from engine.events import HOST
-from engine.match import Match
-from engine.protocol import META_COMMANDS, Protocol
-from engine.session import Session
+from arbiter.engine.events import HOST
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import META_COMMANDS, Protocol
+from arbiter.engine.session import Session
 from tests.helpers import mafia_game, play
 from tests.test_protocol import body_values, err_frame, frame, jframe, ok_frame, snapshot
 

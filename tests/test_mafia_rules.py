@@ -24,7 +24,7 @@ import random
 
 import pytest
 
-from engine.errors import (
+from arbiter.engine.errors import (
     GameOverError,
     IllegalMoveError,
     NotYourTurnError,
@@ -32,11 +32,11 @@ from engine.errors import (
     SyntaxInputError,
     UnknownSeatError,
 )
-from engine.games.mafia import data as md
-from engine.games.mafia.moves import move_name, parse_move
-from engine.games.mafia.rules import variant_name
-from engine.scenario import Node
-from engine.session import Session
+from arbiter.engine.games.mafia import data as md
+from arbiter.engine.games.mafia.moves import move_name, parse_move
+from arbiter.engine.games.mafia.rules import variant_name
+from arbiter.engine.scenario import Node
+from arbiter.engine.session import Session
 from tests.helpers import MAFIA, host, mafia_game, of_kind, play, refused, since
 
 EIGHT = ["boss", "mafia", "seducer", "chief", "police", "civilian", "civilian", "chameleon"]

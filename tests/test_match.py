@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from engine import registry
-from engine.bots import BotFailure
-from engine.match import Match
-from engine.protocol import Protocol
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine.bots import BotFailure
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
 
 
 class BrokenBot:

@@ -26,13 +26,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine import registry
-from engine import transcript as tr
-from engine.games.magic_maze import data as mm
-from engine.games.magic_maze.rules import MagicMazeRules
-from engine.match import Match
-from engine.protocol import Protocol
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine import transcript as tr
+from arbiter.engine.games.magic_maze import data as mm
+from arbiter.engine.games.magic_maze.rules import MagicMazeRules
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
 from tests.helpers import precondition, responses, run, run_referee, write
 
 REPO = Path(__file__).resolve().parents[1]
@@ -432,7 +432,7 @@ def test_wall_clock_stamps_are_never_before_the_clock() -> None:
 def test_realtime_lines_typed_over_time_are_recorded_with_their_times(tmp_path: Path) -> None:
     """A person types a line, reads the answer, waits 0.4 s, types the next: each line is
     stamped when it arrives, so the recorded times are at least 0.4 s apart."""
-    args = [sys.executable, "-m", "cli.main", "play", "magic-maze", "--scenario", "1", "--seed", "1",
+    args = [sys.executable, "-m", "arbiter.cli.main", "play", "magic-maze", "--scenario", "1", "--seed", "1",
             "--realtime", "--transcript", "t.yaml"]
     proc = subprocess.Popen(args, cwd=tmp_path, env=referee_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)

@@ -30,13 +30,13 @@ from typing import Any
 
 import pytest
 
-from engine import registry
-from engine.chance import ChanceRecord
-from engine.errors import GameOverError, InputError
-from engine.games.magic_maze import data as mm
-from engine.games.magic_maze.moves import Move
-from engine.games.magic_maze.state import HEROES, MazeState
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine.chance import ChanceRecord
+from arbiter.engine.errors import GameOverError, InputError
+from arbiter.engine.games.magic_maze import data as mm
+from arbiter.engine.games.magic_maze.moves import Move
+from arbiter.engine.games.magic_maze.state import HEROES, MazeState
+from arbiter.engine.session import Session
 
 MAZE = registry.get("magic-maze")
 PAIR_STEPS = 100  # inputs per twin pair at most

@@ -20,16 +20,16 @@ from pathlib import Path
 
 import pytest
 
-from engine.chance import ChanceRecord
-from engine.clock import seconds_name
-from engine.errors import IllegalMoveError, InputError, SyntaxInputError
-from engine.events import HOST
-from engine.game import Result
-from engine.games.magic_maze import data as mm
-from engine.games.magic_maze.moves import Move
-from engine.games.magic_maze.rules import MagicMazeRules
-from engine.games.magic_maze.state import HEROES, MazeState, Plan, Timer
-from engine.session import Session
+from arbiter.engine.chance import ChanceRecord
+from arbiter.engine.clock import seconds_name
+from arbiter.engine.errors import IllegalMoveError, InputError, SyntaxInputError
+from arbiter.engine.events import HOST
+from arbiter.engine.game import Result
+from arbiter.engine.games.magic_maze import data as mm
+from arbiter.engine.games.magic_maze.moves import Move
+from arbiter.engine.games.magic_maze.rules import MagicMazeRules
+from arbiter.engine.games.magic_maze.state import HEROES, MazeState, Plan, Timer
+from arbiter.engine.session import Session
 
 D = mm.load()
 BELL_MS = 5000
@@ -207,8 +207,8 @@ def test_after_change_follows_every_accepted_input_and_every_passing_of_time() -
 def test_the_state_imports_neither_the_renderer_nor_the_planner() -> None:
     """Dependencies point down: a fresh interpreter that imports the state (which a variant
     subclasses) loads none of the modules that read the state."""
-    script = ("import sys, engine.games.magic_maze.state; "
-              "print(sorted(m for m in sys.modules if m.startswith('engine.games.magic_maze.')))")
+    script = ("import sys, arbiter.engine.games.magic_maze.state; "
+              "print(sorted(m for m in sys.modules if m.startswith('arbiter.engine.games.magic_maze.')))")
     repo = Path(__file__).resolve().parents[1]
     out = subprocess.run([sys.executable, "-c", script], cwd=repo, capture_output=True, text=True, check=True)
     loaded = {m.rsplit(".", 1)[1] for m in ast.literal_eval(out.stdout)}

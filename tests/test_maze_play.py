@@ -30,21 +30,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import registry
-from engine import transcript as tr
-from engine.bench import play_random
-from engine.bots import RandomBot
-from engine.chance import Chance
-from engine.clock import seconds_name
-from engine.errors import GameOverError
-from engine.events import HOST, EventLog
-from engine.games.magic_maze import data as mm
-from engine.games.magic_maze import planner
-from engine.games.magic_maze.moves import move_name
-from engine.games.magic_maze.state import HEROES, MazeState
-from engine.match import Match
-from engine.protocol import Protocol
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine import transcript as tr
+from arbiter.engine.bench import play_random
+from arbiter.engine.bots import RandomBot
+from arbiter.engine.chance import Chance
+from arbiter.engine.clock import seconds_name
+from arbiter.engine.errors import GameOverError
+from arbiter.engine.events import HOST, EventLog
+from arbiter.engine.games.magic_maze import data as mm
+from arbiter.engine.games.magic_maze import planner
+from arbiter.engine.games.magic_maze.moves import move_name
+from arbiter.engine.games.magic_maze.state import HEROES, MazeState
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
 
 REPO = Path(__file__).resolve().parents[1]
 MAZE = registry.get("magic-maze")
@@ -268,9 +268,9 @@ def test_same_seed_same_transcript(scenario: str, players: int, kind: str, seed:
 
 DUMP_SCRIPT = """
 import sys
-from engine import registry
-from engine.bench import play_random
-from engine.transcript import dump
+from arbiter.engine import registry
+from arbiter.engine.bench import play_random
+from arbiter.engine.transcript import dump
 s = play_random(registry.get("magic-maze"), "2", 1, kind="planner", options={"players": 3})
 s.note({"golden": "planner bots on every seat"})
 sys.stdout.write(dump(s))
@@ -424,7 +424,7 @@ def garbage_lines(rng: random.Random, state: MazeState, clock_ms: int) -> list[s
         f"{seat} stare",
         f"{seat} fly {hero}",
         f"{seat} {word}{word}",
-        f"p9 draw",
+        "p9 draw",
         f"{word}x {seat}",
         "legal p9",
         "board p9",

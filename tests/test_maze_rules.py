@@ -35,9 +35,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from tests.helpers import host, kinds, of_kind, refused, snapshot
-from engine import registry
-from engine.chance import ChanceRecord
-from engine.errors import (
+from arbiter.engine import registry
+from arbiter.engine.chance import ChanceRecord
+from arbiter.engine.errors import (
     AmbiguousMoveError,
     GameOverError,
     IllegalMoveError,
@@ -46,10 +46,10 @@ from engine.errors import (
     SyntaxInputError,
     TimeError,
 )
-from engine.clock import seconds_name
-from engine.games.magic_maze import data as mm
-from engine.games.magic_maze.mall import joined_origin
-from engine.games.magic_maze.tiles import (
+from arbiter.engine.clock import seconds_name
+from arbiter.engine.games.magic_maze import data as mm
+from arbiter.engine.games.magic_maze.mall import joined_origin
+from arbiter.engine.games.magic_maze.tiles import (
     DOORS,
     EXAMPLE,
     STEP,
@@ -58,8 +58,8 @@ from engine.games.magic_maze.tiles import (
     check_tile,
     parse_map,
 )
-from engine.scenario import Node
-from engine.session import Session
+from arbiter.engine.scenario import Node
+from arbiter.engine.session import Session
 
 MAZE = registry.get("magic-maze")
 D = mm.load()

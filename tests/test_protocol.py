@@ -16,14 +16,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from engine import registry
-from engine import transcript as tr
-from engine.clock import parse_seconds
-from engine.errors import SyntaxInputError
-from engine.events import HOST
-from engine.match import Match
-from engine.protocol import META_COMMANDS, Protocol
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine import transcript as tr
+from arbiter.engine.clock import parse_seconds
+from arbiter.engine.events import HOST
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import META_COMMANDS, Protocol
+from arbiter.engine.session import Session
 from tests.helpers import fbi_game, play
 
 FBI = registry.get("fbi-mafia")

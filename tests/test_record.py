@@ -23,13 +23,13 @@ import yaml
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from engine import registry
-from engine import transcript as tr
-from engine.bots import BotFailure, RandomBot
-from engine.lines import MAX_LINE_BYTES, LineReader
-from engine.match import Match
-from engine.protocol import Protocol
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine import transcript as tr
+from arbiter.engine.bots import BotFailure, RandomBot
+from arbiter.engine.lines import MAX_LINE_BYTES, LineReader
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
 from tests.helpers import responses, run
 
 FBI, MAFIA, MAZE = registry.get("fbi-mafia"), registry.get("mafia"), registry.get("magic-maze")

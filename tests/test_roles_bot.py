@@ -14,16 +14,16 @@ from collections import Counter
 
 import pytest
 
-from engine import registry
-from engine import transcript as tr
-from engine.bench import play_random
-from engine.chance import ChanceRecord
-from engine.errors import GameOverError, InputError
-from engine.games.magic_maze import planner
-from engine.games.magic_maze.moves import move_name
-from engine.games.magic_maze.roles import bot
-from engine.games.magic_maze.roles.state import HERO_VERBS, HiddenRolesState
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine import transcript as tr
+from arbiter.engine.bench import play_random
+from arbiter.engine.chance import ChanceRecord
+from arbiter.engine.errors import GameOverError, InputError
+from arbiter.engine.games.magic_maze import planner
+from arbiter.engine.games.magic_maze.moves import move_name
+from arbiter.engine.games.magic_maze.roles import bot
+from arbiter.engine.games.magic_maze.roles.state import HERO_VERBS, HiddenRolesState
+from arbiter.engine.session import Session
 from tests.test_roles_hidden_info import REVEALING, start, twins
 
 MAZE = registry.get("magic-maze")
@@ -295,9 +295,9 @@ def test_a_hero_its_rule_blocks_asks_and_the_table_answers():
     """A ``needs-a-push`` hero holding the plan's step stares ("I cannot"); the seat it stared
     at puts the pawn in front of it, and then it plays; the heist goes on to the end, and the
     record holds the stare against it only once per step."""
-    from engine.bots import RandomBot
-    from engine.match import Match
-    from engine.protocol import Protocol
+    from arbiter.engine.bots import RandomBot
+    from arbiter.engine.match import Match
+    from arbiter.engine.protocol import Protocol
     from tests.helpers import roles_game
 
     s = roles_game("1", ["needs-a-push", "mage-first", "barbarian-first", "mute"])

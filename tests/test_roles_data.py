@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.errors import ScenarioError
-from engine.games.magic_maze.data import load as load_maze
-from engine.games.magic_maze.roles import data as rd
-from engine.scenario import load_text
+from arbiter.engine.errors import ScenarioError
+from arbiter.engine.games.magic_maze.data import load as load_maze
+from arbiter.engine.games.magic_maze.roles import data as rd
+from arbiter.engine.scenario import load_text
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGED = (ROOT / "scenarios" / "magic_maze" / "roles.yaml").read_text(encoding="utf-8")

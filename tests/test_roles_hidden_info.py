@@ -26,13 +26,13 @@ from typing import Any
 
 import pytest
 
-from engine import registry
-from engine.chance import ChanceRecord
-from engine.errors import GameOverError, InputError
-from engine.games.magic_maze import data as mm
-from engine.games.magic_maze.roles import data as rd
-from engine.games.magic_maze.roles.state import HiddenRolesState
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine.chance import ChanceRecord
+from arbiter.engine.errors import GameOverError, InputError
+from arbiter.engine.games.magic_maze import data as mm
+from arbiter.engine.games.magic_maze.roles import data as rd
+from arbiter.engine.games.magic_maze.roles.state import HiddenRolesState
+from arbiter.engine.session import Session
 
 MAZE = registry.get("magic-maze")
 D = mm.load()

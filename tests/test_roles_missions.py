@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import IllegalMoveError, InputError
-from engine.events import HOST
-from engine.session import Session
+from arbiter.engine.errors import IllegalMoveError, InputError
+from arbiter.engine.events import HOST
+from arbiter.engine.session import Session
 from tests.helpers import roles_game
 from tests.test_maze_rules import (
     approach,

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from engine import registry, transcript
-from engine.errors import GameOverError, IllegalMoveError, InputError, ScenarioError
-from engine.events import HOST
-from engine.games.magic_maze import data as mm
-from engine.games.magic_maze.roles import data as rd
-from engine.session import Session
+from arbiter.engine import registry, transcript
+from arbiter.engine.errors import GameOverError, IllegalMoveError, InputError, ScenarioError
+from arbiter.engine.events import HOST
+from arbiter.engine.games.magic_maze import data as mm
+from arbiter.engine.games.magic_maze.roles import data as rd
+from arbiter.engine.session import Session
 from tests.helpers import roles_game, run, write
 from tests.test_roles_missions import escape, item_roles, of_kind, theft
 

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine import registry
-from engine.bots import RandomBot
-from engine.lines import TIMEOUT
-from engine.match import Match
-from engine.protocol import Protocol
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine.bots import RandomBot
+from arbiter.engine.lines import TIMEOUT
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
 from tests.helpers import responses, run
 
 MAZE, MAFIA = registry.get("magic-maze"), registry.get("mafia")

@@ -12,9 +12,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import transcript as tr
-from engine import yamlio
-from engine.logline import entry_line, read_entry_line
+from arbiter.engine import transcript as tr
+from arbiter.engine import yamlio
+from arbiter.engine.logline import entry_line, read_entry_line
 from tests.test_transcripts import _VALUES, _WORDS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,7 +119,7 @@ def test_a_transcript_edited_around_its_log_is_read_as_the_library_reads_it():
 
 
 def test_a_move_line_is_read_by_its_pattern_as_by_the_general_reader():
-    from engine.logline import _fast_flow, _read_flow, _read_move
+    from arbiter.engine.logline import _fast_flow, _read_flow, _read_move
 
     def general(line: str) -> Any:
         try:
@@ -141,8 +141,8 @@ def test_a_move_line_is_read_by_its_pattern_as_by_the_general_reader():
 
 
 def test_a_moves_time_is_written_as_before():
-    from engine.clock import seconds_name
-    from engine.session import _time
+    from arbiter.engine.clock import seconds_name
+    from arbiter.engine.session import _time
 
     def as_before(ms: int) -> int | float:
         text = seconds_name(ms)

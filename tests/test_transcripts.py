@@ -20,14 +20,14 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import registry
-from engine import transcript as tr
-from engine.bench import play_random
-from engine.chance import Chance, ChanceRecord
-from engine.clock import parse_seconds, seconds_name
-from engine.errors import ChanceMismatchError, SyntaxInputError, TranscriptError
-from engine.protocol import Protocol
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine import transcript as tr
+from arbiter.engine.bench import play_random
+from arbiter.engine.chance import Chance, ChanceRecord
+from arbiter.engine.clock import parse_seconds, seconds_name
+from arbiter.engine.errors import ChanceMismatchError, SyntaxInputError, TranscriptError
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
 
 FBI = registry.get("fbi-mafia")
 MODES = ["standard-3v3", "standard-4v4", "duel-3v3", "duel-4v4"]
@@ -108,8 +108,8 @@ def test_transcripts_are_identical_across_processes_and_hash_seeds(finished):
     """Byte-identical across processes, whatever Python's string hash seed is."""
     code = (
         "import hashlib, sys\n"
-        "from engine import registry, transcript as tr\n"
-        "from engine.bench import play_random\n"
+        "from arbiter.engine import registry, transcript as tr\n"
+        "from arbiter.engine.bench import play_random\n"
         "R = registry.get('fbi-mafia')\n"
         f"for mode in {MODES!r}:\n"
         "    print(hashlib.sha256(tr.dump(play_random(R, mode, 4)).encode()).hexdigest())\n"

@@ -22,10 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.arena.entrants import Entrant  # noqa: E402
-from engine.arena.pool import LocalPool, RayPool  # noqa: E402
-from engine.arena.results import Folder  # noqa: E402
-from engine.arena.tournament import Tournament, configuration  # noqa: E402
+from arbiter.engine.arena.entrants import Entrant  # noqa: E402
+from arbiter.engine.arena.pool import LocalPool, RayPool  # noqa: E402
+from arbiter.engine.arena.results import Folder  # noqa: E402
+from arbiter.engine.arena.tournament import Tournament, configuration  # noqa: E402
 
 EXAMPLES = ROOT / "docs" / "examples"
 

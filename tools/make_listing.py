@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from cli.data import listing_rows  # noqa: E402
+from arbiter.cli.data import listing_rows  # noqa: E402
 
 TARGET = ROOT / "cli" / "listing.py"
 HEAD = '''"""The rows of ``arbiter games`` (game, mode, seats, description), written by

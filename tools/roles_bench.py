@@ -26,12 +26,12 @@ if str(ROOT) not in sys.path:
 import tabulate as tabulating  # noqa: E402
 from tabulate import tabulate  # noqa: E402
 
-from engine import registry  # noqa: E402
-from engine.bench import BenchResult, bench  # noqa: E402
-from engine.games.magic_maze import planner  # noqa: E402
-from engine.games.magic_maze.moves import move_name  # noqa: E402
-from engine.games.magic_maze.roles.state import HiddenRolesState  # noqa: E402
-from engine.games.magic_maze.rules import MagicMazeRules  # noqa: E402
+from arbiter.engine import registry  # noqa: E402
+from arbiter.engine.bench import BenchResult, bench  # noqa: E402
+from arbiter.engine.games.magic_maze import planner  # noqa: E402
+from arbiter.engine.games.magic_maze.moves import move_name  # noqa: E402
+from arbiter.engine.games.magic_maze.roles.state import HiddenRolesState  # noqa: E402
+from arbiter.engine.games.magic_maze.rules import MagicMazeRules  # noqa: E402
 
 HEADERS = ["level", "bots", "heroes won", "caught", "wrong", "rejected", "failed", "ms/input", "games/s"]
 

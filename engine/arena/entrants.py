@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.errors import ArbiterError
+from arbiter.engine.errors import ArbiterError
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,31}")
 """An entrant's name: a word of letters, digits and ``_.+-``, at most 32 characters (it names

@@ -28,10 +28,10 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-import engine
-from engine.arena.runner import Settings, Worker
-from engine.arena.schedule import Game
-from engine.errors import ArbiterError
+import arbiter
+from arbiter.engine.arena.runner import Settings, Worker
+from arbiter.engine.arena.schedule import Game
+from arbiter.engine.errors import ArbiterError
 
 _worker: Worker | None = None
 _directory: Path | None = None
@@ -122,7 +122,7 @@ class LocalPool:
 
 def source_root() -> str:
     """The folder this arbiter's packages are imported from (Ray's local workers need it)."""
-    return str(Path(engine.__file__).resolve().parents[1])
+    return str(Path(arbiter.__file__).resolve().parents[1])
 
 
 def connect_ray(address: str, cpus: int | None = None) -> Any:
@@ -131,7 +131,7 @@ def connect_ray(address: str, cpus: int | None = None) -> Any:
     try:
         import ray
     except ImportError:
-        raise ArbiterError("--ray needs Ray: pip install 'arbiter[ray]' (or pip install ray)") from None
+        raise ArbiterError("--ray needs Ray: pip install 'arbiter-referee[ray]' (or pip install ray)") from None
     if not ray.is_initialized():
         env = {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in (source_root(), os.environ.get("PYTHONPATH")) if p)}}
         try:

@@ -8,7 +8,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from engine.arena import rating, stats
+from arbiter.engine.arena import rating, stats
 
 
 def summary(config: dict[str, Any], records: Sequence[dict[str, Any]], scheduled: int,

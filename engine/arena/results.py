@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
-from engine.errors import ArbiterError
+from arbiter.engine.errors import ArbiterError
 
 CONFIG, RESULTS, LOCK = "tournament.json", "results.jsonl", ".lock"
 FORMAT = 1

@@ -27,15 +27,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine import registry
-from engine.arena.schedule import Game
-from engine.arena.stats import forfeit_kind
-from engine.bots import Bot, ProcessBot, make_bot
-from engine.errors import ArbiterError
-from engine.match import Match
-from engine.protocol import Protocol
-from engine.session import Session
-from engine.transcript import TranscriptWriter
+from arbiter.engine import registry
+from arbiter.engine.arena.schedule import Game
+from arbiter.engine.arena.stats import forfeit_kind
+from arbiter.engine.bots import Bot, ProcessBot, make_bot
+from arbiter.engine.errors import ArbiterError
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
+from arbiter.engine.transcript import TranscriptWriter
 
 TRANSCRIPTS = "transcripts"
 MAX_MOVES = 20_000

@@ -20,15 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from engine import registry
-from engine.arena.entrants import Entrant, check_entrants, check_spec
-from engine.arena.results import Folder
-from engine.arena.runner import MAX_MOVES, Settings
-from engine.arena.schedule import Game, Setup, block_size, schedule
-from engine.arena.sprt import Sprt
-from engine.arena.stats import Tally, block_result
-from engine.errors import ArbiterError
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine.arena.entrants import Entrant, check_entrants, check_spec
+from arbiter.engine.arena.results import Folder
+from arbiter.engine.arena.runner import MAX_MOVES, Settings
+from arbiter.engine.arena.schedule import Game, Setup, block_size, schedule
+from arbiter.engine.arena.sprt import Sprt
+from arbiter.engine.arena.stats import Tally, block_result
+from arbiter.engine.errors import ArbiterError
+from arbiter.engine.session import Session
 
 
 class Pool(Protocol):

@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engine import registry
-from engine.bots import RandomBot
-from engine.events import HOST
-from engine.games.fbi_mafia import data as fm_data
-from engine.session import Session
-from engine.transcript import dump
+from arbiter.engine import registry
+from arbiter.engine.bots import RandomBot
+from arbiter.engine.events import HOST
+from arbiter.engine.games.fbi_mafia import data as fm_data
+from arbiter.engine.session import Session
+from arbiter.engine.transcript import dump
 
 GAME = "fbi-mafia"
 POLICIES = ("random", "informed-fbi")

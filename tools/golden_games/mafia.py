@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import registry
-from engine.bots import RandomBot
-from engine.games.mafia.rules import variant_name
-from engine.session import Session
-from engine.transcript import dump
+from arbiter.engine import registry
+from arbiter.engine.bots import RandomBot
+from arbiter.engine.games.mafia.rules import variant_name
+from arbiter.engine.session import Session
+from arbiter.engine.transcript import dump
 
 GAME = "mafia"
 MAX_INPUTS = 5000

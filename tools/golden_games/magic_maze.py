@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import registry
-from engine.bench import play_random
-from engine.session import Session
-from engine.transcript import dump
+from arbiter.engine import registry
+from arbiter.engine.bench import play_random
+from arbiter.engine.session import Session
+from arbiter.engine.transcript import dump
 from golden_games import roles_plots as roles
 
 GAME = "magic-maze"

@@ -15,9 +15,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine import registry
-from engine.games.magic_maze.roles.state import HiddenRolesState
-from engine.session import Session
+from arbiter.engine import registry
+from arbiter.engine.games.magic_maze.roles.state import HiddenRolesState
+from arbiter.engine.session import Session
 
 RULES = registry.get("magic-maze")
 MAX_INPUTS = 600

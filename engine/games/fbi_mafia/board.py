@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.chance import Chance
-from engine.events import HOST, EventLog
-from engine.game import GameState, Result
-from engine.games.fbi_mafia.data import GameData, Limits, ModeSpec, RoleSpec
-from engine.games.fbi_mafia.grid import Cell, cell_name
-from engine.games.fbi_mafia.moves import Move
+from arbiter.engine.chance import Chance
+from arbiter.engine.events import HOST, EventLog
+from arbiter.engine.game import GameState, Result
+from arbiter.engine.games.fbi_mafia.data import GameData, Limits, ModeSpec, RoleSpec
+from arbiter.engine.games.fbi_mafia.grid import Cell, cell_name
+from arbiter.engine.games.fbi_mafia.moves import Move
 
 ALIVE, DEAD, ARRESTED = "alive", "dead", "arrested"
 

@@ -7,8 +7,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from engine.games.fbi_mafia.grid import looks_like_cell
-from engine.scenario import Node, load_packaged, sibling
+from arbiter.engine.games.fbi_mafia.grid import looks_like_cell
+from arbiter.engine.scenario import Node, load_packaged, sibling
 
 GAME = "fbi-mafia"
 TEAMS = ("mafia", "fbi")

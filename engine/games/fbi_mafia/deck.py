@@ -5,8 +5,8 @@ test of whether a draw is possible. A layer of ``FbiMafiaState`` over ``board``.
 
 from __future__ import annotations
 
-from engine.games.fbi_mafia.board import ALIVE, BoardLayer
-from engine.games.fbi_mafia.grid import cell_name
+from arbiter.engine.games.fbi_mafia.board import ALIVE, BoardLayer
+from arbiter.engine.games.fbi_mafia.grid import cell_name
 
 
 class DeckLayer(BoardLayer):

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.game import Result
-from engine.games.fbi_mafia import grid
-from engine.games.fbi_mafia.board import ALIVE, ARRESTED, DEAD, Prompt
-from engine.games.fbi_mafia.grid import cell_name
-from engine.games.fbi_mafia.legality import LegalityLayer
+from arbiter.engine.game import Result
+from arbiter.engine.games.fbi_mafia import grid
+from arbiter.engine.games.fbi_mafia.board import ALIVE, ARRESTED, DEAD, Prompt
+from arbiter.engine.games.fbi_mafia.grid import cell_name
+from arbiter.engine.games.fbi_mafia.legality import LegalityLayer
 
 
 @dataclass(frozen=True)

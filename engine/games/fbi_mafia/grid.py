@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from engine.errors import SyntaxInputError
+from arbiter.engine.errors import SyntaxInputError
 
 Cell = tuple[int, int]
 _CELL = re.compile(r"^([a-z])([1-9][0-9]?)$")

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.errors import IllegalMoveError, SyntaxInputError
-from engine.games.fbi_mafia import grid
-from engine.games.fbi_mafia.board import ALIVE
-from engine.games.fbi_mafia.effects import Chain, EndTurn, Explode, Kill, ResolutionLayer, ThreatStep
-from engine.games.fbi_mafia.grid import Cell, cell_name
-from engine.games.fbi_mafia.moves import FORMS, Move, move_name
+from arbiter.engine.errors import IllegalMoveError, SyntaxInputError
+from arbiter.engine.games.fbi_mafia import grid
+from arbiter.engine.games.fbi_mafia.board import ALIVE
+from arbiter.engine.games.fbi_mafia.effects import Chain, EndTurn, Explode, Kill, ResolutionLayer, ThreatStep
+from arbiter.engine.games.fbi_mafia.grid import Cell, cell_name
+from arbiter.engine.games.fbi_mafia.moves import FORMS, Move, move_name
 
 Plan = Callable[[], None]
 

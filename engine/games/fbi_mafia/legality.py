@@ -12,13 +12,13 @@ from functools import cache
 from itertools import combinations
 from typing import Any, Literal
 
-from engine.errors import AmbiguousMoveError, IllegalMoveError
-from engine.games.fbi_mafia import grid
-from engine.games.fbi_mafia.board import ALIVE, DEAD, BoardLayer
-from engine.games.fbi_mafia.data import Limits
-from engine.games.fbi_mafia.deck import DeckLayer
-from engine.games.fbi_mafia.grid import Cell, cell_name
-from engine.games.fbi_mafia.moves import FORMS, TOKENS, Move, move_name
+from arbiter.engine.errors import AmbiguousMoveError, IllegalMoveError
+from arbiter.engine.games.fbi_mafia import grid
+from arbiter.engine.games.fbi_mafia.board import ALIVE, DEAD, BoardLayer
+from arbiter.engine.games.fbi_mafia.data import Limits
+from arbiter.engine.games.fbi_mafia.deck import DeckLayer
+from arbiter.engine.games.fbi_mafia.grid import Cell, cell_name
+from arbiter.engine.games.fbi_mafia.moves import FORMS, TOKENS, Move, move_name
 
 
 # ------------------------------------------------------------------------------- legality table

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from engine.errors import SyntaxInputError
-from engine.games.fbi_mafia.grid import COLUMNS, Cell, cell_name, looks_like_cell, parse_cell
+from arbiter.engine.errors import SyntaxInputError
+from arbiter.engine.games.fbi_mafia.grid import COLUMNS, Cell, cell_name, looks_like_cell, parse_cell
 
 TOKENS = ("protection", "bomb", "threat")
 

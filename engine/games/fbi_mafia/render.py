@@ -6,12 +6,12 @@ import textwrap
 
 from typing import TYPE_CHECKING
 
-from engine.events import HOST
-from engine.games.fbi_mafia.grid import COLUMNS, cell_name
-from engine.games.fbi_mafia.moves import move_name
+from arbiter.engine.events import HOST
+from arbiter.engine.games.fbi_mafia.grid import COLUMNS, cell_name
+from arbiter.engine.games.fbi_mafia.moves import move_name
 
 if TYPE_CHECKING:
-    from engine.games.fbi_mafia.state import FbiMafiaState
+    from arbiter.engine.games.fbi_mafia.state import FbiMafiaState
 
 WIDTH = 8
 LEGEND = "Legend: * identity shown to you  P protection  B bomb  T threat  ok cleared"

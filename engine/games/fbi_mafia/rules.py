@@ -5,14 +5,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.chance import Chance
-from engine.errors import SyntaxInputError
-from engine.events import EventLog
-from engine.game import GameInfo, GameState, Rules, Variant
-from engine.games.fbi_mafia import data as fm_data
-from engine.games.fbi_mafia.moves import move_name
-from engine.games.fbi_mafia.render import LEGEND, render_board
-from engine.games.fbi_mafia.state import FbiMafiaState
+from arbiter.engine.chance import Chance
+from arbiter.engine.errors import SyntaxInputError
+from arbiter.engine.events import EventLog
+from arbiter.engine.game import GameInfo, GameState, Rules, Variant
+from arbiter.engine.games.fbi_mafia import data as fm_data
+from arbiter.engine.games.fbi_mafia.moves import move_name
+from arbiter.engine.games.fbi_mafia.render import LEGEND, render_board
+from arbiter.engine.games.fbi_mafia.state import FbiMafiaState
 
 
 class FbiMafiaRules(Rules):

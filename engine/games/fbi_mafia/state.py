@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.chance import Chance
-from engine.errors import NotYourTurnError
-from engine.events import HOST, EventLog
-from engine.game import Awaiting
-from engine.games.fbi_mafia import grid
-from engine.games.fbi_mafia.data import GameData, ModeSpec
-from engine.games.fbi_mafia.grid import cell_name
-from engine.games.fbi_mafia.inputs import InputLayer
-from engine.games.fbi_mafia.moves import TOKENS, Move, move_name, parse_move
+from arbiter.engine.chance import Chance
+from arbiter.engine.errors import NotYourTurnError
+from arbiter.engine.events import HOST, EventLog
+from arbiter.engine.game import Awaiting
+from arbiter.engine.games.fbi_mafia import grid
+from arbiter.engine.games.fbi_mafia.data import GameData, ModeSpec
+from arbiter.engine.games.fbi_mafia.grid import cell_name
+from arbiter.engine.games.fbi_mafia.inputs import InputLayer
+from arbiter.engine.games.fbi_mafia.moves import TOKENS, Move, move_name, parse_move
 
 
 class FbiMafiaState(InputLayer):

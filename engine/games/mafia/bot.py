@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from typing import TypeVar
 
-from engine.games.mafia.moves import Abstain, Leave, Move, Pass, Power, Say, Vote
-from engine.games.mafia.state import MafiaState
-from engine.games.mafia.table import NIGHT, NOMINATE
+from arbiter.engine.games.mafia.moves import Abstain, Leave, Move, Pass, Power, Say, Vote
+from arbiter.engine.games.mafia.state import MafiaState
+from arbiter.engine.games.mafia.table import NIGHT, NOMINATE
 
 T = TypeVar("T")
 

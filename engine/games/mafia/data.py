@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from engine.scenario import Node, document, load_file, load_packaged, sibling
+from arbiter.engine.scenario import Node, document, load_file, load_packaged, sibling
 
 GAME = "mafia"
 SIDES = ("town", "mafia", "loner")

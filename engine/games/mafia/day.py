@@ -6,9 +6,9 @@ over, and ``MafiaState`` moves on.
 
 from __future__ import annotations
 
-from engine.errors import IllegalMoveError, NotYourTurnError
-from engine.games.mafia.moves import Abstain, Move, Nominate, Pass, Vote
-from engine.games.mafia.table import NOMINATE, VOTE, Plan, Table
+from arbiter.engine.errors import IllegalMoveError, NotYourTurnError
+from arbiter.engine.games.mafia.moves import Abstain, Move, Nominate, Pass, Vote
+from arbiter.engine.games.mafia.table import NOMINATE, VOTE, Plan, Table
 
 
 class Day(Table):

@@ -17,7 +17,7 @@ True
 >>> parse_move("vote p9", seats)
 Traceback (most recent call last):
     ...
-engine.errors.SyntaxInputError: 'p9' is not a seat (seats: p1 p2 p3 p4 p5 p6)
+arbiter.engine.errors.SyntaxInputError: 'p9' is not a seat (seats: p1 p2 p3 p4 p5 p6)
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engine.errors import SyntaxInputError
+from arbiter.engine.errors import SyntaxInputError
 
 VERBS = ("say", "nominate", "pass", "vote", "abstain", "leave", "suggest",
          "seduce", "protect", "kill", "shoot", "arrest", "ban")

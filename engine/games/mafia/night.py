@@ -6,10 +6,10 @@ begins, and ``MafiaState`` moves on.
 
 from __future__ import annotations
 
-from engine.errors import IllegalMoveError, NotYourTurnError
-from engine.games.mafia.data import TEAMS, NightStep
-from engine.games.mafia.moves import POWER_VERBS, Move, Pass, Power, Suggest
-from engine.games.mafia.table import NIGHT, Plan, Table
+from arbiter.engine.errors import IllegalMoveError, NotYourTurnError
+from arbiter.engine.games.mafia.data import TEAMS, NightStep
+from arbiter.engine.games.mafia.moves import POWER_VERBS, Move, Pass, Power, Suggest
+from arbiter.engine.games.mafia.table import NIGHT, Plan, Table
 
 # The power of each night step: its verbs, and which targets it refuses beyond the dead.
 STEP_VERBS: dict[str, tuple[str, ...]] = {

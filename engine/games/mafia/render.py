@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import textwrap
 
-from engine.events import HOST
-from engine.games.mafia.state import MafiaState
-from engine.games.mafia.table import NIGHT, VOTE
+from arbiter.engine.events import HOST
+from arbiter.engine.games.mafia.state import MafiaState
+from arbiter.engine.games.mafia.table import NIGHT, VOTE
 
 HEADERS = ("seat", "status", "card", "nominated by", "vote", "note")
 NOTE_COLUMN = 16

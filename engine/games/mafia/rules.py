@@ -5,16 +5,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.chance import Chance
-from engine.errors import IllegalMoveError, ScenarioError
-from engine.events import EventLog
-from engine.game import GameInfo, GameState, Rules, Variant
-from engine.games.mafia import data as md
-from engine.games.mafia.bot import choose
-from engine.games.mafia.moves import move_name
-from engine.games.mafia.render import render_table
-from engine.games.mafia.state import MafiaState
-from engine.scenario import Node
+from arbiter.engine.chance import Chance
+from arbiter.engine.errors import IllegalMoveError, ScenarioError
+from arbiter.engine.events import EventLog
+from arbiter.engine.game import GameInfo, GameState, Rules, Variant
+from arbiter.engine.games.mafia import data as md
+from arbiter.engine.games.mafia.bot import choose
+from arbiter.engine.games.mafia.moves import move_name
+from arbiter.engine.games.mafia.render import render_table
+from arbiter.engine.games.mafia.state import MafiaState
+from arbiter.engine.scenario import Node
 
 
 def variant_name(players: int) -> str:
@@ -96,7 +96,7 @@ class MafiaRules(Rules):
     def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:
         """Each seat's side (town, mafia or loner) and card.
 
-        >>> from engine.session import Session
+        >>> from arbiter.engine.session import Session
         >>> s = Session(MafiaRules(), "6-players", seed=1)
         >>> sorted(MafiaRules().seat_sides(s.state).values())[0]
         ('mafia', 'boss')
@@ -111,7 +111,7 @@ class MafiaRules(Rules):
     def bot_input(self, kind: str, state: GameState, seat: str, rng: random.Random) -> str | None:
         """``random`` (``bot.py``) or ``sleuth`` (``sleuth.py``: plays from its seat's knowledge, to win)."""
         if kind == "sleuth":
-            from engine.games.mafia import sleuth
+            from arbiter.engine.games.mafia import sleuth
 
             assert isinstance(state, MafiaState)
             move = sleuth.choose(state, seat, rng)

@@ -30,8 +30,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from engine.games.mafia.moves import Abstain, Leave, Move, Nominate, Pass, Power, Suggest, Vote
-from engine.games.mafia.state import MafiaState
+from arbiter.engine.games.mafia.moves import Abstain, Leave, Move, Nominate, Pass, Power, Suggest, Vote
+from arbiter.engine.games.mafia.state import MafiaState
 
 TRUST = 1.0  # a vote against a player later shown to be Mafia; a nomination weighs NOMINATION of it
 NOMINATION = 0.6

@@ -13,18 +13,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.chance import Chance
-from engine.errors import IllegalMoveError, SyntaxInputError
-from engine.events import HOST, EventLog
-from engine.game import SECRET_SEAT, Awaiting
-from engine.games.mafia.data import MafiaData
-from engine.games.mafia.day import Day
-from engine.games.mafia.moves import (
+from arbiter.engine.chance import Chance
+from arbiter.engine.errors import IllegalMoveError, SyntaxInputError
+from arbiter.engine.events import HOST, EventLog
+from arbiter.engine.game import SECRET_SEAT, Awaiting
+from arbiter.engine.games.mafia.data import MafiaData
+from arbiter.engine.games.mafia.day import Day
+from arbiter.engine.games.mafia.moves import (
     FORMS, POWER_VERBS, Abstain, Leave, Move, Nominate, Pass, Power, Say, Suggest, Vote, move_name, parse_move,
     read_verb,
 )
-from engine.games.mafia.night import Night
-from engine.games.mafia.table import NIGHT, NOMINATE, VOTE, Plan
+from arbiter.engine.games.mafia.night import Night
+from arbiter.engine.games.mafia.table import NIGHT, NOMINATE, VOTE, Plan
 
 
 class MafiaState(Day, Night):

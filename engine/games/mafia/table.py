@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.chance import Chance
-from engine.errors import IllegalMoveError
-from engine.events import HOST, EventLog
-from engine.game import GameState, Result
-from engine.games.mafia.data import MafiaData, NightStep
+from arbiter.engine.chance import Chance
+from arbiter.engine.errors import IllegalMoveError
+from arbiter.engine.events import HOST, EventLog
+from arbiter.engine.game import GameState, Result
+from arbiter.engine.games.mafia.data import MafiaData, NightStep
 
 NOMINATE, VOTE, NIGHT = "nominate", "vote", "night"
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.games.magic_maze.data import Scenario
-from engine.games.magic_maze.mall import Mall, joined_origin
-from engine.games.magic_maze.tiles import Cell
+from arbiter.engine.games.magic_maze.data import Scenario
+from arbiter.engine.games.magic_maze.mall import Mall, joined_origin
+from arbiter.engine.games.magic_maze.tiles import Cell
 
 
 class BoardFacts:

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from engine.games.magic_maze.tiles import Tile, TileError, check_tile, parse_map
-from engine.scenario import Node, document, load_packaged, sibling
+from arbiter.engine.games.magic_maze.tiles import Tile, TileError, check_tile, parse_map
+from arbiter.engine.scenario import Node, document, load_packaged, sibling
 
 GAME = "magic-maze"
 ACTIONS = ("north", "south", "east", "west", "vortex", "escalator", "explore")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.games.magic_maze.tiles import (
+from arbiter.engine.games.magic_maze.tiles import (
     DIRECTIONS, DOOR_SIDE, DOORS, OPPOSITE, SIZE, STEP, Cell, Tile, cell_name, parse_cell,
 )
 
@@ -156,7 +156,7 @@ class Mall:
         return sorted(self.at)
 
     def square_name(self, g: Cell) -> str:
-        """>>> m = Mall(); from engine.games.magic_maze.tiles import EXAMPLE, parse_map
+        """>>> m = Mall(); from arbiter.engine.games.magic_maze.tiles import EXAMPLE, parse_map
         >>> _ = m.place("2", parse_map("2", EXAMPLE), (-4, 1), 0)
         >>> m.square_name((-4, 3))
         '2.c1'

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 
-from engine.errors import SyntaxInputError
-from engine.games.magic_maze.tiles import COLOURS, HERO_OF
+from arbiter.engine.errors import SyntaxInputError
+from arbiter.engine.games.magic_maze.tiles import COLOURS, HERO_OF
 
 HEROES = ("purple", "yellow", "green", "orange")
 HERO_WORDS = {**{c: c for c in HEROES}, **{v: k for k, v in HERO_OF.items()},

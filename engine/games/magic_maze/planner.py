@@ -16,11 +16,11 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
-from engine.games.magic_maze.moves import DIR_NAME, Move, action_needed, move_name
-from engine.games.magic_maze.tiles import Cell
+from arbiter.engine.games.magic_maze.moves import DIR_NAME, Move, action_needed, move_name
+from arbiter.engine.games.magic_maze.tiles import Cell
 
 if TYPE_CHECKING:
-    from engine.games.magic_maze.state import MazeState
+    from arbiter.engine.games.magic_maze.state import MazeState
 
 class Route(NamedTuple):
     """The shortest way found to a square: how many inputs, and the first of them (None for

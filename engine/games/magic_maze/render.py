@@ -12,11 +12,11 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
-from engine.clock import seconds_name
-from engine.games.magic_maze.tiles import Cell
+from arbiter.engine.clock import seconds_name
+from arbiter.engine.games.magic_maze.tiles import Cell
 
 if TYPE_CHECKING:
-    from engine.games.magic_maze.state import MazeState
+    from arbiter.engine.games.magic_maze.state import MazeState
 
 LEGEND = """\
 Magic Maze board legend

@@ -7,21 +7,21 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from engine.chance import Chance
-from engine.errors import IllegalMoveError
-from engine.events import EventLog
-from engine.game import GameInfo, GameState, Rules, Variant
-from engine.games.magic_maze import data as mm
-from engine.games.magic_maze import planner
-from engine.games.magic_maze.moves import GAME_ACTIONS, move_name
-from engine.games.magic_maze.render import LEGEND, render_mall
-from engine.games.magic_maze.roles import bot as roles_bot
-from engine.games.magic_maze.roles import data as roles_data
-from engine.games.magic_maze.roles.deal import LEVEL_TITLES, RoleSetup, options_for
-from engine.games.magic_maze.roles.render import render_roles
-from engine.games.magic_maze.roles.state import HiddenRolesState
-from engine.games.magic_maze.state import MazeState
-from engine.scenario import Node
+from arbiter.engine.chance import Chance
+from arbiter.engine.errors import IllegalMoveError
+from arbiter.engine.events import EventLog
+from arbiter.engine.game import GameInfo, GameState, Rules, Variant
+from arbiter.engine.games.magic_maze import data as mm
+from arbiter.engine.games.magic_maze import planner
+from arbiter.engine.games.magic_maze.moves import GAME_ACTIONS, move_name
+from arbiter.engine.games.magic_maze.render import LEGEND, render_mall
+from arbiter.engine.games.magic_maze.roles import bot as roles_bot
+from arbiter.engine.games.magic_maze.roles import data as roles_data
+from arbiter.engine.games.magic_maze.roles.deal import LEVEL_TITLES, RoleSetup, options_for
+from arbiter.engine.games.magic_maze.roles.render import render_roles
+from arbiter.engine.games.magic_maze.roles.state import HiddenRolesState
+from arbiter.engine.games.magic_maze.state import MazeState
+from arbiter.engine.scenario import Node
 
 MAX_PLAYERS = 8
 
@@ -103,7 +103,7 @@ class MagicMazeRules(Rules):
 
     def validate_document(self, doc: Any) -> None:
         if isinstance(doc.value, dict) and doc.value.get("kind") == "roles":
-            from engine.games.magic_maze.roles import data as roles_data
+            from arbiter.engine.games.magic_maze.roles import data as roles_data
 
             roles_data.validate_document(doc)
         else:

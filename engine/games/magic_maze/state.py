@@ -18,18 +18,18 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from engine.chance import Chance
-from engine.clock import seconds_name
-from engine.errors import AmbiguousMoveError, IllegalMoveError, InputError, SyntaxInputError
-from engine.events import EventLog
-from engine.game import Awaiting, GameState, Result
-from engine.games.magic_maze.board import BoardFacts
-from engine.games.magic_maze.data import MazeData, Scenario
-from engine.games.magic_maze.mall import Mall, joined_origin, joined_quarters
-from engine.games.magic_maze.moves import (
+from arbiter.engine.chance import Chance
+from arbiter.engine.clock import seconds_name
+from arbiter.engine.errors import AmbiguousMoveError, IllegalMoveError, InputError, SyntaxInputError
+from arbiter.engine.events import EventLog
+from arbiter.engine.game import Awaiting, GameState, Result
+from arbiter.engine.games.magic_maze.board import BoardFacts
+from arbiter.engine.games.magic_maze.data import MazeData, Scenario
+from arbiter.engine.games.magic_maze.mall import Mall, joined_origin, joined_quarters
+from arbiter.engine.games.magic_maze.moves import (
     DIR_NAME, FORMS, GAME_ACTIONS, HEROES, Move, move_name, parse_move,
 )
-from engine.games.magic_maze.tiles import CENTRE, Cell
+from arbiter.engine.games.magic_maze.tiles import CENTRE, Cell
 
 __all__ = ["HEROES", "MazeState", "Plan", "Timer"]
 

@@ -48,10 +48,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.games.magic_maze import planner
-from engine.games.magic_maze.moves import Move, action_needed, move_name
-from engine.games.magic_maze.roles.moves import RoleMove, Seats
-from engine.games.magic_maze.roles.state import HERO_VERBS, HiddenRolesState
+from arbiter.engine.games.magic_maze import planner
+from arbiter.engine.games.magic_maze.moves import Move, action_needed, move_name
+from arbiter.engine.games.magic_maze.roles.moves import RoleMove, Seats
+from arbiter.engine.games.magic_maze.roles.state import HERO_VERBS, HiddenRolesState
 
 THRESHOLD = 2.0
 """The score at which a hero accuses."""

@@ -17,9 +17,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from engine.games.magic_maze.data import GAME, MazeData, Scenario
-from engine.games.magic_maze.data import load as load_maze
-from engine.scenario import Node, document, load_file, load_packaged
+from arbiter.engine.games.magic_maze.data import GAME, MazeData, Scenario
+from arbiter.engine.games.magic_maze.data import load as load_maze
+from arbiter.engine.scenario import Node, document, load_file, load_packaged
 
 HEROES = ("purple", "yellow", "green", "orange")
 LEVELS = ("A", "B", "C", "D", "E")

@@ -2,7 +2,7 @@
 deck), the options that record it (what ``arbiter play`` chose, in the transcript), and the
 deal itself with the redraw rule.
 
->>> from engine.games.magic_maze import data as mm
+>>> from arbiter.engine.games.magic_maze import data as mm
 >>> maze = mm.load()
 >>> setup = RoleSetup.from_options({"players": 4, "roles": 1})
 >>> setup.level, setup.cards
@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import IllegalMoveError
-from engine.games.magic_maze.data import MazeData, Scenario
-from engine.games.magic_maze.roles import data as rd
-from engine.scenario import Node, load_file
+from arbiter.engine.errors import IllegalMoveError
+from arbiter.engine.games.magic_maze.data import MazeData, Scenario
+from arbiter.engine.games.magic_maze.roles import data as rd
+from arbiter.engine.scenario import Node, load_file
 
 LEVEL_TITLES = {
     1: "there is a traitor among you",

@@ -14,15 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.clock import seconds_name
-from engine.errors import IllegalMoveError
-from engine.events import EventLog
-from engine.game import Result
-from engine.games.magic_maze.roles.data import Card
-from engine.games.magic_maze.roles.deal import RoleSetup
-from engine.games.magic_maze.roles.missions import DONE, Tracker, Tracking, words
-from engine.games.magic_maze.roles.moves import RoleMove
-from engine.games.magic_maze.roles.votes import names
+from arbiter.engine.clock import seconds_name
+from arbiter.engine.errors import IllegalMoveError
+from arbiter.engine.events import EventLog
+from arbiter.engine.game import Result
+from arbiter.engine.games.magic_maze.roles.data import Card
+from arbiter.engine.games.magic_maze.roles.deal import RoleSetup
+from arbiter.engine.games.magic_maze.roles.missions import DONE, Tracker, Tracking, words
+from arbiter.engine.games.magic_maze.roles.moves import RoleMove
+from arbiter.engine.games.magic_maze.roles.votes import names
 
 Plan = Callable[[], None]
 

@@ -8,12 +8,12 @@ alone made), and returns the trackers it settled; the state does the rest (tells
 switches its side, or announces the failure and eliminates it). What each predicate means, and
 the moment it is done or failed: ``docs/rules/hidden-roles.md``, "Missions".
 
->>> from engine.games.magic_maze.roles.data import Predicate
+>>> from arbiter.engine.games.magic_maze.roles.data import Predicate
 >>> t = Tracker("p2", "nuisance", Predicate("pawn-in-front", (("times", 2),)), "mission")
 >>> tracking = Tracking([t])
 >>> class Facts:
 ...     stack, now_ms, hourglasses_left = ["5"], 3000, 1
->>> from engine.events import Event
+>>> from arbiter.engine.events import Event
 >>> pawn = lambda by, to: Event(0, "pawn", "", {"seat": by, "target": to})
 >>> [tracking.observe(e, Facts, None, None) for e in (pawn("p2", "p2"), pawn("p1", "p2"), pawn("p1", "p3"))]
 [[], [], []]
@@ -27,10 +27,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine.clock import parse_seconds
-from engine.events import Event
-from engine.games.magic_maze.moves import Move
-from engine.games.magic_maze.roles.data import Predicate
+from arbiter.engine.clock import parse_seconds
+from arbiter.engine.events import Event
+from arbiter.engine.games.magic_maze.moves import Move
+from arbiter.engine.games.magic_maze.roles.data import Predicate
 
 PENDING, DONE, FAILED = "pending", "done", "failed"
 

@@ -6,7 +6,7 @@ words (so the state's ``apply`` records them like any Magic Maze input).
 >>> m = parse_role_move("Accuse P3 p2", SEATS, ("mage-first",))
 >>> m
 RoleMove(verb='accuse', accused=('p2', 'p3'))
->>> from engine.games.magic_maze.moves import move_name
+>>> from arbiter.engine.games.magic_maze.moves import move_name
 >>> [move_name(parse_role_move(t, SEATS, ("mage-first",))) for t in
 ...  ("accuse p3 p2", "vote YES", "eye p4", "flip", "pass", "abandon", "divine p2 mage-first")]
 ['accuse p2 p3', 'vote yes', 'eye p4', 'flip', 'pass', 'abandon', 'divine p2 mage-first']
@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.errors import SyntaxInputError
-from engine.games.magic_maze.moves import Move
+from arbiter.engine.errors import SyntaxInputError
+from arbiter.engine.games.magic_maze.moves import Move
 
 FORMS: dict[str, str] = {
     "accuse": "accuse SEAT [SEAT ...]: accuse seats of treason; the others vote at once",

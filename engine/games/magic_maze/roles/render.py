@@ -7,11 +7,11 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
-from engine.clock import seconds_name
-from engine.events import HOST
+from arbiter.engine.clock import seconds_name
+from arbiter.engine.events import HOST
 
 if TYPE_CHECKING:
-    from engine.games.magic_maze.roles.state import HiddenRolesState
+    from arbiter.engine.games.magic_maze.roles.state import HiddenRolesState
 
 WIDTH = 80
 

@@ -20,20 +20,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.chance import Chance
-from engine.clock import seconds_name
-from engine.errors import IllegalMoveError, InputError
-from engine.events import HOST, EventLog
-from engine.game import Awaiting
-from engine.games.magic_maze.data import MazeData, Scenario
-from engine.games.magic_maze.moves import Move, move_name
-from engine.games.magic_maze.roles.data import Card, Predicate
-from engine.games.magic_maze.roles.deal import RoleSetup, deal
-from engine.games.magic_maze.roles.ending import Divining, Ending
-from engine.games.magic_maze.roles.missions import DONE, Tracker, Tracking, words
-from engine.games.magic_maze.roles.moves import FORMS, RoleMove, parse_role_move
-from engine.games.magic_maze.roles.votes import Accusations, FlipWindow, Vote
-from engine.games.magic_maze.state import MazeState, Plan, Timer
+from arbiter.engine.chance import Chance
+from arbiter.engine.clock import seconds_name
+from arbiter.engine.errors import IllegalMoveError, InputError
+from arbiter.engine.events import HOST, EventLog
+from arbiter.engine.game import Awaiting
+from arbiter.engine.games.magic_maze.data import MazeData, Scenario
+from arbiter.engine.games.magic_maze.moves import Move, move_name
+from arbiter.engine.games.magic_maze.roles.data import Card, Predicate
+from arbiter.engine.games.magic_maze.roles.deal import RoleSetup, deal
+from arbiter.engine.games.magic_maze.roles.ending import Divining, Ending
+from arbiter.engine.games.magic_maze.roles.missions import DONE, Tracker, Tracking, words
+from arbiter.engine.games.magic_maze.roles.moves import FORMS, RoleMove, parse_role_move
+from arbiter.engine.games.magic_maze.roles.votes import Accusations, FlipWindow, Vote
+from arbiter.engine.games.magic_maze.state import MazeState, Plan, Timer
 
 HERO_VERBS = ("move", "vortex", "escalator", "explore")
 """The inputs that act on the heroes (what special rules restrict)."""

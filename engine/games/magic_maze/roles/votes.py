@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from engine.clock import seconds_name
-from engine.errors import IllegalMoveError
-from engine.events import EventLog
-from engine.games.magic_maze.data import Scenario
-from engine.games.magic_maze.roles.deal import RoleSetup
-from engine.games.magic_maze.roles.moves import RoleMove, Seats
+from arbiter.engine.clock import seconds_name
+from arbiter.engine.errors import IllegalMoveError
+from arbiter.engine.events import EventLog
+from arbiter.engine.games.magic_maze.data import Scenario
+from arbiter.engine.games.magic_maze.roles.deal import RoleSetup
+from arbiter.engine.games.magic_maze.roles.moves import RoleMove, Seats
 
 Plan = Callable[[], None]
 
