@@ -1,4 +1,4 @@
-"""The examples in the engine's docstrings run as tests, so they cannot drift from the code."""
+"""The examples in the package's and the engine's docstrings run as tests, so they cannot drift from the code."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from arbiter import engine
 
-MODULES = sorted(m.name for m in pkgutil.walk_packages(engine.__path__, "arbiter.engine."))
+MODULES = ["arbiter", *sorted(m.name for m in pkgutil.walk_packages(engine.__path__, "arbiter.engine."))]
 
 
 @pytest.mark.parametrize("name", MODULES)
