@@ -57,8 +57,14 @@ def routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
     vortexes = ([(v, Move("vortex", hero=hero, square=state.square_name(v))) for v in state.free_vortexes(hero)]
                 if "vortex" in actions and not state.theft else [])
     escalator = "escalator" in actions
+    # A straight move that crosses a square already searched from goes nowhere new beyond it:
+    # that square's own move the same way reached everything further, first. (Not so for the
+    # barbarian while cameras lock: the cameras it crosses on the way change what lies beyond.)
+    searched: set[Cell] | None = set() if not (hero == "yellow" and context[1] >= 2) else None
     while queue:
         g = queue.popleft()
+        if searched is not None:
+            searched.add(g)
         length, first = best[g]
         length += 1
         for d in directions:
@@ -70,7 +76,7 @@ def routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
                     best[h] = Route(length, first or Move("move", hero=hero, direction=d, squares=n))
                     if not state.exit_usable(h, hero):
                         queue.append(h)
-                if fresh:
+                if fresh or (searched is not None and h in searched):
                     break
         for v, move in vortexes:
             if v != g and v not in best:
