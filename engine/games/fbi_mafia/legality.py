@@ -213,7 +213,15 @@ class LegalityLayer(DeckLayer):
         """The legal targets of ``rule`` counted from ``origin``, in reading order."""
         if not self._in_stock(rule.stock):
             return []
-        return [c for c in rule.reach.cells(origin, self.size, self.limits) if self._meets(rule.needs, c)]
+        cells: Any = rule.reach.cells(origin, self.size, self.limits)
+        for need in rule.needs:  # need by need: the needs only read the state, so the same cells
+            if need.holds is not_known_teammate:  # the known cells once, not once a cell
+                known = self._known_team_cells()
+                cells = [c for c in cells if c not in known] if known else cells
+            else:
+                holds = need.holds
+                cells = [c for c in cells if holds(self, c)]
+        return list(cells)
 
     def _targets(self, verb: str) -> list[Cell]:
         """Cells a one-cell input of ``verb`` may target now (the actor's identity decides the range)."""
