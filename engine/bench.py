@@ -63,10 +63,10 @@ def play_random(rules: Rules, variant: str, seed: int, max_inputs: int = 100_000
         if session.over:
             break
         seat = session.state.awaited_seats()[0]
-        text = bots[seat].choose(session)
-        if text is None:
+        move = bots[seat].choose_move(session)  # a value the game applies without reading words
+        if move is None:
             break
-        session.submit(seat, text)
+        session.submit_move(seat, move)
     return session
 
 

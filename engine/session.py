@@ -176,6 +176,15 @@ class Session:
 
     def submit(self, seat: str, text: str, time_ms: int | None = None) -> list[Event]:
         """Apply one input of ``seat``; return the events it caused (all of them)."""
+        return self._submit(seat, text, None, time_ms)
+
+    def submit_move(self, seat: str, move: Any, time_ms: int | None = None) -> list[Event]:
+        """``submit`` of an input given as the game's move value (a built-in bot's choice,
+        ``Rules.bot_move``), applied by ``GameState.apply_move`` without writing its words and
+        reading them back; recorded as its canonical words, like any input."""
+        return self._submit(seat, None, move, time_ms)
+
+    def _submit(self, seat: str, text: str | None, move: Any, time_ms: int | None) -> list[Event]:
         state = self.state
         if seat not in state.seats:  # the host, or no seat at all
             self.check_seat(seat)
@@ -190,17 +199,19 @@ class Session:
             self._pass_time(now)  # time alone changed the game before this input: record it
         if state.result is not None:
             raise GameOverError("the game is over: " + state.result.text)
-        canonical = " ".join(text.split())
         # as _log_with_chance does: the move's entry, then the chance outcomes its resolution drew
         self._held = held = []
         try:
-            accepted = state.apply(seat, canonical, now)
-            move = Move(len(self.moves) + 1, seat, accepted, now, state.public_input(seat, accepted))
-            self.moves.append(move)
+            if text is not None:
+                accepted = state.apply(seat, " ".join(text.split()), now)
+            else:
+                accepted = state.apply_move(seat, move, now)
+            record = Move(len(self.moves) + 1, seat, accepted, now, state.public_input(seat, accepted))
+            self.moves.append(record)
             self.clock_ms = now
         finally:
             self._held = None
-        self._entry(move.as_entry())
+        self._entry(record.as_entry())
         for chance in held:
             self._entry(chance)
         return events.since(start)

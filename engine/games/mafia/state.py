@@ -21,7 +21,7 @@ from arbiter.engine.games.mafia.data import MafiaData
 from arbiter.engine.games.mafia.day import Day
 from arbiter.engine.games.mafia.moves import (
     FORMS, POWER_VERBS, Abstain, Leave, Move, Nominate, Pass, Power, Say, Suggest, Vote, move_name, parse_move,
-    read_verb,
+    read_verb, well_formed,
 )
 from arbiter.engine.games.mafia.night import Night
 from arbiter.engine.games.mafia.table import NIGHT, NOMINATE, VOTE, Plan
@@ -109,7 +109,22 @@ class MafiaState(Day, Night):
         if not self.alive[seat]:
             raise IllegalMoveError(f"{seat} is out of the game ({self.fate[seat]}): the out neither act nor speak")
         self._check_timing(seat, verb)
-        move = parse_move(text, self.seats, self.data.selection.say_max_chars)
+        return self._accept(seat, parse_move(text, self.seats, self.data.selection.say_max_chars))
+
+    def apply_move(self, seat: str, move: Move, now_ms: int) -> str:
+        """``apply`` of the input ``move_name(move)``, given as the move value it reads as (a bot
+        that chose it from ``legal_moves``): the same checks in the same order, but the reading
+        of the words. A value that is not one ``parse_move`` reads from its name (``well_formed``)
+        goes through its words. (``tests/test_mafia_move_path.py`` holds them equal.)"""
+        if not well_formed(move, self.seats, self.data.selection.say_max_chars):
+            return self.apply(seat, move_name(move), now_ms)
+        if not self.alive[seat]:
+            raise IllegalMoveError(f"{seat} is out of the game ({self.fate[seat]}): the out neither act nor speak")
+        self._check_timing(seat, move.verb)
+        return self._accept(seat, move)
+
+    def _accept(self, seat: str, move: Move) -> str:
+        """Check the rest of ``move`` (its timing is checked), then apply it; its canonical words."""
         plan = self._plan(seat, move)
         text = move_name(move)
         self._accepted = (seat, text, self._public_form(move))  # judged before the move changes the phase
