@@ -181,6 +181,12 @@ def _all_swaps(size: int) -> tuple[Move, ...]:
 
 
 @cache
+def _shift_places(size: int, distances: tuple[int, ...]) -> dict[tuple[str | None, int | None, int | None], int]:
+    """Where each shift of ``_all_shifts`` stands in it, by its line, index and delta (one each)."""
+    return {(m.line, m.index, m.delta): i for i, m in enumerate(_all_shifts(size, distances))}
+
+
+@cache
 def _shift_set(size: int, distances: tuple[int, ...]) -> frozenset[Move]:
     return frozenset(_all_shifts(size, distances))
 
@@ -289,7 +295,13 @@ class LegalityLayer(DeckLayer):
     def _shifts(self) -> list[Move]:
         """Every legal shift of the actor: its shifts on this board (made once per board size
         and distances, ``_all_shifts``) but the one that would undo the last shift."""
-        return [m for m in _all_shifts(self.size, self.roles[self.actor].shifts) if not self._reverse_banned(m)]
+        shifts = _all_shifts(self.size, self.roles[self.actor].shifts)
+        last = self.last_shift
+        if last is None or last.delta is None:
+            return list(shifts)
+        # the one shift _reverse_banned names: same line and index, the opposite way, as far
+        at = _shift_places(self.size, self.roles[self.actor].shifts).get((last.line, last.index, -last.delta))
+        return list(shifts) if at is None else [*shifts[:at], *shifts[at + 1:]]
 
     def _shift_legal(self, move: Move) -> bool:
         """Whether ``move`` is in ``_shifts()``, without listing them."""
