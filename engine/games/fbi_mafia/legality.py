@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from math import comb
 from typing import Any, Literal
 
 from arbiter.engine.errors import AmbiguousMoveError, IllegalMoveError
@@ -180,6 +181,23 @@ def _all_swaps(size: int) -> tuple[Move, ...]:
     return tuple(Move("swap", cells=(a, b)) for a in grid.cells(size) for b in grid.neighbours(a, size) if a < b)
 
 
+def _nth_combination(pool: list[Cell], r: int, index: int) -> tuple[Cell, ...]:
+    """``list(combinations(pool, r))[index]``, made directly (the itertools documentation's
+    ``nth_combination`` recipe)."""
+    n = len(pool)
+    c = comb(n, r)
+    if not 0 <= index < c:
+        raise IndexError(index)
+    out = []
+    while r:
+        c, n, r = c * r // n, n - 1, r - 1
+        while index >= c:
+            index -= c
+            c, n = c * (n - r) // n, n - 1
+        out.append(pool[-1 - n])
+    return tuple(out)
+
+
 @cache
 def _shift_places(size: int, distances: tuple[int, ...]) -> dict[tuple[str | None, int | None, int | None], int]:
     """Where each shift of ``_all_shifts`` stands in it, by its line, index and delta (one each)."""
@@ -333,6 +351,22 @@ class LegalityLayer(DeckLayer):
         lo, hi = self.limits.threats_min, self.limits.threats_max
         return [Move("threat", cells=combo)
                 for k in range(max(lo, 1), min(hi, len(targets)) + 1) for combo in combinations(targets, k)]
+
+    def threat_choice(self, pick: Callable[[int], int]) -> Move | None:
+        """``_threat_moves()[pick(len(_threat_moves()))]`` without listing them all (a bot's
+        pick: there are up to n + C(n, 2) + C(n, 3) of them); None, and ``pick`` not asked,
+        when there is none."""
+        targets = self._targets("threat")
+        sizes = range(max(self.limits.threats_min, 1), min(self.limits.threats_max, len(targets)) + 1)
+        total = sum(comb(len(targets), k) for k in sizes)
+        if not total:
+            return None
+        index = pick(total)
+        for k in sizes:
+            if index < comb(len(targets), k):
+                return Move("threat", cells=_nth_combination(targets, k, index))
+            index -= comb(len(targets), k)
+        raise IndexError(f"threat move {index} of {total}")
 
     def _form(self, verb: str) -> str:
         """The accepted form of ``verb`` for the acting character (its own shift distances)."""

@@ -68,6 +68,9 @@ class FbiMafiaRules(Rules):
                 if moves:
                     return move_name(moves[rng.randrange(len(moves))])
             return None
+        if awaited[1] == "threat":  # the same pick among the threat moves, without listing them
+            move = state.threat_choice(rng.randrange)
+            return None if move is None else move_name(move)
         legal = [m for m in state.legal_moves(seat) if m.verb != "surrender"]
         return move_name(legal[rng.randrange(len(legal))]) if legal else None
 
