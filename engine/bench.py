@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbiter.engine.bots import RandomBot
-from arbiter.engine.game import Rules
+from arbiter.engine.game import Rules, Variant
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
@@ -49,7 +49,7 @@ class BenchResult:
         return max(self.rounds_s) / min(self.rounds_s) if min(self.rounds_s) else 0.0
 
 
-def play_random(rules: Rules, variant: str, seed: int, max_inputs: int = 100_000, *, kind: str = "random",
+def play_random(rules: Rules, variant: str | Variant, seed: int, max_inputs: int = 100_000, *, kind: str = "random",
                 options: dict[str, Any] | None = None) -> Session:
     """One whole game between built-in bots of ``kind`` on every seat. A real-time game runs
     through ``Match`` (bots in turn, time running out when none acts), a turn game here."""
@@ -63,10 +63,10 @@ def play_random(rules: Rules, variant: str, seed: int, max_inputs: int = 100_000
         if session.over:
             break
         seat = session.state.awaited_seats()[0]
-        text = bots[seat].choose(session)
-        if text is None:
+        move = bots[seat].choose_move(session)  # a value the game applies without reading words
+        if move is None:
             break
-        session.submit(seat, text)
+        session.submit_move(seat, move)
     return session
 
 
@@ -75,6 +75,7 @@ def bench(rules: Rules, variant: str, games: int, seed: int, repeats: int = 3, *
     """Play ``games`` random games (seeds ``seed``, ``seed + 1``, ...) ``repeats`` times; the
     games are the same every round, so rounds differ only by the machine's noise. ``on_game``
     is called after each game (a progress bar)."""
+    chosen = rules.variant(variant)  # once: a game's variants are built from its data when asked
     rounds, game_times = [], []
     counts: list[int] = []
     wins: dict[str, int] = {}
@@ -83,7 +84,7 @@ def bench(rules: Rules, variant: str, games: int, seed: int, repeats: int = 3, *
         start = time.perf_counter()
         for i in range(games):
             t0 = time.perf_counter()
-            session = play_random(rules, variant, seed + i, kind=kind, options=options)
+            session = play_random(rules, chosen, seed + i, kind=kind, options=options)
             game_times.append(time.perf_counter() - t0)
             if on_game is not None:
                 on_game()

@@ -79,6 +79,10 @@ class RandomBot:
     def choose(self, session: Session) -> str | None:
         return session.rules.bot_input(self.kind, session.state, self.seat, self.rng)
 
+    def choose_move(self, session: Session) -> object | None:
+        """``choose`` as the game's move value, for ``Session.submit_move`` (``Rules.bot_move``)."""
+        return session.rules.bot_move(self.kind, session.state, self.seat, self.rng)
+
     def close(self) -> None:
         pass
 

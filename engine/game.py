@@ -101,6 +101,14 @@ class GameState(ABC):
         Raises an ``engine.errors.InputError`` and changes nothing when the input is refused.
         """
 
+    def apply_move(self, seat: str, move: Any, now_ms: int) -> str:
+        """``apply`` of an input given as a move value of the game (``Rules.bot_move``), as the
+        session's ``submit_move`` hands it. By default a game's move values are its words: they
+        are read like any input. A game whose bots choose among values may apply one without
+        writing and reading its words, provided it accepts and refuses exactly what ``apply``
+        does of the value's words."""
+        return self.apply(seat, " ".join(move.split()), now_ms)
+
     def public_input(self, seat: str, text: str) -> str | None:
         """What other seats may know of the input ``text`` (canonical words) that ``seat`` has
         just had accepted; the session asks it right after ``apply`` and keeps the answer with
@@ -300,6 +308,11 @@ class Rules(ABC):
     def bot_input(self, kind: str, state: GameState, seat: str, rng: random.Random) -> str | None:
         """The input of built-in bot ``kind`` for ``seat`` (None: nothing now)."""
         return self.choose_input(state, seat, rng)
+
+    def bot_move(self, kind: str, state: GameState, seat: str, rng: random.Random) -> Any:
+        """``bot_input`` as a move value for ``GameState.apply_move`` (None: nothing now), with
+        the same draws of ``rng``; by default the input's words themselves."""
+        return self.bot_input(kind, state, seat, rng)
 
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         """The built-in random bot: a legal input for ``seat`` or None when it has none.

@@ -176,26 +176,42 @@ class Session:
 
     def submit(self, seat: str, text: str, time_ms: int | None = None) -> list[Event]:
         """Apply one input of ``seat``; return the events it caused (all of them)."""
-        self.check_seat(seat)
-        if seat == HOST:
-            raise UnknownSeatError("the host does not play; name a seat", self.state.seats)
-        now = self.clock_ms + self.state.clock_step_ms if time_ms is None else time_ms
-        self._check_time(now)
-        start = len(self.events)
-        if not self.over and now > self.clock_ms and self.state.changes_by_time(now):
+        return self._submit(seat, text, None, time_ms)
+
+    def submit_move(self, seat: str, move: Any, time_ms: int | None = None) -> list[Event]:
+        """``submit`` of an input given as the game's move value (a built-in bot's choice,
+        ``Rules.bot_move``), applied by ``GameState.apply_move`` without writing its words and
+        reading them back; recorded as its canonical words, like any input."""
+        return self._submit(seat, None, move, time_ms)
+
+    def _submit(self, seat: str, text: str | None, move: Any, time_ms: int | None) -> list[Event]:
+        state = self.state
+        if seat not in state.seats:  # the host, or no seat at all
+            self.check_seat(seat)
+            raise UnknownSeatError("the host does not play; name a seat", state.seats)
+        clock = self.clock_ms
+        now = clock + state.clock_step_ms if time_ms is None else time_ms
+        if now > MAX_MS or now < clock:
+            self._check_time(now)
+        events = self.events
+        start = len(events)
+        if state.result is None and now > clock and state.changes_by_time(now):
             self._pass_time(now)  # time alone changed the game before this input: record it
-        if self.over:
-            raise GameOverError(
-                "the game is over: " + self.state.result.text  # type: ignore[union-attr]
-            )
-        canonical = " ".join(text.split())
-
-        def accept() -> Move:
-            text = self.state.apply(seat, canonical, now)
-            move = Move(len(self.moves) + 1, seat, text, now, self.state.public_input(seat, text))
-            self.moves.append(move)
+        if state.result is not None:
+            raise GameOverError("the game is over: " + state.result.text)
+        # as _log_with_chance does: the move's entry, then the chance outcomes its resolution drew
+        self._held = held = []
+        try:
+            if text is not None:
+                accepted = state.apply(seat, " ".join(text.split()), now)
+            else:
+                accepted = state.apply_move(seat, move, now)
+            record = Move(len(self.moves) + 1, seat, accepted, now, state.public_input(seat, accepted))
+            self.moves.append(record)
             self.clock_ms = now
-            return move
-
-        self._log_with_chance(accept, Move.as_entry)
-        return self.events.since(start)
+        finally:
+            self._held = None
+        self._entry(record.as_entry())
+        for chance in held:
+            self._entry(chance)
+        return events.since(start)

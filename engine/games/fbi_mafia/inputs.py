@@ -250,13 +250,16 @@ class InputLayer(ResolutionLayer):
 
     def _do_shift(self, move: Move) -> None:
         assert move.index is not None and move.delta is not None
+        pos, i = self.pos, move.index  # only the shifted line's cards move: their cells anew
         if move.line == "row":
-            self.grid[move.index] = grid.shifted(self.grid[move.index], move.delta)
+            self.grid[i] = grid.shifted(self.grid[i], move.delta)
+            for c, name in enumerate(self.grid[i]):
+                pos[name] = (i, c)
         else:
-            column = grid.shifted([row[move.index] for row in self.grid], move.delta)
+            column = grid.shifted([row[i] for row in self.grid], move.delta)
             for r, name in enumerate(column):
-                self.grid[r][move.index] = name
-        self._index_positions()
+                self.grid[r][i] = name
+                pos[name] = (r, i)
         self.last_shift = move
         self.events.emit("shift", f"The {self.actor} shifts: {move_name(move)}.",
                          {"line": move.line, "index": move.index, "delta": move.delta})
@@ -265,7 +268,7 @@ class InputLayer(ResolutionLayer):
     def _do_swap(self, a: Cell, b: Cell) -> None:
         na, nb = self._name(a), self._name(b)
         self.grid[a[0]][a[1]], self.grid[b[0]][b[1]] = nb, na
-        self._index_positions()
+        self.pos[na], self.pos[nb] = b, a
         self.events.emit("swap", f"The {self.actor} swaps {na} and {nb}: {na} now at {cell_name(b)}, "
                          f"{nb} now at {cell_name(a)}.", {"cells": [cell_name(a), cell_name(b)]})
         self._after_move()

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from math import comb
 from typing import Any, Literal
 
 from arbiter.engine.errors import AmbiguousMoveError, IllegalMoveError
@@ -180,6 +181,29 @@ def _all_swaps(size: int) -> tuple[Move, ...]:
     return tuple(Move("swap", cells=(a, b)) for a in grid.cells(size) for b in grid.neighbours(a, size) if a < b)
 
 
+def _nth_combination(pool: list[Cell], r: int, index: int) -> tuple[Cell, ...]:
+    """``list(combinations(pool, r))[index]``, made directly (the itertools documentation's
+    ``nth_combination`` recipe)."""
+    n = len(pool)
+    c = comb(n, r)
+    if not 0 <= index < c:
+        raise IndexError(index)
+    out = []
+    while r:
+        c, n, r = c * r // n, n - 1, r - 1
+        while index >= c:
+            index -= c
+            c, n = c * (n - r) // n, n - 1
+        out.append(pool[-1 - n])
+    return tuple(out)
+
+
+@cache
+def _shift_places(size: int, distances: tuple[int, ...]) -> dict[tuple[str | None, int | None, int | None], int]:
+    """Where each shift of ``_all_shifts`` stands in it, by its line, index and delta (one each)."""
+    return {(m.line, m.index, m.delta): i for i, m in enumerate(_all_shifts(size, distances))}
+
+
 @cache
 def _shift_set(size: int, distances: tuple[int, ...]) -> frozenset[Move]:
     return frozenset(_all_shifts(size, distances))
@@ -213,7 +237,15 @@ class LegalityLayer(DeckLayer):
         """The legal targets of ``rule`` counted from ``origin``, in reading order."""
         if not self._in_stock(rule.stock):
             return []
-        return [c for c in rule.reach.cells(origin, self.size, self.limits) if self._meets(rule.needs, c)]
+        cells: Any = rule.reach.cells(origin, self.size, self.limits)
+        for need in rule.needs:  # need by need: the needs only read the state, so the same cells
+            if need.holds is not_known_teammate:  # the known cells once, not once a cell
+                known = self._known_team_cells()
+                cells = [c for c in cells if c not in known] if known else cells
+            else:
+                holds = need.holds
+                cells = [c for c in cells if holds(self, c)]
+        return list(cells)
 
     def _targets(self, verb: str) -> list[Cell]:
         """Cells a one-cell input of ``verb`` may target now (the actor's identity decides the range)."""
@@ -281,7 +313,13 @@ class LegalityLayer(DeckLayer):
     def _shifts(self) -> list[Move]:
         """Every legal shift of the actor: its shifts on this board (made once per board size
         and distances, ``_all_shifts``) but the one that would undo the last shift."""
-        return [m for m in _all_shifts(self.size, self.roles[self.actor].shifts) if not self._reverse_banned(m)]
+        shifts = _all_shifts(self.size, self.roles[self.actor].shifts)
+        last = self.last_shift
+        if last is None or last.delta is None:
+            return list(shifts)
+        # the one shift _reverse_banned names: same line and index, the opposite way, as far
+        at = _shift_places(self.size, self.roles[self.actor].shifts).get((last.line, last.index, -last.delta))
+        return list(shifts) if at is None else [*shifts[:at], *shifts[at + 1:]]
 
     def _shift_legal(self, move: Move) -> bool:
         """Whether ``move`` is in ``_shifts()``, without listing them."""
@@ -313,6 +351,22 @@ class LegalityLayer(DeckLayer):
         lo, hi = self.limits.threats_min, self.limits.threats_max
         return [Move("threat", cells=combo)
                 for k in range(max(lo, 1), min(hi, len(targets)) + 1) for combo in combinations(targets, k)]
+
+    def threat_choice(self, pick: Callable[[int], int]) -> Move | None:
+        """``_threat_moves()[pick(len(_threat_moves()))]`` without listing them all (a bot's
+        pick: there are up to n + C(n, 2) + C(n, 3) of them); None, and ``pick`` not asked,
+        when there is none."""
+        targets = self._targets("threat")
+        sizes = range(max(self.limits.threats_min, 1), min(self.limits.threats_max, len(targets)) + 1)
+        total = sum(comb(len(targets), k) for k in sizes)
+        if not total:
+            return None
+        index = pick(total)
+        for k in sizes:
+            if index < comb(len(targets), k):
+                return Move("threat", cells=_nth_combination(targets, k, index))
+            index -= comb(len(targets), k)
+        raise IndexError(f"threat move {index} of {total}")
 
     def _form(self, verb: str) -> str:
         """The accepted form of ``verb`` for the acting character (its own shift distances)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from arbiter.engine.errors import SyntaxInputError
 from arbiter.engine.games.fbi_mafia.grid import COLUMNS, Cell, cell_name, looks_like_cell, parse_cell
@@ -123,8 +124,12 @@ def _shift(args: list[str], size: int) -> Move:
     return Move("shift", line=axis, index=index, delta=signs[direction] * distance)
 
 
+@lru_cache(maxsize=1 << 14)
 def parse_move(text: str, size: int) -> Move:
-    """Read the words of one input (after the seat name). Raises ``SyntaxInputError``."""
+    """Read the words of one input (after the seat name). Raises ``SyntaxInputError``.
+
+    The reading depends on nothing else, and a move is a frozen value: the last many texts'
+    moves are kept, for a game's inputs repeat (a refusal is read again each time)."""
     words = text.lower().split()
     if not words:
         raise SyntaxInputError("no action given", sorted(FORMS.values()))

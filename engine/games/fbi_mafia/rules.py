@@ -57,10 +57,10 @@ class FbiMafiaRules(Rules):
         legal option), then its arguments; never surrender (a random surrender would end most
         games at once). It picks among move values and names only the one it plays."""
         assert isinstance(state, FbiMafiaState)
-        awaited = state.awaiting()
-        if not awaited or awaited[0].seat != seat:
+        awaited = state.awaited()
+        if awaited is None or awaited[0] != seat:
             return None
-        if awaited[0].kind == "action":
+        if awaited[1] == "action":
             verbs = list(state.action_verbs())
             while verbs:
                 verb = verbs.pop(rng.randrange(len(verbs)))
@@ -68,6 +68,9 @@ class FbiMafiaRules(Rules):
                 if moves:
                     return move_name(moves[rng.randrange(len(moves))])
             return None
+        if awaited[1] == "threat":  # the same pick among the threat moves, without listing them
+            move = state.threat_choice(rng.randrange)
+            return None if move is None else move_name(move)
         legal = [m for m in state.legal_moves(seat) if m.verb != "surrender"]
         return move_name(legal[rng.randrange(len(legal))]) if legal else None
 

@@ -50,27 +50,40 @@ class FbiMafiaState(InputLayer):
         self._run()
 
     # ---------------------------------------------------------------------------- awaiting
-    def awaiting(self) -> list[Awaiting]:
+    def awaited(self) -> tuple[str, str] | None:
+        """The seat awaited and the kind of its input (``awaiting`` without the hint, which is
+        asked several times an input); None when the game is over."""
         if self.result is not None:
-            return []
+            return None
+        p = self.prompt
+        if p is not None:
+            return self.seat_of[p.character], p.kind
+        return self.seat_of[self.actor], self.phase
+
+    def awaited_seats(self) -> list[str]:
+        awaited = self.awaited()
+        return [] if awaited is None else [awaited[0]]
+
+    def awaiting(self) -> list[Awaiting]:
+        awaited = self.awaited()
+        return [] if awaited is None else [Awaiting(*awaited, self._hint(awaited[1]))]
+
+    def _hint(self, kind: str) -> str:
+        """The hint of the input awaited now, of ``kind`` (``awaited``'s)."""
         if self.prompt is not None:
             p = self.prompt
-            return [Awaiting(self.seat_of[p.character], p.kind,
-                             f"{p.character}: {p.kind} {self._at(p.suspect)}? {p.kind} yes|no")]
+            return f"{p.character}: {p.kind} {self._at(p.suspect)}? {p.kind} yes|no"
         actor = self.actor
-        phase = self.phase  # only the hint of the phase is written (this is asked several times an input)
-        if phase == "action":
-            hint = f"{actor}: shift or {', '.join(self.roles[actor].actions)}"
-        elif phase == "protection":
-            hint = f"{actor}: place or remove a protection token, or skip (protect CELL | unprotect CELL | skip)"
-        elif phase == "threat":
-            hint = (f"{actor}: place {self.limits.threats_min} to {self.limits.threats_max} threat "
+        if kind == "action":
+            return f"{actor}: shift or {', '.join(self.roles[actor].actions)}"
+        if kind == "protection":
+            return f"{actor}: place or remove a protection token, or skip (protect CELL | unprotect CELL | skip)"
+        if kind == "threat":
+            return (f"{actor}: place {self.limits.threats_min} to {self.limits.threats_max} threat "
                     "tokens (threat CELL [CELL [CELL]])")
-        elif phase == "keep":
-            hint = f"{actor}: keep one of the {len(self.inspecting)} inspected cards (keep CELL)"
-        else:
-            raise KeyError(phase)
-        return [Awaiting(self.seat_of[actor], phase, hint)]
+        if kind == "keep":
+            return f"{actor}: keep one of the {len(self.inspecting)} inspected cards (keep CELL)"
+        raise KeyError(kind)
 
     # ---------------------------------------------------------------------------- inputs
     def apply(self, seat: str, text: str, now_ms: int) -> str:
@@ -78,13 +91,13 @@ class FbiMafiaState(InputLayer):
         if move.verb == "surrender":
             plan = self._plan_surrender(seat)
         else:
-            awaited = self.awaiting()[0]
-            if seat != awaited.seat:
+            awaited, kind = self.awaited()  # type: ignore[misc]  # the game is on (the session checks)
+            if seat != awaited:
                 raise NotYourTurnError(
-                    f"{seat} is not awaited: waiting for {awaited.seat} ({awaited.kind}: {awaited.hint}); "
+                    f"{seat} is not awaited: waiting for {awaited} ({kind}: {self._hint(kind)}); "
                     "any seat may surrender at any time"
                 )
-            plan = self._plan(move, awaited.kind)
+            plan = self._plan(move, kind)
         if move.name is not None:  # a suspect named by name: record its cell
             found = next(n for n in self.suspects if n.lower() == move.name)
             move = Move(move.verb, cells=(self.pos[found],))
@@ -107,9 +120,8 @@ class FbiMafiaState(InputLayer):
         if self.result is not None:
             return []
         out: list[Move] = []
-        awaited = self.awaiting()[0]
-        if seat == awaited.seat:
-            kind = awaited.kind
+        awaited, kind = self.awaited()  # type: ignore[misc]
+        if seat == awaited:
             if kind in ("protect", "detonate"):
                 out = [Move(kind, answer=True), Move(kind, answer=False)]
             elif kind == "keep":

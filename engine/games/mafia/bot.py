@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from typing import TypeVar
 
-from arbiter.engine.games.mafia.moves import Abstain, Leave, Move, Pass, Power, Say, Vote
+from arbiter.engine.games.mafia.moves import Abstain, Leave, Move, Nominate, Pass, Power, Say, Vote
 from arbiter.engine.games.mafia.state import MafiaState
-from arbiter.engine.games.mafia.table import NIGHT, NOMINATE
+from arbiter.engine.games.mafia.table import NIGHT, NOMINATE, VOTE
 
 T = TypeVar("T")
 
@@ -42,6 +42,43 @@ def choose(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
     """A legal move for ``seat`` when it is awaited; None otherwise (it never leaves)."""
     if seat not in state.awaited_seats():
         return None
+    if state.phase == NOMINATE:
+        return _nominate(state, seat, rng, talk)
+    if state.phase == VOTE and state.candidates:
+        return _vote(state, seat, rng, talk)
+    return _choose_any(state, seat, rng, talk)
+
+
+def _nominate(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move:
+    """``_choose_any`` for an awaited seat in the nominations (its legal moves: a nomination of
+    each living other seat not nominated yet, and pass), the same draws of ``rng`` in the same
+    order, without listing the moves it does not pick."""
+    if state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
+        line = _talk(state, seat, rng, talk["day"])
+        if line is not None:
+            return line
+    nominated, alive = state.nominations, state.alive
+    targets = [s for s in state.seats if alive[s] and s != seat and s not in nominated]
+    if targets and rng.random() < NOMINATE_CHANCE:
+        return Nominate(_pick(targets, rng))
+    return Pass()
+
+
+def _vote(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move:
+    """``_choose_any`` for the seat called in a roll-call with candidates (its legal moves: a
+    vote for each candidate, and abstain), the same draws of ``rng`` in the same order."""
+    if state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
+        line = _talk(state, seat, rng, talk["day"])
+        if line is not None:
+            return line
+    others = [c for c in state.candidates if c != seat]
+    if rng.random() < ABSTAIN_CHANCE or not others:
+        return Abstain()
+    return Vote(_pick(others, rng))
+
+
+def _choose_any(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move | None:
+    """``choose`` for an awaited seat, from the list of its legal moves."""
     acts = [m for m in state.legal_moves(seat) if not isinstance(m, Leave)]
     if not acts:
         return None

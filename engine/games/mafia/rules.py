@@ -11,7 +11,7 @@ from arbiter.engine.events import EventLog
 from arbiter.engine.game import GameInfo, GameState, Rules, Variant
 from arbiter.engine.games.mafia import data as md
 from arbiter.engine.games.mafia.bot import choose
-from arbiter.engine.games.mafia.moves import move_name
+from arbiter.engine.games.mafia.moves import Move, move_name
 from arbiter.engine.games.mafia.render import render_table
 from arbiter.engine.games.mafia.state import MafiaState
 from arbiter.engine.scenario import Node
@@ -117,6 +117,15 @@ class MafiaRules(Rules):
             move = sleuth.choose(state, seat, rng)
             return None if move is None else move_name(move)
         return self.choose_input(state, seat, rng)
+
+    def bot_move(self, kind: str, state: GameState, seat: str, rng: random.Random) -> Move | None:
+        """``bot_input``'s choice as the move value (``MafiaState.apply_move`` applies it)."""
+        assert isinstance(state, MafiaState)
+        if kind == "sleuth":
+            from arbiter.engine.games.mafia import sleuth
+
+            return sleuth.choose(state, seat, rng)
+        return choose(state, seat, rng, md.load_talk())
 
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         assert isinstance(state, MafiaState)

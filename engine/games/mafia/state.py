@@ -21,7 +21,7 @@ from arbiter.engine.games.mafia.data import MafiaData
 from arbiter.engine.games.mafia.day import Day
 from arbiter.engine.games.mafia.moves import (
     FORMS, POWER_VERBS, Abstain, Leave, Move, Nominate, Pass, Power, Say, Suggest, Vote, move_name, parse_move,
-    read_verb,
+    read_verb, well_formed,
 )
 from arbiter.engine.games.mafia.night import Night
 from arbiter.engine.games.mafia.table import NIGHT, NOMINATE, VOTE, Plan
@@ -33,14 +33,24 @@ class MafiaState(Day, Night):
     def __init__(self, data: MafiaData, deck: dict[str, int], title: str, chance: Chance, events: EventLog) -> None:
         super().__init__(data, deck, title, chance, events)
         self._accepted: tuple[str, str, str | None] | None = None  # the last input: seat, words, public form
+        self._awaited: tuple[str, ...] | None = None  # awaited_seats as _settle left the state (None: unknown)
         self._introduction_night()
         self._start_day(1)
         self._settle()
 
     # -------------------------------------------------------------------------------- awaiting
     def awaited_seats(self) -> list[str]:
-        """The seats ``awaiting`` names, in its order, without writing its hints: asked at every
-        input (by ``_settle`` and the bots), so it reads the table once and builds nothing else."""
+        """The seats ``awaiting`` names, in its order, without writing its hints: asked several
+        times at every input (the bots, the session), so ``_settle`` keeps the answer it found
+        for the state it leaves, and an input forgets it before it changes anything."""
+        if self.result is not None:
+            return []
+        if self._awaited is not None:
+            return list(self._awaited)
+        return self._awaited_now()
+
+    def _awaited_now(self) -> list[str]:
+        """``awaited_seats`` read from the table: it reads the table once and builds nothing else."""
         if self.result is not None:
             return []
         phase = self.phase
@@ -99,10 +109,26 @@ class MafiaState(Day, Night):
         if not self.alive[seat]:
             raise IllegalMoveError(f"{seat} is out of the game ({self.fate[seat]}): the out neither act nor speak")
         self._check_timing(seat, verb)
-        move = parse_move(text, self.seats, self.data.selection.say_max_chars)
+        return self._accept(seat, parse_move(text, self.seats, self.data.selection.say_max_chars))
+
+    def apply_move(self, seat: str, move: Move, now_ms: int) -> str:
+        """``apply`` of the input ``move_name(move)``, given as the move value it reads as (a bot
+        that chose it from ``legal_moves``): the same checks in the same order, but the reading
+        of the words. A value that is not one ``parse_move`` reads from its name (``well_formed``)
+        goes through its words. (``tests/test_mafia_move_path.py`` holds them equal.)"""
+        if not well_formed(move, self.seats, self.data.selection.say_max_chars):
+            return self.apply(seat, move_name(move), now_ms)
+        if not self.alive[seat]:
+            raise IllegalMoveError(f"{seat} is out of the game ({self.fate[seat]}): the out neither act nor speak")
+        self._check_timing(seat, move.verb)
+        return self._accept(seat, move)
+
+    def _accept(self, seat: str, move: Move) -> str:
+        """Check the rest of ``move`` (its timing is checked), then apply it; its canonical words."""
         plan = self._plan(seat, move)
         text = move_name(move)
         self._accepted = (seat, text, self._public_form(move))  # judged before the move changes the phase
+        self._awaited = None
         plan()
         self._settle()
         return text
@@ -186,8 +212,9 @@ class MafiaState(Day, Night):
 
     # -------------------------------------------------------------------------------- phases
     def _settle(self) -> None:
-        """Move on through every phase that awaits nothing more."""
-        while self.result is None and not self.awaited_seats():
+        """Move on through every phase that awaits nothing more; keep what the state then awaits."""
+        self._awaited = None
+        while self.result is None and not (awaited := self._awaited_now()):
             if self.phase == NOMINATE:
                 if self._close_nominations():
                     self._nightfall()
@@ -198,6 +225,8 @@ class MafiaState(Day, Night):
                 self._next_step()
             elif self._dawn():
                 self._start_day(self.day + 1)
+        if self.result is None:
+            self._awaited = tuple(awaited)
 
     # ------------------------------------------------------------------------------ legal inputs
     def legal_moves(self, seat: str) -> list[Move]:

@@ -40,6 +40,11 @@ class Table(GameState):
         self.seats = tuple(f"p{i}" for i in range(1, len(cards) + 1))
         dealt = chance.shuffle("deal", cards)
         self.card: dict[str, str] = dict(zip(self.seats, dealt))
+        self._team_seats: dict[str, tuple[str, ...]] = {}  # team -> its seats in seat order (team_seats)
+        for s in self.seats:
+            team = self.team_of(s)
+            if team is not None:
+                self._team_seats[team] = self._team_seats.get(team, ()) + (s,)
         self.alive: dict[str, bool] = {s: True for s in self.seats}
         self.fate: dict[str, str] = {}  # seat -> how it left the game ("expelled on day 2", ...)
         self.shown: set[str] = set()  # seats whose card is public
@@ -80,7 +85,8 @@ class Table(GameState):
         return [s for s in self.seats if self.alive[s]]
 
     def team_seats(self, team: str) -> list[str]:
-        return [s for s in self.seats if self.team_of(s) == team]
+        """The seats dealt a card of ``team`` (kept from the deal, which never changes)."""
+        return list(self._team_seats.get(team, ()))
 
     def awake_team(self, team: str) -> list[str]:
         """Living members of ``team`` who are not under arrest tonight: who confers and hears."""

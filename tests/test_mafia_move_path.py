@@ -1,0 +1,99 @@
+"""Classic Mafia's value path (``Session.submit_move`` -> ``MafiaState.apply_move``, what the
+bench's bots use) accepts and refuses exactly what the text path (``Session.submit`` of the
+value's words, ``move_name``) does: over random games of every size, at random moments, every
+seat (awaited or not, in or out) tries every legal move of any seat and values that are wrong
+in every way the words can be (seats out of the game or not at the table, a target in capitals,
+an unknown power, talk that is empty, spaced or too long), each on two copies of the game. Both
+paths must raise the same error (kind, message and listed forms) and leave the game as it was,
+or accept it with the same recorded move, the same events and the same state after."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arbiter.engine.contract import _copy, state_snapshot
+from arbiter.engine.errors import ArbiterError
+from arbiter.engine.games.mafia.moves import (
+    POWER_VERBS, Abstain, Leave, Nominate, Pass, Power, Say, Suggest, Vote, move_name, well_formed,
+)
+from arbiter.engine.games.mafia.rules import MafiaRules
+from arbiter.engine.session import Session
+
+RULES = MafiaRules()
+
+
+def _candidates(session: Session, rng: random.Random) -> list[tuple[str, object]]:
+    """Pairs of a seat and a value to try: some of the legal moves, by their seat, and values
+    of every kind by any seat."""
+    state = session.state
+    seats = list(state.seats)
+    legal = [(s, m) for s in seats for m in state.legal_moves(s)]
+    out: list[object] = []
+    say_max = state.data.selection.say_max_chars or 200
+    targets = seats + ["P2", "p99", "", "p1 p2"]
+    for target in targets:
+        out += [Nominate(target), Vote(target), Suggest(target)]
+        out += [Power(verb, target) for verb in (*POWER_VERBS, "fly", "KILL")]
+    out += [Pass(), Abstain(), Leave(), Say("hello p2"), Say("Hi"), Say("hi  there"), Say(" hi"), Say(""),
+            Say("x" * say_max), Say("x" * (say_max + 1)), Say("a\tb"), Say("kill p2")]
+    return rng.sample(legal, min(len(legal), 4)) + [(rng.choice(seats), m) for m in rng.sample(out, 12)]
+
+
+def _facts(session: Session) -> tuple:
+    """The game as it stands: every attribute of the state (its event log as its events'
+    fields), the session's entries, moves and clock."""
+    state = {k: v for k, v in vars(session.state).items() if k != "events"}
+    events = [(e.index, e.kind, e.text, e.data, e.to) for e in session.events]
+    return state, events, session.entries, [m.as_entry() | {"public": m.public} for m in session.moves], session.clock_ms
+
+
+def _outcome(session: Session, seat: str, move: object, by_value: bool):
+    trial = _copy(session)
+    before = state_snapshot(trial)
+    try:
+        events = trial.submit_move(seat, move) if by_value else trial.submit(seat, move_name(move))  # type: ignore[arg-type]
+    except ArbiterError as exc:
+        assert state_snapshot(trial) == before
+        return ("refused", type(exc), exc.message, exc.allowed)
+    return ("accepted", [(e.index, e.kind, e.text, e.data, e.to) for e in events], _facts(trial))
+
+
+@pytest.mark.parametrize("players", range(6, 13))
+def test_the_value_path_accepts_and_refuses_as_the_words(players):
+    counts = {"accepted": 0, "refused": 0, "well-formed refused": 0, "malformed": 0}
+    for seed in range(2):
+        rng = random.Random(f"{players}:{seed}")
+        session = Session(RULES, f"{players}-players", seed=seed)
+        steps = 0
+        while not session.over:
+            if steps % 6 == 0:
+                for seat, move in _candidates(session, rng):
+                    by_text = _outcome(session, seat, move, by_value=False)
+                    assert _outcome(session, seat, move, by_value=True) == by_text, (seat, move)
+                    counts[by_text[0]] += 1
+                    if not well_formed(move, session.seats, session.state.data.selection.say_max_chars):
+                        counts["malformed"] += 1
+                    elif by_text[0] == "refused":
+                        counts["well-formed refused"] += 1
+            steps += 1
+            seat = session.state.awaited_seats()[0]
+            move = RULES.bot_move("random", session.state, seat, rng)
+            session.submit_move(seat, move)
+    assert all(counts.values()), counts
+
+
+def test_bench_games_by_value_are_the_games_by_words():
+    """``play_random`` (values) plays the very games the bots' words play."""
+    from arbiter.engine.bench import play_random
+    from arbiter.engine.bots import RandomBot
+
+    for players, seed in [(6, 1), (8, 2), (12, 3)]:
+        fast = play_random(RULES, f"{players}-players", seed)
+        slow = Session(RULES, f"{players}-players", seed=seed)
+        bots = {s: RandomBot(s, seed) for s in slow.seats}
+        while not slow.over:
+            seat = slow.state.awaited_seats()[0]
+            slow.submit(seat, bots[seat].choose(slow))
+        assert fast.entries == slow.entries and fast.events.digest() == slow.events.digest()
