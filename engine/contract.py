@@ -172,6 +172,11 @@ def _copy(session: Session) -> Session:
         params = getattr(type(value), "__dataclass_params__", None)
         if params is not None and params.frozen:
             memo[id(value)] = value
+    # The game's record so far is frozen too: its events, moves and chance outcomes are shared
+    # (the copy's lists are its own, so what the trial appends stays in the trial).
+    chance = session.chance
+    for record in (*session.events, *session.moves, *chance.records, *chance._recorded):
+        memo[id(record)] = record
     return copy.deepcopy(session, memo)
 
 

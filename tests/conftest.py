@@ -1,0 +1,68 @@
+"""The order the tests are handed to pytest-xdist's workers: the slowest first.
+
+The workers take the next test as they finish one (``--dist loadgroup``: every test is its own
+unit of work, but for the groups below), so starting the long tests first leaves only short
+ones for the end, and neither worker sits idle while the other finishes a long test. The
+order changes nothing a test asserts; a test missing from ``SLOW`` keeps its place after them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+# Seconds one test (one parametrization) of these took on a 2-core machine, roughly
+# (``python -m pytest --durations=0``, tests/test_*.py as of issue 11). Only the order matters;
+# a figure that drifts costs a little wall time, never a result.
+SLOW: dict[str, float] = {
+    "tests/test_goldens.py::test_magic_maze_goldens_are_what_the_generator_writes": 8.0,
+    "tests/test_hidden_info.py::test_twins_with_inputs_legal_in_both": 7.0,
+    "tests/test_install.py::": 7.0,  # its module fixture builds a virtual environment (wall time: pip)
+    "tests/test_arena_ray.py::": 7.0,  # Ray starts for it
+    "tests/test_roles_bot.py::test_the_bot_decides_from_its_seats_knowledge_only": 5.0,
+    "tests/test_transcripts.py::test_a_log_line_is_what_the_yaml_library_writes": 5.0,
+    "tests/test_arena_run.py::test_a_run_killed_with_sigkill_resumes_and_ends_as_an_uninterrupted_one": 4.0,
+    "tests/test_maze_play.py::test_random_legal_inputs_keep_the_invariants": 3.5,
+    "tests/test_mafia_invariants.py::test_invariants_hold_after_every_input": 3.5,
+    "tests/test_data_limits.py::test_yaml_nested_100000_deep_is_refused_by_validate_and_deck": 3.0,
+    "tests/test_fbi_fast_checks.py::test_one_cell_checks_answer_as_the_listings_do": 3.0,
+    "tests/test_record.py::test_whatever_happens_the_written_transcript_replays_the_game": 3.0,
+    "tests/test_transcript_reading.py::test_any_line_the_writer_writes_reads_back_as_the_library_reads_it": 3.0,
+    "tests/test_bots_hostile.py::test_a_bot_whose_child_holds_its_pipes_cannot_hang_the_referee": 2.5,
+    "tests/test_data_limits.py::test_a_transcript_nested_too_deep_is_a_clear_error": 2.5,
+    "tests/test_maze_cli.py::test_bench_with_roles_reports_the_hidden_roles_figures": 2.5,
+    "tests/test_hidden_info.py::test_twins_replaying_random_games": 2.0,
+    "tests/test_hidden_info.py::test_identities_field_shows_only_the_seats_own": 2.0,
+    "tests/test_roles_hidden_info.py::test_other_seats_cards_stay_hidden_until_revealed": 2.0,
+    "tests/test_maze_hidden_info.py::test_the_face_down_orders_stay_hidden_until_a_tile_is_turned": 2.0,
+    "tests/test_record.py::test_every_cut_point_of_a_finished_transcript_reads_replays_and_resumes": 2.0,
+    "tests/test_mafia_hidden_info.py::test_swapped_cards_unknown_to_a_civilian_stay_hidden_from_it": 2.0,
+    "tests/test_mafia_hidden_info.py::test_swapped_cards_stay_hidden_from_other_seats": 1.5,
+    "tests/test_transcript_reading.py::test_lines_edited_at_random_are_read_as_the_library_reads_them_or_left_to_it": 2.0,
+    "tests/test_protocol.py::test_garbage_lines_in_a_seats_session": 2.0,
+    "tests/test_roles_bot.py::test_bots_accuse_vote_and_catch_traitors_over_many_games": 2.0,
+    "tests/test_roles_bot.py::test_a_whole_bot_game_finishes_and_replays": 1.5,
+    "tests/test_hidden_info.py::test_criminalist_hand_is_absent_from_other_seats": 1.5,
+    "tests/test_transcript_reading.py::test_every_golden_reads_as_the_yaml_library_reads_it_and_fast": 1.5,
+    "tests/test_arena_run.py::test_crashing_hanging_and_cheating_entrants_forfeit_and_the_tournament_finishes": 1.5,
+    "tests/test_protocol.py::test_garbage_lines_as_host": 1.5,
+    "tests/test_contract.py::test_every_game_keeps_the_contract": 1.0,
+    "tests/test_maze_play.py::test_planner_bots_win_every_later_scenario_on_the_first_seeds": 1.0,
+    "tests/test_maze_rules.py::test_say_text_is_a_form_exactly_when_talk_is_accepted": 1.0,
+}
+
+# Tests sharing an expensive module fixture run on one worker, so it is made once.
+GROUPS = {"tests/test_install.py::": "install"}
+
+
+def _key(nodeid: str) -> str:
+    name = nodeid.split("[", 1)[0]
+    return name if name in SLOW else name.split("::", 1)[0] + "::"
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        group = GROUPS.get(_key(item.nodeid))
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: -SLOW.get(_key(item.nodeid), 0.0))  # stable: the rest keep their order
