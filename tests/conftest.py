@@ -1,4 +1,9 @@
-"""The order the tests are handed to pytest-xdist's workers: the slowest first.
+"""What every test shares: hypothesis runs the same examples every time, and the order the
+tests are handed to pytest-xdist's workers is the slowest first.
+
+Hypothesis is derandomized (its examples follow from each test, not from a random seed or a
+database of past failures), so a run of the suite is the same on every machine and at every
+stop; a counterexample found while developing becomes an ``@example`` of its test.
 
 The workers take the next test as they finish one (``--dist loadgroup``: every test is its own
 unit of work, but for the groups below), so starting the long tests first leaves only short
@@ -9,6 +14,10 @@ order changes nothing a test asserts; a test missing from ``SLOW`` keeps its pla
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("arbiter", derandomize=True, database=None, print_blob=True)
+settings.load_profile("arbiter")
 
 # Seconds one test (one parametrization) of these took on a 2-core machine, roughly
 # (``python -m pytest --durations=0``, tests/test_*.py as of issue 11). Only the order matters;
