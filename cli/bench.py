@@ -74,14 +74,14 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
     what was measured so far (exit status 130). Tournament throughput (workers, Ray, an exec:
     bot's cost per game): python tools/arena_bench.py (docs/arena.md)."""
     rules = registry.get(game)
-    kind = kind or rules.bench_bot
+    kind = kind or rules.info.bench_bot
     check_kind(rules, kind, "--bots")
     if kind.startswith("exec:"):
         usage("bench plays the game's built-in bots only", "--bots")
     for v in variants:
         check_variant(rules, v)
-    count = count or rules.bench_games
-    players = players or rules.bench_players
+    count = count or rules.info.bench_games
+    players = players or rules.info.bench_players
     names = list(variants) or [v.name for v in rules.variants()]
     results: list[BenchResult] = []
     interrupted = False

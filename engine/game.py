@@ -225,18 +225,6 @@ class Rules(ABC):
     def bot_kinds(self) -> tuple[str, ...]:
         return self.info.bot_kinds
 
-    @property
-    def bench_bot(self) -> str:
-        return self.info.bench_bot
-
-    @property
-    def bench_games(self) -> int:
-        return self.info.bench_games
-
-    @property
-    def bench_players(self) -> int | None:
-        return self.info.bench_players
-
     @abstractmethod
     def variants(self) -> list[Variant]:
         """Every mode or scenario, from the scenario data."""

@@ -17,7 +17,7 @@ def setups() -> list[tuple[str, str, dict, int]]:
     out = []
     for rules in registry.games():
         for v in rules.variants():
-            counts = [None] if rules.bench_players is None else sorted({1, rules.bench_players, 8})
+            counts = [None] if rules.info.bench_players is None else sorted({1, rules.info.bench_players, 8})
             for players in counts:
                 if players is not None and players not in range(1, len(v.seats) + 1):
                     continue
