@@ -81,12 +81,13 @@ class ScenarioError(ArbiterError):
 
     kind = "scenario"
 
-    def __init__(self, source: str, path: str, problem: str) -> None:
+    def __init__(self, source: str, path: str, problem: str, steps: tuple[str | int, ...] | None = None) -> None:
         where = f"{source}: {path}" if path else source
         super().__init__(f"{where}: {problem}")
         self.source = source
         self.path = path
         self.problem = problem
+        self.steps = steps  # the path as keys and indexes, when the data's reader knows them
         self.line: int | None = None  # where the path stands in the file, when known
 
 

@@ -37,20 +37,21 @@ MAX_DEPTH = 32
 class Node:
     """A value from a YAML document and its path, for validation with precise errors."""
 
-    def __init__(self, value: Any, source: str, path: str = "") -> None:
+    def __init__(self, value: Any, source: str, path: str = "", steps: tuple[str | int, ...] = ()) -> None:
         self.value = value
         self.source = source
         self.path = path
+        self.steps = steps  # the path as keys and indexes (a key may hold '.' or '[')
 
     def fail(self, problem: str) -> ScenarioError:
-        return ScenarioError(self.source, self.path, problem)
+        return ScenarioError(self.source, self.path, problem, self.steps)
 
     def _child(self, value: Any, step: str | int) -> Node:
         if isinstance(step, int):
             path = f"{self.path}[{step}]"
         else:
             path = f"{self.path}.{step}" if self.path else step
-        return Node(value, self.source, path)
+        return Node(value, self.source, path, (*self.steps, step))
 
     # -- mappings ------------------------------------------------------------------------------
     def mapping(self) -> dict[str, Any]:
@@ -65,7 +66,7 @@ class Node:
         m = self.mapping()
         if name not in m:
             missing = f"{self.path}.{name}" if self.path else name
-            raise ScenarioError(self.source, missing, "missing (required)")
+            raise ScenarioError(self.source, missing, "missing (required)", (*self.steps, name))
         return self._child(m[name], name)
 
     def optional(self, name: str, default: Any) -> Node:
@@ -202,27 +203,15 @@ def _check_bounds(root: Node) -> None:
             stack.extend((node._child(c, k if isinstance(k, int) else str(k)), depth + 1) for k, c in children)
 
 
-def _steps(path: str) -> list[str | int]:
-    """A Node path as its steps: ``cards.x.levels[0]`` is ``['cards', 'x', 'levels', 0]``."""
-    out: list[str | int] = []
-    for part in path.split("."):
-        name, _, rest = part.partition("[")
-        if name:
-            out.append(name)
-        for index in ("[" + rest).split("[")[1:] if rest else []:
-            out.append(int(index.rstrip("]")))
-    return out
-
-
-def line_of(text: str, path: str) -> int | None:
-    """The line (from 1) where the value at ``path`` stands in the YAML ``text``, if it is there
-    (for a missing key: the line of the mapping that lacks it)."""
+def line_of(text: str, steps: tuple[str | int, ...] | list[str | int]) -> int | None:
+    """The line (from 1) where the value at ``steps`` (keys and indexes) stands in the YAML
+    ``text``, if it is there (for a missing key: the line of the mapping that lacks it)."""
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except (yaml.YAMLError, RecursionError):
         return None
     line = node.start_mark.line + 1 if node is not None else None
-    for step in _steps(path) if path else []:
+    for step in steps:
         if isinstance(node, yaml.MappingNode) and isinstance(step, str):
             pair = next(((k, v) for k, v in node.value if k.value == step), None)
             if pair is None:
@@ -251,10 +240,10 @@ def every_problem(text: str, source: str, check: Callable[[Node], None], limit: 
             check(Node(value, source))
             break
         except ScenarioError as exc:
-            steps = _steps(exc.path)
+            steps = list(exc.steps or ())
             if any(steps[:len(d)] == d for d in dropped):
                 break  # a consequence of what was left out to go on: nothing more to learn
-            exc.line = line_of(text, exc.path)
+            exc.line = line_of(text, steps)
             found.append(exc)
             if not _drop(value, steps):
                 break

@@ -157,3 +157,23 @@ def test_a_terminal_player_completes_what_may_be_typed_now() -> None:
     host = TerminalLines(Protocol(session))
     assert "mafia shift row 1 left" in host.candidates() and "shift row 1 left" not in host.candidates()
     assert seat.prompt == "mafia> " and host.prompt == "arbiter> "
+
+
+def test_validate_keys_holding_dots_and_brackets_are_named_at_their_lines(tmp_path: Path) -> None:
+    """A key may hold '.' or '[': the problem is still found at its own line, and the next one too."""
+    roles = yaml.safe_load((ROOT / "scenarios" / "magic_maze" / "roles.yaml").read_text(encoding="utf-8"))
+    cards = roles["cards"]
+    cards["odd[y]"] = dict(cards["mage-first"], levels=["Z"])
+    cards["odd.b"] = dict(cards["mage-first"], levels=["Q"])
+    bad = tmp_path / "roles.yaml"
+    text = yaml.safe_dump(roles, sort_keys=False)
+    bad.write_text(text, encoding="utf-8")
+    r = run("validate", bad)
+    assert r.exit_code == 1, r.output
+    assert "Traceback" not in r.output
+    lines = text.splitlines()
+    for key, level in (("odd[y]", "Z"), ("odd.b", "Q")):
+        hit = next(line for line in r.output.splitlines() if f"cards.{key}.levels[0]" in line)
+        number = int(re.search(rf"{re.escape(str(bad))}:(\d+):", hit).group(1))
+        assert lines[number - 1].strip() == f"- {level}", (hit, lines[number - 1])
+        assert lines.index(f"  {key}:") < number - 1
