@@ -254,6 +254,20 @@ def test_the_accusers_flip_after_the_sand_ran_out_during_the_vote() -> None:
     replays(s)
 
 
+def test_a_voter_eliminated_while_the_sand_is_out_may_not_vote() -> None:
+    """A voter whose mission fails during the vote is no longer asked, and its vote is refused,
+    even while the sand is out (when votes are the only inputs that pass)."""
+    s = roles_game("3", ["traitor", "quick-hands", "mute", "dwarf-averse", "mage-averse"], level=3)
+    s.state.deadline_ms = 99_000  # staging: the sand runs out before quick-hands' 100 s mark
+    play(s, "@97 p1 accuse p3", "@98 p4 vote yes")
+    s.advance_to(100_000)
+    assert s.state.sand_out and "p2" in s.state.eliminated and s.state.vote is not None
+    assert s.state.vote.waiting(s.state.out) == ["p5"] and s.state.legal_inputs("p2") == []
+    assert refused(s, "@100.5 p2 vote no") == "p2 is out of the game: it has no inputs any more"
+    play(s, "@101 p5 vote yes")
+    assert of_kind(s.events, "verdict")[0].data["upheld"] is True  # (staged: no replay of it)
+
+
 def test_the_sand_out_and_a_rejected_vote_end_the_game() -> None:
     s = roles_game("3", ["traitor", "hero", "hero", "hero"], level=2)
     play(s, "@178 p2 accuse p1", "@181 p3 vote no")
