@@ -11,26 +11,26 @@ import random
 import pytest
 
 from arbiter.engine.games.mafia import data as md
-from arbiter.engine.games.mafia.bot import (
-    ABSTAIN_CHANCE, DECLINE_CHANCE, FIGHTER_KILL_CHANCE, FOLLOW_CHANCE, NOMINATE_CHANCE, TALK_CHANCE, _pick, _talk,
-    choose,
-)
-from arbiter.engine.games.mafia.moves import Abstain, Leave, Move, Pass, Power, Vote, move_name
+from arbiter.engine.games.mafia.bot import ABSTAIN_CHANCE, NOMINATE_CHANCE, TALK_CHANCE, _choose_any, _pick, _talk, choose
+from arbiter.engine.games.mafia.moves import Abstain, Leave, Move, Pass, Vote, move_name
 from arbiter.engine.games.mafia.rules import MafiaRules
 from arbiter.engine.games.mafia.state import MafiaState
-from arbiter.engine.games.mafia.table import NIGHT, NOMINATE
+from arbiter.engine.games.mafia.table import NIGHT, NOMINATE, VOTE
 from arbiter.engine.session import Session
 
 
 def reference_choose(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move | None:
-    """The bot's ``choose`` before its short cuts."""
+    """The bot's ``choose`` in the nominations and a roll-call with candidates as it was before
+    its short cuts: from the full list of legal moves (elsewhere it is the bot's own code)."""
     if seat not in state.awaited_seats():
         return None
+    if not (state.phase == NOMINATE or (state.phase == VOTE and state.candidates)):
+        return _choose_any(state, seat, rng, talk)
     acts = [m for m in state.legal_moves(seat) if not isinstance(m, Leave)]
     if not acts:
         return None
     if "say TEXT" in state.input_forms(seat) and state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
-        line = _talk(state, seat, rng, talk["night" if state.phase == NIGHT else "day"])
+        line = _talk(state, seat, rng, talk["day"])
         if line is not None:
             return line
     by_verb: dict[str, list[Move]] = {}
@@ -40,25 +40,10 @@ def reference_choose(state: MafiaState, seat: str, rng: random.Random, talk: dic
         if "nominate" in by_verb and rng.random() < NOMINATE_CHANCE:
             return _pick(by_verb["nominate"], rng)
         return Pass()
-    if "vote" in by_verb:
-        others = [m for m in by_verb["vote"] if m != Vote(seat)]
-        if rng.random() < ABSTAIN_CHANCE or not others:
-            return Abstain()
-        return _pick(others, rng)
-    step = state.step()
-    if step is not None and step.team and "suggest" not in by_verb:
-        wanted = [Power(verb, t) for t in state.suggestions.values() if t for verb in ("kill", "shoot")]
-        followed = [m for m in acts if m in wanted]
-        if followed and rng.random() < FOLLOW_CHANCE:
-            return _pick(followed, rng)
-    if step is not None and step.optional and seat == state.step_head(step) and Pass() in acts and len(acts) > 1:
-        if step.name == "fighter":
-            return Pass() if rng.random() >= FIGHTER_KILL_CHANCE else _pick([m for m in acts if m != Pass()], rng)
-        if rng.random() < DECLINE_CHANCE:
-            return Pass()
-        del by_verb["pass"]
-    verbs = sorted(by_verb)
-    return _pick(by_verb[_pick(verbs, rng)], rng)
+    others = [m for m in by_verb.get("vote", []) if m != Vote(seat)]
+    if rng.random() < ABSTAIN_CHANCE or not others:
+        return Abstain()
+    return _pick(others, rng)
 
 
 @pytest.mark.parametrize("players", range(6, 13))

@@ -78,7 +78,8 @@ def _vote(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tupl
 
 
 def _choose_any(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move | None:
-    """``choose`` for an awaited seat, from the list of its legal moves."""
+    """``choose`` for an awaited seat outside the nominations and a roll-call with candidates
+    (``_nominate`` and ``_vote`` take those), from the list of its legal moves."""
     acts = [m for m in state.legal_moves(seat) if not isinstance(m, Leave)]
     if not acts:
         return None
@@ -89,15 +90,6 @@ def _choose_any(state: MafiaState, seat: str, rng: random.Random, talk: dict[str
     by_verb: dict[str, list[Move]] = {}
     for m in acts:
         by_verb.setdefault(m.verb, []).append(m)
-    if state.phase == NOMINATE:
-        if "nominate" in by_verb and rng.random() < NOMINATE_CHANCE:
-            return _pick(by_verb["nominate"], rng)
-        return Pass()
-    if "vote" in by_verb:
-        others = [m for m in by_verb["vote"] if m != Vote(seat)]
-        if rng.random() < ABSTAIN_CHANCE or not others:
-            return Abstain()
-        return _pick(others, rng)
     step = state.step()
     if step is not None and step.team and "suggest" not in by_verb:
         wanted = [Power(verb, t) for t in state.suggestions.values() if t for verb in ("kill", "shoot")]
