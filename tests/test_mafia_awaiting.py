@@ -48,7 +48,7 @@ def test_awaited_seats_and_awaiting_answer_as_before(variant):
         for move in whole.moves:
             state = s.state
             assert state.awaiting() == awaiting_as_before(state)
-            assert state.awaited_seats() == [a.seat for a in state.awaiting()]
+            assert state.awaited_seats() == [a.seat for a in awaiting_as_before(state)]
             checked += 1
             s.submit(move.seat, move.text, move.time_ms)
         assert s.state.awaiting() == [] and s.state.awaited_seats() == []

@@ -1359,9 +1359,7 @@ def test_every_legal_input_reads_back_as_the_move_it_names():
         rng = random.Random(seed)
         while not s.over:
             for seat in s.seats:
-                moves = s.state.legal_moves(seat)
-                assert [move_name(m) for m in moves] == s.state.legal_inputs(seat)
-                for m in moves:
+                for m in s.state.legal_moves(seat):
                     assert parse_move(move_name(m), s.seats) == m
             seat = s.state.awaiting()[0].seat
             s.submit(seat, MAFIA.choose_input(s.state, seat, rng))
