@@ -518,3 +518,10 @@ def test_games_lists_the_levels() -> None:
     for level in range(1, 6):
         assert f"--roles {level}" in r.output
     assert max(len(line) for line in r.output.splitlines()) <= 80
+
+
+def test_tournaments_see_each_seat_by_its_card() -> None:
+    """The arena reports Hidden Roles by side and card, not as one team."""
+    s = roles_game("3", ["traitor", "mute", "dwarf-averse"], level=3)
+    assert s.rules.seat_sides(s.state) == {"p1": ("traitor", "traitor"), "p2": ("hero", "mute"),
+                                           "p3": ("hero", "dwarf-averse")}

@@ -66,18 +66,6 @@ class BoardFacts:
             return False
         return colour == "purple" if self.scenario.exits == "shared" else colour == hero
 
-    def can_enter(self, hero: str, g: Cell, h: Cell, d: str, *, lock: bool) -> bool:
-        """Whether ``hero`` may step from ``g`` into its neighbour ``h`` (toward ``d``)."""
-        if h not in self.mall.at or self.hero_at(h) not in (None, hero):
-            return False
-        side = self.mall.side(g, d)
-        if side == "wall" or (side == "orange" and hero != "orange"):
-            return False
-        kind, _ = self.kind(h)
-        if kind == "blocked":
-            return False
-        return not (kind == "hourglass" and lock)
-
     def slide_context(self, hero: str) -> tuple[set[Cell], int]:
         """What ``slide`` reads of the heroes and cameras: the squares of the other heroes, and
         the live cameras. A caller that slides many times while nothing moves (a planner's

@@ -125,8 +125,6 @@ class MagicMazeRules(Rules):
             return None if move is None else move_name(move)
         if kind == "planner":
             move = planner.choose(state, seat)
-            if move is not None and isinstance(state, HiddenRolesState) and not state.would_accept(seat, move):
-                return None  # the team's next step is one this seat may not make (its rule, the sand)
             return None if move is None else move_name(move)
         return self.choose_input(state, seat, rng)
 
@@ -159,6 +157,10 @@ class MagicMazeRules(Rules):
 
     def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:
         """Every seat is on one side, ``team``; its role is the action tiles it was dealt
-        (``+``-joined; ``solo`` alone, where the tiles come from a deck)."""
+        (``+``-joined; ``solo`` alone, where the tiles come from a deck). In Hidden Roles a seat's
+        side is its card's at the end (heroes or traitors) and its role the card (every card is
+        revealed by then)."""
         assert isinstance(state, MazeState)
+        if isinstance(state, HiddenRolesState):
+            return {seat: (state.side_of(seat), state.cards[seat]) for seat in state.seats}
         return {seat: ("team", "solo" if state.solo else "+".join(state.actions_of(seat))) for seat in state.seats}
