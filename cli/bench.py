@@ -11,7 +11,7 @@ import tabulate as tabulating
 from tabulate import tabulate
 
 from arbiter.cli.common import EXIT_INTERRUPTED, explain, fail, usage
-from arbiter.cli.types import BotKindType, GameType, VariantType, check_kind, check_variant
+from arbiter.cli.types import BotKindType, GameType, VariantType, check_variant
 from arbiter.engine import registry
 from arbiter.engine.bench import BenchResult, peak_memory_mib
 from arbiter.engine.bench import bench as run_bench
@@ -75,9 +75,8 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
     bot's cost per game): python tools/arena_bench.py (docs/arena.md)."""
     rules = registry.get(game)
     kind = kind or rules.info.bench_bot
-    check_kind(rules, kind, "--bots")
-    if kind.startswith("exec:"):
-        usage("bench plays the game's built-in bots only", "--bots")
+    if kind not in rules.bot_kinds:
+        usage(f"bench plays the game's built-in bots only ({', '.join(rules.bot_kinds)}), not {kind!r}", "--bots")
     for v in variants:
         check_variant(rules, v)
     count = count or rules.info.bench_games

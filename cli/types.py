@@ -109,10 +109,14 @@ def check_variant(rules: Any, name: str | None) -> None:
 
 
 def check_kind(rules: Any, kind: str, hint: str) -> None:
-    if kind not in rules.bot_kinds and not (kind.startswith(("exec:", "py:")) and kind.partition(":")[2].strip()):
-        raise click.BadParameter(f"unknown bot {kind!r}; {rules.title} has the built-in bots "
-                                 f"{', '.join(rules.bot_kinds)}, or exec:COMMAND for a program, or "
-                                 "py:MODULE:CLASS for a Python class", param_hint=hint)
+    """A usage error unless ``kind`` names a bot (``check_spec``: a ``py:`` agent is made once)."""
+    from arbiter.engine.arena.entrants import check_spec  # only when a command checks its bots
+    from arbiter.engine.errors import ArbiterError
+
+    try:
+        check_spec(kind, rules.bot_kinds)
+    except ArbiterError as exc:
+        raise click.BadParameter(f"{rules.title}: {exc.message}", param_hint=hint) from None
 
 
 def check_seat(seats: tuple[str, ...], seat: str, hint: str) -> str:

@@ -32,7 +32,7 @@ def test_an_agent_that_raises_forfeits_with_the_reason() -> None:
 
 def test_a_missing_agent_is_a_clear_error() -> None:
     r = run("play", "fbi-mafia", "--bots", "random", "--bot", "bandit=py:tests.agents_for_tests:Nobody")
-    assert r.exit_code == 1 and "cannot make the agent: AttributeError" in r.output, r.output
+    assert r.exit_code == 2 and "cannot make the agent: AttributeError" in r.output, r.output
 
 
 def test_an_agent_is_told_the_game_and_sees_only_its_seats_stream() -> None:

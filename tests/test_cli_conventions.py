@@ -177,3 +177,21 @@ def test_validate_keys_holding_dots_and_brackets_are_named_at_their_lines(tmp_pa
         number = int(re.search(rf"{re.escape(str(bad))}:(\d+):", hit).group(1))
         assert lines[number - 1].strip() == f"- {level}", (hit, lines[number - 1])
         assert lines.index(f"  {key}:") < number - 1
+
+
+def test_bots_that_cannot_play_are_refused_before_any_game(tmp_path: Path) -> None:
+    """A py: agent that cannot be made is a usage error in play and in a tournament (not a
+    forfeit in every game); bench plays only the game's built-in bots; a tournament folder that
+    cannot be made is a clear error."""
+    r = run("play", "fbi-mafia", "--seed", 1, "--bot", "bandit=py:nosuch_module:X", "--moves", "-", input="")
+    assert r.exit_code == 2 and "No module named 'nosuch_module'" in r.output, r.output
+    r = run("tournament", "mafia", "--entrant", "a=py:nosuch_module:X", "--entrant", "b=random", "--games", 2,
+            "--out", tmp_path / "t")
+    assert r.exit_code == 2 and "cannot make the agent" in r.output and not (tmp_path / "t").exists(), r.output
+    r = run("bench", "mafia", "--bots", "py:tests.agents_for_tests:Last")
+    assert r.exit_code == 2 and "built-in bots only" in r.output, r.output
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    r = run("tournament", "mafia", "--entrant", "a=random", "--entrant", "b=random", "--games", 2,
+            "--out", tmp_path / "afile" / "sub")
+    assert r.exit_code == 1 and "cannot make the tournament's folder" in r.output, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)

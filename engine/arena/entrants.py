@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from arbiter.engine.agents import load_agent
 from arbiter.engine.errors import ArbiterError
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,31}")
@@ -33,8 +34,13 @@ class Entrant:
 
 
 def check_spec(spec: str, kinds: tuple[str, ...]) -> str:
+    """``spec`` when it names a bot: a built-in kind, ``exec:COMMAND``, or ``py:MODULE:CLASS``
+    whose agent can be made now (so a bad one fails before any game, not in every game)."""
     spec = spec.strip()
-    if spec in kinds or (spec.startswith(("exec:", "py:")) and spec.partition(":")[2].strip()):
+    if spec.startswith("py:") and spec[3:].strip():
+        load_agent(spec[3:].strip())
+        return spec
+    if spec in kinds or (spec.startswith("exec:") and spec[5:].strip()):
         return spec
     raise ArbiterError(f"unknown bot {spec!r}: use one of the game's built-in bots ({', '.join(kinds)}), "
                        "exec:COMMAND or py:MODULE:CLASS")

@@ -52,8 +52,8 @@ def _interval(d: dict[str, Any]) -> str:
 
 
 def _elo(x: float | None, sign: bool = True) -> str:
-    if x is None:
-        return "inf"
+    if x is None:  # a score of 0 or 1, or no games met (the table says which: its met column)
+        return "-"
     x = round(x) + 0  # no "-0"
     return f"{x:+d}" if sign else f"{x:d}"
 

@@ -79,11 +79,14 @@ class Folder:
                 raise FolderError(f"{p} already holds a tournament; go on with it with --resume {p} "
                                   "(or choose a new --out)")
             raise FolderError(f"{p} is not empty and holds no tournament; choose a new or empty --out")
-        p.mkdir(parents=True, exist_ok=True)
-        folder = cls(p)
-        folder.lock()
-        (p / "transcripts").mkdir(exist_ok=True)
-        write_file(p / CONFIG, json.dumps({"format": FORMAT, **config}, indent=2) + "\n")
+        try:
+            p.mkdir(parents=True, exist_ok=True)
+            folder = cls(p)
+            folder.lock()
+            (p / "transcripts").mkdir(exist_ok=True)
+            write_file(p / CONFIG, json.dumps({"format": FORMAT, **config}, indent=2) + "\n")
+        except OSError as exc:
+            raise FolderError(f"cannot make the tournament's folder {p}: {exc.strerror or exc}") from None
         return folder
 
     @classmethod
