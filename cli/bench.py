@@ -10,7 +10,7 @@ import click
 import tabulate as tabulating
 from tabulate import tabulate
 
-from arbiter.cli.common import EXIT_INTERRUPTED, explain, fail, usage
+from arbiter.cli.common import EXIT_INTERRUPTED, SETUP_ERRORS, explain, fail, usage
 from arbiter.cli.types import BotKindType, GameType, VariantType, check_variant
 from arbiter.engine import registry
 from arbiter.engine.bench import BenchResult, peak_memory_mib
@@ -86,8 +86,11 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
     interrupted = False
     progress = sys.stdout.isatty() and not json_mode
     try:
-        setups = [rules.choose_setup(name, players, None, level) for name in names]
-        with click.progressbar(length=len(names) * count * repeats, label="playing", file=sys.stderr,
+        setups = _setups(rules, names, bool(variants), players, level)
+    except SETUP_ERRORS as exc:
+        usage(explain(exc))
+    try:
+        with click.progressbar(length=len(setups) * count * repeats, label="playing", file=sys.stderr,
                                show_eta=True) if progress else _Nothing() as bar:
             for chosen, options in setups:
                 results.append(run_bench(rules, chosen, count, seed, repeats, kind=kind, options=options,
@@ -113,8 +116,26 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
         click.echo(f"{kind} bots on every seat; median of {repeats} rounds of the same games")
         click.echo(f"peak memory: {peak_memory_mib():.1f} MiB")
     if interrupted:
-        click.echo(f"interrupted: {len(results)} of {len(names)} modes measured", err=True)
+        click.echo(f"interrupted: {len(results)} of {len(setups)} modes measured", err=True)
         sys.exit(EXIT_INTERRUPTED)
+
+
+def _setups(rules: Any, names: list[str], named: bool, players: int | None,
+            level: int | None) -> list[tuple[Any, dict[str, Any]]]:
+    """The setups to bench: every mode named; none named, every mode that fits the players and
+    level given (Classic Mafia's 8 players: its 8-players mode; Magic Maze: every scenario). When
+    none fits, the first mode's refusal says why."""
+    if named or (players is None and level is None):
+        return [rules.choose_setup(name, players, None, level) for name in names]
+    fitting, first = [], None
+    for name in names:
+        try:
+            fitting.append(rules.choose_setup(name, players, None, level))
+        except SETUP_ERRORS as exc:
+            first = first or exc
+    if not fitting and first is not None:
+        raise first
+    return fitting
 
 
 class _Nothing:

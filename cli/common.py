@@ -19,7 +19,7 @@ from typing import NoReturn
 
 import click
 
-from arbiter.engine.errors import ArbiterError
+from arbiter.engine.errors import ArbiterError, IllegalMoveError, UnknownCommandError, UnknownSeatError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_REFUSED, EXIT_UNFINISHED, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
 EXIT_HELP = """\b
@@ -42,6 +42,10 @@ def explain(exc: ArbiterError) -> str:
 def fail(message: str) -> NoReturn:
     """An error of the run (exit status 1)."""
     raise click.ClickException(message)
+
+
+SETUP_ERRORS = (UnknownCommandError, IllegalMoveError, UnknownSeatError)
+"""What a game says of options that do not fit it (a mode, a player count): usage errors."""
 
 
 def usage(message: str, hint: str | None = None) -> NoReturn:

@@ -8,20 +8,18 @@ from typing import IO, Any
 
 import click
 
-from arbiter.cli.common import EXIT_INTERRUPTED, EXIT_REFUSED, EXIT_UNFINISHED, explain, fail, finite, usage
+from arbiter.cli.common import EXIT_INTERRUPTED, EXIT_REFUSED, EXIT_UNFINISHED, SETUP_ERRORS, explain, fail, finite, usage
 from arbiter.cli.types import BotKindType, BotSpecType, GameType, SeatType, VariantType, check_kind, check_seat, check_variant
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.bots import Bot, make_bot
-from arbiter.engine.errors import ArbiterError, IllegalMoveError, UnknownCommandError, UnknownSeatError
+from arbiter.engine.errors import ArbiterError
 from arbiter.engine.events import HOST
 from arbiter.engine.lines import LineReader
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
 
-SETUP_ERRORS = (UnknownCommandError, IllegalMoveError, UnknownSeatError)
-"""What a game says of options that do not fit it (a mode, a player count): usage errors."""
 
 
 def _bot_specs(specs: tuple[str, ...], all_bots: str | None, session: Session, person: str | None,

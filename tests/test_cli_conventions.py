@@ -195,3 +195,13 @@ def test_bots_that_cannot_play_are_refused_before_any_game(tmp_path: Path) -> No
             "--out", tmp_path / "afile" / "sub")
     assert r.exit_code == 1 and "cannot make the tournament's folder" in r.output, r.output
     assert r.exception is None or isinstance(r.exception, SystemExit)
+
+
+def test_bench_players_picks_the_modes_that_fit() -> None:
+    """Classic Mafia is set up by player count: --players 8 benches its 8-players mode; a game
+    not set up by player count refuses --players as a usage error."""
+    r = run("bench", "mafia", "--players", 8, "--games", 2, "--repeat", 1, "--json")
+    assert r.exit_code == 0, r.output
+    assert [row["variant"] for row in json.loads(r.output)["results"]] == ["8-players"]
+    r = run("bench", "fbi-mafia", "--players", 8, "--games", 1)
+    assert r.exit_code == 2 and "not set up by player count" in r.output, r.output
