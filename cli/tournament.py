@@ -68,7 +68,8 @@ def tournament(ctx: click.Context, game: str | None, entrants: tuple[str, ...], 
     """Bots against bots: many games, every entrant on every seat of every deal.
 
     \b
-    arbiter tournament mafia --players 8 --entrant a=random --entrant b=sleuth --games 200
+    arbiter tournament mafia --players 8 --entrant a=random --entrant b=sleuth \\
+        --games 200
     arbiter tournament fbi-mafia --mode duel-3v3 --entrant me=exec:./mybot \\
         --entrant base=random --games 400 --workers 4 --out runs/me-vs-base
     arbiter tournament --resume runs/me-vs-base
@@ -94,7 +95,8 @@ def match(ctx: click.Context, game: str, first: str, second: str, **options: Any
 
     \b
     arbiter match mafia --players 8 random sleuth --games 200
-    arbiter match fbi-mafia --mode duel-3v3 new=exec:./bot base=exec:./old --sprt 0 20
+    arbiter match fbi-mafia --mode duel-3v3 new=exec:./bot base=exec:./old \\
+        --sprt 0 20
 
     With --sprt ELO0 ELO1 the match stops as soon as the test accepts a hypothesis about A
     against B. Exit status as for tournament.

@@ -57,15 +57,11 @@ def state_snapshot(session: Session) -> bytes:
     """Everything an input could change: the state (with its events and chance), the log,
     the moves and the clock."""
     state = session.state
-    saved = {k: state.__dict__.pop(k) for k in BOT_MEMOS if k in state.__dict__}  # bots' memos, not the game
+    saved = {k: state.__dict__.pop(k) for k in state.bot_memos if k in state.__dict__}  # not the game
     try:
         return pickle.dumps((state.__dict__, session.entries, session.moves, session.clock_ms))
     finally:
         state.__dict__.update(saved)
-
-
-BOT_MEMOS = ("_planner_cache", "_roles_watch")
-"""What built-in bots keep on a state (Magic Maze's planner cache, Hidden Roles' watch)."""
 
 
 def _mutations(text: str, rng: random.Random) -> list[str]:

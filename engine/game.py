@@ -82,6 +82,9 @@ class GameState(ABC):
     realtime: bool = False
     """True when every seat may act at any moment (no turns): a bot with nothing to do waits,
     and time alone may change the game (``next_deadline``)."""
+    bot_memos: tuple[str, ...] = ()
+    """Attributes built-in bots may keep on the state (a memo of their search): not part of the
+    game, so the contract's snapshot of what an input may change leaves them out."""
 
     def next_deadline(self) -> int | None:
         """In a real-time game, the next moment at which time alone changes the game if nobody

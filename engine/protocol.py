@@ -37,7 +37,7 @@ META_COMMANDS: dict[str, str] = {
     "time": "time: the virtual clock",
     "quit": "quit: end the session (an unfinished game can be resumed from its transcript)",
 }
-MOVE_FORM = "[@SECONDS] SEAT ACTION...: a move, e.g. 'bandit kill c3' (in a seat's session the seat may be left out)"
+MOVE_FORM = "[@SECONDS] SEAT ACTION...: a move, the seat's name then its action (in a seat's session the seat may be left out)"
 
 
 @dataclass

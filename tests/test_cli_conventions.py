@@ -46,7 +46,9 @@ def test_help_names_its_values_not_text() -> None:
     for metavar in ("[GAME]", "--mode, --scenario MODE", "--as SEAT", "--bots KIND", "--bot SEAT=KIND"):
         assert metavar in out, metavar
     assert "TEXT" not in out.split("Options:")[1].split("--seed")[0]
-    assert max(map(len, run("--help").output.splitlines())) <= 80
+    for command in ([], ["play"], ["replay"], ["show"], ["games"], ["validate"], ["bench"], ["tournament"], ["match"]):
+        widest = max(map(len, run(*command, "--help").output.splitlines()))
+        assert widest <= 80, (command, widest)
     assert "Exit statuses" in run("--help").output
 
 

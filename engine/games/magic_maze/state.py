@@ -43,6 +43,7 @@ class MazeState(BoardFacts, GameState):
     """One Magic Maze game (what the board allows comes from ``BoardFacts``)."""
 
     realtime = True
+    bot_memos = ("_planner_cache", "_roles_watch")  # the planner's search, Hidden Roles' watch
 
     def __init__(self, data: MazeData, scenario: Scenario, players: int, chance: Chance, events: EventLog) -> None:
         self.data = data
