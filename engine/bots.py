@@ -52,6 +52,10 @@ _CHUNK = 1 << 16
 _TICK_S = 0.05  # how often a waiting referee checks whether the bot's main process has exited
 
 
+STDERR_TAIL = "; its stderr ends: "
+"""What joins a failure's reason and the last lines the bot wrote to stderr (its own words)."""
+
+
 class BotFailure(Exception):
     """A bot did not produce a usable input: timeout, crash, closed output, unreadable line."""
 
@@ -316,7 +320,7 @@ class ProcessBot:
         _drain()
         lines = [*self._err_tail, bytes(self._err_partial)]
         tail = [text for text in map(_printable, lines) if text][-TAIL_LINES:]
-        return BotFailure(reason + ("; its stderr ends: " + " | ".join(tail) if tail else ""))
+        return BotFailure(reason + (STDERR_TAIL + " | ".join(tail) if tail else ""))
 
     def _trouble(self) -> str | None:
         """Why the bot cannot answer (any more), or None while it still may."""

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from arbiter.engine.bots import STDERR_TAIL
+
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
 
@@ -78,12 +80,15 @@ def finished(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def forfeit_kind(reason: str) -> str:
-    """Which kind of forfeit a bot's failure reason is.
+    """Which kind of forfeit (one of ``FORFEIT_KINDS``) a bot's failure reason is, read from the
+    referee's words only: what the bot wrote to stderr, quoted after them, cannot change it.
 
     >>> forfeit_kind("no answer within 0.5 s"), forfeit_kind("illegal input 'x': syntax: ...")
     ('timeout', 'illegal')
+    >>> forfeit_kind("the bot exited (status 1); its stderr ends: no answer within 1 s")
+    'crash'
     """
-    text = reason.lower()
+    text = reason.split(STDERR_TAIL, 1)[0].lower()
     if "no answer within" in text:
         return "timeout"
     if text.startswith("illegal input"):
