@@ -314,3 +314,17 @@ def test_a_hero_its_rule_blocks_asks_and_the_table_answers():
     assert s.state.result is not None and s.state.result.reason == "escape", s.state.result
     said = [n for n in bot.watch_of(s.state).notes if n[0] == "p1" and "cannot" in n[1]]
     assert len(said) <= len(stares)
+
+
+def test_a_traitor_knows_the_others_only_when_the_deck_holds_one_traitor() -> None:
+    """At level 1 the lone traitor knows everyone else is a hero; a custom level-1 deck with two
+    traitor cards leaves each traitor unsure of the other."""
+    from tests.helpers import roles_game
+
+    lone = roles_game("3", ["traitor", "hero", "hero"], level=1)
+    me = bot.seat_of(lone.state, "p1")
+    assert me.known("p2") == me.known("p3") == "hero"
+    deck = {"title": "two traitors", "level": 1, "cards": {"traitor": 2, "hero": 2}}
+    pair = roles_game("3", ["traitor", "traitor", "hero", "hero"], deck=deck)
+    me = bot.seat_of(pair.state, "p1")
+    assert me.side == "traitor" and me.known("p2") is None and me.known("p3") is None

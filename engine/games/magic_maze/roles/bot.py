@@ -229,13 +229,15 @@ class Seat:
     rule: str | None
     level: int
     view: dict[str, Any]
+    lone_traitor: bool = False
+    """The deck (public) holds one card only that can be a traitor's."""
 
     def known(self, other: str) -> str | None:
-        """``other``'s side when this seat knows it (revealed; at level 1 a traitor knows the
-        others are heroes)."""
+        """``other``'s side when this seat knows it: revealed, or a traitor holding the deck's only
+        card that can be a traitor's (the level-1 deck; a custom deck may hold more)."""
         if other in self.view["revealed"]:
             return str(self.view["revealed"][other]["side"])
-        if self.level == 1 and self.side == "traitor" and self.card == "traitor":
+        if self.lone_traitor and self.side == "traitor" and self.card == "traitor":
             return "hero"
         return None
 
@@ -245,7 +247,9 @@ def seat_of(state: HiddenRolesState, seat: str) -> Seat:
     you = view["you"]
     card = state.setup.deck.cards[you["card"]]  # the seat's own card: public data of the deck
     rule = card.rule.name if card.rule is not None and you["side"] == "hero" and card.kind == "hero-rule" else None
-    return Seat(seat, you["side"], you["card"], rule, view["level"], view)
+    deck = state.setup.deck.cards
+    lone = sum(deck[c].kind in ("traitor", "traitor-mission", "variable") for c in state.setup.cards) == 1
+    return Seat(seat, you["side"], you["card"], rule, view["level"], view, lone)
 
 
 def choose(state: HiddenRolesState, seat: str, rng: random.Random) -> Move | None:
