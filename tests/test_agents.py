@@ -21,6 +21,16 @@ def test_a_python_class_plays_a_seat_from_the_command_line(tmp_path) -> None:
     assert r.exit_code == 0, r.output
     assert any(x[0].startswith("= mafia ") for x in responses(r.output))
     assert run("replay", t).exit_code == 0
+    # the class itself played: each of mafia's moves is the last input it was offered (Last)
+    record = tr.read(t)
+    s = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
+    mafia = 0
+    for move in tr.replayed(record).moves:
+        if move.seat == "mafia":
+            assert move.text == s.choices("mafia").legal[-1]
+            mafia += 1
+        s.submit(move.seat, move.text, move.time_ms)
+    assert mafia > 3
 
 
 def test_an_agent_that_raises_forfeits_with_the_reason() -> None:

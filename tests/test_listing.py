@@ -41,6 +41,7 @@ def test_a_game_is_loaded_only_when_asked_for() -> None:
 def test_listing_the_games_loads_no_game() -> None:
     loaded = _modules_after("import sys; sys.argv = ['arbiter', 'games']\nfrom arbiter.cli.main import main\n"
                             "try:\n    main()\nexcept SystemExit:\n    pass")
+    assert {"magic-maze", "mafia", "fbi-mafia"} <= loaded, "the listing was not printed"
     assert not {m for m in loaded if m.startswith("arbiter.engine.games")}
 
 
