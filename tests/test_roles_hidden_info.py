@@ -311,3 +311,33 @@ def test_a_planted_view_leak_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
         except AssertionError as err:
             failures += "view" in str(err)
     assert failures >= 1
+
+
+def test_a_seat_sees_the_same_through_a_sand_out_vote_and_the_accusers_flip() -> None:
+    """States the random twins seldom reach: the sand out while a vote is open, then the
+    accuser's flip window. Two games that differ only in p1's card (both heroes' rule cards)
+    give p4 the same views, legal lists, forms, awaited inputs and refusals at each of them."""
+    from tests.helpers import roles_game
+    from tests.test_roles_rules import play
+
+    games = [roles_game("3", [first, "dwarf-averse", "traitor", "clean-record"], level=3)
+             for first in ("mute", "mage-averse")]
+    assert games[0].state.card_of("p1") != games[1].state.card_of("p1")
+
+    def both_see() -> None:
+        a, b = (seen(s, "p4", board=True) | {"probe": probe(s, "p4")} for s in games)
+        assert a == b
+
+    for s in games:
+        play(s, "@178 p2 accuse p3")
+        s.advance_to(180_000)
+        assert s.state.sand_out and s.state.vote is not None
+    both_see()
+    for s in games:
+        play(s, "@181 p1 vote yes", "@182 p4 vote yes")
+        assert s.state.flip_window is not None and "p3" in s.state.eliminated
+    both_see()
+    for s in games:
+        play(s, "@183 p2 flip")
+        assert not s.state.sand_out
+    both_see()
