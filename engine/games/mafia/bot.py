@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 from typing import TypeVar
 
-from arbiter.engine.games.mafia.moves import Abstain, Leave, Move, Nominate, Pass, Power, Say, Vote
+from arbiter.engine.games.mafia.moves import Abstain, Leave, Move, Nominate, Pass, Power, Say, Suggest, Vote
+from arbiter.engine.games.mafia.night import STEP_VERBS
 from arbiter.engine.games.mafia.state import MafiaState
 from arbiter.engine.games.mafia.table import NIGHT, NOMINATE, VOTE
 
@@ -46,6 +47,8 @@ def choose(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
         return _nominate(state, seat, rng, talk)
     if state.phase == VOTE and state.candidates:
         return _vote(state, seat, rng, talk)
+    if state.phase == NIGHT:
+        return _night(state, seat, rng, talk)
     return _choose_any(state, seat, rng, talk)
 
 
@@ -75,6 +78,59 @@ def _vote(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tupl
     if rng.random() < ABSTAIN_CHANCE or not others:
         return Abstain()
     return Vote(_pick(others, rng))
+
+
+def _night(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move | None:
+    """``_choose_any`` for an awaited seat at night, the same draws of ``rng`` in the same order,
+    from the targets of its legal moves (``_night_moves``: a suggestion of each target outside
+    its team and pass while it confers; the step's power on each target, pass when the power is
+    optional or the head is under arrest), making only the move it picks."""
+    step = state.step()
+    if step is None:
+        return None
+    others = [s for s in state.living() if s != seat]
+    team = step.team
+    head = state.step_head(step)
+    if seat != head and seat in state.conferring(step):
+        by_verb = {"suggest": [s for s in others if state.team_of(s) != team], "pass": [""]}
+    elif seat != head:
+        return None
+    elif seat == state.jailed:
+        by_verb = {"pass": [""]}
+    else:
+        targets = [s for s in others if team is None or state.team_of(s) != team]
+        by_verb = {verb: [s for s in targets if verb != "arrest" or s not in state.arrested]
+                   for verb in STEP_VERBS[step.name]}
+        if step.optional:
+            by_verb["pass"] = [""]
+    by_verb = {verb: targets for verb, targets in by_verb.items() if targets}
+    if not by_verb:
+        return None
+    if team and seat in state.awake_team(team) and state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
+        line = _talk(state, seat, rng, talk["night"])
+        if line is not None:
+            return line
+    acts = sum(len(targets) for targets in by_verb.values())  # how many moves the full listing has
+    if team and "suggest" not in by_verb:
+        wanted = {t for t in state.suggestions.values() if t}
+        followed = [(verb, t) for verb, targets in by_verb.items() if verb in ("kill", "shoot")
+                    for t in targets if t in wanted]
+        if followed and rng.random() < FOLLOW_CHANCE:
+            return Power(*_pick(followed, rng))
+    if step.optional and seat == head and "pass" in by_verb and acts > 1:
+        if step.name == "fighter":
+            if rng.random() >= FIGHTER_KILL_CHANCE:
+                return Pass()
+            powers = [(verb, t) for verb, targets in by_verb.items() if verb != "pass" for t in targets]
+            return Power(*_pick(powers, rng))
+        if rng.random() < DECLINE_CHANCE:
+            return Pass()
+        del by_verb["pass"]
+    verb = _pick(sorted(by_verb), rng)
+    target = _pick(by_verb[verb], rng)
+    if verb == "pass":
+        return Pass()
+    return Suggest(target) if verb == "suggest" else Power(verb, target)
 
 
 def _choose_any(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move | None:
