@@ -11,6 +11,8 @@ checked without a test of its own.
 - every seat's and the host's view is JSON, their boards render (no empty lines), their event
   streams only hold what they may see, and ``awaiting`` is empty exactly when the game is over;
 - what a seat's session is shown of another seat's move is the move's public form;
+- a turn game (``realtime`` False) never has a deadline: the session asks only real-time games
+  whether time alone changes them;
 - the transcript of the game replays it exactly (same moves, result and event digest).
 
 It returns a ``ContractReport`` (what was checked, and every breach found) and never raises
@@ -122,6 +124,9 @@ def check_contract(rules: Rules, variant: str, options: dict[str, Any], seed: in
             session.advance_to(session.clock_ms + rng.randint(1, 4000))
             continue
         step_ms = session.state.clock_step_ms
+        if not session.state.realtime and session.state.next_deadline() is not None:
+            report.breach("a turn game has a deadline: the session asks only real-time games (realtime) for one")
+            break
         if session.state.changes_by_time(session.clock_ms + step_ms):  # time acts before any input could
             session.advance_to(max(session.state.next_deadline() or 0, session.clock_ms))
             continue

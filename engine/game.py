@@ -81,7 +81,8 @@ class GameState(ABC):
     clock_step_ms: int = 1000
     realtime: bool = False
     """True when every seat may act at any moment (no turns): a bot with nothing to do waits,
-    and time alone may change the game (``next_deadline``)."""
+    and time alone may change the game (``next_deadline``). The session asks a turn game
+    (False) no deadline before its inputs."""
     bot_memos: tuple[str, ...] = ()
     """Attributes built-in bots may keep on the state (a memo of their search): not part of the
     game, so the contract's snapshot of what an input may change leaves them out."""

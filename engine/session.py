@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from arbiter.engine.chance import Chance, ChanceRecord
 from arbiter.engine.clock import MAX_MS, seconds_name
@@ -37,11 +37,11 @@ class Choices:
         return {"legal": list(self.legal), "forms": list(self.forms), "resign": self.resign}
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(NamedTuple):
     """An accepted input: the ``n``-th move of the game. ``public`` is what other seats may see
     of it (None: it is secret down to who sent it), asked of the game the moment it was
-    accepted, so no later change can make it wrong."""
+    accepted, so no later change can make it wrong. (A named tuple: one is made per input, three
+    times faster than a frozen dataclass.)"""
 
     n: int
     seat: str
@@ -195,7 +195,7 @@ class Session:
             self._check_time(now)
         events = self.events
         start = len(events)
-        if state.result is None and now > clock and state.changes_by_time(now):
+        if state.realtime and state.result is None and now > clock and state.changes_by_time(now):
             self._pass_time(now)  # time alone changed the game before this input: record it
         if state.result is not None:
             raise GameOverError("the game is over: " + state.result.text)

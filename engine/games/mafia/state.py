@@ -127,7 +127,7 @@ class MafiaState(Day, Night):
         """Check the rest of ``move`` (its timing is checked), then apply it; its canonical words."""
         plan = self._plan(seat, move)
         text = move_name(move)
-        self._accepted = (seat, text, self._public_form(move))  # judged before the move changes the phase
+        self._accepted = (seat, text, self._public_form(move, text))  # judged before the move changes the phase
         self._awaited = None
         plan()
         self._settle()
@@ -256,10 +256,11 @@ class MafiaState(Day, Night):
             return ["say TEXT"]
         return []
 
-    def _public_form(self, move: Move) -> str | None:
-        """What others may know of ``move``, judged in the phase it is accepted in: a day input
-        and leaving are public; a night input is secret, down to who sent it."""
-        return None if self.phase == NIGHT and not isinstance(move, Leave) else move_name(move)
+    def _public_form(self, move: Move, text: str) -> str | None:
+        """What others may know of ``move`` (whose words are ``text``), judged in the phase it is
+        accepted in: a day input and leaving are public; a night input is secret, down to who
+        sent it."""
+        return None if self.phase == NIGHT and not isinstance(move, Leave) else text
 
     def public_input(self, seat: str, text: str) -> str | None:
         """What others may know of the input ``apply`` has just accepted (``_public_form``).

@@ -90,7 +90,8 @@ class Table(GameState):
 
     def awake_team(self, team: str) -> list[str]:
         """Living members of ``team`` who are not under arrest tonight: who confers and hears."""
-        return [s for s in self.team_seats(team) if self.alive[s] and s != self.jailed]
+        alive, jailed = self.alive, self.jailed
+        return [s for s in self._team_seats.get(team, ()) if alive[s] and s != jailed]
 
     def step(self) -> NightStep | None:
         if self.phase != NIGHT or self.step_index >= len(self.steps):
@@ -98,7 +99,8 @@ class Table(GameState):
         return self.steps[self.step_index]
 
     def step_holders(self, step: NightStep) -> list[str]:
-        return [s for s in self.living() if self.card[s] in step.cards]
+        alive, card, cards = self.alive, self.card, step.cards
+        return [s for s in self.seats if alive[s] and card[s] in cards]
 
     def step_head(self, step: NightStep) -> str | None:
         """Who uses the step's power: the head card's holder (Boss, Chief) or else the first
@@ -124,7 +126,11 @@ class Table(GameState):
         return [s for s in self.awake_team(step.name) if s != head and s not in self.suggestions]
 
     def current_voter(self) -> str | None:
-        return next((v for v in self.voters if self.alive[v] and v not in self.votes), None)
+        alive, votes = self.alive, self.votes
+        for v in self.voters:
+            if alive[v] and v not in votes:
+                return v
+        return None
 
     def counts(self) -> dict[str, int]:
         out = {side: 0 for side in ("town", "mafia", "loner")}
