@@ -55,7 +55,11 @@ class Response:
         return "\n".join(lines) + "\n\n"
 
     def json(self) -> str:
-        return json.dumps({"ok": self.ok, **self.payload}, ensure_ascii=False, separators=(",", ":")) + "\n"
+        return _JSON({"ok": self.ok, **self.payload}) + "\n"
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+"""``json.dumps`` with these options, without building an encoder per call."""
 
 
 def error_response(exc: ArbiterError) -> Response:
@@ -153,10 +157,10 @@ class Protocol:
         response = handler(words[1:])
         events = self._visible(start)
         if events:  # passing time did something (the sand ran out): show it, as a move would
-            ended = self._status_lines() if self.session.over else []
+            ended = self._status()[0] if self.session.over else []
             response.body[:0] = [event_line(e) for _, e in events] + [x for x in ended if x not in response.body]
             response.payload["events"] = [self._event_dict(i, e) for i, e in events]
-            response.payload.setdefault("result", self._status_payload()["result"])
+            response.payload.setdefault("result", self._status()[1]["result"])
         return response
 
     def move(self, seat: str, text: str, time_ms: int | None, *, referee: bool = False) -> Response:
@@ -171,11 +175,12 @@ class Protocol:
             shown = move.public
         mover = seat if shown is not None else None  # None: a secret input, down to who made it
         events = self._visible(start)
-        body = [event_line(e) for _, e in events] + self._status_lines()
+        status, status_payload = self._status()
+        body = [event_line(e) for _, e in events] + status
         payload = {
             "command": "move", "seat": mover, "input": shown, "time": seconds_name(move.time_ms),
             "events": [self._event_dict(i, e) for i, e in events],
-            **self._status_payload(),
+            **status_payload,
         }
         headline = f"{seat} {shown}" if shown is not None else f"{SECRET_SEAT} (a secret input)"
         return Response(True, headline, body, payload)
@@ -186,11 +191,12 @@ class Protocol:
         start = len(self.session.events)
         self.session.advance_to(time_ms)
         events = self._visible(start)
-        body = [event_line(e) for _, e in events] + self._status_lines()
+        status, status_payload = self._status()
+        body = [event_line(e) for _, e in events] + status
         now = seconds_name(self.session.clock_ms)
         return Response(True, f"time {now}", body, {
             "command": "wait", "time": now, "events": [self._event_dict(i, e) for i, e in events],
-            **self._status_payload()})
+            **status_payload})
 
     def opening(self) -> Response:
         """What a session is told before its first line: the game, the seats, this session's
@@ -199,11 +205,12 @@ class Protocol:
         s = self.session
         events = self._visible(0)
         self._counted, self._visible_count = len(s.events), len(events)
-        return Response(True, "open", [event_line(e) for _, e in events] + self._status_lines(), {
+        status, status_payload = self._status()
+        return Response(True, "open", [event_line(e) for _, e in events] + status, {
             "command": "open", "game": s.rules.name, "title": s.rules.title, "variant": s.variant.name,
             "variant_title": s.variant.title, "seed": s.seed, "seat": self.perspective,
             "seats": list(s.seats), "time": seconds_name(s.clock_ms), "moves": len(s.moves),
-            "events": [self._event_dict(i, e) for i, e in events], **self._status_payload(),
+            "events": [self._event_dict(i, e) for i, e in events], **status_payload,
         })
 
     def _visible(self, start: int) -> list[tuple[int, Event]]:
@@ -225,18 +232,16 @@ class Protocol:
     def _event_dict(index: int, e: Event) -> dict[str, Any]:
         return {"index": index, "kind": e.kind, "text": e.text, "data": e.data}
 
-    def _status_lines(self) -> list[str]:
-        result = self.session.state.result
-        if result is not None:
-            return [f"result: {result.text}"]
-        return [f"awaiting: {a.seat} {a.kind}: {a.hint}" for a in self.session.state.awaiting_seen_by(self.perspective)]
-
-    def _status_payload(self) -> dict[str, Any]:
-        result = self.session.state.result
-        return {
-            "awaiting": [a.as_dict() for a in self.session.state.awaiting_seen_by(self.perspective)],
-            "result": result.as_dict() if result else None,
-        }
+    def _status(self) -> tuple[list[str], dict[str, Any]]:
+        """The status after a command: its text lines (the result, or what is awaited as this
+        session may know it) and the same as the payload's ``awaiting`` and ``result``, from
+        one reading of the state."""
+        state = self.session.state
+        result = state.result
+        awaited = state.awaiting_seen_by(self.perspective)
+        lines = ([f"result: {result.text}"] if result is not None
+                 else [f"awaiting: {a.seat} {a.kind}: {a.hint}" for a in awaited])
+        return lines, {"awaiting": [a.as_dict() for a in awaited], "result": result.as_dict() if result else None}
 
     def _seat_arg(self, args: list[str], command: str, *, required: bool = False) -> str:
         if len(args) > 1:
@@ -261,7 +266,8 @@ class Protocol:
         return Response(True, "seats", [f"seat: {s}" for s in seats], {"command": "seats", "seats": seats})
 
     def cmd_awaiting(self, args: list[str]) -> Response:
-        return Response(True, "awaiting", self._status_lines(), {"command": "awaiting", **self._status_payload()})
+        status, status_payload = self._status()
+        return Response(True, "awaiting", status, {"command": "awaiting", **status_payload})
 
     def cmd_legal(self, args: list[str]) -> Response:
         seat = self._seat_arg(args, "legal", required=self.perspective == HOST)

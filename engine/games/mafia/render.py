@@ -44,12 +44,12 @@ def render_table(state: MafiaState, viewer: str) -> str:
     rows = [HEADERS] + [_row(state, viewer, s) for s in state.seats]
     notes = [f"note: {r[0]}: {r[-1]}" for r in rows[1:] if len(r[-1]) > NOTE_COLUMN]
     rows = [r if len(r[-1]) <= NOTE_COLUMN else (*r[:-1], "(below)") for r in rows]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADERS))]
+    widths = [max(map(len, column)) for column in zip(*rows)]
     lines = [f"Classic Mafia, {state.title}: {state.phase_text()}"]
     if state.phase == VOTE and state.result is None:
         lines.append(f"candidates: {' '.join(state.candidates)}   next to vote: {state.current_voter() or '-'}")
     for i, r in enumerate(rows):
-        lines.append("  ".join(cell.ljust(widths[j]) for j, cell in enumerate(r)).rstrip())
+        lines.append("  ".join([cell.ljust(w) for cell, w in zip(r, widths)]).rstrip())
         if i == 0:
             lines.append("  ".join("-" * w for w in widths))
     lines += notes
