@@ -133,11 +133,12 @@ def observe(session: Session, seat: str) -> dict[str, Any]:
         "legal": st.legal_inputs(seat),
         "forms": st.input_forms(seat),
     }
-    for json_mode in (False, True):
-        p = Protocol(session, seat, json_mode=json_mode)
-        mode = "json" if json_mode else "text"
-        for command in (*META, f"legal {seat}"):
-            out[f"{command!r} ({mode})"] = p.handle(command)
+    p = Protocol(session, seat)  # a session's JSON mode changes how a response is written, not what it holds:
+    for command in (*META, f"legal {seat}"):  # each response compared as both
+        response = p.respond(command)
+        assert response is not None
+        out[f"{command!r} (text)"] = response.text()
+        out[f"{command!r} (json)"] = response.json()
     tries = probes(session, seat)
     if tries:
         p = Protocol(session, seat)

@@ -321,6 +321,30 @@ def test_json_mode_script_one_line_each():
     assert objs[12]["error"]["kind"] == "syntax"
 
 
+@pytest.mark.parametrize("game", registry.names())
+def test_json_mode_writes_the_same_responses_differently(game):
+    """A session's JSON mode changes how a response is written, never what it holds (the
+    hidden-information twins compare one response's two forms on that ground): every line of a
+    played game, every meta-command and a refusal, answered by twin sessions in each mode."""
+    rules = registry.get(game)
+    a, b = Session(rules, rules.default_variant, seed=3), Session(rules, rules.default_variant, seed=3)
+    seat = a.seats[0]
+    pairs = [(Protocol(a, p), Protocol(b, p, json_mode=True)) for p in (HOST, seat)]
+    for _ in range(12):
+        if a.over:
+            break
+        awaited = a.state.awaited_seats() or [seat]
+        legal = a.state.legal_inputs(awaited[0])
+        move = f"{awaited[0]} {legal[0]}" if legal else "time"
+        for pa, pb in pairs:
+            for line in [*META_COMMANDS, "frobnicate", "@-1 time", f"legal {seat}", f"{seat} frobnicate", move]:
+                response = pa.respond(line)
+                assert response is not None
+                assert pb.handle(line) == response.json(), line
+                assert pa.render(response) == response.text()
+        assert a.entries == b.entries
+
+
 # =========================================================================== garbage (hypothesis)
 VOCAB = [
     *SEATS_3V3, "host", "nobody", "mafia", "fbi", *META_COMMANDS, "shift", "row", "col", "column",
