@@ -82,6 +82,8 @@ def _read_flow(text: str, i: int, depth: int = 0) -> tuple[Any, int]:
             if text[i:i + 2] != ", ":
                 raise ValueError("not a separator")
             i += 2
+    if opener == "'":
+        return _read_quoted(text, i)
     found = _WORD_END.search(text, i)
     end = found.start() if found else len(text)
     word = text[i:end]
@@ -92,6 +94,46 @@ def _read_flow(text: str, i: int, depth: int = 0) -> tuple[Any, int]:
     if _FLOAT.fullmatch(word):
         return float(word), end
     return word, end
+
+
+def _read_quoted(text: str, i: int) -> tuple[str, int]:
+    """A single-quoted string at ``i`` (the YAML writer quotes a text it cannot write plain, such
+    as a player's words with a comma): on one line its only escape is ``''`` for a quote, and
+    it is never read as anything but a string. Printable characters only (anything else, a tab
+    or a line separator, is left to the library)."""
+    out = []
+    j = i + 1
+    while True:
+        k = text.index("'", j)  # ValueError: no closing quote
+        out.append(text[j:k])
+        if text[k + 1:k + 2] != "'":
+            break
+        out.append("'")
+        j = k + 2
+    value = "".join(out)
+    if not value.isprintable():
+        raise ValueError("not printable")
+    return value, k + 1
+
+
+def _echo(value: Any) -> str | None:
+    """``value`` written as ``_fast_flow`` writes it, but a string it cannot write plain in
+    single quotes: a line read by ``_read_flow`` must be exactly this, so a plain word is never
+    one YAML would read as another type (``yes``, ``1.0e3``) and a quoted one is always text."""
+    if isinstance(value, str):
+        return value if _word(value) else "'" + value.replace("'", "''") + "'"
+    if isinstance(value, list):
+        parts = [_echo(v) for v in value]
+        return None if None in parts else "[" + ", ".join(parts) + "]"  # type: ignore[arg-type]
+    if isinstance(value, dict):
+        out = []
+        for k, v in value.items():
+            key, val = (_echo(k) if isinstance(k, str) else None), _echo(v)
+            if key is None or val is None:
+                return None
+            out.append(f"{key}: {val}")
+        return "{" + ", ".join(out) + "}"
+    return _fast_flow(value)
 
 
 _MOVE = re.compile(r"- \{move: \{n: ([1-9][0-9]*), seat: ([^,:\[\]{}]+), text: ([^,:\[\]{}]+), "
@@ -119,10 +161,11 @@ def _read_move(line: str) -> dict[str, Any] | None:
 
 def read_entry_line(line: str) -> Any:
     """A log line (``- {...}`` and its newline) read without the YAML library; None unless the
-    line is exactly what ``_fast_flow`` writes for the value read (anything else is left to the
-    YAML library). ``_fast_flow`` writes what YAML writes (``test_transcripts``) and YAML reads
-    back what it writes, so a line read here is the value YAML would read
-    (``test_transcript_reading`` compares the two)."""
+    line is exactly what ``_echo`` writes for the value read (anything else is left to the
+    YAML library). Its plain words are what ``_fast_flow`` writes, which is what YAML writes
+    (``test_transcripts``) and reads back; its single-quoted strings are text to YAML whatever
+    they hold. So a line read here is the value YAML would read (``test_transcript_reading``
+    compares the two)."""
     if line.startswith("- {move: "):
         move = _read_move(line)
         if move is not None:
@@ -133,6 +176,6 @@ def read_entry_line(line: str) -> Any:
         value, end = _read_flow(line, 2)
     except (ValueError, IndexError):
         return None
-    if end != len(line) - 1 or not isinstance(value, dict) or _fast_flow(value) != line[2:-1]:
+    if end != len(line) - 1 or not isinstance(value, dict) or _echo(value) != line[2:-1]:
         return None
     return value
