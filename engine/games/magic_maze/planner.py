@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
 from arbiter.engine.games.magic_maze.moves import DIR_NAME, Move, action_needed, move_name
@@ -30,6 +31,11 @@ class Route(NamedTuple):
     first: Move | None
 
 
+new_route = partial(tuple.__new__, Route)
+"""``new_route((length, first))`` is ``Route(length, first)``, made without a Python call (a
+search makes one per square it searches from)."""
+
+
 def team_actions(state: MazeState) -> set[str]:
     if state.solo:
         return set(state.data.solo)
@@ -44,51 +50,64 @@ def flip_wanted(state: MazeState) -> bool:
 def routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
            start: Cell | None = None) -> dict[Cell, Route]:
     """Every square ``hero`` can reach (from ``start``, by default where it stands), with the
-    shortest way there: a breadth-first search whose straight moves are the game's ``slide``
-    (the other heroes standing still), taking only the stops the team wants (up to an unused
-    hourglass, and onto it only when a flip is wanted: one flip is the point of that move)."""
+    shortest way there, in the order found: a breadth-first search whose straight moves are the
+    game's ``slide`` (the other heroes standing still), taking only the stops the team wants
+    (up to an unused hourglass, and onto it only when a flip is wanted: one flip is the point
+    of that move). It searches no further from an exit where the hero leaves."""
     start = start if start is not None else state.heroes[hero]
     assert start is not None
     best: dict[Cell, Route] = {start: Route(0, None)}
     queue = deque([start])
+    push, pop = queue.append, queue.popleft
     context = state.slide_context(hero)
-    kinds, used = state.mall.kinds, state.used
+    others, slide, dwarf = context[0], state.slide, hero == "orange"
+    openings, known = state.mall.openings, state.mall.known_openings(dwarf)
+    fresh = {g for g in state.mall.with_kind("hourglass") if g not in state.used}  # unused hourglasses
+    leaves = state.usable_exits(hero)
     directions = [d for d in "NESW" if DIR_NAME[d] in actions]
     vortexes = ([(v, Move("vortex", hero=hero, square=state.square_name(v))) for v in state.free_vortexes(hero)]
                 if "vortex" in actions and not state.theft else [])
-    escalator = "escalator" in actions
+    ends = state.mall.escalators if "escalator" in actions else {}
     # A straight move that crosses a square already searched from goes nowhere new beyond it:
     # that square's own move the same way reached everything further, first. (Not so for the
     # barbarian while cameras lock: the cameras it crosses on the way change what lies beyond.)
-    searched: set[Cell] | None = set() if not (hero == "yellow" and context[1] >= 2) else None
+    searched: set[Cell] = set()
+    beyond_searched = not (hero == "yellow" and context[1] >= 2)
     while queue:
-        g = queue.popleft()
-        if searched is not None:
+        g = pop()
+        if beyond_searched:
             searched.add(g)
         length, first = best[g]
-        length += 1
-        for d in directions:
-            for n, h in enumerate(state.slide(hero, g, d, context), start=1):
-                fresh = kinds[h][0] == "hourglass" and h not in used
-                if fresh and not flip_ok:
+        # the way to every square first found from g: one input further, the same first input
+        # (from the start: none yet, each square's own first input)
+        ahead = new_route((length + 1, first)) if first is not None else None
+        for d, step in known[g] if g in known else openings(g, dwarf):  # the ways out, walls aside
+            if step in searched or d not in directions:  # the first square searched: nothing new
+                continue
+            line = slide(hero, g, d, context)
+            for h in line:
+                if h in best:
+                    if h in searched or h in fresh:
+                        break
+                elif h in fresh:  # an unused hourglass: the move ends on it, or goes no further
+                    if flip_ok:
+                        best[h] = ahead or Route(1, Move("move", hero=hero, direction=d, squares=line.index(h) + 1))
+                        push(h)
                     break
-                if h not in best:
-                    best[h] = Route(length, first or Move("move", hero=hero, direction=d, squares=n))
-                    if not state.exit_usable(h, hero):
-                        queue.append(h)
-                if fresh or (searched is not None and h in searched):
-                    break
+                else:
+                    best[h] = ahead or Route(1, Move("move", hero=hero, direction=d, squares=line.index(h) + 1))
+                    if h not in leaves:
+                        push(h)
         for v, move in vortexes:
             if v != g and v not in best:
-                best[v] = Route(length, first or move)
-                if not state.exit_usable(v, hero):
-                    queue.append(v)
-        if escalator:
-            h = state.escalator_end(g)
-            if h is not None and state.hero_at(h) in (None, hero) and h not in best:
-                best[h] = Route(length, first or Move("escalator", hero=hero))
-                if not state.exit_usable(h, hero):
-                    queue.append(h)
+                best[v] = ahead or Route(1, move)
+                if v not in leaves:
+                    push(v)
+        h = ends.get(g)
+        if h is not None and h not in others and h not in best:
+            best[h] = ahead or Route(1, Move("escalator", hero=hero))
+            if h not in leaves:
+                push(h)
     return best
 
 

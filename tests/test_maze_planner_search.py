@@ -1,0 +1,292 @@
+"""The planner's fast search plays exactly as the plain one it replaced.
+
+``engine/games/magic_maze/planner.py`` searches the mall with a tuned breadth-first search, and
+the board's ``slide`` answers from precomputed runs. Kept here, never in the engine, is the
+plain way both were first written: ``reference_slide`` walks a run square by square,
+``reference_routes`` searches square by square with a ``Route`` per square, and
+``reference_plans`` / ``reference_solo_step`` read whole maps. On every position of seeded
+planner games (every scenario, solo and team, and Hidden Roles), the engine's answers must be
+the reference's: each slide, each route (length, first input and the order squares are found
+in), the goal of the moment with its squares, the plans and the solo steps.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from arbiter.engine import registry
+from arbiter.engine.bots import RandomBot
+from arbiter.engine.games.magic_maze import planner
+from arbiter.engine.games.magic_maze.moves import DIR_NAME, Move, move_name
+from arbiter.engine.games.magic_maze.planner import Route
+from arbiter.engine.games.magic_maze.state import MazeState
+from arbiter.engine.games.magic_maze.tiles import Cell
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
+
+MAZE = registry.get("magic-maze")
+SOLO_ACTIONS = ("north", "south", "east", "west", "vortex", "escalator", "explore")
+
+
+# ------------------------------------------------------------------------------------ the reference
+def reference_slide(state: MazeState, hero: str, start: Cell, d: str) -> list[Cell]:
+    """The straight-move rule square by square, as first written."""
+    others = {c for h, c in state.heroes.items() if c is not None and h != hero}
+    live = state.live_cameras()
+    out = []
+    for h in state.mall.run(start, d, hero == "orange").squares:
+        kind, colour = state.mall.kinds[h]
+        if h in others or (kind == "hourglass" and live >= 2):
+            break
+        out.append(h)
+        if live and hero == "yellow" and kind == "camera" and h not in state.used:
+            live -= 1
+        if state.theft and kind == "exit" and colour == ("purple" if state.scenario.exits == "shared" else hero):
+            break
+    return out
+
+
+def reference_routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
+                     start: Cell | None = None) -> dict[Cell, Route]:
+    """The planner's breadth-first search as first written: a Route made for every square."""
+    start = start if start is not None else state.heroes[hero]
+    assert start is not None
+    best: dict[Cell, Route] = {start: Route(0, None)}
+    queue = deque([start])
+    kinds, used = state.mall.kinds, state.used
+    directions = [d for d in "NESW" if DIR_NAME[d] in actions]
+    free = [g for g in state.mall.squares() if kinds[g] == ("vortex", hero) and state.hero_at(g) in (None, hero)]
+    vortexes = ([(v, Move("vortex", hero=hero, square=state.square_name(v))) for v in free]
+                if "vortex" in actions and not state.theft else [])
+    escalator = "escalator" in actions
+    searched: set[Cell] | None = set() if not (hero == "yellow" and state.live_cameras() >= 2) else None
+
+    def leaves(g: Cell) -> bool:
+        return state.theft and kinds[g] == ("exit", "purple" if state.scenario.exits == "shared" else hero)
+
+    while queue:
+        g = queue.popleft()
+        if searched is not None:
+            searched.add(g)
+        length, first = best[g]
+        length += 1
+        for d in directions:
+            for n, h in enumerate(reference_slide(state, hero, g, d), start=1):
+                fresh = kinds[h][0] == "hourglass" and h not in used
+                if fresh and not flip_ok:
+                    break
+                if h not in best:
+                    best[h] = Route(length, first or Move("move", hero=hero, direction=d, squares=n))
+                    if not leaves(h):
+                        queue.append(h)
+                if fresh or (searched is not None and h in searched):
+                    break
+        for v, move in vortexes:
+            if v != g and v not in best:
+                best[v] = Route(length, first or move)
+                if not leaves(v):
+                    queue.append(v)
+        if escalator:
+            placed, local = state.mall.at[g]
+            other = placed.tile.escalators.get(local)
+            h = None if other is None else placed.glob(other)
+            if h is not None and state.hero_at(h) in (None, hero) and h not in best:
+                best[h] = Route(length, first or Move("escalator", hero=hero))
+                if not leaves(h):
+                    queue.append(h)
+    return best
+
+
+def reference_analysis(state: MazeState) -> tuple[set[str], bool, list[str], dict[str, dict[Cell, Route]], str,
+                                                  dict[str, set[Cell]]]:
+    """Actions, flip, heroes, every hero's whole map, the goal of the moment and its squares,
+    as first written (every map searched to its end and read square by square)."""
+    actions = set(state.data.solo) if state.solo else {a for hand in state.hands for a in hand}
+    flip = state.time_left_ms() * 2 < state.scenario.timer_ms
+    heroes = [h for h, g in state.heroes.items() if g is not None]
+    maps = {h: reference_routes(state, h, actions, flip) for h in heroes}
+    squares = state.mall.squares()
+
+    def exit_for(hero: str) -> list[Cell]:
+        colour = "purple" if state.scenario.exits == "shared" else hero
+        return [g for g in squares if state.kind(g) == ("exit", colour)]
+
+    def pick(test) -> dict[str, set[Cell]]:  # type: ignore[no-untyped-def]
+        found = {h: {g for g in maps[h] if test(h, g)} for h in heroes}
+        return {h: gs for h, gs in found.items() if gs}
+
+    def goals() -> tuple[str, dict[str, set[Cell]]]:
+        if flip and not state.cameras_lock():
+            budget = state.time_left_ms() // max(1, state.scenario.step_ms)
+            found = pick(lambda h, g: state.kind(g)[0] == "hourglass" and g not in state.used
+                         and maps[h][g].length < budget)
+            if found:
+                return "flip", found
+        if flip and state.cameras_lock() and "yellow" in maps:
+            found = pick(lambda h, g: h == "yellow" and state.kind(g)[0] == "camera" and g not in state.used)
+            if found:
+                return "camera", found
+        on_board = {state.kind(g)[1] for g in squares if state.kind(g)[0] == "item"}
+        missing_items = [h for h in state.heroes if h not in on_board]
+        missing_exits = [h for h, g in state.heroes.items() if g is not None and not exit_for(h)]
+        if state.stack and ((not state.theft and missing_items) or missing_exits) and "explore" in actions:
+            found = pick(lambda h, g: state.kind(g)[1] == h and state.joinable(g) is not None)
+            if found:
+                return "explore", found
+        if not state.theft:
+            return "items", pick(lambda h, g: state.kind(g) == ("item", h)
+                                 and state.kind(state.heroes[h])[:2] != ("item", h))  # type: ignore[index]
+        exits = {h: set(exit_for(h)) for h in heroes}
+        return "escape", pick(lambda h, g: g in exits[h])
+
+    phase, found = goals()
+    return actions, flip, heroes, maps, phase, found
+
+
+def reference_plans(state: MazeState) -> list[Move]:
+    """The team's inputs worth playing, best first, as first written."""
+    _, _, heroes, maps, phase, goals = reference_analysis(state)
+    out: list[tuple[int, int, str, Move]] = []
+    for i, h in enumerate(heroes):
+        for g in goals.get(h, ()):
+            route = maps[h].get(g)
+            if route is not None and route.first is not None:
+                out.append((route.length, i, move_name(route.first), route.first))
+            elif route is not None and phase == "explore":
+                move = Move("explore", hero=h)
+                out.append((0, i, move_name(move), move))
+    if out:
+        return [c[3] for c in sorted(out, key=lambda c: c[:3])]
+    for h in heroes:
+        g = state.heroes[h]
+        assert g is not None
+        if not state.theft and state.kind(g) == ("item", h):
+            continue
+        for target in sorted(maps[h]):
+            if maps[h][target].first is not None:
+                return [maps[h][target].first]  # type: ignore[list-item]
+    return []
+
+
+def reference_solo_step(state: MazeState, top: str) -> Move | None:
+    """Solo: the input with the action on top that brings a hero nearest its target, as first
+    written (a whole search from every square one input away)."""
+    actions, flip, heroes, maps, phase, goals = reference_analysis(state)
+    if top == "explore" and phase == "explore":
+        for h in heroes:
+            if state.heroes[h] in goals.get(h, ()):
+                return Move("explore", hero=h)
+    best: tuple[int, int, Move] | None = None
+    for i, h in enumerate(heroes):
+        targets = [g for g in goals.get(h, ()) if g in maps[h]]
+        if not targets:
+            continue
+        now = min(maps[h][g].length for g in targets)
+        for g, route in reference_routes(state, h, {top}, flip).items():
+            if route.length != 1 or route.first is None:
+                continue
+            after = reference_routes(state, h, actions, flip, start=g)
+            left = min((after[t].length for t in targets if t in after), default=None)
+            if left is not None and left < now and (best is None or (left, i) < best[:2]):
+                best = (left, i, route.first)
+    return best[2] if best else None
+
+
+# ------------------------------------------------------------------------------------ positions
+def positions(scenario: str, players: int, seed: int, level: int | None = None,
+              every: int = 1) -> Iterator[MazeState]:
+    """Every ``every``-th position of a seeded game of planner bots (Hidden Roles at ``level``),
+    each handed out before the game goes on (the state changes in place)."""
+    options: dict[str, Any] = {"players": players} | ({"roles": level} if level else {})
+    session = Session(MAZE, scenario, seed=seed, options=options)
+    bots = {s: RandomBot(s, seed, "planner") for s in session.seats}
+    seen = -1
+    for _ in Match(Protocol(session), dict(bots), None, max_moves=2000).run():
+        n = len(session.moves)
+        if n != seen and not session.over and n % every == 0:
+            seen = n
+            yield session.state
+    assert session.over, "the game did not end"
+
+
+def hero_squares(state: MazeState) -> Iterator[tuple[str, Cell]]:
+    for h, g in state.heroes.items():
+        if g is not None:
+            yield h, g
+
+
+GAMES = [("1", 1, 1, 6), ("3", 1, 1, 8), ("5", 1, 3, 10), ("7", 1, 1, 12),
+         ("1", 2, 3, 1), ("4", 3, 1, 2), ("6", 4, 2, 2), ("7", 4, 1, 3)]
+"""Seeded planner games (scenario, players, seed) and how often a position is checked: solo
+games are long (one tile drawn at a time), so one position in a few."""
+
+
+@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES[3:])
+def test_slide_answers_as_the_rule_walked_square_by_square(scenario: str, players: int, seed: int,
+                                                            every: int) -> None:
+    checked = 0
+    for state in positions(scenario, players, seed, every=every * 8):
+        for hero, _ in hero_squares(state):
+            for g in state.mall.squares():
+                if state.mall.kinds[g][0] == "blocked":
+                    continue
+                for d in "NESW":
+                    assert list(state.slide(hero, g, d)) == reference_slide(state, hero, g, d), (hero, g, d)
+                    checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES)
+def test_every_route_is_the_plain_searchs(scenario: str, players: int, seed: int, every: int) -> None:
+    """Whole maps, in the order found: the team's actions (flip wanted or not); one action
+    alone (each in turn), and the team's actions from two of the squares that action reaches in
+    one input (as solo play asks)."""
+    checked = 0
+    for n, state in enumerate(positions(scenario, players, seed, every=every * 2)):
+        actions = planner.team_actions(state)
+        for i, (hero, _) in enumerate(hero_squares(state)):
+            for flip in (False, True):
+                got = planner.routes(state, hero, actions, flip)
+                assert list(got.items()) == list(reference_routes(state, hero, actions, flip).items())
+                checked += 1
+            top = SOLO_ACTIONS[(n + i) % len(SOLO_ACTIONS)]
+            one = planner.routes(state, hero, {top}, True)
+            assert list(one.items()) == list(reference_routes(state, hero, {top}, True).items())
+            for g, _ in list(one.items())[1:3]:
+                got = planner.routes(state, hero, actions, True, start=g)
+                assert list(got.items()) == list(reference_routes(state, hero, actions, True, start=g).items())
+    assert checked > 50
+
+
+@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES)
+def test_the_goal_plans_and_solo_steps_are_the_plain_planners(scenario: str, players: int, seed: int,
+                                                               every: int) -> None:
+    """The analysis (its maps read whole), the plans, and in solo play the step for the action
+    on top and for one other (each in turn)."""
+    for n, state in enumerate(positions(scenario, players, seed, every=every)):
+        a = planner.analyse(state)
+        actions, flip, heroes, maps, phase, goals = reference_analysis(state)
+        assert (a.actions, a.flip, a.heroes, a.phase, a.goals) == (actions, flip, heroes, phase, goals)
+        for h in heroes:
+            assert list(a.maps[h].items()) == list(maps[h].items())
+        assert planner.plans(state) == reference_plans(state)
+        if state.solo:
+            tops = {state.discard[-1] if state.discard else "explore", SOLO_ACTIONS[n % len(SOLO_ACTIONS)]}
+            for top in sorted(tops):
+                assert planner.solo_step(state, top) == reference_solo_step(state, top), top
+
+
+@pytest.mark.parametrize(("level", "players", "seed"), [(1, 4, 1), (3, 4, 2), (4, 5, 1), (5, 4, 3)])
+def test_hidden_roles_positions_plan_as_the_plain_planner(level: int, players: int, seed: int) -> None:
+    for state in positions("2", players, seed, level, every=2):
+        a = planner.analyse(state)
+        actions, flip, heroes, maps, phase, goals = reference_analysis(state)
+        assert (a.phase, a.goals) == (phase, goals)
+        for h in heroes:
+            assert list(a.maps[h].items()) == list(maps[h].items())
+        assert planner.plans(state) == reference_plans(state)
