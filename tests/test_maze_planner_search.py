@@ -21,10 +21,11 @@ import pytest
 from arbiter.engine import registry
 from arbiter.engine.bots import RandomBot
 from arbiter.engine.games.magic_maze import planner
+from arbiter.engine.games.magic_maze.mall import Mall
 from arbiter.engine.games.magic_maze.moves import DIR_NAME, Move, move_name
 from arbiter.engine.games.magic_maze.planner import Route
 from arbiter.engine.games.magic_maze.state import MazeState
-from arbiter.engine.games.magic_maze.tiles import Cell
+from arbiter.engine.games.magic_maze.tiles import STEP, Cell
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
@@ -34,12 +35,24 @@ SOLO_ACTIONS = ("north", "south", "east", "west", "vortex", "escalator", "explor
 
 
 # ------------------------------------------------------------------------------------ the reference
+def reference_run(mall: Mall, start: Cell, d: str, dwarf: bool) -> list[Cell]:
+    """The squares a straight line crosses before a wall, walked afresh (no memo)."""
+    out, g = [], start
+    while True:
+        side = mall.side(g, d)
+        h = (g[0] + STEP[d][0], g[1] + STEP[d][1])
+        if side == "wall" or (side == "orange" and not dwarf) or mall.kinds[h][0] == "blocked":
+            return out
+        out.append(h)
+        g = h
+
+
 def reference_slide(state: MazeState, hero: str, start: Cell, d: str) -> list[Cell]:
     """The straight-move rule square by square, as first written."""
     others = {c for h, c in state.heroes.items() if c is not None and h != hero}
     live = state.live_cameras()
     out = []
-    for h in state.mall.run(start, d, hero == "orange").squares:
+    for h in reference_run(state.mall, start, d, hero == "orange"):
         kind, colour = state.mall.kinds[h]
         if h in others or (kind == "hourglass" and live >= 2):
             break
@@ -241,6 +254,26 @@ def test_slide_answers_as_the_rule_walked_square_by_square(scenario: str, player
     assert checked > 1000
 
 
+@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES[3:])
+def test_the_malls_memos_are_what_walking_the_walls_finds_after_every_tile(scenario: str, players: int, seed: int,
+                                                                           every: int) -> None:
+    """Runs and ways out are kept across tiles joining (only those a new door changes are
+    dropped): each one kept is the one walked afresh."""
+    tiles = 0
+    for state in positions(scenario, players, seed):
+        mall = state.mall
+        if len(mall.placed) == tiles:
+            continue
+        tiles = len(mall.placed)
+        for g in mall.squares():
+            for dwarf in (False, True):
+                runs = {d: reference_run(mall, g, d, dwarf) for d in "NESW"}
+                for d in "NESW":
+                    assert list(mall.run(g, d, dwarf).squares) == runs[d], (g, d, dwarf)
+                assert mall.openings(g, dwarf) == tuple((d, runs[d][0]) for d in "NESW" if runs[d])
+    assert tiles > 4
+
+
 @pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES)
 def test_every_route_is_the_plain_searchs(scenario: str, players: int, seed: int, every: int) -> None:
     """Whole maps, in the order found: the team's actions (flip wanted or not); one action
@@ -290,3 +323,27 @@ def test_hidden_roles_positions_plan_as_the_plain_planner(level: int, players: i
         for h in heroes:
             assert list(a.maps[h].items()) == list(maps[h].items())
         assert planner.plans(state) == reference_plans(state)
+
+
+@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES)
+def test_a_search_read_in_part_answers_as_the_whole_map(scenario: str, players: int, seed: int, every: int) -> None:
+    """The squares one input away, the nearest of some squares (below a bound or not), and
+    single squares asked first: each as read off the whole map, and the map read whole
+    afterwards is still the whole map."""
+    for n, state in enumerate(positions(scenario, players, seed, every=every * 3)):
+        actions = planner.team_actions(state)
+        for i, (hero, _) in enumerate(hero_squares(state)):
+            whole = reference_routes(state, hero, actions, True)
+            squares = sorted(state.mall.squares())
+            targets = squares[(n + i) % 7::11]  # some reachable, some not
+            search = planner.routes(state, hero, actions, True)
+            assert search.first_steps() == [(g, r) for g, r in whole.items() if r.length == 1]
+            lengths = [whole[t].length for t in targets if t in whole]
+            nearest = min(lengths, default=None)
+            for below in (None, 1, 2, 3, 5):
+                fresh = planner.routes(state, hero, actions, True)
+                expected = nearest if nearest is not None and (below is None or nearest < below) else None
+                assert fresh.nearest(targets, below) == expected, (targets, below)
+            for t in targets:
+                assert (t in search, search.get(t)) == (t in whole, whole.get(t))
+            assert list(search.items()) == list(whole.items())

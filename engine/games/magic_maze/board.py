@@ -20,6 +20,15 @@ class BoardFacts:
     used: set[Cell]  # used hourglasses and crystal balls, disabled cameras
     theft: bool
 
+    def snapshot(self) -> BoardFacts:
+        """These facts as they are now, apart from the state: the heroes' squares, the used
+        squares and the theft copied, the scenario and the mall shared (a mall changes only when
+        a tile joins). What a planner's search reads while it goes on."""
+        facts = BoardFacts()
+        facts.scenario, facts.mall, facts.theft = self.scenario, self.mall, self.theft
+        facts.heroes, facts.used = dict(self.heroes), set(self.used)
+        return facts
+
     def square_name(self, g: Cell) -> str:
         return self.mall.square_name(g)
 

@@ -12,28 +12,19 @@ action tiles (``draw``) until the one needed is on top.
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import partial
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
-from arbiter.engine.games.magic_maze.moves import DIR_NAME, Move, action_needed, move_name
+from arbiter.engine.games.magic_maze.moves import Move, action_needed, move_name
+from arbiter.engine.games.magic_maze.search import Route, Search, routes
 from arbiter.engine.games.magic_maze.tiles import Cell
 
 if TYPE_CHECKING:
     from arbiter.engine.games.magic_maze.state import MazeState
 
-class Route(NamedTuple):
-    """The shortest way found to a square: how many inputs, and the first of them (None for
-    the square the hero stands on)."""
-
-    length: int
-    first: Move | None
-
-
-new_route = partial(tuple.__new__, Route)
-"""``new_route((length, first))`` is ``Route(length, first)``, made without a Python call (a
-search makes one per square it searches from)."""
+__all__ = ["Analysis", "Route", "Search", "analyse", "choose", "flip_wanted", "plans", "routes", "solo_step",
+           "team_actions"]
 
 
 def team_actions(state: MazeState) -> set[str]:
@@ -47,78 +38,14 @@ def flip_wanted(state: MazeState) -> bool:
     return state.time_left_ms() * 2 < state.scenario.timer_ms
 
 
-def routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
-           start: Cell | None = None) -> dict[Cell, Route]:
-    """Every square ``hero`` can reach (from ``start``, by default where it stands), with the
-    shortest way there, in the order found: a breadth-first search whose straight moves are the
-    game's ``slide`` (the other heroes standing still), taking only the stops the team wants
-    (up to an unused hourglass, and onto it only when a flip is wanted: one flip is the point
-    of that move). It searches no further from an exit where the hero leaves."""
-    start = start if start is not None else state.heroes[hero]
-    assert start is not None
-    best: dict[Cell, Route] = {start: Route(0, None)}
-    queue = deque([start])
-    push, pop = queue.append, queue.popleft
-    context = state.slide_context(hero)
-    others, slide, dwarf = context[0], state.slide, hero == "orange"
-    openings, known = state.mall.openings, state.mall.known_openings(dwarf)
-    fresh = {g for g in state.mall.with_kind("hourglass") if g not in state.used}  # unused hourglasses
-    leaves = state.usable_exits(hero)
-    directions = [d for d in "NESW" if DIR_NAME[d] in actions]
-    vortexes = ([(v, Move("vortex", hero=hero, square=state.square_name(v))) for v in state.free_vortexes(hero)]
-                if "vortex" in actions and not state.theft else [])
-    ends = state.mall.escalators if "escalator" in actions else {}
-    # A straight move that crosses a square already searched from goes nowhere new beyond it:
-    # that square's own move the same way reached everything further, first. (Not so for the
-    # barbarian while cameras lock: the cameras it crosses on the way change what lies beyond.)
-    searched: set[Cell] = set()
-    beyond_searched = not (hero == "yellow" and context[1] >= 2)
-    while queue:
-        g = pop()
-        if beyond_searched:
-            searched.add(g)
-        length, first = best[g]
-        # the way to every square first found from g: one input further, the same first input
-        # (from the start: none yet, each square's own first input)
-        ahead = new_route((length + 1, first)) if first is not None else None
-        for d, step in known[g] if g in known else openings(g, dwarf):  # the ways out, walls aside
-            if step in searched or d not in directions:  # the first square searched: nothing new
-                continue
-            line = slide(hero, g, d, context)
-            for h in line:
-                if h in best:
-                    if h in searched or h in fresh:
-                        break
-                elif h in fresh:  # an unused hourglass: the move ends on it, or goes no further
-                    if flip_ok:
-                        best[h] = ahead or Route(1, Move("move", hero=hero, direction=d, squares=line.index(h) + 1))
-                        push(h)
-                    break
-                else:
-                    best[h] = ahead or Route(1, Move("move", hero=hero, direction=d, squares=line.index(h) + 1))
-                    if h not in leaves:
-                        push(h)
-        for v, move in vortexes:
-            if v != g and v not in best:
-                best[v] = ahead or Route(1, move)
-                if v not in leaves:
-                    push(v)
-        h = ends.get(g)
-        if h is not None and h not in others and h not in best:
-            best[h] = ahead or Route(1, Move("escalator", hero=hero))
-            if h not in leaves:
-                push(h)
-    return best
-
-
 def _missing_items(state: MazeState) -> list[str]:
-    on_board = {state.kind(g)[1] for g in state.mall.squares() if state.kind(g)[0] == "item"}
+    on_board = {state.kind(g)[1] for g in state.mall.with_kind("item")}
     return [h for h in state.heroes if h not in on_board]
 
 
 def _exit_for(state: MazeState, hero: str) -> list[Cell]:
     colour = "purple" if state.scenario.exits == "shared" else hero
-    return [g for g in state.mall.squares() if state.kind(g) == ("exit", colour)]
+    return [g for g in state.mall.with_kind("exit") if state.kind(g)[1] == colour]
 
 
 def _missing_exits(state: MazeState) -> list[str]:
@@ -127,13 +54,13 @@ def _missing_exits(state: MazeState) -> list[str]:
 
 @dataclass
 class Analysis:
-    """What the team sees in one state: each hero's shortest ways, the goal of the moment
-    (``phase``) and its target squares per hero."""
+    """What the team sees in one state: each hero's shortest ways (searched as far as they are
+    read), the goal of the moment (``phase``) and its target squares per hero."""
 
     actions: set[str]
     flip: bool
     heroes: list[str]
-    maps: dict[str, dict[Cell, Route]]
+    maps: dict[str, Search]
     phase: str
     goals: dict[str, set[Cell]]
 
@@ -169,33 +96,37 @@ def analyse(state: MazeState) -> Analysis:
 
 
 def _goals(state: MazeState, actions: set[str], flip: bool, heroes: list[str],
-           maps: dict[str, dict[Cell, Route]]) -> tuple[str, dict[str, set[Cell]]]:
-    """The first goal of the moment that some hero can reach, and its squares per hero."""
+           maps: dict[str, Search]) -> tuple[str, dict[str, set[Cell]]]:
+    """The first goal of the moment that some hero can reach, and its squares per hero. Each
+    goal's squares are looked up in the heroes' maps, which search only as far as that needs."""
 
-    def pick(test) -> dict[str, set[Cell]]:  # type: ignore[no-untyped-def]
-        found = {h: {g for g in maps[h] if test(h, g)} for h in heroes}
+    def pick(squares: Callable[[str], Iterable[Cell]]) -> dict[str, set[Cell]]:
+        """Per hero, those of its ``squares`` it can reach; only the heroes with some."""
+        found = {h: {g for g in squares(h) if g in maps[h]} for h in heroes}
         return {h: gs for h, gs in found.items() if gs}
 
+    kinds, used = state.mall.kinds, state.used
     if flip and not state.cameras_lock():
         budget = state.time_left_ms() // max(1, state.scenario.step_ms)
-        goals = pick(lambda h, g: state.kind(g)[0] == "hourglass" and g not in state.used
-                     and maps[h][g].length < budget)
+        hourglasses = [g for g in state.mall.with_kind("hourglass") if g not in used]
+        goals = pick(lambda h: [g for g in hourglasses if g in maps[h] and maps[h][g].length < budget])
         if goals:
             return "flip", goals
     if flip and state.cameras_lock() and "yellow" in maps:
-        goals = pick(lambda h, g: h == "yellow" and state.kind(g)[0] == "camera" and g not in state.used)
+        goals = pick(lambda h: [g for g in state.mall.with_kind("camera") if h == "yellow" and g not in used])
         if goals:
             return "camera", goals
     need_explore = state.stack and ((not state.theft and _missing_items(state)) or _missing_exits(state))
-    if need_explore and "explore" in actions:
-        goals = pick(lambda h, g: state.kind(g)[1] == h and state.joinable(g) is not None)
+    if need_explore and "explore" in actions:  # a joinable square is an exploration square
+        goals = pick(lambda h: [g for g in state.mall.with_kind("explore")
+                                if kinds[g][1] == h and state.joinable(g) is not None])
         if goals:
             return "explore", goals
     if not state.theft:
-        goals = pick(lambda h, g: state.kind(g) == ("item", h) and state.kind(state.heroes[h])[:2] != ("item", h))  # type: ignore[index]
+        goals = pick(lambda h: [g for g in state.mall.with_kind("item")
+                                if kinds[g] == ("item", h) and kinds[state.heroes[h]][:2] != ("item", h)])  # type: ignore[index]
         return "items", goals
-    exits = {h: set(_exit_for(state, h)) for h in heroes}
-    return "escape", pick(lambda h, g: g in exits[h])
+    return "escape", pick(lambda h: _exit_for(state, h))
 
 
 def plans(state: MazeState) -> list[Move]:
@@ -222,17 +153,16 @@ def solo_step(state: MazeState, top: str) -> Move | None:
         if not targets:
             continue
         now = min(a.maps[h][g].length for g in targets)
-        for g, route in routes(state, h, {top}, a.flip).items():
-            if route.length != 1 or route.first is None:
-                continue
-            after = routes(state, h, a.actions, a.flip, start=g)
-            left = min((after[t].length for t in targets if t in after), default=None)
-            if left is not None and left < now and (best is None or (left, i) < best[:2]):
-                best = (left, i, route.first)
+        for g, route in routes(state, h, {top}, a.flip).first_steps():
+            # worth it only nearer than now, and than the best so far (heroes come in order)
+            below = now if best is None else min(now, best[0])
+            left = routes(state, h, a.actions, a.flip, start=g).nearest(targets, below)
+            if left is not None:
+                best = (left, i, route.first)  # type: ignore[assignment]
     return best[2] if best else None
 
 
-def _unjam(state: MazeState, heroes: list[str], maps: dict[str, dict[Cell, Route]]) -> Move | None:
+def _unjam(state: MazeState, heroes: list[str], maps: dict[str, Search]) -> Move | None:
     """Nothing leads anywhere: step a hero that is not where it belongs somewhere new."""
     for h in heroes:
         g = state.heroes[h]
