@@ -73,7 +73,8 @@ class Mall:
     """The placed tiles. What never changes until the next tile joins is kept at hand: each
     square's kind (``kinds``), the squares of each kind (``with_kind``), the escalators' ends
     (``escalators``), and the straight runs of squares a hero could cross with nothing in its
-    way (``run``), dropped whenever a tile is placed."""
+    way (``run``) with the ways out of each square (``openings``): those a new tile changes are
+    dropped when it is placed."""
 
     def __init__(self) -> None:
         self.placed: list[Placed] = []
@@ -83,6 +84,7 @@ class Mall:
         self.by_kind: dict[str, tuple[Cell, ...]] = {}  # the squares of each kind, sorted
         self.escalators: dict[Cell, Cell] = {}  # each escalator end -> the other end
         self._runs: dict[tuple[Cell, str, bool], Run] = {}
+        self._run_ends: dict[tuple[Cell, str], list[tuple[Cell, str, bool]]] = {}  # (last square, d) -> runs
         self._openings: dict[bool, dict[Cell, tuple[tuple[str, Cell], ...]]] = {False: {}, True: {}}
 
     # -- building ------------------------------------------------------------------------------
@@ -109,13 +111,26 @@ class Mall:
             self.by_kind[kind] = tuple(sorted((*self.by_kind.get(kind, ()), g)))
         for a, b in placed.tile.escalators.items():
             self.escalators[placed.glob(a)] = placed.glob(b)
-        self._runs.clear()  # a new tile may open a door: every run may go further now
-        self._openings = {False: {}, True: {}}
+        self._forget_doors_of(placed)
         return placed
+
+    def _forget_doors_of(self, placed: Placed) -> None:
+        """Drop what a newly placed tile changes of the memos: the runs that ended before a
+        door it opens (they go on into the tile now), and the ways out of that door's square.
+        Nothing else changes: within a tile walls stay, and tiles meet only where doors do."""
+        for g in placed.cells():
+            for d in DIRECTIONS:
+                door = (g[0] + STEP[d][0], g[1] + STEP[d][1])  # a square of another tile, toward g?
+                back = OPPOSITE[d]
+                if door in self.at and self.at[door][0] is not placed and self.side(door, back) != "wall":
+                    for key in self._run_ends.pop((door, back), ()):
+                        del self._runs[key]
+                    for memo in self._openings.values():
+                        memo.pop(door, None)
 
     def __getstate__(self) -> dict:
         """A copy or a snapshot of the mall leaves out the runs: a memo, not the mall."""
-        return self.__dict__ | {"_runs": {}, "_openings": {False: {}, True: {}}}
+        return self.__dict__ | {"_runs": {}, "_run_ends": {}, "_openings": {False: {}, True: {}}}
 
     def run(self, start: Cell, d: str, dwarf: bool) -> Run:
         """The squares a straight line from ``start`` toward ``d`` crosses before a wall (an
@@ -136,12 +151,13 @@ class Mall:
                 g = h
             marks = tuple((i, h, self.kinds[h][0]) for i, h in enumerate(out) if self.kinds[h][0] in MARKED)
             found = self._runs[key] = Run(tuple(out), marks)
+            self._run_ends.setdefault((g, d), []).append(key)
         return found
 
     def openings(self, g: Cell, dwarf: bool) -> tuple[tuple[str, Cell], ...]:
         """The directions (N, E, S, W order) toward which ``run`` from ``g`` crosses a square,
         each with that first square, the neighbour of ``g``. Found once per square, and kept
-        (``known_openings``) until a tile joins."""
+        (``known_openings``) until a tile joins there."""
         memo = self._openings[dwarf]
         found = memo.get(g)
         if found is None:
