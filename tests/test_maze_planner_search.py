@@ -296,6 +296,27 @@ def test_every_route_is_the_plain_searchs(scenario: str, players: int, seed: int
     assert checked > 50
 
 
+@pytest.mark.parametrize(("players", "seed"), [(3, 2), (4, 1)])
+def test_the_barbarians_map_while_cameras_lock_is_the_plain_searchs(players: int, seed: int) -> None:
+    """While two cameras lock, the barbarian's moves past a camera may reach further than a
+    move from a square beyond it: the search stops at searched squares only before a camera."""
+    checked = 0
+    for state in positions("7", players, seed):
+        if state.heroes["yellow"] is None or not state.cameras_lock():
+            continue
+        checked += 1
+        if checked % 3:
+            continue
+        actions = planner.team_actions(state)
+        for flip in (False, True):
+            whole = reference_routes(state, "yellow", actions, flip)
+            assert list(planner.routes(state, "yellow", actions, flip).items()) == list(whole.items())
+            for g in list(whole)[1 + checked % 7::40]:
+                got = planner.routes(state, "yellow", actions, flip, start=g)
+                assert list(got.items()) == list(reference_routes(state, "yellow", actions, flip, start=g).items())
+    assert checked >= 30
+
+
 @pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES)
 def test_the_goal_plans_and_solo_steps_are_the_plain_planners(scenario: str, players: int, seed: int,
                                                                every: int) -> None:

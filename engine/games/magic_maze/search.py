@@ -57,9 +57,12 @@ class Search(Mapping[Cell, Route]):
         self.vortexes = (board.free_vortexes(hero) if "vortex" in actions and not board.theft else [])
         self.escalator = "escalator" in actions
         # A straight move that crosses a square already searched from goes nowhere new beyond it:
-        # that square's own move the same way reached everything further, first. (Not so for the
-        # barbarian while cameras lock: the cameras it crosses on the way change what lies beyond.)
-        self.beyond_searched = not (hero == "yellow" and self.context[1] >= 2)
+        # that square's own move the same way reached everything further, first. Not so for the
+        # barbarian past a live camera while cameras lock: the cameras it disables on the way
+        # may unlock hourglasses that a move from that square finds locked.
+        barbarian_unlocks = hero == "yellow" and self.context[1] >= 2
+        self.cameras = ({g for g in board.mall.with_kind("camera") if g not in board.used}
+                        if barbarian_unlocks else NOWHERE)
         self.found: dict[Cell, tuple[int, Move | None]] = {start: (0, None)}  # Routes, as plain pairs
         self.queue = deque([start])  # found, not yet searched from
         self.searched: set[Cell] = set()
@@ -112,26 +115,28 @@ class Search(Mapping[Cell, Route]):
         slide, dwarf, flip_ok = board.slide, hero == "orange", self.flip_ok
         openings, known = board.mall.openings, board.mall.known_openings(dwarf)
         ends = board.mall.escalators if self.escalator else {}
-        others, beyond_searched = context[0], self.beyond_searched
+        others, cameras = context[0], self.cameras
         while queue:
             g = queue[0]
             length, first = found[g]
             if limit is not None and length >= limit:
                 return
             queue.popleft()
-            if beyond_searched:
-                searched.add(g)
+            searched.add(g)
             # every square first found from g: one input further, the same first input (from
             # the start, none yet: each square's own)
             ahead = (length + 1, first) if first is not None else None
             hit = False
             for d, step in known[g] if g in known else openings(g, dwarf):  # the ways out, walls aside
-                if step in searched or d not in directions:  # the first square searched: nothing new
+                if (step in searched and step not in cameras) or d not in directions:  # nothing new that way
                     continue
                 line = slide(hero, g, d, context)
+                stop_at = searched
+                if cameras and not cameras.isdisjoint(line):  # only searched squares before the first camera
+                    stop_at = searched.intersection(line[:min(line.index(c) for c in cameras if c in line)])
                 for h in line:
                     if h in found:
-                        if h in searched or h in fresh:
+                        if h in stop_at or h in fresh:
                             break
                         continue
                     if h in fresh and not flip_ok:  # an unused hourglass the team does not want
