@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -22,7 +22,7 @@ from arbiter.engine import registry
 from arbiter.engine.bots import RandomBot
 from arbiter.engine.games.magic_maze import planner
 from arbiter.engine.games.magic_maze.mall import Mall
-from arbiter.engine.games.magic_maze.moves import DIR_NAME, Move, move_name
+from arbiter.engine.games.magic_maze.moves import DIR_NAME, Move, action_needed, move_name
 from arbiter.engine.games.magic_maze.planner import Route
 from arbiter.engine.games.magic_maze.state import MazeState
 from arbiter.engine.games.magic_maze.tiles import STEP, Cell
@@ -115,8 +115,18 @@ def reference_routes(state: MazeState, hero: str, actions: set[str], flip_ok: bo
     return best
 
 
-def reference_analysis(state: MazeState) -> tuple[set[str], bool, list[str], dict[str, dict[Cell, Route]], str,
-                                                  dict[str, set[Cell]]]:
+class Reference(NamedTuple):
+    """The team's view of a position, as first written."""
+
+    actions: set[str]
+    flip: bool
+    heroes: list[str]
+    maps: dict[str, dict[Cell, Route]]
+    phase: str
+    goals: dict[str, set[Cell]]
+
+
+def reference_analysis(state: MazeState) -> Reference:
     """Actions, flip, heroes, every hero's whole map, the goal of the moment and its squares,
     as first written (every map searched to its end and read square by square)."""
     actions = set(state.data.solo) if state.solo else {a for hand in state.hands for a in hand}
@@ -158,23 +168,29 @@ def reference_analysis(state: MazeState) -> tuple[set[str], bool, list[str], dic
         return "escape", pick(lambda h, g: g in exits[h])
 
     phase, found = goals()
-    return actions, flip, heroes, maps, phase, found
+    return Reference(actions, flip, heroes, maps, phase, found)
 
 
-def reference_plans(state: MazeState) -> list[Move]:
-    """The team's inputs worth playing, best first, as first written."""
-    _, _, heroes, maps, phase, goals = reference_analysis(state)
+def reference_candidates(ref: Reference) -> list[Move]:
+    """The first steps toward the goal's squares, nearest first, as first written."""
     out: list[tuple[int, int, str, Move]] = []
-    for i, h in enumerate(heroes):
-        for g in goals.get(h, ()):
-            route = maps[h].get(g)
+    for i, h in enumerate(ref.heroes):
+        for g in ref.goals.get(h, ()):
+            route = ref.maps[h].get(g)
             if route is not None and route.first is not None:
                 out.append((route.length, i, move_name(route.first), route.first))
-            elif route is not None and phase == "explore":
+            elif route is not None and ref.phase == "explore":
                 move = Move("explore", hero=h)
                 out.append((0, i, move_name(move), move))
+    return [c[3] for c in sorted(out, key=lambda c: c[:3])]
+
+
+def reference_plans(state: MazeState, ref: Reference) -> list[Move]:
+    """The team's inputs worth playing, best first, as first written."""
+    heroes, maps = ref.heroes, ref.maps
+    out = reference_candidates(ref)
     if out:
-        return [c[3] for c in sorted(out, key=lambda c: c[:3])]
+        return out
     for h in heroes:
         g = state.heroes[h]
         assert g is not None
@@ -186,10 +202,10 @@ def reference_plans(state: MazeState) -> list[Move]:
     return []
 
 
-def reference_solo_step(state: MazeState, top: str) -> Move | None:
+def reference_solo_step(state: MazeState, top: str, ref: Reference) -> Move | None:
     """Solo: the input with the action on top that brings a hero nearest its target, as first
     written (a whole search from every square one input away)."""
-    actions, flip, heroes, maps, phase, goals = reference_analysis(state)
+    actions, flip, heroes, maps, phase, goals = ref
     if top == "explore" and phase == "explore":
         for h in heroes:
             if state.heroes[h] in goals.get(h, ()):
@@ -208,6 +224,24 @@ def reference_solo_step(state: MazeState, top: str) -> Move | None:
             if left is not None and left < now and (best is None or (left, i) < best[:2]):
                 best = (left, i, route.first)
     return best[2] if best else None
+
+
+def reference_choices(state: MazeState, ref: Reference) -> list[Move | None]:
+    """What each seat plays, as first written: the first of the whole plans."""
+    if state.result is not None:
+        return [None for _ in state.seats]
+    options = reference_plans(state, ref)
+    if not options:
+        return [None for _ in state.seats]
+    if state.solo:
+        top = state.discard[-1] if state.discard else None
+        if top is None:
+            return [Move("draw")]
+        if action_needed(options[0]) == top:
+            return [options[0]]
+        return [reference_solo_step(state, top, ref) or Move("draw")]
+    holder = next((s for s, hand in zip(state.seats, state.hands) if action_needed(options[0]) in hand), None)
+    return [options[0] if s == holder else None for s in state.seats]
 
 
 # ------------------------------------------------------------------------------------ positions
@@ -323,48 +357,29 @@ def test_the_goal_plans_and_solo_steps_are_the_plain_planners(scenario: str, pla
     """The analysis (its maps read whole), the plans, and in solo play the step for the action
     on top and for one other (each in turn)."""
     for n, state in enumerate(positions(scenario, players, seed, every=every)):
+        ref = reference_analysis(state)
+        assert [planner.choose(state, s) for s in state.seats] == reference_choices(state, ref)  # read lazily first
         a = planner.analyse(state)
-        actions, flip, heroes, maps, phase, goals = reference_analysis(state)
-        assert (a.actions, a.flip, a.heroes, a.phase, a.goals) == (actions, flip, heroes, phase, goals)
-        for h in heroes:
-            assert list(a.maps[h].items()) == list(maps[h].items())
-        assert planner.plans(state) == reference_plans(state)
+        assert (a.actions, a.flip, a.heroes, a.phase, a.goals) == (ref.actions, ref.flip, ref.heroes, ref.phase, ref.goals)
+        for h in ref.heroes:
+            assert list(a.maps[h].items()) == list(ref.maps[h].items())
+        assert a.candidates() == reference_candidates(ref)
+        assert a.best == (a.candidates() or [None])[0]
+        assert planner.plans(state) == reference_plans(state, ref)
         if state.solo:
             tops = {state.discard[-1] if state.discard else "explore", SOLO_ACTIONS[n % len(SOLO_ACTIONS)]}
             for top in sorted(tops):
-                assert planner.solo_step(state, top) == reference_solo_step(state, top), top
+                assert planner.solo_step(state, top) == reference_solo_step(state, top, ref), top
 
 
 @pytest.mark.parametrize(("level", "players", "seed"), [(1, 4, 1), (3, 4, 2), (4, 5, 1), (5, 4, 3)])
 def test_hidden_roles_positions_plan_as_the_plain_planner(level: int, players: int, seed: int) -> None:
     for state in positions("2", players, seed, level, every=2):
+        ref = reference_analysis(state)
+        best = planner.analyse(state).best  # before anything reads the maps whole
+        assert best == (reference_candidates(ref) or [None])[0]
         a = planner.analyse(state)
-        actions, flip, heroes, maps, phase, goals = reference_analysis(state)
-        assert (a.phase, a.goals) == (phase, goals)
-        for h in heroes:
-            assert list(a.maps[h].items()) == list(maps[h].items())
-        assert planner.plans(state) == reference_plans(state)
-
-
-@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES)
-def test_a_search_read_in_part_answers_as_the_whole_map(scenario: str, players: int, seed: int, every: int) -> None:
-    """The squares one input away, the nearest of some squares (below a bound or not), and
-    single squares asked first: each as read off the whole map, and the map read whole
-    afterwards is still the whole map."""
-    for n, state in enumerate(positions(scenario, players, seed, every=every * 3)):
-        actions = planner.team_actions(state)
-        for i, (hero, _) in enumerate(hero_squares(state)):
-            whole = reference_routes(state, hero, actions, True)
-            squares = sorted(state.mall.squares())
-            targets = squares[(n + i) % 7::11]  # some reachable, some not
-            search = planner.routes(state, hero, actions, True)
-            assert search.first_steps() == [(g, r) for g, r in whole.items() if r.length == 1]
-            lengths = [whole[t].length for t in targets if t in whole]
-            nearest = min(lengths, default=None)
-            for below in (None, 1, 2, 3, 5):
-                fresh = planner.routes(state, hero, actions, True)
-                expected = nearest if nearest is not None and (below is None or nearest < below) else None
-                assert fresh.nearest(targets, below) == expected, (targets, below)
-            for t in targets:
-                assert (t in search, search.get(t)) == (t in whole, whole.get(t))
-            assert list(search.items()) == list(whole.items())
+        assert (a.phase, a.goals) == (ref.phase, ref.goals)
+        for h in ref.heroes:
+            assert list(a.maps[h].items()) == list(ref.maps[h].items())
+        assert planner.plans(state) == reference_plans(state, ref)

@@ -12,8 +12,8 @@ action tiles (``draw``) until the one needed is on top.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from arbiter.engine.games.magic_maze.moves import Move, action_needed, move_name
@@ -55,14 +55,24 @@ def _missing_exits(state: MazeState) -> list[str]:
 @dataclass
 class Analysis:
     """What the team sees in one state: each hero's shortest ways (searched as far as they are
-    read), the goal of the moment (``phase``) and its target squares per hero."""
+    read), the goal of the moment (``phase``) with each hero's squares for it (``targets``,
+    reachable or not; for a flip, only those fewer than ``budget`` inputs away count), and the
+    goal's squares each hero can reach (``goals``)."""
 
     actions: set[str]
     flip: bool
     heroes: list[str]
     maps: dict[str, Search]
     phase: str
-    goals: dict[str, set[Cell]]
+    targets: dict[str, list[Cell]]
+    budget: int | None
+
+    @cached_property
+    def goals(self) -> dict[str, set[Cell]]:
+        """Per hero, the targets it can reach (only the heroes with some)."""
+        found = {h: {g for g in squares if g in self.maps[h] and (self.budget is None or self.maps[h][g].length < self.budget)}
+                 for h, squares in self.targets.items()}
+        return {h: gs for h, gs in found.items() if gs}
 
     def candidates(self) -> list[Move]:
         """The first steps toward the goal's squares, nearest first (ties: by hero, then by
@@ -78,6 +88,29 @@ class Analysis:
                     out.append((0, i, move_name(move), move))
         return [c[3] for c in sorted(out, key=lambda c: c[:3])]
 
+    @cached_property
+    def best(self) -> Move | None:
+        """The first of ``candidates()`` (None when there are none), without reading the goals
+        whole: hero by hero, each one's nearest target, searched only as far as it could still
+        come first (a later hero must be nearer)."""
+        top: tuple[int, int, str, Move] | None = None
+        for i, h in enumerate(self.heroes):
+            search, squares = self.maps[h], self.targets.get(h, [])
+            if self.phase == "explore" and search.start in squares:  # standing on one: explore now
+                move = Move("explore", hero=h)
+                if top is None or (0, i, move_name(move)) < top[:3]:
+                    top = (0, i, move_name(move), move)
+                continue
+            ways = [g for g in squares if g != search.start]  # the start is no way anywhere
+            below = self.budget if top is None else top[0] if self.budget is None else min(top[0], self.budget)
+            length = search.nearest(ways, below)
+            if length is None:
+                continue
+            first = min((move_name(search[g].first), search[g].first) for g in search.at_length(ways, length))  # type: ignore[type-var]
+            if top is None or (length, i, first[0]) < top[:3]:
+                top = (length, i, *first)
+        return top[3] if top else None
+
 
 def analyse(state: MazeState) -> Analysis:
     """The team's view of ``state``, computed once per position and shared by the seats (the
@@ -90,43 +123,40 @@ def analyse(state: MazeState) -> Analysis:
         flip = flip_wanted(state)
         heroes = [h for h, g in state.heroes.items() if g is not None]
         maps = {h: routes(state, h, actions, flip) for h in heroes}
-        phase, goals = _goals(state, actions, flip, heroes, maps)
-        cache[key] = Analysis(actions, flip, heroes, maps, phase, goals)
+        phase, targets, budget = _phase(state, actions, flip, heroes, maps)
+        cache[key] = Analysis(actions, flip, heroes, maps, phase, targets, budget)
     return cache[key]
 
 
-def _goals(state: MazeState, actions: set[str], flip: bool, heroes: list[str],
-           maps: dict[str, Search]) -> tuple[str, dict[str, set[Cell]]]:
-    """The first goal of the moment that some hero can reach, and its squares per hero. Each
-    goal's squares are looked up in the heroes' maps, which search only as far as that needs."""
+def _phase(state: MazeState, actions: set[str], flip: bool, heroes: list[str],
+           maps: dict[str, Search]) -> tuple[str, dict[str, list[Cell]], int | None]:
+    """The first goal of the moment that some hero can reach (items or escape at the latest),
+    each hero's squares for it, and for a flip the most inputs a way there may take (less)."""
 
-    def pick(squares: Callable[[str], Iterable[Cell]]) -> dict[str, set[Cell]]:
-        """Per hero, those of its ``squares`` it can reach; only the heroes with some."""
-        found = {h: {g for g in squares(h) if g in maps[h]} for h in heroes}
-        return {h: gs for h, gs in found.items() if gs}
+    def reached(targets: dict[str, list[Cell]], below: int | None = None) -> bool:
+        return any(maps[h].nearest(squares, below) is not None for h, squares in targets.items() if squares)
 
     kinds, used = state.mall.kinds, state.used
     if flip and not state.cameras_lock():
         budget = state.time_left_ms() // max(1, state.scenario.step_ms)
         hourglasses = [g for g in state.mall.with_kind("hourglass") if g not in used]
-        goals = pick(lambda h: [g for g in hourglasses if g in maps[h] and maps[h][g].length < budget])
-        if goals:
-            return "flip", goals
+        targets = {h: hourglasses for h in heroes}
+        if reached(targets, budget):
+            return "flip", targets, budget
     if flip and state.cameras_lock() and "yellow" in maps:
-        goals = pick(lambda h: [g for g in state.mall.with_kind("camera") if h == "yellow" and g not in used])
-        if goals:
-            return "camera", goals
+        targets = {"yellow": [g for g in state.mall.with_kind("camera") if g not in used]}
+        if reached(targets):
+            return "camera", targets, None
     need_explore = state.stack and ((not state.theft and _missing_items(state)) or _missing_exits(state))
     if need_explore and "explore" in actions:  # a joinable square is an exploration square
-        goals = pick(lambda h: [g for g in state.mall.with_kind("explore")
-                                if kinds[g][1] == h and state.joinable(g) is not None])
-        if goals:
-            return "explore", goals
+        targets = {h: [g for g in state.mall.with_kind("explore") if kinds[g][1] == h and state.joinable(g) is not None]
+                   for h in heroes}
+        if reached(targets):
+            return "explore", targets, None
     if not state.theft:
-        goals = pick(lambda h: [g for g in state.mall.with_kind("item")
-                                if kinds[g] == ("item", h) and kinds[state.heroes[h]][:2] != ("item", h)])  # type: ignore[index]
-        return "items", goals
-    return "escape", pick(lambda h: _exit_for(state, h))
+        return "items", {h: [g for g in state.mall.with_kind("item") if kinds[g] == ("item", h)]
+                         if kinds[state.heroes[h]][:2] != ("item", h) else [] for h in heroes}, None  # type: ignore[index]
+    return "escape", {h: _exit_for(state, h) for h in heroes}, None
 
 
 def plans(state: MazeState) -> list[Move]:
@@ -179,17 +209,16 @@ def choose(state: MazeState, seat: str) -> Move | None:
     """What ``seat`` plays now: its share of the team plan, or None (another seat's turn)."""
     if state.result is not None:
         return None
-    options = plans(state)
-    if not options:
+    wanted = analyse(state).best or next(iter(plans(state)), None)  # plans() first, read no further
+    if wanted is None:
         return None
     if state.solo:  # a step with the action on top that helps; else turn the next tile
         top = state.discard[-1] if state.discard else None
         if top is None:
             return Move("draw")
-        if action_needed(options[0]) == top:
-            return options[0]
+        if action_needed(wanted) == top:
+            return wanted
         return solo_step(state, top) or Move("draw")
-    wanted = options[0]
     for s, hand in zip(state.seats, state.hands):
         if action_needed(wanted) in hand:
             return wanted if s == seat else None

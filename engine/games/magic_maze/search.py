@@ -104,6 +104,12 @@ class Search(Mapping[Cell, Route]):
         length = min((found[t][0] for t in targets if t in found), default=None)
         return length if length is not None and (below is None or length < below) else None
 
+    def at_length(self, targets: Collection[Cell], length: int) -> list[Cell]:
+        """Those of ``targets`` whose shortest way takes ``length`` inputs (it searches until
+        every square that near is found)."""
+        self._grow(limit=length)
+        return [t for t in targets if t in self.found and self.found[t][0] == length]
+
     # -- searching -------------------------------------------------------------------------------
     def _grow(self, watch: Collection[Cell] = NOWHERE, limit: int | None = None) -> None:
         """Search on, one found square at a time in the order found, until a square of
