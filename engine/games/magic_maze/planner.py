@@ -91,25 +91,26 @@ class Analysis:
     @cached_property
     def best(self) -> Move | None:
         """The first of ``candidates()`` (None when there are none), without reading the goals
-        whole: hero by hero, each one's nearest target, searched only as far as it could still
-        come first (a later hero must be nearer)."""
-        top: tuple[int, int, str, Move] | None = None
-        for i, h in enumerate(self.heroes):
+        whole: the heroes' searches go on together, one input further at a time, until one
+        reaches one of its targets (the first hero in order, at that length, comes first)."""
+        ways: dict[str, list[Cell]] = {}
+        for h in self.heroes:
             search, squares = self.maps[h], self.targets.get(h, [])
             if self.phase == "explore" and search.start in squares:  # standing on one: explore now
-                move = Move("explore", hero=h)
-                if top is None or (0, i, move_name(move)) < top[:3]:
-                    top = (0, i, move_name(move), move)
-                continue
-            ways = [g for g in squares if g != search.start]  # the start is no way anywhere
-            below = self.budget if top is None else top[0] if self.budget is None else min(top[0], self.budget)
-            length = search.nearest(ways, below)
-            if length is None:
-                continue
-            first = min((move_name(search[g].first), search[g].first) for g in search.at_length(ways, length))  # type: ignore[type-var]
-            if top is None or (length, i, first[0]) < top[:3]:
-                top = (length, i, *first)
-        return top[3] if top else None
+                return Move("explore", hero=h)
+            if squares:
+                ways[h] = [g for g in squares if g != search.start]  # the start is no way anywhere
+        length = 1
+        while ways and (self.budget is None or length < self.budget):
+            for h in list(ways):
+                search = self.maps[h]
+                reached = search.at_length(ways[h], length)
+                if reached:
+                    return min((move_name(first), first) for first in (search[g].first for g in reached))[1]  # type: ignore[type-var]
+                if not search.reaches_beyond(ways[h], length):
+                    del ways[h]
+            length += 1
+        return None
 
 
 def analyse(state: MazeState) -> Analysis:

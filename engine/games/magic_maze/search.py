@@ -104,6 +104,12 @@ class Search(Mapping[Cell, Route]):
         length = min((found[t][0] for t in targets if t in found), default=None)
         return length if length is not None and (below is None or length < below) else None
 
+    def reaches_beyond(self, targets: Collection[Cell], length: int) -> bool:
+        """Whether one of ``targets`` may be more than ``length`` inputs away: found that far,
+        or not found while the search goes on."""
+        found = self.found
+        return any(found[t][0] > length if t in found else bool(self.queue) for t in targets)
+
     def at_length(self, targets: Collection[Cell], length: int) -> list[Cell]:
         """Those of ``targets`` whose shortest way takes ``length`` inputs (it searches until
         every square that near is found)."""
