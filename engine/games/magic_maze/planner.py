@@ -70,7 +70,8 @@ class Analysis:
     @cached_property
     def goals(self) -> dict[str, set[Cell]]:
         """Per hero, the targets it can reach (only the heroes with some)."""
-        found = {h: {g for g in squares if g in self.maps[h] and (self.budget is None or self.maps[h][g].length < self.budget)}
+        budget = self.budget
+        found = {h: {g for g in squares if g in self.maps[h] and (budget is None or self.maps[h][g].length < budget)}
                  for h, squares in self.targets.items()}
         return {h: gs for h, gs in found.items() if gs}
 
@@ -105,8 +106,9 @@ class Analysis:
             for h in list(ways):
                 search = self.maps[h]
                 reached = search.at_length(ways[h], length)
-                if reached:
-                    return min((move_name(first), first) for first in (search[g].first for g in reached))[1]  # type: ignore[type-var]
+                if reached:  # ties: by the inputs' text
+                    firsts = [search[g].first for g in reached]
+                    return min(firsts, key=move_name)  # type: ignore[arg-type]
                 if not search.reaches_beyond(ways[h], length):
                     del ways[h]
             length += 1
@@ -154,9 +156,10 @@ def _phase(state: MazeState, actions: set[str], flip: bool, heroes: list[str],
                    for h in heroes}
         if reached(targets):
             return "explore", targets, None
-    if not state.theft:
-        return "items", {h: [g for g in state.mall.with_kind("item") if kinds[g] == ("item", h)]
-                         if kinds[state.heroes[h]][:2] != ("item", h) else [] for h in heroes}, None  # type: ignore[index]
+    if not state.theft:  # each hero onto its item, but one standing on it already
+        on_item = {h for h in heroes if kinds[state.heroes[h]][:2] == ("item", h)}  # type: ignore[index]
+        return "items", {h: [] if h in on_item else [g for g in state.mall.with_kind("item") if kinds[g] == ("item", h)]
+                         for h in heroes}, None
     return "escape", {h: _exit_for(state, h) for h in heroes}, None
 
 

@@ -74,7 +74,7 @@ class Search(Mapping[Cell, Route]):
         return _route(self.found[g])
 
     def get(self, g: Cell, default: Route | None = None) -> Route | None:  # type: ignore[override]
-        return self[g] if g in self else default
+        return _route(self.found[g]) if g in self else default
 
     def __contains__(self, g: object) -> bool:
         if g not in self.found and self.queue:
@@ -140,11 +140,11 @@ class Search(Mapping[Cell, Route]):
             ahead = (length + 1, first) if first is not None else None
             hit = False
             for d, step in known[g] if g in known else openings(g, dwarf):  # the ways out, walls aside
-                if (step in searched and step not in cameras) or d not in directions:  # nothing new that way
-                    continue
+                if (step in searched and step not in cameras) or d not in directions:
+                    continue  # a move into a searched square finds nothing new (see __init__)
                 line = slide(hero, g, d, context)
-                stop_at = searched
-                if cameras and not cameras.isdisjoint(line):  # only searched squares before the first camera
+                stop_at = searched  # where the move finds nothing new beyond
+                if cameras and not cameras.isdisjoint(line):  # only before the first camera on the way
                     stop_at = searched.intersection(line[:min(line.index(c) for c in cameras if c in line)])
                 for h in line:
                     if h in found:
