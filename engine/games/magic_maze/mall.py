@@ -120,16 +120,18 @@ class Mall:
         Nothing else changes: within a tile walls stay, and tiles meet only where doors do."""
         for g in placed.cells():
             for d in DIRECTIONS:
-                door = (g[0] + STEP[d][0], g[1] + STEP[d][1])  # a square of another tile, toward g?
-                back = OPPOSITE[d]
+                door = (g[0] + STEP[d][0], g[1] + STEP[d][1])  # g's neighbour toward d
+                back = OPPOSITE[d]  # from there toward g
                 if door in self.at and self.at[door][0] is not placed and self.side(door, back) != "wall":
+                    # a square of another tile that opens onto the new one now
                     for key in self._run_ends.pop((door, back), ()):
                         del self._runs[key]
                     for memo in self._openings.values():
                         memo.pop(door, None)
 
     def __getstate__(self) -> dict:
-        """A copy or a snapshot of the mall leaves out the runs: a memo, not the mall."""
+        """A copy or a snapshot of the mall leaves out the runs and the ways out: memos, not
+        the mall."""
         return self.__dict__ | {"_runs": {}, "_run_ends": {}, "_openings": {False: {}, True: {}}}
 
     def run(self, start: Cell, d: str, dwarf: bool) -> Run:

@@ -5,9 +5,10 @@ Each time a seat is asked, the team's next action is worked out: flip an hourgla
 sand is low (and more than half has run), else explore while an item or exit is missing,
 else bring heroes onto their items, else out through their exits. A hero's way there is a
 breadth-first search over the mall with the actions the team holds (straight moves to every
-square they can stop on, vortexes before the theft, escalators), other heroes standing still.
-The seat holding the first action of that way plays it; the others wait (None). Solo: turn
-action tiles (``draw``) until the one needed is on top.
+square they can stop on, vortexes before the theft, escalators), other heroes standing still
+(``search.py``): each search goes only as far as the plan reads it. The seat holding the
+first action of the nearest way plays it; the others wait (None). Solo: turn action tiles
+(``draw``) until the one needed is on top.
 """
 
 from __future__ import annotations
@@ -137,6 +138,7 @@ def _phase(state: MazeState, actions: set[str], flip: bool, heroes: list[str],
     each hero's squares for it, and for a flip the most inputs a way there may take (less)."""
 
     def reached(targets: dict[str, list[Cell]], below: int | None = None) -> bool:
+        """Whether some hero can reach one of its targets (in fewer than ``below`` inputs)."""
         return any(maps[h].nearest(squares, below) is not None for h, squares in targets.items() if squares)
 
     kinds, used = state.mall.kinds, state.used

@@ -69,11 +69,13 @@ class Search(Mapping[Cell, Route]):
 
     # -- reading ---------------------------------------------------------------------------------
     def __getitem__(self, g: Cell) -> Route:
+        """The route to ``g`` (KeyError when it cannot be reached)."""
         if g not in self.found and self.queue:
             self._grow(watch={g})
         return _route(self.found[g])
 
     def get(self, g: Cell, default: Route | None = None) -> Route | None:  # type: ignore[override]
+        """The route to ``g``, or ``default`` when ``g`` cannot be reached."""
         return _route(self.found[g]) if g in self else default
 
     def __contains__(self, g: object) -> bool:
