@@ -12,6 +12,7 @@ doors sit off-centre, the new tile is offset by one square (the staggered layout
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from arbiter.engine.games.magic_maze.tiles import (
     DIRECTIONS, DOOR_SIDE, DOORS, OPPOSITE, SIZE, STEP, Cell, Tile, cell_name, parse_cell,
@@ -55,17 +56,36 @@ def is_door_code(code: str) -> bool:
     return code == "In" or code[0] == "E"
 
 
+MARKED = frozenset({"hourglass", "camera", "exit"})
+"""The kinds of square on which the rules may end or change a straight move that crosses them
+(``BoardFacts.slide``): a locked hourglass, a camera the barbarian disables, a usable exit."""
+
+
+class Run(NamedTuple):
+    """A straight run of squares (``Mall.run``), and its ``MARKED`` squares: (index in the run,
+    square, kind), in order."""
+
+    squares: tuple[Cell, ...]
+    marks: tuple[tuple[int, Cell, str], ...]
+
+
 class Mall:
     """The placed tiles. What never changes until the next tile joins is kept at hand: each
-    square's kind (``kinds``), and the straight runs of squares a hero could cross with nothing
-    in its way (``run``), dropped whenever a tile is placed."""
+    square's kind (``kinds``), the squares of each kind (``with_kind``), the escalators' ends
+    (``escalators``), and the straight runs of squares a hero could cross with nothing in its
+    way (``run``) with the ways out of each square (``openings``): those a new tile changes are
+    dropped when it is placed."""
 
     def __init__(self) -> None:
         self.placed: list[Placed] = []
         self.at: dict[Cell, tuple[Placed, Cell]] = {}
         self.by_code: dict[str, list[Cell]] = {}  # the squares of each code, as placed
         self.kinds: dict[Cell, tuple[str, str | None]] = {}  # (kind, colour) of every square
-        self._runs: dict[tuple[Cell, str, bool], tuple[Cell, ...]] = {}
+        self.by_kind: dict[str, tuple[Cell, ...]] = {}  # the squares of each kind, sorted
+        self.escalators: dict[Cell, Cell] = {}  # each escalator end -> the other end
+        self._runs: dict[tuple[Cell, str, bool], Run] = {}
+        self._run_ends: dict[tuple[Cell, str], list[tuple[Cell, str, bool]]] = {}  # (last square, d) -> runs
+        self._openings: dict[bool, dict[Cell, tuple[tuple[str, Cell], ...]]] = {False: {}, True: {}}
 
     # -- building ------------------------------------------------------------------------------
     def overlap(self, origin: Cell) -> Cell | None:
@@ -87,17 +107,38 @@ class Mall:
             self.at[g] = (placed, placed.local(g))
             self.by_code.setdefault(placed.tile.code[placed.local(g)], []).append(g)
             self.kinds[g] = placed.tile.kind(placed.local(g))
-        self._runs.clear()  # a new tile may open a door: every run may go further now
+            kind = self.kinds[g][0]
+            self.by_kind[kind] = tuple(sorted((*self.by_kind.get(kind, ()), g)))
+        for a, b in placed.tile.escalators.items():
+            self.escalators[placed.glob(a)] = placed.glob(b)
+        self._forget_doors_of(placed)
         return placed
 
-    def __getstate__(self) -> dict:
-        """A copy or a snapshot of the mall leaves out the runs: a memo, not the mall."""
-        return {k: v for k, v in self.__dict__.items() if k != "_runs"} | {"_runs": {}}
+    def _forget_doors_of(self, placed: Placed) -> None:
+        """Drop what a newly placed tile changes of the memos: the runs that ended before a
+        door it opens (they go on into the tile now), and the ways out of that door's square.
+        Nothing else changes: within a tile walls stay, and tiles meet only where doors do."""
+        for g in placed.cells():
+            for d in DIRECTIONS:
+                door = (g[0] + STEP[d][0], g[1] + STEP[d][1])  # g's neighbour toward d
+                back = OPPOSITE[d]  # from there toward g
+                if door in self.at and self.at[door][0] is not placed and self.side(door, back) != "wall":
+                    # a square of another tile that opens onto the new one now
+                    for key in self._run_ends.pop((door, back), ()):
+                        del self._runs[key]
+                    for memo in self._openings.values():
+                        memo.pop(door, None)
 
-    def run(self, start: Cell, d: str, dwarf: bool) -> tuple[Cell, ...]:
+    def __getstate__(self) -> dict:
+        """A copy or a snapshot of the mall leaves out the runs and the ways out: memos, not
+        the mall."""
+        return self.__dict__ | {"_runs": {}, "_run_ends": {}, "_openings": {False: {}, True: {}}}
+
+    def run(self, start: Cell, d: str, dwarf: bool) -> Run:
         """The squares a straight line from ``start`` toward ``d`` crosses before a wall (an
         orange wall too, unless ``dwarf``), a blocked square or the mall's edge: where a move
-        could go were nothing else in its way (heroes, locks and exits are the rules' to judge)."""
+        could go were nothing else in its way (heroes, locks and exits are the rules' to judge,
+        on the run's ``MARKED`` squares)."""
         key = (start, d, dwarf)
         found = self._runs.get(key)
         if found is None:
@@ -110,8 +151,24 @@ class Mall:
                     break
                 out.append(h)
                 g = h
-            found = self._runs[key] = tuple(out)
+            marks = tuple((i, h, self.kinds[h][0]) for i, h in enumerate(out) if self.kinds[h][0] in MARKED)
+            found = self._runs[key] = Run(tuple(out), marks)
+            self._run_ends.setdefault((g, d), []).append(key)
         return found
+
+    def openings(self, g: Cell, dwarf: bool) -> tuple[tuple[str, Cell], ...]:
+        """The directions (N, E, S, W order) toward which ``run`` from ``g`` crosses a square,
+        each with that first square, the neighbour of ``g``. Found once per square, and kept
+        (``known_openings``) until a tile joins there."""
+        memo = self._openings[dwarf]
+        found = memo.get(g)
+        if found is None:
+            found = memo[g] = tuple((d, run[0]) for d in DIRECTIONS if (run := self.run(g, d, dwarf).squares))
+        return found
+
+    def known_openings(self, dwarf: bool) -> dict[Cell, tuple[tuple[str, Cell], ...]]:
+        """The openings found so far (``openings``), by square: a search may read them here first."""
+        return self._openings[dwarf]
 
     # -- reading -------------------------------------------------------------------------------
     def code(self, g: Cell) -> str | None:
@@ -154,6 +211,10 @@ class Mall:
 
     def squares(self) -> list[Cell]:
         return sorted(self.at)
+
+    def with_kind(self, kind: str) -> tuple[Cell, ...]:
+        """The squares of ``kind`` (any colour), sorted."""
+        return self.by_kind.get(kind, ())
 
     def square_name(self, g: Cell) -> str:
         """>>> m = Mall(); from arbiter.engine.games.magic_maze.tiles import EXAMPLE, parse_map

@@ -5,29 +5,27 @@ Each time a seat is asked, the team's next action is worked out: flip an hourgla
 sand is low (and more than half has run), else explore while an item or exit is missing,
 else bring heroes onto their items, else out through their exits. A hero's way there is a
 breadth-first search over the mall with the actions the team holds (straight moves to every
-square they can stop on, vortexes before the theft, escalators), other heroes standing still.
-The seat holding the first action of that way plays it; the others wait (None). Solo: turn
-action tiles (``draw``) until the one needed is on top.
+square they can stop on, vortexes before the theft, escalators), other heroes standing still
+(``search.py``): each search goes only as far as the plan reads it. The seat holding the
+first action of the nearest way plays it; the others wait (None). Solo: turn action tiles
+(``draw``) until the one needed is on top.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from functools import cached_property
+from typing import TYPE_CHECKING
 
-from arbiter.engine.games.magic_maze.moves import DIR_NAME, Move, action_needed, move_name
+from arbiter.engine.games.magic_maze.moves import Move, action_needed, move_name
+from arbiter.engine.games.magic_maze.search import Route, Search, routes
 from arbiter.engine.games.magic_maze.tiles import Cell
 
 if TYPE_CHECKING:
     from arbiter.engine.games.magic_maze.state import MazeState
 
-class Route(NamedTuple):
-    """The shortest way found to a square: how many inputs, and the first of them (None for
-    the square the hero stands on)."""
-
-    length: int
-    first: Move | None
+__all__ = ["Analysis", "Route", "Search", "analyse", "choose", "flip_wanted", "plans", "routes", "solo_step",
+           "team_actions"]
 
 
 def team_actions(state: MazeState) -> set[str]:
@@ -41,65 +39,14 @@ def flip_wanted(state: MazeState) -> bool:
     return state.time_left_ms() * 2 < state.scenario.timer_ms
 
 
-def routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
-           start: Cell | None = None) -> dict[Cell, Route]:
-    """Every square ``hero`` can reach (from ``start``, by default where it stands), with the
-    shortest way there: a breadth-first search whose straight moves are the game's ``slide``
-    (the other heroes standing still), taking only the stops the team wants (up to an unused
-    hourglass, and onto it only when a flip is wanted: one flip is the point of that move)."""
-    start = start if start is not None else state.heroes[hero]
-    assert start is not None
-    best: dict[Cell, Route] = {start: Route(0, None)}
-    queue = deque([start])
-    context = state.slide_context(hero)
-    kinds, used = state.mall.kinds, state.used
-    directions = [d for d in "NESW" if DIR_NAME[d] in actions]
-    vortexes = ([(v, Move("vortex", hero=hero, square=state.square_name(v))) for v in state.free_vortexes(hero)]
-                if "vortex" in actions and not state.theft else [])
-    escalator = "escalator" in actions
-    # A straight move that crosses a square already searched from goes nowhere new beyond it:
-    # that square's own move the same way reached everything further, first. (Not so for the
-    # barbarian while cameras lock: the cameras it crosses on the way change what lies beyond.)
-    searched: set[Cell] | None = set() if not (hero == "yellow" and context[1] >= 2) else None
-    while queue:
-        g = queue.popleft()
-        if searched is not None:
-            searched.add(g)
-        length, first = best[g]
-        length += 1
-        for d in directions:
-            for n, h in enumerate(state.slide(hero, g, d, context), start=1):
-                fresh = kinds[h][0] == "hourglass" and h not in used
-                if fresh and not flip_ok:
-                    break
-                if h not in best:
-                    best[h] = Route(length, first or Move("move", hero=hero, direction=d, squares=n))
-                    if not state.exit_usable(h, hero):
-                        queue.append(h)
-                if fresh or (searched is not None and h in searched):
-                    break
-        for v, move in vortexes:
-            if v != g and v not in best:
-                best[v] = Route(length, first or move)
-                if not state.exit_usable(v, hero):
-                    queue.append(v)
-        if escalator:
-            h = state.escalator_end(g)
-            if h is not None and state.hero_at(h) in (None, hero) and h not in best:
-                best[h] = Route(length, first or Move("escalator", hero=hero))
-                if not state.exit_usable(h, hero):
-                    queue.append(h)
-    return best
-
-
 def _missing_items(state: MazeState) -> list[str]:
-    on_board = {state.kind(g)[1] for g in state.mall.squares() if state.kind(g)[0] == "item"}
+    on_board = {state.kind(g)[1] for g in state.mall.with_kind("item")}
     return [h for h in state.heroes if h not in on_board]
 
 
 def _exit_for(state: MazeState, hero: str) -> list[Cell]:
     colour = "purple" if state.scenario.exits == "shared" else hero
-    return [g for g in state.mall.squares() if state.kind(g) == ("exit", colour)]
+    return [g for g in state.mall.with_kind("exit") if state.kind(g)[1] == colour]
 
 
 def _missing_exits(state: MazeState) -> list[str]:
@@ -108,15 +55,26 @@ def _missing_exits(state: MazeState) -> list[str]:
 
 @dataclass
 class Analysis:
-    """What the team sees in one state: each hero's shortest ways, the goal of the moment
-    (``phase``) and its target squares per hero."""
+    """What the team sees in one state: each hero's shortest ways (searched as far as they are
+    read), the goal of the moment (``phase``) with each hero's squares for it (``targets``,
+    reachable or not; for a flip, only those fewer than ``budget`` inputs away count), and the
+    goal's squares each hero can reach (``goals``)."""
 
     actions: set[str]
     flip: bool
     heroes: list[str]
-    maps: dict[str, dict[Cell, Route]]
+    maps: dict[str, Search]
     phase: str
-    goals: dict[str, set[Cell]]
+    targets: dict[str, list[Cell]]
+    budget: int | None
+
+    @cached_property
+    def goals(self) -> dict[str, set[Cell]]:
+        """Per hero, the targets it can reach (only the heroes with some)."""
+        budget = self.budget
+        found = {h: {g for g in squares if g in self.maps[h] and (budget is None or self.maps[h][g].length < budget)}
+                 for h, squares in self.targets.items()}
+        return {h: gs for h, gs in found.items() if gs}
 
     def candidates(self) -> list[Move]:
         """The first steps toward the goal's squares, nearest first (ties: by hero, then by
@@ -132,6 +90,31 @@ class Analysis:
                     out.append((0, i, move_name(move), move))
         return [c[3] for c in sorted(out, key=lambda c: c[:3])]
 
+    @cached_property
+    def best(self) -> Move | None:
+        """The first of ``candidates()`` (None when there are none), without reading the goals
+        whole: the heroes' searches go on together, one input further at a time, until one
+        reaches one of its targets (the first hero in order, at that length, comes first)."""
+        ways: dict[str, list[Cell]] = {}
+        for h in self.heroes:
+            search, squares = self.maps[h], self.targets.get(h, [])
+            if self.phase == "explore" and search.start in squares:  # standing on one: explore now
+                return Move("explore", hero=h)
+            if squares:
+                ways[h] = [g for g in squares if g != search.start]  # the start is no way anywhere
+        length = 1
+        while ways and (self.budget is None or length < self.budget):
+            for h in list(ways):
+                search = self.maps[h]
+                reached = search.at_length(ways[h], length)
+                if reached:  # ties: by the inputs' text
+                    firsts = [search[g].first for g in reached]
+                    return min(firsts, key=move_name)  # type: ignore[arg-type]
+                if not search.reaches_beyond(ways[h], length):
+                    del ways[h]
+            length += 1
+        return None
+
 
 def analyse(state: MazeState) -> Analysis:
     """The team's view of ``state``, computed once per position and shared by the seats (the
@@ -144,39 +127,42 @@ def analyse(state: MazeState) -> Analysis:
         flip = flip_wanted(state)
         heroes = [h for h, g in state.heroes.items() if g is not None]
         maps = {h: routes(state, h, actions, flip) for h in heroes}
-        phase, goals = _goals(state, actions, flip, heroes, maps)
-        cache[key] = Analysis(actions, flip, heroes, maps, phase, goals)
+        phase, targets, budget = _phase(state, actions, flip, heroes, maps)
+        cache[key] = Analysis(actions, flip, heroes, maps, phase, targets, budget)
     return cache[key]
 
 
-def _goals(state: MazeState, actions: set[str], flip: bool, heroes: list[str],
-           maps: dict[str, dict[Cell, Route]]) -> tuple[str, dict[str, set[Cell]]]:
-    """The first goal of the moment that some hero can reach, and its squares per hero."""
+def _phase(state: MazeState, actions: set[str], flip: bool, heroes: list[str],
+           maps: dict[str, Search]) -> tuple[str, dict[str, list[Cell]], int | None]:
+    """The first goal of the moment that some hero can reach (items or escape at the latest),
+    each hero's squares for it, and for a flip the most inputs a way there may take (less)."""
 
-    def pick(test) -> dict[str, set[Cell]]:  # type: ignore[no-untyped-def]
-        found = {h: {g for g in maps[h] if test(h, g)} for h in heroes}
-        return {h: gs for h, gs in found.items() if gs}
+    def reached(targets: dict[str, list[Cell]], below: int | None = None) -> bool:
+        """Whether some hero can reach one of its targets (in fewer than ``below`` inputs)."""
+        return any(maps[h].nearest(squares, below) is not None for h, squares in targets.items() if squares)
 
+    kinds, used = state.mall.kinds, state.used
     if flip and not state.cameras_lock():
         budget = state.time_left_ms() // max(1, state.scenario.step_ms)
-        goals = pick(lambda h, g: state.kind(g)[0] == "hourglass" and g not in state.used
-                     and maps[h][g].length < budget)
-        if goals:
-            return "flip", goals
+        hourglasses = [g for g in state.mall.with_kind("hourglass") if g not in used]
+        targets = {h: hourglasses for h in heroes}
+        if reached(targets, budget):
+            return "flip", targets, budget
     if flip and state.cameras_lock() and "yellow" in maps:
-        goals = pick(lambda h, g: h == "yellow" and state.kind(g)[0] == "camera" and g not in state.used)
-        if goals:
-            return "camera", goals
+        targets = {"yellow": [g for g in state.mall.with_kind("camera") if g not in used]}
+        if reached(targets):
+            return "camera", targets, None
     need_explore = state.stack and ((not state.theft and _missing_items(state)) or _missing_exits(state))
-    if need_explore and "explore" in actions:
-        goals = pick(lambda h, g: state.kind(g)[1] == h and state.joinable(g) is not None)
-        if goals:
-            return "explore", goals
-    if not state.theft:
-        goals = pick(lambda h, g: state.kind(g) == ("item", h) and state.kind(state.heroes[h])[:2] != ("item", h))  # type: ignore[index]
-        return "items", goals
-    exits = {h: set(_exit_for(state, h)) for h in heroes}
-    return "escape", pick(lambda h, g: g in exits[h])
+    if need_explore and "explore" in actions:  # a joinable square is an exploration square
+        targets = {h: [g for g in state.mall.with_kind("explore") if kinds[g][1] == h and state.joinable(g) is not None]
+                   for h in heroes}
+        if reached(targets):
+            return "explore", targets, None
+    if not state.theft:  # each hero onto its item, but one standing on it already
+        on_item = {h for h in heroes if kinds[state.heroes[h]][:2] == ("item", h)}  # type: ignore[index]
+        return "items", {h: [] if h in on_item else [g for g in state.mall.with_kind("item") if kinds[g] == ("item", h)]
+                         for h in heroes}, None
+    return "escape", {h: _exit_for(state, h) for h in heroes}, None
 
 
 def plans(state: MazeState) -> list[Move]:
@@ -203,17 +189,16 @@ def solo_step(state: MazeState, top: str) -> Move | None:
         if not targets:
             continue
         now = min(a.maps[h][g].length for g in targets)
-        for g, route in routes(state, h, {top}, a.flip).items():
-            if route.length != 1 or route.first is None:
-                continue
-            after = routes(state, h, a.actions, a.flip, start=g)
-            left = min((after[t].length for t in targets if t in after), default=None)
-            if left is not None and left < now and (best is None or (left, i) < best[:2]):
-                best = (left, i, route.first)
+        for g, route in routes(state, h, {top}, a.flip).first_steps():
+            # worth it only nearer than now, and than the best so far (heroes come in order)
+            below = now if best is None else min(now, best[0])
+            left = routes(state, h, a.actions, a.flip, start=g).nearest(targets, below)
+            if left is not None:
+                best = (left, i, route.first)  # type: ignore[assignment]
     return best[2] if best else None
 
 
-def _unjam(state: MazeState, heroes: list[str], maps: dict[str, dict[Cell, Route]]) -> Move | None:
+def _unjam(state: MazeState, heroes: list[str], maps: dict[str, Search]) -> Move | None:
     """Nothing leads anywhere: step a hero that is not where it belongs somewhere new."""
     for h in heroes:
         g = state.heroes[h]
@@ -230,17 +215,16 @@ def choose(state: MazeState, seat: str) -> Move | None:
     """What ``seat`` plays now: its share of the team plan, or None (another seat's turn)."""
     if state.result is not None:
         return None
-    options = plans(state)
-    if not options:
+    wanted = analyse(state).best or next(iter(plans(state)), None)  # plans() first, read no further
+    if wanted is None:
         return None
     if state.solo:  # a step with the action on top that helps; else turn the next tile
         top = state.discard[-1] if state.discard else None
         if top is None:
             return Move("draw")
-        if action_needed(options[0]) == top:
-            return options[0]
+        if action_needed(wanted) == top:
+            return wanted
         return solo_step(state, top) or Move("draw")
-    wanted = options[0]
     for s, hand in zip(state.seats, state.hands):
         if action_needed(wanted) in hand:
             return wanted if s == seat else None

@@ -373,8 +373,8 @@ def _fails_mission(state: HiddenRolesState, me: Seat, step: Move) -> bool:
     if pred.name not in ("hero-leaves-first", "hero-leaves-last") or step.hero is None:
         return False
     a = planner.analyse(state)
-    route = a.maps.get(step.hero, {})
-    leaves = any(r.length == 1 and r.first == step and state.exit_usable(g, step.hero) for g, r in route.items())
+    steps = a.maps[step.hero].first_steps() if step.hero in a.maps else []
+    leaves = any(r.first == step and state.exit_usable(g, step.hero) for g, r in steps)
     if not leaves:
         return False
     if pred.name == "hero-leaves-first":
@@ -448,11 +448,10 @@ def _sabotage(state: HiddenRolesState, seat: str, rng: random.Random) -> Move | 
         if not goals:
             continue
         was = min(a.maps[h][g].length for g in goals) if h in a.goals else 0
-        for g, route in sorted(planner.routes(state, h, held, False).items()):
-            if route.length != 1 or route.first is None or state.exit_usable(g, h) or g in goals:
+        for g, route in sorted(planner.routes(state, h, held, False).first_steps()):
+            if state.exit_usable(g, h) or g in goals:
                 continue
-            after = planner.routes(state, h, a.actions, a.flip, start=g)
-            now = min((after[t].length for t in goals if t in after), default=None)
+            now = planner.routes(state, h, a.actions, a.flip, start=g).nearest(goals)
             if now is None:
                 continue
             if now == was:

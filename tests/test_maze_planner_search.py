@@ -1,0 +1,403 @@
+"""The planner's fast search plays exactly as the plain one it replaced.
+
+``engine/games/magic_maze/search.py`` searches the mall lazily with a tuned breadth-first
+search, the mall keeps its runs across tiles, the board's ``slide`` answers from them, and a
+team seat reads only the plan's first step (``Analysis.best``). Kept here, never in the
+engine, is the plain way all of it was first written: ``reference_run`` walks the walls,
+``reference_slide`` walks a run square by square, ``reference_routes`` searches square by
+square to the end, and ``reference_analysis`` / ``reference_plans`` / ``reference_solo_step``
+/ ``reference_choices`` read whole maps. On positions of seeded planner games (every
+scenario, solo and team, and Hidden Roles), the engine's answers must be the reference's:
+each run and slide, each route (length, first input, and the order squares are found in),
+searches read in part (a square, the nearest of some, the first steps), the goal of the moment
+with its squares, the plans, the solo steps and every seat's choice.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+import pytest
+
+from arbiter.engine import registry
+from arbiter.engine.bots import RandomBot
+from arbiter.engine.games.magic_maze import planner
+from arbiter.engine.games.magic_maze.mall import Mall
+from arbiter.engine.games.magic_maze.moves import DIR_NAME, Move, action_needed, move_name
+from arbiter.engine.games.magic_maze.planner import Route
+from arbiter.engine.games.magic_maze.state import MazeState
+from arbiter.engine.games.magic_maze.tiles import STEP, Cell
+from arbiter.engine.match import Match
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
+
+MAZE = registry.get("magic-maze")
+SOLO_ACTIONS = ("north", "south", "east", "west", "vortex", "escalator", "explore")
+
+
+# ------------------------------------------------------------------------------------ the reference
+def reference_run(mall: Mall, start: Cell, d: str, dwarf: bool) -> list[Cell]:
+    """The squares a straight line crosses before a wall, walked afresh (no memo)."""
+    out, g = [], start
+    while True:
+        side = mall.side(g, d)
+        h = (g[0] + STEP[d][0], g[1] + STEP[d][1])
+        if side == "wall" or (side == "orange" and not dwarf) or mall.kinds[h][0] == "blocked":
+            return out
+        out.append(h)
+        g = h
+
+
+def reference_slide(state: MazeState, hero: str, start: Cell, d: str) -> list[Cell]:
+    """The straight-move rule square by square, as first written."""
+    others = {c for h, c in state.heroes.items() if c is not None and h != hero}
+    live = state.live_cameras()
+    out = []
+    for h in reference_run(state.mall, start, d, hero == "orange"):
+        kind, colour = state.mall.kinds[h]
+        if h in others or (kind == "hourglass" and live >= 2):
+            break
+        out.append(h)
+        if live and hero == "yellow" and kind == "camera" and h not in state.used:
+            live -= 1
+        if state.theft and kind == "exit" and colour == ("purple" if state.scenario.exits == "shared" else hero):
+            break
+    return out
+
+
+def reference_routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
+                     start: Cell | None = None) -> dict[Cell, Route]:
+    """The planner's breadth-first search as first written: a Route made for every square."""
+    start = start if start is not None else state.heroes[hero]
+    assert start is not None
+    best: dict[Cell, Route] = {start: Route(0, None)}
+    queue = deque([start])
+    kinds, used = state.mall.kinds, state.used
+    directions = [d for d in "NESW" if DIR_NAME[d] in actions]
+    free = [g for g in state.mall.squares() if kinds[g] == ("vortex", hero) and state.hero_at(g) in (None, hero)]
+    vortexes = ([(v, Move("vortex", hero=hero, square=state.square_name(v))) for v in free]
+                if "vortex" in actions and not state.theft else [])
+    escalator = "escalator" in actions
+    searched: set[Cell] | None = set() if not (hero == "yellow" and state.live_cameras() >= 2) else None
+
+    def leaves(g: Cell) -> bool:
+        return state.theft and kinds[g] == ("exit", "purple" if state.scenario.exits == "shared" else hero)
+
+    while queue:
+        g = queue.popleft()
+        if searched is not None:
+            searched.add(g)
+        length, first = best[g]
+        length += 1
+        for d in directions:
+            for n, h in enumerate(reference_slide(state, hero, g, d), start=1):
+                fresh = kinds[h][0] == "hourglass" and h not in used
+                if fresh and not flip_ok:
+                    break
+                if h not in best:
+                    best[h] = Route(length, first or Move("move", hero=hero, direction=d, squares=n))
+                    if not leaves(h):
+                        queue.append(h)
+                if fresh or (searched is not None and h in searched):
+                    break
+        for v, move in vortexes:
+            if v != g and v not in best:
+                best[v] = Route(length, first or move)
+                if not leaves(v):
+                    queue.append(v)
+        if escalator:
+            placed, local = state.mall.at[g]
+            other = placed.tile.escalators.get(local)
+            h = None if other is None else placed.glob(other)
+            if h is not None and state.hero_at(h) in (None, hero) and h not in best:
+                best[h] = Route(length, first or Move("escalator", hero=hero))
+                if not leaves(h):
+                    queue.append(h)
+    return best
+
+
+class Reference(NamedTuple):
+    """The team's view of a position, as first written."""
+
+    actions: set[str]
+    flip: bool
+    heroes: list[str]
+    maps: dict[str, dict[Cell, Route]]
+    phase: str
+    goals: dict[str, set[Cell]]
+
+
+def reference_analysis(state: MazeState) -> Reference:
+    """Actions, flip, heroes, every hero's whole map, the goal of the moment and its squares,
+    as first written (every map searched to its end and read square by square)."""
+    actions = set(state.data.solo) if state.solo else {a for hand in state.hands for a in hand}
+    flip = state.time_left_ms() * 2 < state.scenario.timer_ms
+    heroes = [h for h, g in state.heroes.items() if g is not None]
+    maps = {h: reference_routes(state, h, actions, flip) for h in heroes}
+    squares = state.mall.squares()
+
+    def exit_for(hero: str) -> list[Cell]:
+        colour = "purple" if state.scenario.exits == "shared" else hero
+        return [g for g in squares if state.kind(g) == ("exit", colour)]
+
+    def pick(test) -> dict[str, set[Cell]]:  # type: ignore[no-untyped-def]
+        found = {h: {g for g in maps[h] if test(h, g)} for h in heroes}
+        return {h: gs for h, gs in found.items() if gs}
+
+    def goals() -> tuple[str, dict[str, set[Cell]]]:
+        if flip and not state.cameras_lock():
+            budget = state.time_left_ms() // max(1, state.scenario.step_ms)
+            found = pick(lambda h, g: state.kind(g)[0] == "hourglass" and g not in state.used
+                         and maps[h][g].length < budget)
+            if found:
+                return "flip", found
+        if flip and state.cameras_lock() and "yellow" in maps:
+            found = pick(lambda h, g: h == "yellow" and state.kind(g)[0] == "camera" and g not in state.used)
+            if found:
+                return "camera", found
+        on_board = {state.kind(g)[1] for g in squares if state.kind(g)[0] == "item"}
+        missing_items = [h for h in state.heroes if h not in on_board]
+        missing_exits = [h for h, g in state.heroes.items() if g is not None and not exit_for(h)]
+        if state.stack and ((not state.theft and missing_items) or missing_exits) and "explore" in actions:
+            found = pick(lambda h, g: state.kind(g)[1] == h and state.joinable(g) is not None)
+            if found:
+                return "explore", found
+        if not state.theft:
+            return "items", pick(lambda h, g: state.kind(g) == ("item", h)
+                                 and state.kind(state.heroes[h])[:2] != ("item", h))  # type: ignore[index]
+        exits = {h: set(exit_for(h)) for h in heroes}
+        return "escape", pick(lambda h, g: g in exits[h])
+
+    phase, found = goals()
+    return Reference(actions, flip, heroes, maps, phase, found)
+
+
+def reference_candidates(ref: Reference) -> list[Move]:
+    """The first steps toward the goal's squares, nearest first, as first written."""
+    out: list[tuple[int, int, str, Move]] = []
+    for i, h in enumerate(ref.heroes):
+        for g in ref.goals.get(h, ()):
+            route = ref.maps[h].get(g)
+            if route is not None and route.first is not None:
+                out.append((route.length, i, move_name(route.first), route.first))
+            elif route is not None and ref.phase == "explore":
+                move = Move("explore", hero=h)
+                out.append((0, i, move_name(move), move))
+    return [c[3] for c in sorted(out, key=lambda c: c[:3])]
+
+
+def reference_plans(state: MazeState, ref: Reference) -> list[Move]:
+    """The team's inputs worth playing, best first, as first written."""
+    heroes, maps = ref.heroes, ref.maps
+    out = reference_candidates(ref)
+    if out:
+        return out
+    for h in heroes:
+        g = state.heroes[h]
+        assert g is not None
+        if not state.theft and state.kind(g) == ("item", h):
+            continue
+        for target in sorted(maps[h]):
+            if maps[h][target].first is not None:
+                return [maps[h][target].first]  # type: ignore[list-item]
+    return []
+
+
+def reference_solo_step(state: MazeState, top: str, ref: Reference) -> Move | None:
+    """Solo: the input with the action on top that brings a hero nearest its target, as first
+    written (a whole search from every square one input away)."""
+    actions, flip, heroes, maps, phase, goals = ref
+    if top == "explore" and phase == "explore":
+        for h in heroes:
+            if state.heroes[h] in goals.get(h, ()):
+                return Move("explore", hero=h)
+    best: tuple[int, int, Move] | None = None
+    for i, h in enumerate(heroes):
+        targets = [g for g in goals.get(h, ()) if g in maps[h]]
+        if not targets:
+            continue
+        now = min(maps[h][g].length for g in targets)
+        for g, route in reference_routes(state, h, {top}, flip).items():
+            if route.length != 1 or route.first is None:
+                continue
+            after = reference_routes(state, h, actions, flip, start=g)
+            left = min((after[t].length for t in targets if t in after), default=None)
+            if left is not None and left < now and (best is None or (left, i) < best[:2]):
+                best = (left, i, route.first)
+    return best[2] if best else None
+
+
+def reference_choices(state: MazeState, ref: Reference) -> list[Move | None]:
+    """What each seat plays, as first written: the first of the whole plans."""
+    if state.result is not None:
+        return [None for _ in state.seats]
+    options = reference_plans(state, ref)
+    if not options:
+        return [None for _ in state.seats]
+    if state.solo:
+        top = state.discard[-1] if state.discard else None
+        if top is None:
+            return [Move("draw")]
+        if action_needed(options[0]) == top:
+            return [options[0]]
+        return [reference_solo_step(state, top, ref) or Move("draw")]
+    holder = next((s for s, hand in zip(state.seats, state.hands) if action_needed(options[0]) in hand), None)
+    return [options[0] if s == holder else None for s in state.seats]
+
+
+# ------------------------------------------------------------------------------------ positions
+def positions(scenario: str, players: int, seed: int, level: int | None = None,
+              every: int = 1) -> Iterator[MazeState]:
+    """Every ``every``-th position of a seeded game of planner bots (Hidden Roles at ``level``),
+    each handed out before the game goes on (the state changes in place)."""
+    options: dict[str, Any] = {"players": players} | ({"roles": level} if level else {})
+    session = Session(MAZE, scenario, seed=seed, options=options)
+    bots = {s: RandomBot(s, seed, "planner") for s in session.seats}
+    seen = -1
+    for _ in Match(Protocol(session), dict(bots), None, max_moves=2000).run():
+        n = len(session.moves)
+        if n != seen and not session.over and n % every == 0:
+            seen = n
+            yield session.state
+    assert session.over, "the game did not end"
+
+
+def hero_squares(state: MazeState) -> Iterator[tuple[str, Cell]]:
+    for h, g in state.heroes.items():
+        if g is not None:
+            yield h, g
+
+
+GAMES = [("1", 1, 1, 8), ("3", 1, 1, 12), ("5", 1, 3, 14), ("7", 1, 1, 18),
+         ("1", 2, 3, 1), ("4", 3, 1, 2), ("6", 4, 2, 2), ("7", 4, 1, 3)]
+"""Seeded planner games (scenario, players, seed) and how often a position is checked: solo
+games are long (one tile drawn at a time), so one position in a few."""
+
+
+@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES[3:])
+def test_slide_answers_as_the_rule_walked_square_by_square(scenario: str, players: int, seed: int,
+                                                            every: int) -> None:
+    checked = 0
+    for state in positions(scenario, players, seed, every=every * 8):
+        for hero, _ in hero_squares(state):
+            for g in state.mall.squares():
+                if state.mall.kinds[g][0] == "blocked":
+                    continue
+                for d in "NESW":
+                    assert list(state.slide(hero, g, d)) == reference_slide(state, hero, g, d), (hero, g, d)
+                    checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES[3:])
+def test_the_malls_memos_are_what_walking_the_walls_finds_after_every_tile(scenario: str, players: int, seed: int,
+                                                                           every: int) -> None:
+    """Runs and ways out are kept across tiles joining (only those a new door changes are
+    dropped): each one kept is the one walked afresh."""
+    tiles = 0
+    for state in positions(scenario, players, seed):
+        mall = state.mall
+        if len(mall.placed) == tiles:
+            continue
+        tiles = len(mall.placed)
+        for g in mall.squares():
+            for dwarf in (False, True):
+                runs = {d: reference_run(mall, g, d, dwarf) for d in "NESW"}
+                for d in "NESW":
+                    assert list(mall.run(g, d, dwarf).squares) == runs[d], (g, d, dwarf)
+                assert mall.openings(g, dwarf) == tuple((d, runs[d][0]) for d in "NESW" if runs[d])
+    assert tiles > 4
+
+
+@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES)
+def test_every_route_is_the_plain_searchs(scenario: str, players: int, seed: int, every: int) -> None:
+    """Whole maps, in the order found: the team's actions (flip wanted or not); one action
+    alone (each in turn), and the team's actions from two of the squares that action reaches in
+    one input (as solo play asks)."""
+    checked = 0
+    for n, state in enumerate(positions(scenario, players, seed, every=every * 3)):
+        actions = planner.team_actions(state)
+        for i, (hero, _) in enumerate(hero_squares(state)):
+            for flip in (False, True):
+                got = planner.routes(state, hero, actions, flip)
+                assert list(got.items()) == list(reference_routes(state, hero, actions, flip).items())
+                checked += 1
+            top = SOLO_ACTIONS[(n + i) % len(SOLO_ACTIONS)]
+            one = planner.routes(state, hero, {top}, True)
+            assert list(one.items()) == list(reference_routes(state, hero, {top}, True).items())
+            for g, _ in list(one.items())[1:3]:
+                got = planner.routes(state, hero, actions, True, start=g)
+                assert list(got.items()) == list(reference_routes(state, hero, actions, True, start=g).items())
+    assert checked > 50
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 2), (4, 1)])
+def test_the_barbarians_map_while_cameras_lock_is_the_plain_searchs(players: int, seed: int) -> None:
+    """While two cameras lock, the barbarian's moves past a camera may reach further than a
+    move from a square beyond it: the search stops at searched squares only before a camera."""
+    checked = 0
+    for state in positions("7", players, seed):
+        if state.heroes["yellow"] is None or not state.cameras_lock():
+            continue
+        checked += 1
+        if checked % 3:
+            continue
+        actions = planner.team_actions(state)
+        for flip in (False, True):
+            whole = reference_routes(state, "yellow", actions, flip)
+            assert list(planner.routes(state, "yellow", actions, flip).items()) == list(whole.items())
+            for g in list(whole)[1 + checked % 7::40]:
+                got = planner.routes(state, "yellow", actions, flip, start=g)
+                assert list(got.items()) == list(reference_routes(state, "yellow", actions, flip, start=g).items())
+    assert checked >= 30
+
+
+def best_after_whole_maps(state: MazeState) -> Move | None:
+    """``Analysis.best`` of a fresh analysis whose maps were all searched to their end first
+    (as the Hidden Roles watch reads them before a seat chooses)."""
+    state.__dict__.pop("_planner_cache", None)
+    a = planner.analyse(state)
+    for search in a.maps.values():
+        list(search)
+    return a.best
+
+
+@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES)
+def test_the_goal_plans_and_solo_steps_are_the_plain_planners(scenario: str, players: int, seed: int,
+                                                               every: int) -> None:
+    """The analysis (its maps read whole), the plans, and in solo play the step for the action
+    on top and for one other (each in turn)."""
+    for n, state in enumerate(positions(scenario, players, seed, every=every)):
+        ref = reference_analysis(state)
+        state.__dict__.pop("_planner_cache", None)  # a fresh analysis, read lazily first
+        assert [planner.choose(state, s) for s in state.seats] == reference_choices(state, ref)
+        a = planner.analyse(state)
+        assert (a.actions, a.flip, a.heroes, a.phase) == (ref.actions, ref.flip, ref.heroes, ref.phase)
+        assert a.goals == ref.goals
+        for h in ref.heroes:
+            assert list(a.maps[h].items()) == list(ref.maps[h].items())
+        assert a.candidates() == reference_candidates(ref)
+        assert a.best == (a.candidates() or [None])[0]
+        assert planner.plans(state) == reference_plans(state, ref)
+        assert best_after_whole_maps(state) == a.best
+        if state.solo:
+            tops = {state.discard[-1] if state.discard else "explore", SOLO_ACTIONS[n % len(SOLO_ACTIONS)]}
+            for top in sorted(tops):
+                assert planner.solo_step(state, top) == reference_solo_step(state, top, ref), top
+
+
+@pytest.mark.parametrize(("level", "players", "seed"), [(1, 4, 1), (3, 4, 2), (4, 5, 2), (5, 4, 3)])
+def test_hidden_roles_positions_plan_as_the_plain_planner(level: int, players: int, seed: int) -> None:
+    for state in positions("2", players, seed, level, every=2):
+        ref = reference_analysis(state)
+        state.__dict__.pop("_planner_cache", None)
+        best = planner.analyse(state).best  # before anything reads the maps whole
+        assert best == (reference_candidates(ref) or [None])[0]
+        assert best_after_whole_maps(state) == best
+        a = planner.analyse(state)
+        assert (a.phase, a.goals) == (ref.phase, ref.goals)
+        for h in ref.heroes:
+            assert list(a.maps[h].items()) == list(ref.maps[h].items())
+        assert planner.plans(state) == reference_plans(state, ref)
