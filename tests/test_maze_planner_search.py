@@ -342,7 +342,7 @@ def test_the_barbarians_map_while_cameras_lock_is_the_plain_searchs(players: int
         if state.heroes["yellow"] is None or not state.cameras_lock():
             continue
         checked += 1
-        if checked % 3:
+        if checked % 6:
             continue
         actions = planner.team_actions(state)
         for flip in (False, True):
@@ -369,7 +369,7 @@ def test_the_goal_plans_and_solo_steps_are_the_plain_planners(scenario: str, pla
                                                                every: int) -> None:
     """The analysis (its maps read whole), the plans, and in solo play the step for the action
     on top and for one other (each in turn)."""
-    for n, state in enumerate(positions(scenario, players, seed, every=every)):
+    for n, state in enumerate(positions(scenario, players, seed, every=every * 2)):  # the routes test takes the others
         ref = reference_analysis(state)
         state.__dict__.pop("_planner_cache", None)  # a fresh analysis, read lazily first
         assert [planner.choose(state, s) for s in state.seats] == reference_choices(state, ref)
