@@ -21,7 +21,7 @@ for a breach, so a test can show them all.
 
 from __future__ import annotations
 
-import copy
+import io
 import json
 import pickle
 import random
@@ -167,18 +167,28 @@ def check_contract(rules: Rules, variant: str, options: dict[str, Any], seed: in
 def _copy(session: Session) -> Session:
     """A copy of the game to try an input on. The game's data (frozen dataclasses held by the
     state, such as its scenario and tiles) and the rules are shared, not copied: nothing
-    changes them."""
-    memo: dict[int, Any] = {id(session.rules): session.rules, id(session.variant): session.variant}
+    changes them. (A pickle's round trip that leaves the shared objects out by reference: a few
+    times faster than ``copy.deepcopy`` with a memo, for the same copy.)"""
+    shared: dict[int, Any] = {id(session.rules): session.rules, id(session.variant): session.variant}
     for value in session.state.__dict__.values():
         params = getattr(type(value), "__dataclass_params__", None)
         if params is not None and params.frozen:
-            memo[id(value)] = value
+            shared[id(value)] = value
     # The game's record so far is frozen too: its events, moves and chance outcomes are shared
     # (the copy's lists are its own, so what the trial appends stays in the trial).
     chance = session.chance
     for record in (*session.events, *session.moves, *chance.records, *chance._recorded):
-        memo[id(record)] = record
-    return copy.deepcopy(session, memo)
+        shared[id(record)] = record
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.persistent_id = lambda obj: id(obj) if id(obj) in shared else None  # type: ignore[method-assign]
+    pickler.dump(session)
+    buffer.seek(0)
+    unpickler = pickle.Unpickler(buffer)
+    unpickler.persistent_load = shared.__getitem__  # type: ignore[method-assign]
+    copied = unpickler.load()
+    assert isinstance(copied, Session)
+    return copied
 
 
 def _check_accepted(session: Session, seat: str, rng: random.Random, report: ContractReport, sample: int) -> None:
