@@ -44,7 +44,7 @@ FORMS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Move:
     """One FBI vs Mafia input. Only the fields its verb uses are set."""
 
@@ -56,6 +56,21 @@ class Move:
     delta: int | None = None
     token: str | None = None
     answer: bool | None = None
+
+    def __init__(self, verb: str, cells: tuple[Cell, ...] = (), name: str | None = None, line: str | None = None,
+                 index: int | None = None, delta: int | None = None, token: str | None = None,
+                 answer: bool | None = None) -> None:
+        """The move with these fields (as a frozen dataclass's own ``__init__`` sets them, but
+        into the instance's dictionary at once: moves are made by the thousand a game)."""
+        d = self.__dict__
+        d["verb"] = verb
+        d["cells"] = cells
+        d["name"] = name
+        d["line"] = line
+        d["index"] = index
+        d["delta"] = delta
+        d["token"] = token
+        d["answer"] = answer
 
     def __repr__(self) -> str:
         parts = [f"verb={self.verb!r}"]
@@ -169,20 +184,66 @@ def parse_move(text: str, size: int) -> Move:
 
 def move_name(move: Move) -> str:
     """The canonical text of a move (what ``parse_move`` reads back to the same move)."""
+    verb = move.verb
     if move.answer is not None:
-        return f"{move.verb} {'yes' if move.answer else 'no'}"
-    if move.verb == "shift":
+        return f"{verb} {'yes' if move.answer else 'no'}"
+    if verb == "shift":
         assert move.line is not None and move.index is not None and move.delta is not None
-        where = str(move.index + 1) if move.line == "row" else COLUMNS[move.index]
-        if move.line == "row":
-            direction = "right" if move.delta > 0 else "left"
+        line, delta = move.line, move.delta
+        if line == "row":
+            where, direction = str(move.index + 1), "right" if delta > 0 else "left"
         else:
-            direction = "down" if move.delta > 0 else "up"
-        dist = f" {abs(move.delta)}" if abs(move.delta) != 1 else ""
-        return f"shift {move.line} {where} {direction}{dist}"
-    words = [move.verb] + [cell_name(c) for c in move.cells]
+            where, direction = COLUMNS[move.index], "down" if delta > 0 else "up"
+        dist = f" {abs(delta)}" if abs(delta) != 1 else ""
+        return f"shift {line} {where} {direction}{dist}"
+    cells = move.cells
+    if len(cells) == 1 and move.name is None and move.token is None:  # most inputs: a verb and a cell
+        return f"{verb} {cell_name(cells[0])}"
+    words = [verb] + [cell_name(c) for c in cells]
     if move.name is not None:
         words.append(move.name)
     if move.token is not None:
         words.append(move.token)
     return " ".join(words)
+
+
+_BARE = frozenset(("surrender", "masquerade", "inspect", "skip"))
+_CELLS = {"swap": (2, 2), "prepare": (2, 2), "threat": (1, 3)}  # verbs on other than one cell
+_TOKENS_OF = {"defuse": (None, "bomb", "threat"), "prepare": (None, *TOKENS)}
+
+
+def well_formed(move: object, size: int) -> bool:
+    """Whether ``move`` is a ``Move`` exactly as ``parse_move`` reads its words ``move_name(move)``
+    on a board of ``size``, down to the types of its fields (ints, not bools or floats): the
+    verb's own fields set, within the board and the words' choices, and no other. A suspect
+    named by name is not (names are read from words only), nor is any other value: ``apply_move``
+    applies a well-formed value as it is and reads any other from its words."""
+    if type(move) is not Move:
+        return False
+    verb, cells = move.verb, move.cells
+    if type(verb) is not str or verb not in FORMS or type(cells) is not tuple or move.name is not None:
+        return False
+    if verb == "shift":
+        return (cells == () and move.token is None and move.answer is None
+                and type(move.line) is str and move.line in ("row", "col")
+                and type(move.index) is int and 0 <= move.index < size
+                and type(move.delta) is int and move.delta in (-2, -1, 1, 2))
+    if move.line is not None or move.index is not None or move.delta is not None:
+        return False
+    if move.answer is not None:
+        return type(move.answer) is bool and verb in ("protect", "detonate") and cells == () and move.token is None
+    token = move.token
+    if token is not None and (type(token) is not str or token not in _TOKENS_OF.get(verb, (None,))):
+        return False
+    if verb in _BARE:
+        return cells == ()
+    low, high = _CELLS.get(verb, (1, 1))
+    if not low <= len(cells) <= high:
+        return False
+    for cell in cells:
+        if type(cell) is not tuple or len(cell) != 2:
+            return False
+        r, c = cell
+        if type(r) is not int or type(c) is not int or not (0 <= r < size and 0 <= c < size):
+            return False
+    return True

@@ -18,7 +18,7 @@ from arbiter.engine.games.fbi_mafia import grid
 from arbiter.engine.games.fbi_mafia.data import GameData, ModeSpec
 from arbiter.engine.games.fbi_mafia.grid import cell_name
 from arbiter.engine.games.fbi_mafia.inputs import InputLayer
-from arbiter.engine.games.fbi_mafia.moves import TOKENS, Move, move_name, parse_move
+from arbiter.engine.games.fbi_mafia.moves import TOKENS, Move, move_name, parse_move, well_formed
 
 
 class FbiMafiaState(InputLayer):
@@ -87,7 +87,22 @@ class FbiMafiaState(InputLayer):
 
     # ---------------------------------------------------------------------------- inputs
     def apply(self, seat: str, text: str, now_ms: int) -> str:
-        move = parse_move(text, self.size)
+        """Read the words of an input (``parse_move``) and accept them or refuse them (``_accept``)."""
+        return self._accept(seat, parse_move(text, self.size))
+
+    def apply_move(self, seat: str, move: Any, now_ms: int) -> str:
+        """``apply`` of the input ``move_name(move)``, given as the move value it reads as (a
+        bot's choice among ``legal_moves``): the same checks in the same order, without writing
+        the words and reading them back. A value that is not one ``parse_move`` reads
+        (``well_formed``), or words, go through the words. (``tests/test_fbi_move_path.py``
+        holds the two paths equal.)"""
+        if well_formed(move, self.size):
+            return self._accept(seat, move)
+        words = move if isinstance(move, str) else move_name(move)
+        return self.apply(seat, " ".join(words.split()), now_ms)
+
+    def _accept(self, seat: str, move: Move) -> str:
+        """Judge ``move`` of ``seat`` completely, then apply it; its canonical words."""
         if move.verb == "surrender":
             plan = self._plan_surrender(seat)
         else:
