@@ -11,6 +11,8 @@ into a plan) and ``state`` (setup, inputs, views).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
+from operator import contains
 from typing import Any
 
 from arbiter.engine.chance import Chance
@@ -51,6 +53,8 @@ class BoardLayer(GameState):
         else:
             self.seats = tuple(dict.fromkeys(self.team[c] for c in self.characters))
             self.seat_of = dict(self.team)
+        self._mates = {c: tuple(o for o in self.characters if o != c and self.seat_of[o] == self.seat_of[c])
+                       for c in self.characters}  # the others each character's seat plays
         self.events = events
         self.chance = chance
 
@@ -73,6 +77,7 @@ class BoardLayer(GameState):
         self.arrests = 0
         self.kills = 0
         self.turn_index = 0
+        self.actor = self.characters[0]  # the acting character: characters[turn_index], kept with it
         self.turn_number = 1
         self.phase = "action"
         self.pending: list[Any] = []  # of effects (``effects.Effect``)
@@ -95,10 +100,6 @@ class BoardLayer(GameState):
     def _with_step(self, step: str) -> str | None:
         return next((c for c in self.characters if step in self.roles[c].steps), None)
 
-    @property
-    def actor(self) -> str:
-        return self.characters[self.turn_index]
-
     def _me(self, character: str | None = None) -> Cell:
         return self.pos[self.identity[character or self.actor]]
 
@@ -120,7 +121,8 @@ class BoardLayer(GameState):
         return token in self.tokens[self._name(cell)]
 
     def _token_count(self, token: str) -> int:
-        return sum(1 for n in self.suspects if token in self.tokens[n])
+        """How many cards carry ``token`` (counted without a Python loop: every protection step asks)."""
+        return sum(map(contains, map(self.tokens.__getitem__, self.suspects), repeat(token)))
 
     def characters_of(self, seat: str) -> list[str]:
         if seat == HOST:
@@ -131,5 +133,5 @@ class BoardLayer(GameState):
         """The cells of the identities the actor's seat knows to be its own team's, other than
         the actor's: the whole team in Duel, nobody in Standard (teammates do not know each
         other, so no legality may depend on where they are)."""
-        seat = self.seat_of[self.actor]
-        return {self._me(c): c for c in self.characters if c != self.actor and self.seat_of[c] == seat}
+        mates = self._mates[self.actor]
+        return {self._me(c): c for c in mates} if mates else {}

@@ -6,7 +6,7 @@ fails. A layer of ``FbiMafiaState`` over ``deck``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -19,7 +19,7 @@ from arbiter.engine.games.fbi_mafia.board import ALIVE, DEAD, BoardLayer
 from arbiter.engine.games.fbi_mafia.data import Limits
 from arbiter.engine.games.fbi_mafia.deck import DeckLayer
 from arbiter.engine.games.fbi_mafia.grid import Cell, cell_name
-from arbiter.engine.games.fbi_mafia.moves import FORMS, TOKENS, Move, move_name
+from arbiter.engine.games.fbi_mafia.moves import FORMS, TOKENS, Move, bare_move, cell_move, kept, move_name
 
 
 # ------------------------------------------------------------------------------- legality table
@@ -50,7 +50,7 @@ class Reach:
             case "adjacent":
                 return grid.neighbours(origin, size)
             case "line":
-                return grid.orthogonal(origin, size, self.reach(limits), include_self=self.first == 0)
+                return _line(origin, size, self.reach(limits), self.first == 0)
             case "diagonal":
                 return grid.diagonal(origin, size, self.reach(limits))
             case "anywhere":
@@ -64,10 +64,15 @@ class Reach:
 
 @dataclass(frozen=True)
 class Need:
-    """What a target card must be, and the refusal when it is not."""
+    """What a target card must be, and the refusal when it is not. ``keep`` is the test, written
+    once, asked of many cells at a time: the cells of a sequence whose cards meet it, in order."""
 
-    holds: Callable[[BoardLayer, Cell], bool]
+    keep: Callable[[BoardLayer, Sequence[Cell]], list[Cell]]
     refusal: str
+
+    def holds(self, state: BoardLayer, cell: Cell) -> bool:
+        """Whether the card on ``cell`` meets the need (``keep`` of that one cell)."""
+        return bool(self.keep(state, (cell,)))
 
 
 @dataclass(frozen=True)
@@ -95,32 +100,48 @@ class Rule:
     far: str = "{cell} is not {where}"
 
 
-# The needs read the card on a cell directly (``state.grid``, as ``_name`` does): they are
-# asked for every cell in reach of every verb whenever moves are listed.
+# The needs read the card on a cell directly (``state.grid``, as ``_name`` does), for a whole
+# list of cells at once: they are asked for every cell in reach of every verb whenever moves
+# are listed.
 
-def living(state: BoardLayer, cell: Cell) -> bool:
-    return state.status[state.grid[cell[0]][cell[1]]] == ALIVE
+def living(state: BoardLayer, cells: Sequence[Cell]) -> list[Cell]:
+    """The cells whose cards are alive."""
+    status, rows = state.status, state.grid
+    return [c for c in cells if status[rows[c[0]][c[1]]] == ALIVE]
 
 
-def dead(state: BoardLayer, cell: Cell) -> bool:
-    return state.status[state.grid[cell[0]][cell[1]]] == DEAD
+def dead(state: BoardLayer, cells: Sequence[Cell]) -> list[Cell]:
+    """The cells whose cards are dead."""
+    status, rows = state.status, state.grid
+    return [c for c in cells if status[rows[c[0]][c[1]]] == DEAD]
 
 
-def carrying(*tokens: str) -> Callable[[BoardLayer, Cell], bool]:
-    """The card carries one of ``tokens``."""
+def carrying(*tokens: str) -> Callable[[BoardLayer, Sequence[Cell]], list[Cell]]:
+    """The cells whose cards carry one of ``tokens``."""
     wanted = frozenset(tokens)
-    return lambda state, cell: not wanted.isdisjoint(state.tokens[state.grid[cell[0]][cell[1]]])
+
+    def keep(state: BoardLayer, cells: Sequence[Cell]) -> list[Cell]:
+        held, rows = state.tokens, state.grid
+        return [c for c in cells if not wanted.isdisjoint(held[rows[c[0]][c[1]]])]
+
+    return keep
 
 
-def free_of(*tokens: str) -> Callable[[BoardLayer, Cell], bool]:
-    """The card carries none of ``tokens``."""
+def free_of(*tokens: str) -> Callable[[BoardLayer, Sequence[Cell]], list[Cell]]:
+    """The cells whose cards carry none of ``tokens``."""
     banned = frozenset(tokens)
-    return lambda state, cell: banned.isdisjoint(state.tokens[state.grid[cell[0]][cell[1]]])
+
+    def keep(state: BoardLayer, cells: Sequence[Cell]) -> list[Cell]:
+        held, rows = state.tokens, state.grid
+        return [c for c in cells if banned.isdisjoint(held[rows[c[0]][c[1]]])]
+
+    return keep
 
 
-def not_known_teammate(state: BoardLayer, cell: Cell) -> bool:
-    """The card is not the identity of a teammate the actor's seat knows (Duel)."""
-    return cell not in state._known_team_cells()
+def not_known_teammate(state: BoardLayer, cells: Sequence[Cell]) -> list[Cell]:
+    """The cells that are not the identity of a teammate the actor's seat knows (Duel)."""
+    known = state._known_team_cells()
+    return [c for c in cells if c not in known] if known else list(cells)
 
 
 AROUND = Reach("around", "your identity's cell or adjacent to it")
@@ -163,6 +184,12 @@ LINE_ARREST = Rule("arrest", DETECTIVE_LINE, (ALIVE_CARD,))
 
 
 @cache
+def _line(origin: Cell, size: int, reach: int, include_self: bool) -> tuple[Cell, ...]:
+    """``grid.orthogonal`` of these (made once each, and found without keywords)."""
+    return grid.orthogonal(origin, size, reach, include_self=include_self)
+
+
+@cache
 def _around(origin: Cell, size: int) -> tuple[Cell, ...]:
     """``origin`` and its neighbours, in reading order."""
     return tuple(sorted([origin, *grid.neighbours(origin, size)]))
@@ -171,14 +198,14 @@ def _around(origin: Cell, size: int) -> tuple[Cell, ...]:
 @cache
 def _all_shifts(size: int, distances: tuple[int, ...]) -> tuple[Move, ...]:
     """Every shift of a board of ``size`` by ``distances``, in the order the moves are listed."""
-    return tuple(Move("shift", line=line, index=index, delta=sign * dist)
+    return tuple(kept(Move("shift", line=line, index=index, delta=sign * dist))
                  for line in ("row", "col") for index in range(size) for dist in distances for sign in (-1, 1))
 
 
 @cache
 def _all_swaps(size: int) -> tuple[Move, ...]:
     """Every swap of two neighbouring cards on a board of ``size``, in reading order."""
-    return tuple(Move("swap", cells=(a, b)) for a in grid.cells(size) for b in grid.neighbours(a, size) if a < b)
+    return tuple(kept(Move("swap", cells=(a, b))) for a in grid.cells(size) for b in grid.neighbours(a, size) if a < b)
 
 
 def _nth_combination(pool: list[Cell], r: int, index: int) -> tuple[Cell, ...]:
@@ -205,8 +232,9 @@ def _shift_places(size: int, distances: tuple[int, ...]) -> dict[tuple[str | Non
 
 
 @cache
-def _shift_set(size: int, distances: tuple[int, ...]) -> frozenset[Move]:
-    return frozenset(_all_shifts(size, distances))
+def _verbs(actions: tuple[str, ...]) -> tuple[str, ...]:
+    """The words a turn action of a role with ``actions`` may start with (a shift, or one of them)."""
+    return ("shift", *actions)
 
 
 class LegalityLayer(DeckLayer):
@@ -222,8 +250,9 @@ class LegalityLayer(DeckLayer):
         return stock is None or self._token_count(stock.token) < getattr(self.limits, stock.limit)
 
     def _meets(self, needs: tuple[Need, ...], cell: Cell) -> bool:
+        one = (cell,)
         for need in needs:
-            if not need.holds(self, cell):
+            if not need.keep(self, one):
                 return False
         return True
 
@@ -237,19 +266,29 @@ class LegalityLayer(DeckLayer):
         """The legal targets of ``rule`` counted from ``origin``, in reading order."""
         if not self._in_stock(rule.stock):
             return []
-        cells: Any = rule.reach.cells(origin, self.size, self.limits)
-        for need in rule.needs:  # need by need: the needs only read the state, so the same cells
-            if need.holds is not_known_teammate:  # the known cells once, not once a cell
-                known = self._known_team_cells()
-                cells = [c for c in cells if c not in known] if known else cells
-            else:
-                holds = need.holds
-                cells = [c for c in cells if holds(self, c)]
-        return list(cells)
+        cells: Sequence[Cell] = rule.reach.cells(origin, self.size, self.limits)
+        for need in rule.needs:  # need by need, each on all the cells left (each makes a new list)
+            cells = need.keep(self, cells)
+        return cells if rule.needs else list(cells)  # type: ignore[return-value]
+
+    def _any_reachable(self, rule: Rule, origin: Cell) -> bool:
+        """Whether ``_reachable(rule, origin)`` holds a cell, without listing them all: the same
+        conditions, asked of the cells in reach until one meets them."""
+        if not self._in_stock(rule.stock):
+            return False
+        needs = rule.needs
+        for cell in rule.reach.cells(origin, self.size, self.limits):
+            if self._meets(needs, cell):
+                return True
+        return False
 
     def _targets(self, verb: str) -> list[Cell]:
         """Cells a one-cell input of ``verb`` may target now (the actor's identity decides the range)."""
         return self._reachable(self._rule(verb), self._me())
+
+    def _has_targets(self, verb: str) -> bool:
+        """Whether ``_targets(verb)`` holds a cell, without listing them all."""
+        return self._any_reachable(self._rule(verb), self._me())
 
     def _why_not(self, verb: str, target: Cell, source: Cell | None = None) -> str:
         """Why ``target`` (moved to from ``source``, for a two-cell verb) is not a legal target
@@ -284,9 +323,13 @@ class LegalityLayer(DeckLayer):
     def _rule_moves(self, verb: str) -> list[Move]:
         """Every legal move of a verb of the table, in reading order of its source, then target."""
         rule = self._rule(verb)
+        if not rule.source and not rule.tokens:  # most verbs: a move per target
+            return [cell_move(verb, dst) for dst in self._targets(verb)]
         if rule.source:
-            pairs = [(src, dst) for src in grid.cells(self.size) if self._meets(rule.source, src)
-                     for dst in self._reachable(rule, src)]
+            sources: Sequence[Cell] = grid.cells(self.size)
+            for need in rule.source:  # the cards that meet the source's needs, all at once
+                sources = need.keep(self, sources)
+            pairs = [(src, dst) for src in sources for dst in self._reachable(rule, src)]
         else:
             pairs = [(None, dst) for dst in self._targets(verb)]
         out: list[Move] = []
@@ -322,12 +365,15 @@ class LegalityLayer(DeckLayer):
         return list(shifts) if at is None else [*shifts[:at], *shifts[at + 1:]]
 
     def _shift_legal(self, move: Move) -> bool:
-        """Whether ``move`` is in ``_shifts()``, without listing them."""
-        return move in _shift_set(self.size, self.roles[self.actor].shifts) and not self._reverse_banned(move)
+        """Whether ``move`` is in ``_shifts()``, without listing them: one of the board's shifts
+        (found by its line, index and delta) that does not undo the last shift."""
+        distances = self.roles[self.actor].shifts
+        at = _shift_places(self.size, distances).get((move.line, move.index, move.delta))
+        return at is not None and move == _all_shifts(self.size, distances)[at] and not self._reverse_banned(move)
 
     def action_verbs(self) -> tuple[str, ...]:
         """The words the acting character's turn action may start with."""
-        return ("shift", *self.roles[self.actor].actions)
+        return _verbs(self.roles[self.actor].actions)
 
     def action_options(self, verb: str) -> list[str]:
         """Every legal action input starting with ``verb`` for the acting character now."""
@@ -379,8 +425,8 @@ class LegalityLayer(DeckLayer):
     def _protection_moves(self) -> list[Move]:
         """Every input of the Operative's protection step: place, remove, or skip (the source's
         "or skip": always allowed)."""
-        return ([Move(v, cells=(c,)) for v in ("protect", "unprotect") for c in self._targets(v)]
-                + [Move("skip")])
+        return ([cell_move(v, c) for v in ("protect", "unprotect") for c in self._targets(v)]
+                + [bare_move("skip")])
 
     def _protection_options(self) -> list[str]:
         return [move_name(m) for m in self._protection_moves()]
@@ -393,9 +439,10 @@ class LegalityLayer(DeckLayer):
             return [move]
         return [Move(move.verb, cells=move.cells, token=t) for t in kinds]
 
-    def _which_token(self, move: Move, cell: Cell, allowed: tuple[str, ...], options: list[str]) -> str:
+    def _which_token(self, move: Move, cell: Cell, allowed: tuple[str, ...], options: Callable[[], list[str]]) -> str:
         """The token ``move`` means on ``cell``: the one named, or the only one of ``allowed``
-        there; ambiguous when the cell has several and none is named."""
+        there; ambiguous when the cell has several and none is named (a refusal lists
+        ``options()``)."""
         kinds = [t for t in allowed if self._has(cell, t)]
         if move.token is None:
             if len(kinds) > 1:
@@ -405,7 +452,7 @@ class LegalityLayer(DeckLayer):
                 )
             return kinds[0]
         if move.token not in kinds:
-            raise self._refuse(move, f"{cell_name(cell)} carries no {move.token}", options)
+            raise self._refuse(move, f"{cell_name(cell)} carries no {move.token}", options())
         return move.token
 
     def _refuse(self, move: Move, why: str, options: list[str]) -> IllegalMoveError:

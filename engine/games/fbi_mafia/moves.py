@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from arbiter.engine.errors import SyntaxInputError
 from arbiter.engine.games.fbi_mafia.grid import COLUMNS, Cell, cell_name, looks_like_cell, parse_cell
@@ -81,6 +81,38 @@ class Move:
             if value is not None:
                 parts.append(f"{attr}={value!r}")
         return f"Move({', '.join(parts)})"
+
+
+_KEPT: dict[int, tuple[int, str]] = {}
+"""The moves ``kept`` for good, by id: the smallest board each is well formed on, and its words."""
+
+
+def kept(move: Move) -> Move:
+    """``move``, remembered for good with its words (``move_name``) and the smallest board it is
+    well formed on (``well_formed``), which are then read, not worked out, each time a bot plays
+    it. Only for moves held for good (by the caches that make the legal moves): an id stays its
+    object's only while the object lives. A move well formed on no board is not remembered."""
+    if move.verb == "shift":
+        least = (move.index if type(move.index) is int else 0) + 1
+    else:
+        least = max((max(cell) + 1 for cell in move.cells if type(cell) is tuple and cell), default=0)
+    if _well_formed(move, least):
+        _KEPT[id(move)] = (least, _words(move))
+    return move
+
+
+@cache
+def cell_move(verb: str, cell: Cell) -> Move:
+    """The move of ``verb`` on the one cell ``cell``, made once (moves are frozen values, and the
+    legal moves are listed many times a turn) and ``kept``."""
+    return kept(Move(verb, cells=(cell,)))
+
+
+@cache
+def bare_move(verb: str, answer: bool | None = None) -> Move:
+    """The move of ``verb`` alone (``surrender``, ``skip``), or answering ``answer``, made once
+    and ``kept``."""
+    return kept(Move(verb, answer=answer))
 
 
 def _syntax(verb: str, problem: str) -> SyntaxInputError:
@@ -184,6 +216,12 @@ def parse_move(text: str, size: int) -> Move:
 
 def move_name(move: Move) -> str:
     """The canonical text of a move (what ``parse_move`` reads back to the same move)."""
+    known = _KEPT.get(id(move))
+    return _words(move) if known is None else known[1]
+
+
+def _words(move: Move) -> str:
+    """``move_name``, worked out."""
     verb = move.verb
     if move.answer is not None:
         return f"{verb} {'yes' if move.answer else 'no'}"
@@ -207,9 +245,14 @@ def move_name(move: Move) -> str:
     return " ".join(words)
 
 
-_BARE = frozenset(("surrender", "masquerade", "inspect", "skip"))
-_CELLS = {"swap": (2, 2), "prepare": (2, 2), "threat": (1, 3)}  # verbs on other than one cell
-_TOKENS_OF = {"defuse": (None, "bomb", "threat"), "prepare": (None, *TOKENS)}
+# What each verb's words may hold besides the verb (``parse_move`` reads them so): the number of
+# cells, the tokens it may name; a shift and the answers to interrupts are checked apart.
+_SHAPES: dict[str, tuple[int, int, tuple[str | None, ...]]] = {
+    verb: (0, 0, (None,)) if verb in ("surrender", "masquerade", "inspect", "skip") else (1, 1, (None,))
+    for verb in FORMS
+}
+_SHAPES.update(swap=(2, 2, (None,)), prepare=(2, 2, (None, *TOKENS)), threat=(1, 3, (None,)),
+               defuse=(1, 1, (None, "bomb", "threat")))
 
 
 def well_formed(move: object, size: int) -> bool:
@@ -218,27 +261,32 @@ def well_formed(move: object, size: int) -> bool:
     verb's own fields set, within the board and the words' choices, and no other. A suspect
     named by name is not (names are read from words only), nor is any other value: ``apply_move``
     applies a well-formed value as it is and reads any other from its words."""
+    known = _KEPT.get(id(move))
+    return _well_formed(move, size) if known is None else size >= known[0]
+
+
+def _well_formed(move: object, size: int) -> bool:
+    """``well_formed``, worked out."""
     if type(move) is not Move:
         return False
-    verb, cells = move.verb, move.cells
-    if type(verb) is not str or verb not in FORMS or type(cells) is not tuple or move.name is not None:
+    verb = move.verb
+    shape = _SHAPES.get(verb) if type(verb) is str else None
+    if shape is None or move.name is not None:
         return False
+    cells = move.cells
     if verb == "shift":
+        line, index, delta = move.line, move.index, move.delta
         return (cells == () and move.token is None and move.answer is None
-                and type(move.line) is str and move.line in ("row", "col")
-                and type(move.index) is int and 0 <= move.index < size
-                and type(move.delta) is int and move.delta in (-2, -1, 1, 2))
-    if move.line is not None or move.index is not None or move.delta is not None:
+                and type(line) is str and (line == "row" or line == "col")
+                and type(index) is int and 0 <= index < size and type(delta) is int and delta in (-2, -1, 1, 2))
+    if move.line is not None or move.index is not None or move.delta is not None or type(cells) is not tuple:
         return False
     if move.answer is not None:
-        return type(move.answer) is bool and verb in ("protect", "detonate") and cells == () and move.token is None
+        return (type(move.answer) is bool and (verb == "protect" or verb == "detonate") and cells == ()
+                and move.token is None)
+    low, high, tokens = shape
     token = move.token
-    if token is not None and (type(token) is not str or token not in _TOKENS_OF.get(verb, (None,))):
-        return False
-    if verb in _BARE:
-        return cells == ()
-    low, high = _CELLS.get(verb, (1, 1))
-    if not low <= len(cells) <= high:
+    if not (low <= len(cells) <= high) or (token is not None and (type(token) is not str or token not in tokens)):
         return False
     for cell in cells:
         if type(cell) is not tuple or len(cell) != 2:

@@ -18,7 +18,9 @@ from arbiter.engine.games.fbi_mafia import grid
 from arbiter.engine.games.fbi_mafia.data import GameData, ModeSpec
 from arbiter.engine.games.fbi_mafia.grid import cell_name
 from arbiter.engine.games.fbi_mafia.inputs import InputLayer
-from arbiter.engine.games.fbi_mafia.moves import TOKENS, Move, move_name, parse_move, well_formed
+from arbiter.engine.games.fbi_mafia.moves import (
+    TOKENS, Move, bare_move, cell_move, move_name, parse_move, well_formed,
+)
 
 
 class FbiMafiaState(InputLayer):
@@ -138,9 +140,9 @@ class FbiMafiaState(InputLayer):
         awaited, kind = self.awaited()  # type: ignore[misc]
         if seat == awaited:
             if kind in ("protect", "detonate"):
-                out = [Move(kind, answer=True), Move(kind, answer=False)]
+                out = [bare_move(kind, True), bare_move(kind, False)]
             elif kind == "keep":
-                out = [Move("keep", cells=(self.pos[n],)) for n in self.inspecting]
+                out = [cell_move("keep", self.pos[n]) for n in self.inspecting]
             elif kind == "protection":
                 out = self._protection_moves()
             elif kind == "threat":
@@ -148,7 +150,7 @@ class FbiMafiaState(InputLayer):
             else:
                 for verb in self.action_verbs():
                     out.extend(self.action_moves(verb))
-        return out + [Move("surrender")]
+        return out + [bare_move("surrender")]
 
     # ---------------------------------------------------------------------------- views
     def score(self) -> dict[str, Any]:
