@@ -105,24 +105,21 @@ class ResolutionLayer(LegalityLayer):
         (its answer resumes it) or the game ends."""
         pending = self.pending
         while self.result is None and self.prompt is None and pending:
-            self._resolve(pending.pop(0))
-
-    def _resolve(self, effect: Effect) -> None:
-        match effect:  # (the commonest first: every turn ends with an EndTurn)
-            case EndTurn():
-                self._end_turn()
-            case Kill(name, cause):
-                self._kill(name, cause)
-            case ThreatStep():
-                self._threat_step()
-            case Explode(name):
-                self._explode(name)
-            case Chain(name):
-                self._chain(name)
-            case ThreatKill(name):
-                self._threat_kill(name)
-            case _:
-                raise TypeError(f"not an effect: {effect!r}")
+            match pending.pop(0):  # (the commonest first: every turn ends with an EndTurn)
+                case EndTurn():
+                    self._end_turn()
+                case Kill(name, cause):
+                    self._kill(name, cause)
+                case ThreatStep():
+                    self._threat_step()
+                case Explode(name):
+                    self._explode(name)
+                case Chain(name):
+                    self._chain(name)
+                case ThreatKill(name):
+                    self._threat_kill(name)
+                case effect:
+                    raise TypeError(f"not an effect: {effect!r}")
 
     def _threat_step(self) -> None:
         if self._has_targets("threat"):

@@ -114,4 +114,12 @@ def diagonal(cell: Cell, size: int, reach: int) -> tuple[Cell, ...]:
 def shifted(line: list[str], delta: int) -> list[str]:
     """A row or column moved by ``delta`` cells (positive: right or down), wrapping around."""
     n = len(line)
-    return [line[(i - delta) % n] for i in range(n)]
+    cut = n - delta % n if n else 0  # the card at ``cut`` comes first
+    return [*line[cut:], *line[:cut]]
+
+
+@cache
+def line_cells(size: int) -> dict[str, tuple[tuple[Cell, ...], ...]]:
+    """The cells of each row (``["row"][r]``) and of each column (``["col"][c]``), in order."""
+    return {"row": tuple(tuple((r, c) for c in range(size)) for r in range(size)),
+            "col": tuple(tuple((r, c) for r in range(size)) for c in range(size))}

@@ -253,16 +253,14 @@ class InputLayer(ResolutionLayer):
 
     def _do_shift(self, move: Move) -> None:
         assert move.index is not None and move.delta is not None
-        pos, i = self.pos, move.index  # only the shifted line's cards move: their cells anew
+        rows, i = self.grid, move.index
         if move.line == "row":
-            self.grid[i] = grid.shifted(self.grid[i], move.delta)
-            for c, name in enumerate(self.grid[i]):
-                pos[name] = (i, c)
+            line = rows[i] = grid.shifted(rows[i], move.delta)
         else:
-            column = grid.shifted([row[i] for row in self.grid], move.delta)
-            for r, name in enumerate(column):
-                self.grid[r][i] = name
-                pos[name] = (r, i)
+            line = grid.shifted([row[i] for row in rows], move.delta)
+            for row, name in zip(rows, line):
+                row[i] = name
+        self.pos.update(zip(line, grid.line_cells(self.size)[move.line][i]))  # only the line's cards moved
         self.last_shift = move
         self.events.emit("shift", f"The {self.actor} shifts: {move_name(move)}.",
                          {"line": move.line, "index": move.index, "delta": move.delta})

@@ -50,9 +50,9 @@ class Reach:
             case "adjacent":
                 return grid.neighbours(origin, size)
             case "line":
-                return _line(origin, size, self.reach(limits), self.first == 0)
+                return _line(origin, size, getattr(limits, self.limit), self.first == 0)  # type: ignore[arg-type]
             case "diagonal":
-                return grid.diagonal(origin, size, self.reach(limits))
+                return grid.diagonal(origin, size, getattr(limits, self.limit))  # type: ignore[arg-type]
             case "anywhere":
                 return grid.cells(size)
         raise ValueError(f"unknown reach {self.shape!r}")
@@ -63,16 +63,24 @@ class Reach:
 
 
 @dataclass(frozen=True)
+class Card:
+    """A test of the card on a cell, written as data: its status is ``status`` (when set), it
+    carries one of the tokens ``some`` (when set) and none of ``none``, and (``stranger``) it is
+    not the identity of a teammate the actor's seat knows. The legality layer asks it of a whole
+    list of cells at once (``_sift``) or of one cell (``_meets``), from these fields alone."""
+
+    status: str | None = None
+    some: frozenset[str] = frozenset()
+    none: frozenset[str] = frozenset()
+    stranger: bool = False
+
+
+@dataclass(frozen=True)
 class Need:
-    """What a target card must be, and the refusal when it is not. ``keep`` is the test, written
-    once, asked of many cells at a time: the cells of a sequence whose cards meet it, in order."""
+    """What a target card must be (``card``), and the refusal when it is not."""
 
-    keep: Callable[[BoardLayer, Sequence[Cell]], list[Cell]]
+    card: Card
     refusal: str
-
-    def holds(self, state: BoardLayer, cell: Cell) -> bool:
-        """Whether the card on ``cell`` meets the need (``keep`` of that one cell)."""
-        return bool(self.keep(state, (cell,)))
 
 
 @dataclass(frozen=True)
@@ -100,48 +108,21 @@ class Rule:
     far: str = "{cell} is not {where}"
 
 
-# The needs read the card on a cell directly (``state.grid``, as ``_name`` does), for a whole
-# list of cells at once: they are asked for every cell in reach of every verb whenever moves
-# are listed.
-
-def living(state: BoardLayer, cells: Sequence[Cell]) -> list[Cell]:
-    """The cells whose cards are alive."""
-    status, rows = state.status, state.grid
-    return [c for c in cells if status[rows[c[0]][c[1]]] == ALIVE]
+# The tests of the needs (read from the card on a cell: ``state.grid``, as ``_name`` does).
+living = Card(status=ALIVE)
+dead = Card(status=DEAD)
+not_known_teammate = Card(stranger=True)
+"""The card is not the identity of a teammate the actor's seat knows (Duel)."""
 
 
-def dead(state: BoardLayer, cells: Sequence[Cell]) -> list[Cell]:
-    """The cells whose cards are dead."""
-    status, rows = state.status, state.grid
-    return [c for c in cells if status[rows[c[0]][c[1]]] == DEAD]
+def carrying(*tokens: str) -> Card:
+    """The card carries one of ``tokens``."""
+    return Card(some=frozenset(tokens))
 
 
-def carrying(*tokens: str) -> Callable[[BoardLayer, Sequence[Cell]], list[Cell]]:
-    """The cells whose cards carry one of ``tokens``."""
-    wanted = frozenset(tokens)
-
-    def keep(state: BoardLayer, cells: Sequence[Cell]) -> list[Cell]:
-        held, rows = state.tokens, state.grid
-        return [c for c in cells if not wanted.isdisjoint(held[rows[c[0]][c[1]]])]
-
-    return keep
-
-
-def free_of(*tokens: str) -> Callable[[BoardLayer, Sequence[Cell]], list[Cell]]:
-    """The cells whose cards carry none of ``tokens``."""
-    banned = frozenset(tokens)
-
-    def keep(state: BoardLayer, cells: Sequence[Cell]) -> list[Cell]:
-        held, rows = state.tokens, state.grid
-        return [c for c in cells if banned.isdisjoint(held[rows[c[0]][c[1]]])]
-
-    return keep
-
-
-def not_known_teammate(state: BoardLayer, cells: Sequence[Cell]) -> list[Cell]:
-    """The cells that are not the identity of a teammate the actor's seat knows (Duel)."""
-    known = state._known_team_cells()
-    return [c for c in cells if c not in known] if known else list(cells)
+def free_of(*tokens: str) -> Card:
+    """The card carries none of ``tokens``."""
+    return Card(none=frozenset(tokens))
 
 
 AROUND = Reach("around", "your identity's cell or adjacent to it")
@@ -250,31 +231,55 @@ class LegalityLayer(DeckLayer):
         return stock is None or self._token_count(stock.token) < getattr(self.limits, stock.limit)
 
     def _meets(self, needs: tuple[Need, ...], cell: Cell) -> bool:
-        one = (cell,)
+        """Whether the card on ``cell`` meets each of ``needs`` (``Card``'s fields, asked of it)."""
+        name = self.grid[cell[0]][cell[1]]
+        status, held = self.status[name], self.tokens[name]
         for need in needs:
-            if not need.keep(self, one):
+            card = need.card
+            if ((card.status is not None and status != card.status) or (card.some and card.some.isdisjoint(held))
+                    or (card.none and not card.none.isdisjoint(held))
+                    or (card.stranger and cell in self._known_team_cells())):
                 return False
         return True
+
+    def _sift(self, needs: tuple[Need, ...], cells: Sequence[Cell]) -> list[Cell]:
+        """The cells of ``cells`` whose cards meet each of ``needs``, in order: ``_meets`` of each
+        cell, asked a field of ``Card`` at a time of all the cells left (each a new list)."""
+        rows, status, tokens = self.grid, self.status, self.tokens
+        out = list(cells)
+        for need in needs:
+            card = need.card
+            if card.status is not None:
+                want = card.status
+                out = [c for c in out if status[rows[c[0]][c[1]]] == want]
+            if card.some:
+                some = card.some
+                out = [c for c in out if not some.isdisjoint(tokens[rows[c[0]][c[1]]])]
+            if card.none:
+                none = card.none
+                out = [c for c in out if none.isdisjoint(tokens[rows[c[0]][c[1]]])]
+            if card.stranger:
+                known = self._known_team_cells()
+                if known:
+                    out = [c for c in out if c not in known]
+        return out
 
     def _reaches(self, rule: Rule, origin: Cell, target: Cell) -> bool:
         """Whether ``target`` is in ``_reachable(rule, origin)``, without listing the others:
         the same three conditions (stock, reach, needs), asked of one cell."""
-        return (self._in_stock(rule.stock) and target in rule.reach.cells(origin, self.size, self.limits)
-                and self._meets(rule.needs, target))
+        return ((rule.stock is None or self._in_stock(rule.stock))
+                and target in rule.reach.cells(origin, self.size, self.limits) and self._meets(rule.needs, target))
 
     def _reachable(self, rule: Rule, origin: Cell) -> list[Cell]:
         """The legal targets of ``rule`` counted from ``origin``, in reading order."""
-        if not self._in_stock(rule.stock):
+        if rule.stock is not None and not self._in_stock(rule.stock):
             return []
-        cells: Sequence[Cell] = rule.reach.cells(origin, self.size, self.limits)
-        for need in rule.needs:  # need by need, each on all the cells left (each makes a new list)
-            cells = need.keep(self, cells)
-        return cells if rule.needs else list(cells)  # type: ignore[return-value]
+        return self._sift(rule.needs, rule.reach.cells(origin, self.size, self.limits))
 
     def _any_reachable(self, rule: Rule, origin: Cell) -> bool:
         """Whether ``_reachable(rule, origin)`` holds a cell, without listing them all: the same
         conditions, asked of the cells in reach until one meets them."""
-        if not self._in_stock(rule.stock):
+        if rule.stock is not None and not self._in_stock(rule.stock):
             return False
         needs = rule.needs
         for cell in rule.reach.cells(origin, self.size, self.limits):
@@ -302,7 +307,7 @@ class LegalityLayer(DeckLayer):
             assert source is not None
             origin = source
             for need in rule.source:
-                if not need.holds(self, source):
+                if not self._meets((need,), source):
                     return need.refusal.format_map(self._words(source))
         words = self._words(target)
         if target not in rule.reach.cells(origin, self.size, self.limits):
@@ -310,7 +315,7 @@ class LegalityLayer(DeckLayer):
             words["reach"] = rule.reach.reach(self.limits) if rule.reach.limit else ""
             return rule.far.replace("{where}", rule.reach.where).format_map(words)
         for need in rule.needs:
-            if not need.holds(self, target):
+            if not self._meets((need,), target):
                 return need.refusal.format_map(words)
         raise AssertionError(f"{verb} {cell_name(target)}: the table allows a target its moves left out")
 
@@ -326,10 +331,8 @@ class LegalityLayer(DeckLayer):
         if not rule.source and not rule.tokens:  # most verbs: a move per target
             return [cell_move(verb, dst) for dst in self._targets(verb)]
         if rule.source:
-            sources: Sequence[Cell] = grid.cells(self.size)
-            for need in rule.source:  # the cards that meet the source's needs, all at once
-                sources = need.keep(self, sources)
-            pairs = [(src, dst) for src in sources for dst in self._reachable(rule, src)]
+            pairs = [(src, dst) for src in self._sift(rule.source, grid.cells(self.size))
+                     for dst in self._reachable(rule, src)]
         else:
             pairs = [(None, dst) for dst in self._targets(verb)]
         out: list[Move] = []
@@ -369,7 +372,10 @@ class LegalityLayer(DeckLayer):
         (found by its line, index and delta) that does not undo the last shift."""
         distances = self.roles[self.actor].shifts
         at = _shift_places(self.size, distances).get((move.line, move.index, move.delta))
-        return at is not None and move == _all_shifts(self.size, distances)[at] and not self._reverse_banned(move)
+        if at is None:
+            return False
+        shift = _all_shifts(self.size, distances)[at]
+        return (shift is move or shift == move) and not self._reverse_banned(move)
 
     def action_verbs(self) -> tuple[str, ...]:
         """The words the acting character's turn action may start with."""
