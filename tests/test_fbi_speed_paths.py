@@ -1,9 +1,11 @@
 """FBI vs Mafia's quick paths answer as the plain ones they stand for, over the states of random
 games in every mode: whether a verb has a target (``_has_targets``, asked at every protection
 and threat step) is whether its listing is empty; the count of a token, the teammates a seat
-knows and the acting character are the plain formulas'; a move made once and ``kept`` reads
-as well formed, and is named, exactly as the worked-out ``_well_formed`` and ``_words`` say on
-every board; the table of cell names gives the formula's name of any value."""
+knows and the acting character are the plain formulas'; a bot's pick among a verb's moves or
+the protection step's (``action_choice``, ``protection_choice``) is offered the listing's length
+and gives the listed move; a move made once and ``kept`` reads as well formed, and is named,
+exactly as the worked-out ``_well_formed`` and ``_words`` say on every board; the table of cell
+names gives the formula's name of any value."""
 
 from __future__ import annotations
 
@@ -49,6 +51,41 @@ def test_quick_answers_are_the_plain_ones(mode):
                     assert state._any_reachable(rule, origin) == bool(state._reachable(rule, origin)), (verb, origin)
                 compared += 1
     assert compared > 500
+
+
+class Pick:
+    """A bot's pick that takes the ``k``-th from the end of what it is offered, and tells what it was offered."""
+
+    def __init__(self, k: int) -> None:
+        self.k, self.offered = k, []
+
+    def __call__(self, n: int) -> int:
+        self.offered.append(n)
+        return max(n - 1 - self.k, 0)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_bots_picks_are_the_picks_among_the_listed_moves(mode):
+    """``action_choice`` and ``protection_choice`` pick the move the listing's index names, after
+    being offered the listing's length (and are not asked when a verb has none)."""
+    compared = 0
+    for seed in (1, 2):
+        for state in states(mode, seed):
+            kind = state.awaited()[1]
+            for k in (0, 1, 5, 40):
+                if kind == "action":
+                    for verb in state.action_verbs():
+                        listed, pick = state.action_moves(verb), Pick(k)
+                        chosen = state.action_choice(verb, pick)
+                        assert pick.offered == ([len(listed)] if listed else []), verb
+                        assert chosen == (listed[max(len(listed) - 1 - k, 0)] if listed else None), verb
+                        compared += 1
+                elif kind == "protection":
+                    listed, pick = state._protection_moves(), Pick(k)
+                    assert state.protection_choice(pick) == listed[max(len(listed) - 1 - k, 0)]
+                    assert pick.offered == [len(listed)]
+                    compared += 1
+    assert compared > 300
 
 
 def test_kept_moves_read_as_the_worked_out_ones():

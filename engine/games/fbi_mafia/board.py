@@ -128,7 +128,7 @@ class BoardLayer(GameState):
 
     def _token_count(self, token: str) -> int:
         """How many cards carry ``token`` (counted without a Python loop: every protection step asks)."""
-        return sum(map(contains, map(self.tokens.__getitem__, self.suspects), repeat(token)))
+        return sum(map(contains, self.tokens.values(), repeat(token)))  # (every suspect has its set)
 
     def characters_of(self, seat: str) -> list[str]:
         if seat == HOST:

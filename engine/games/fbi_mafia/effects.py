@@ -80,8 +80,8 @@ class ResolutionLayer(LegalityLayer):
             return
         if "threat-kills-at-start" in steps:  # (as _alive and _has: on the cards directly)
             rows, status, tokens = self.grid, self.status, self.tokens
-            victims = [name for name in (rows[r][c] for r, c in grid.neighbours(self._me(), self.size))
-                       if status[name] == ALIVE and "threat" in tokens[name]]
+            victims = [name for r, c in grid.neighbours(self._me(), self.size)
+                       if status[name := rows[r][c]] == ALIVE and "threat" in tokens[name]]
             self.pending.extend([ThreatKill(v) for v in victims])
         if "protection-before-action" in steps:
             if self._has_targets("protect") or self._has_targets("unprotect"):

@@ -187,8 +187,8 @@ class InputLayer(ResolutionLayer):
     # -- the turn's action ---------------------------------------------------------------------
     def _plan_action(self, move: Move) -> Plan:
         actor = self.actor
-        allowed = self.action_verbs()
-        if move.verb not in allowed:
+        if move.verb != "shift" and move.verb not in self.roles[actor].actions:  # not in action_verbs()
+            allowed = self.action_verbs()
             raise IllegalMoveError(
                 f"the {actor} cannot {move.verb} now; its actions: {', '.join(allowed)}",
                 [self._form(v) for v in allowed],

@@ -267,8 +267,8 @@ class LegalityLayer(DeckLayer):
     def _reaches(self, rule: Rule, origin: Cell, target: Cell) -> bool:
         """Whether ``target`` is in ``_reachable(rule, origin)``, without listing the others:
         the same three conditions (stock, reach, needs), asked of one cell."""
-        return ((rule.stock is None or self._in_stock(rule.stock))
-                and target in rule.reach.cells(origin, self.size, self.limits) and self._meets(rule.needs, target))
+        return (target in rule.reach.cells(origin, self.size, self.limits) and self._meets(rule.needs, target)
+                and (rule.stock is None or self._in_stock(rule.stock)))
 
     def _reachable(self, rule: Rule, origin: Cell) -> list[Cell]:
         """The legal targets of ``rule`` counted from ``origin``, in reading order."""
@@ -356,15 +356,21 @@ class LegalityLayer(DeckLayer):
             and last.delta is not None and move.delta == -last.delta
         )
 
+    def _undo_at(self, distances: tuple[int, ...]) -> int | None:
+        """Where, in ``_all_shifts`` of the actor's ``distances``, stands the one shift that
+        ``_reverse_banned`` names (the last shift's line and index, the opposite way, as far),
+        if there is one."""
+        last = self.last_shift
+        if last is None or last.delta is None:
+            return None
+        return _shift_places(self.size, distances).get((last.line, last.index, -last.delta))
+
     def _shifts(self) -> list[Move]:
         """Every legal shift of the actor: its shifts on this board (made once per board size
         and distances, ``_all_shifts``) but the one that would undo the last shift."""
-        shifts = _all_shifts(self.size, self.roles[self.actor].shifts)
-        last = self.last_shift
-        if last is None or last.delta is None:
-            return list(shifts)
-        # the one shift _reverse_banned names: same line and index, the opposite way, as far
-        at = _shift_places(self.size, self.roles[self.actor].shifts).get((last.line, last.index, -last.delta))
+        distances = self.roles[self.actor].shifts
+        shifts = _all_shifts(self.size, distances)
+        at = self._undo_at(distances)
         return list(shifts) if at is None else [*shifts[:at], *shifts[at + 1:]]
 
     def _shift_legal(self, move: Move) -> bool:
@@ -384,6 +390,29 @@ class LegalityLayer(DeckLayer):
     def action_options(self, verb: str) -> list[str]:
         """Every legal action input starting with ``verb`` for the acting character now."""
         return [move_name(m) for m in self.action_moves(verb)]
+
+    def action_choice(self, verb: str, pick: Callable[[int], int]) -> Move | None:
+        """``action_moves(verb)[pick(len(action_moves(verb)))]`` (a bot's pick), without making
+        the list where its moves are at hand: the board's shifts but the banned one, its swaps,
+        a move per target; None, and ``pick`` not asked, when there is none."""
+        if verb == "shift":
+            distances = self.roles[self.actor].shifts
+            shifts = _all_shifts(self.size, distances)
+            at = self._undo_at(distances)
+            if at is None:
+                return shifts[pick(len(shifts))]
+            k = pick(len(shifts) - 1)
+            return shifts[k + 1 if k >= at else k]
+        if verb == "swap":
+            swaps = _all_swaps(self.size)
+            return swaps[pick(len(swaps))]
+        if verb not in ("masquerade", "inspect", "evidence"):
+            rule = self._rule(verb)
+            if not rule.source and not rule.tokens:  # as _rule_moves lists them: a move per target
+                targets = self._targets(verb)
+                return cell_move(verb, targets[pick(len(targets))]) if targets else None
+        moves = self.action_moves(verb)
+        return moves[pick(len(moves))] if moves else None
 
     def action_moves(self, verb: str) -> list[Move]:
         """Every legal move of ``verb`` for the actor now."""
@@ -410,7 +439,7 @@ class LegalityLayer(DeckLayer):
         when there is none."""
         targets = self._targets("threat")
         sizes = range(max(self.limits.threats_min, 1), min(self.limits.threats_max, len(targets)) + 1)
-        total = sum(comb(len(targets), k) for k in sizes)
+        total = sum([comb(len(targets), k) for k in sizes])
         if not total:
             return None
         index = pick(total)
@@ -431,8 +460,19 @@ class LegalityLayer(DeckLayer):
     def _protection_moves(self) -> list[Move]:
         """Every input of the Operative's protection step: place, remove, or skip (the source's
         "or skip": always allowed)."""
-        return ([cell_move(v, c) for v in ("protect", "unprotect") for c in self._targets(v)]
+        places, removals = self._targets("protect"), self._targets("unprotect")
+        return ([cell_move("protect", c) for c in places] + [cell_move("unprotect", c) for c in removals]
                 + [bare_move("skip")])
+
+    def protection_choice(self, pick: Callable[[int], int]) -> Move:
+        """``_protection_moves()[pick(len(_protection_moves()))]`` (a bot's pick), made alone."""
+        places, removals = self._targets("protect"), self._targets("unprotect")
+        k = pick(len(places) + len(removals) + 1)
+        if k < len(places):
+            return cell_move("protect", places[k])
+        if k < len(places) + len(removals):
+            return cell_move("unprotect", removals[k - len(places)])
+        return bare_move("skip")
 
     def _protection_options(self) -> list[str]:
         return [move_name(m) for m in self._protection_moves()]

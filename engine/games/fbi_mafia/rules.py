@@ -70,12 +70,14 @@ class FbiMafiaRules(Rules):
             verbs = list(state.action_verbs())
             while verbs:
                 verb = verbs.pop(rng.randrange(len(verbs)))
-                moves = state.action_moves(verb)
-                if moves:
-                    return moves[rng.randrange(len(moves))]
+                move = state.action_choice(verb, rng.randrange)  # a move of action_moves(verb), if any
+                if move is not None:
+                    return move
             return None
         if awaited[1] == "threat":  # the same pick among the threat moves, without listing them
             return state.threat_choice(rng.randrange)
+        if awaited[1] == "protection":  # the same among the legal moves but surrender (the last)
+            return state.protection_choice(rng.randrange)
         legal = [m for m in state.legal_moves(seat) if m.verb != "surrender"]
         return legal[rng.randrange(len(legal))] if legal else None
 

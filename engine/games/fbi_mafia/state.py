@@ -63,8 +63,15 @@ class FbiMafiaState(InputLayer):
         return self.seat_of[self.actor], self.phase
 
     def awaited_seats(self) -> list[str]:
-        awaited = self.awaited()
-        return [] if awaited is None else [awaited[0]]
+        """The seat of ``awaited()``, if any (asked before every input of a bot game)."""
+        if self.result is not None:
+            return []
+        p = self.prompt
+        return [self.seat_of[self.actor if p is None else p.character]]
+
+    def changes_by_time(self, now_ms: int) -> bool:
+        """Never: a turn game, which no time changes (``next_deadline`` is None)."""
+        return False
 
     def awaiting(self) -> list[Awaiting]:
         awaited = self.awaited()
