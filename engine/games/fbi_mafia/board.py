@@ -19,7 +19,7 @@ from arbiter.engine.chance import Chance
 from arbiter.engine.events import HOST, EventLog
 from arbiter.engine.game import GameState, Result
 from arbiter.engine.games.fbi_mafia.data import GameData, Limits, ModeSpec, RoleSpec
-from arbiter.engine.games.fbi_mafia.grid import Cell, cell_name
+from arbiter.engine.games.fbi_mafia.grid import NAMES, Cell
 from arbiter.engine.games.fbi_mafia.moves import Move
 
 ALIVE, DEAD, ARRESTED = "alive", "dead", "arrested"
@@ -95,15 +95,19 @@ class BoardLayer(GameState):
         self.pos = {name: (r, c) for r, row in enumerate(self.grid) for c, name in enumerate(row)}
 
     def _at(self, name: str) -> str:
-        return f"{name} ({cell_name(self.pos[name])})"
+        """``name (cell)``: a suspect as events and refusals name it."""
+        r, c = self.pos[name]
+        return f"{name} ({NAMES[r][c]})"
 
     def _name(self, cell: Cell) -> str:
         return self.grid[cell[0]][cell[1]]
 
     def _holder(self, action: str) -> str | None:
+        """The first character, in turn order, with the action ``action``, if any."""
         return next((c for c in self.characters if action in self.roles[c].actions), None)
 
     def _with_step(self, step: str) -> str | None:
+        """The first character, in turn order, with the step ``step``, if any."""
         return next((c for c in self.characters if step in self.roles[c].steps), None)
 
     def _me(self, character: str | None = None) -> Cell:
@@ -111,8 +115,8 @@ class BoardLayer(GameState):
 
     def owner(self, name: str) -> str | None:
         """The character whose identity ``name`` is, if any."""
-        for c in self.characters:
-            if self.identity.get(c) == name:
+        for c, identity in self.identity.items():  # (drawn in turn order: the characters' order)
+            if identity == name:
                 return c
         return None
 

@@ -21,9 +21,9 @@ _CELL = re.compile(r"^([a-z])([1-9][0-9]?)$")
 COLUMNS = "abcdefghijklmnopqrstuvwxyz"
 
 
-_NAMES = [[f"{col}{r + 1}" for col in COLUMNS] for r in range(99)]
-"""The name of every cell an input can name (rows 1 to 99), by row and column, made once: names
-are asked millions of times (moves, views, events)."""
+NAMES = [[f"{col}{r + 1}" for col in COLUMNS] for r in range(99)]
+"""The name of every cell an input can name (rows 1 to 99), by row and column (``NAMES[r][c]``),
+made once: names are asked millions of times (moves, views, events)."""
 
 
 def cell_name(cell: Cell) -> str:
@@ -31,7 +31,7 @@ def cell_name(cell: Cell) -> str:
     r, c = cell
     try:
         if r >= 0 and c >= 0:
-            return _NAMES[r][c]
+            return NAMES[r][c]
     except (IndexError, TypeError):  # a cell no input names (a value's): written out below
         pass
     return f"{COLUMNS[c]}{r + 1}"

@@ -7,7 +7,7 @@ fails. A layer of ``FbiMafiaState`` over ``deck``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
 from math import comb
@@ -73,6 +73,11 @@ class Card:
     some: frozenset[str] = frozenset()
     none: frozenset[str] = frozenset()
     stranger: bool = False
+    fields: tuple[str | None, frozenset[str], frozenset[str], bool] = field(init=False, repr=False, compare=False)
+    """The four, as one tuple (read at once by ``_meets``)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fields", (self.status, self.some, self.none, self.stranger))
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,12 @@ class Rule:
     tokens: tuple[str, ...] = ()
     stock: Stock | None = None
     far: str = "{cell} is not {where}"
+    sieve: tuple[Need, ...] = field(init=False, repr=False, compare=False)
+    """``needs`` in the order a listing asks them of its cells: those few cards meet (carrying a
+    token) first, so that the others are asked of fewer cells (the order changes no answer)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sieve", tuple(sorted(self.needs, key=lambda need: not need.card.some)))
 
 
 # The tests of the needs (read from the card on a cell: ``state.grid``, as ``_name`` does).
@@ -235,10 +246,9 @@ class LegalityLayer(DeckLayer):
         name = self.grid[cell[0]][cell[1]]
         status, held = self.status[name], self.tokens[name]
         for need in needs:
-            card = need.card
-            if ((card.status is not None and status != card.status) or (card.some and card.some.isdisjoint(held))
-                    or (card.none and not card.none.isdisjoint(held))
-                    or (card.stranger and cell in self._known_team_cells())):
+            want, some, none, stranger = need.card.fields
+            if ((want is not None and status != want) or (some and some.isdisjoint(held))
+                    or (none and not none.isdisjoint(held)) or (stranger and cell in self._known_team_cells())):
                 return False
         return True
 
@@ -248,17 +258,14 @@ class LegalityLayer(DeckLayer):
         rows, status, tokens = self.grid, self.status, self.tokens
         out = list(cells)
         for need in needs:
-            card = need.card
-            if card.status is not None:
-                want = card.status
+            want, some, none, stranger = need.card.fields
+            if want is not None:
                 out = [c for c in out if status[rows[c[0]][c[1]]] == want]
-            if card.some:
-                some = card.some
+            if some:
                 out = [c for c in out if not some.isdisjoint(tokens[rows[c[0]][c[1]]])]
-            if card.none:
-                none = card.none
+            if none:
                 out = [c for c in out if none.isdisjoint(tokens[rows[c[0]][c[1]]])]
-            if card.stranger:
+            if stranger:
                 known = self._known_team_cells()
                 if known:
                     out = [c for c in out if c not in known]
@@ -274,7 +281,7 @@ class LegalityLayer(DeckLayer):
         """The legal targets of ``rule`` counted from ``origin``, in reading order."""
         if rule.stock is not None and not self._in_stock(rule.stock):
             return []
-        return self._sift(rule.needs, rule.reach.cells(origin, self.size, self.limits))
+        return self._sift(rule.sieve, rule.reach.cells(origin, self.size, self.limits))
 
     def _any_reachable(self, rule: Rule, origin: Cell) -> bool:
         """Whether ``_reachable(rule, origin)`` holds a cell, without listing them all: the same
