@@ -8,6 +8,7 @@ can pause for an interrupt; the answer resumes the queue. Rules text:
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 from arbiter.engine.chance import Chance
@@ -167,35 +168,45 @@ class FbiMafiaState(InputLayer):
         }
 
     def view(self, seat: str) -> dict[str, Any]:
+        """The state as ``seat`` may know it (``HOST``: everything): the public board and score,
+        its own identities (every one once the game is over) and ``seat_lists``."""
         mine = self.characters_of(seat)
-        board = []
-        for cell in grid.cells(self.size):
-            name = self._name(cell)
-            board.append({
-                "cell": cell_name(cell), "suspect": name, "status": self.status[name],
-                "tokens": [t for t in TOKENS if t in self.tokens[name]],
-                "cleared": name in self.cleared,
-            })
+        status, tokens, cleared = self.status, self.tokens, self.cleared
+        board = [  # a dictionary a card, row by row (the cells' reading order); tokens in TOKENS' order
+            {"cell": cell, "suspect": name, "status": status[name],
+             "tokens": [t for t in TOKENS if t in tokens[name]] if tokens[name] else [], "cleared": name in cleared}
+            for cell, name in zip(grid.cell_names(self.size), chain.from_iterable(self.grid))
+        ]
+        shown = self.characters if self.result is not None else mine
+        identity, pos = self.identity, self.pos
         v: dict[str, Any] = {
             "game": "fbi-mafia", "mode": self.mode.name, "seat": seat, "size": self.size,
             "turn": self.turn_number, "acting": self.actor, "phase": self.phase,
             "awaiting": [a.as_dict() for a in self.awaiting()],
             "score": self.score(), "board": board, "deck": len(self.deck),
-            "cleared": list(self.cleared),
+            "cleared": list(cleared),
             "last_shift": move_name(self.last_shift) if self.last_shift else None,
-            "identities": {c: {"suspect": self.identity[c], "cell": cell_name(self.pos[self.identity[c]])}
-                           for c in mine},
+            "identities": {c: {"suspect": identity[c], "cell": cell_name(pos[identity[c]])} for c in shown},
             "result": self.result.as_dict() if self.result else None,
         }
-        if self.result is not None:
-            v["identities"] = {c: {"suspect": self.identity[c], "cell": cell_name(self.pos[self.identity[c]])}
-                               for c in self.characters}
-        if any("evidence" in self.roles[c].actions for c in mine):
+        v.update(self.seat_lists(seat, mine))
+        return v
+
+    def seat_lists(self, seat: str, mine: list[str] | None = None) -> dict[str, Any]:
+        """The fields of ``view(seat)`` that only some seats have: the evidence hand (the
+        Criminalist's seat), the inspect's kept and inspected cards (the Detective's), the
+        autopsies (the Undercover's), the deck's order and the discard (the host). ``mine``:
+        ``characters_of(seat)``, if known."""
+        if mine is None:
+            mine = self.characters_of(seat)
+        actions = [a for c in mine for a in self.roles[c].actions]
+        v: dict[str, Any] = {}
+        if "evidence" in actions:
             v["hand"] = list(self.hand)
-        if any("inspect" in self.roles[c].actions for c in mine):
+        if "inspect" in actions:
             v["kept"] = list(self.kept)
             v["inspecting"] = list(self.inspecting)
-        if any("autopsy" in self.roles[c].actions for c in mine):
+        if "autopsy" in actions:
             v["autopsies"] = [dict(a) for a in self.autopsies]
         if seat == HOST:
             v["deck_order"] = list(self.deck)
