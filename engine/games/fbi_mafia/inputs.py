@@ -252,18 +252,18 @@ class InputLayer(ResolutionLayer):
             self.pending.append(END_TURN)
 
     def _do_shift(self, move: Move) -> None:
-        assert move.index is not None and move.delta is not None
-        rows, i = self.grid, move.index
-        if move.line == "row":
-            line = rows[i] = grid.shifted(rows[i], move.delta)
+        kind, i, delta = move.line, move.index, move.delta
+        assert kind is not None and i is not None and delta is not None
+        rows = self.grid
+        if kind == "row":
+            line = rows[i] = grid.shifted(rows[i], delta)
         else:
-            line = grid.shifted([row[i] for row in rows], move.delta)
+            line = grid.shifted([row[i] for row in rows], delta)
             for row, name in zip(rows, line):
                 row[i] = name
-        self.pos.update(zip(line, grid.line_cells(self.size)[move.line][i]))  # only the line's cards moved
+        self.pos.update(zip(line, grid.line_cells(self.size)[kind][i]))  # only the line's cards moved
         self.last_shift = move
-        self.events.emit("shift", f"The {self.actor} shifts: {move_name(move)}.",
-                         {"line": move.line, "index": move.index, "delta": move.delta})
+        self.events.emit("shift", f"The {self.actor} shifts: {move_name(move)}.", {"line": kind, "index": i, "delta": delta})
         self._after_move()
 
     def _do_swap(self, a: Cell, b: Cell) -> None:

@@ -256,7 +256,7 @@ class LegalityLayer(DeckLayer):
         """The cells of ``cells`` whose cards meet each of ``needs``, in order: ``_meets`` of each
         cell, asked a field of ``Card`` at a time of all the cells left (each a new list)."""
         rows, status, tokens = self.grid, self.status, self.tokens
-        out = list(cells)
+        out = cells  # each test below makes a new list
         for need in needs:
             want, some, none, stranger = need.card.fields
             if want is not None:
@@ -269,7 +269,7 @@ class LegalityLayer(DeckLayer):
                 known = self._known_team_cells()
                 if known:
                     out = [c for c in out if c not in known]
-        return out
+        return list(out) if out is cells else out  # type: ignore[return-value]
 
     def _reaches(self, rule: Rule, origin: Cell, target: Cell) -> bool:
         """Whether ``target`` is in ``_reachable(rule, origin)``, without listing the others:
