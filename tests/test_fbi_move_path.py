@@ -124,7 +124,7 @@ def submit(session: Session, seat: str, value: Any, by_value: bool) -> tuple:
     except ArbiterError as exc:
         assert unchanged(session) == before, (seat, value)
         return ("refused", type(exc), exc.message, exc.allowed)
-    except Exception as exc:  # a value not even its words can be made of: the same failure
+    except Exception as exc:  # noqa: BLE001 (a value not even its words can be made of: the same failure)
         assert unchanged(session) == before, (seat, value)
         return ("failed", type(exc), str(exc))
     return ("accepted", session.moves[-1].text, facts(session, events, entries))
@@ -189,7 +189,7 @@ def test_well_formed_values_are_exactly_what_the_words_read_back():
             elif isinstance(value, Move) and value.name is None:
                 try:
                     back = parse_move(" ".join(move_name(value).split()), size)
-                except Exception:
+                except Exception:  # noqa: BLE001, S112 (words that do not read: nothing to compare)
                     continue
                 assert strict(back) != strict(value), value
     assert seen[True] > 200 and seen[False] > 1000, seen

@@ -100,7 +100,7 @@ def test_kept_moves_read_as_the_worked_out_ones():
     known = 0
     for move in made:
         assert outcome(move_name, move) == outcome(moves._words, move), move
-        for size in range(0, 12):
+        for size in range(12):
             assert well_formed(move, size) == moves._well_formed(move, size), (move, size)
         known += id(move) in moves._KEPT
     assert known > 1000

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from arbiter.engine.errors import AmbiguousMoveError, IllegalMoveError
 from arbiter.engine.games.fbi_mafia import grid
-from arbiter.engine.games.fbi_mafia.board import ALIVE, DEAD, BoardLayer
+from arbiter.engine.games.fbi_mafia.board import ALIVE, DEAD
 from arbiter.engine.games.fbi_mafia.data import Limits
 from arbiter.engine.games.fbi_mafia.deck import DeckLayer
 from arbiter.engine.games.fbi_mafia.grid import Cell, cell_name
