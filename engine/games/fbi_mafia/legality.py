@@ -344,7 +344,7 @@ class LegalityLayer(DeckLayer):
             pairs = [(None, dst) for dst in self._targets(verb)]
         out: list[Move] = []
         for src, dst in pairs:
-            move = Move(verb, cells=(dst,) if src is None else (src, dst))
+            move = cell_move(verb, dst) if src is None else Move(verb, cells=(src, dst))
             if rule.tokens:
                 holder = dst if src is None else src
                 out.extend(self._token_variants(move, [t for t in rule.tokens if self._has(holder, t)]))
@@ -426,9 +426,9 @@ class LegalityLayer(DeckLayer):
         if verb == "shift":
             return self._shifts()
         if verb in ("masquerade", "inspect"):
-            return [Move(verb)] if self._deck_can_draw() else []
+            return [bare_move(verb)] if self._deck_can_draw() else []
         if verb == "evidence":
-            return [Move(verb, cells=(self.pos[n],)) for n in self._evidence_cards()]
+            return [cell_move(verb, self.pos[n]) for n in self._evidence_cards()]
         if verb == "swap":
             return list(_all_swaps(self.size))
         return self._rule_moves(verb)
