@@ -2,13 +2,15 @@
 bench's bots use) accepts and refuses exactly what the text path (``Session.submit`` of the
 value's words, ``move_name``) does: over random games of every mode, at every 8th input, the
 awaited seat tries some of its legal moves (every one of them at every 32nd input), the other
-seats one of them, and any seat values that are wrong in every way a value can be (cells off the board or of the wrong type, a suspect by name, a token or an answer where
-none belongs, shifts out of range, words instead of a value), each on two copies of the game.
-Both paths must raise the same error (type, message and allowed list) and leave the game as it
-was, or accept it with the same recorded move, the same events and the same state after
-(compared field by field with the types of every value). ``well_formed`` (the values applied as
-they are) is checked to hold of exactly the values ``parse_move`` reads back from their words,
-and the bench's games by value to be the bots' games by words."""
+seats one of them, and any seat values that are wrong in every way a value can be (cells off
+the board or of the wrong type, a suspect by name, a token or an answer where none belongs,
+shifts out of range, words instead of a value), by words and by value, on a copy of the game (a
+fresh one after an accepted input). Both paths must raise the same error (type, message and
+allowed list) and leave the game as it was, or accept it with the same recorded move, the same
+events and the same state after (compared field by field with the types of every value).
+``well_formed`` (the values applied as they are) is checked to hold of exactly the values
+``parse_move`` reads back from their words, a planted lax value path to be caught, and the
+bench's games by value to be the bots' games by words."""
 
 from __future__ import annotations
 
