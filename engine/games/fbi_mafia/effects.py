@@ -58,6 +58,9 @@ class EndTurn:
 
 
 Effect = Kill | Explode | Chain | ThreatKill | ThreatStep | EndTurn
+END_TURN = EndTurn()
+THREAT_STEP = ThreatStep()
+"""The effects without fields, made once (every turn queues one)."""
 
 
 class ResolutionLayer(LegalityLayer):
@@ -68,21 +71,20 @@ class ResolutionLayer(LegalityLayer):
     # ---------------------------------------------------------------------------- turns
     def _begin_turn(self) -> None:
         actor = self.actor
-        self.events.emit(
-            "turn",
-            f"Turn {self.turn_number}: the {actor} ({self.team[actor]}) acts.",
-            {"turn": self.turn_number, "character": actor, "team": self.team[actor]},
-        )
+        team, turn = self.team[actor], self.turn_number
+        self.events.emit("turn", f"Turn {turn}: the {actor} ({team}) acts.",
+                         {"turn": turn, "character": actor, "team": team})
         self.phase = "action"
         steps = self.roles[actor].steps
-        if "threat-kills-at-start" in steps:
-            victims = [
-                self._name(c) for c in grid.neighbours(self._me(), self.size)
-                if self._alive(c) and self._has(c, "threat")
-            ]
-            self.pending.extend(ThreatKill(v) for v in victims)
+        if not steps:
+            return
+        if "threat-kills-at-start" in steps:  # (as _alive and _has: on the cards directly)
+            rows, status, tokens = self.grid, self.status, self.tokens
+            victims = [name for r, c in grid.neighbours(self._me(), self.size)
+                       if status[name := rows[r][c]] == ALIVE and "threat" in tokens[name]]
+            self.pending.extend([ThreatKill(v) for v in victims])
         if "protection-before-action" in steps:
-            if self._targets("protect") or self._targets("unprotect"):
+            if self._has_targets("protect") or self._has_targets("unprotect"):
                 self.phase = "protection"
             else:
                 self.events.emit(
@@ -93,6 +95,7 @@ class ResolutionLayer(LegalityLayer):
 
     def _end_turn(self) -> None:
         self.turn_index = (self.turn_index + 1) % len(self.characters)
+        self.actor = self.characters[self.turn_index]
         self.turn_number += 1
         self._begin_turn()
 
@@ -100,28 +103,26 @@ class ResolutionLayer(LegalityLayer):
     def _run(self) -> None:
         """Resolve the queued effects in order until the queue is empty, an interrupt pauses it
         (its answer resumes it) or the game ends."""
-        while self.result is None and self.prompt is None and self.pending:
-            self._resolve(self.pending.pop(0))
-
-    def _resolve(self, effect: Effect) -> None:
-        match effect:
-            case Kill(name, cause):
-                self._kill(name, cause)
-            case Explode(name):
-                self._explode(name)
-            case Chain(name):
-                self._chain(name)
-            case ThreatKill(name):
-                self._threat_kill(name)
-            case ThreatStep():
-                self._threat_step()
-            case EndTurn():
-                self._end_turn()
-            case _:
-                raise TypeError(f"not an effect: {effect!r}")
+        pending = self.pending
+        while self.result is None and self.prompt is None and pending:
+            match pending.pop(0):  # (the commonest first: every turn ends with an EndTurn)
+                case EndTurn():
+                    self._end_turn()
+                case Kill(name, cause):
+                    self._kill(name, cause)
+                case ThreatStep():
+                    self._threat_step()
+                case Explode(name):
+                    self._explode(name)
+                case Chain(name):
+                    self._chain(name)
+                case ThreatKill(name):
+                    self._threat_kill(name)
+                case effect:
+                    raise TypeError(f"not an effect: {effect!r}")
 
     def _threat_step(self) -> None:
-        if self._targets("threat"):
+        if self._has_targets("threat"):
             self.phase = "threat"
         else:
             self.events.emit(

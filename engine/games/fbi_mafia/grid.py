@@ -21,9 +21,26 @@ _CELL = re.compile(r"^([a-z])([1-9][0-9]?)$")
 COLUMNS = "abcdefghijklmnopqrstuvwxyz"
 
 
+NAMES = [[f"{col}{r + 1}" for col in COLUMNS] for r in range(99)]
+"""The name of every cell an input can name (rows 1 to 99), by row and column (``NAMES[r][c]``),
+made once: names are asked millions of times (moves, views, events)."""
+
+
 def cell_name(cell: Cell) -> str:
+    """The name of ``cell``: its column letter, then its row counted from 1."""
     r, c = cell
+    try:
+        if r >= 0 and c >= 0:
+            return NAMES[r][c]
+    except (IndexError, TypeError):  # a cell no input names (a value's): written out below
+        pass
     return f"{COLUMNS[c]}{r + 1}"
+
+
+@cache
+def cell_names(size: int) -> tuple[str, ...]:
+    """The names of ``cells(size)``, in the same (reading) order."""
+    return tuple(cell_name(cell) for cell in cells(size))
 
 
 def looks_like_cell(text: str) -> bool:
@@ -97,4 +114,12 @@ def diagonal(cell: Cell, size: int, reach: int) -> tuple[Cell, ...]:
 def shifted(line: list[str], delta: int) -> list[str]:
     """A row or column moved by ``delta`` cells (positive: right or down), wrapping around."""
     n = len(line)
-    return [line[(i - delta) % n] for i in range(n)]
+    cut = n - delta % n if n else 0  # the card at ``cut`` comes first
+    return [*line[cut:], *line[:cut]]
+
+
+@cache
+def line_cells(size: int) -> dict[str, tuple[tuple[Cell, ...], ...]]:
+    """The cells of each row (``["row"][r]``) and of each column (``["col"][c]``), in order."""
+    return {"row": tuple(tuple((r, c) for c in range(size)) for r in range(size)),
+            "col": tuple(tuple((r, c) for r in range(size)) for c in range(size))}

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from arbiter.engine.errors import IllegalMoveError, SyntaxInputError
 from arbiter.engine.games.fbi_mafia import grid
 from arbiter.engine.games.fbi_mafia.board import ALIVE
-from arbiter.engine.games.fbi_mafia.effects import Chain, EndTurn, Explode, Kill, ResolutionLayer, ThreatStep
+from arbiter.engine.games.fbi_mafia.effects import END_TURN, THREAT_STEP, Chain, Explode, Kill, ResolutionLayer
 from arbiter.engine.games.fbi_mafia.grid import Cell, cell_name
 from arbiter.engine.games.fbi_mafia.moves import FORMS, Move, move_name
 
@@ -119,7 +119,7 @@ class InputLayer(ResolutionLayer):
             )
             self.events.emit("inspect-done", f"The {self.actor} keeps one card; the other goes under the deck.",
                              {"deck": len(self.deck)})
-            self.pending.append(EndTurn())
+            self.pending.append(END_TURN)
 
         return run
 
@@ -154,19 +154,22 @@ class InputLayer(ResolutionLayer):
 
         return run
 
+    def _threat_options(self) -> list[str]:
+        """What a refused threat input lists: a threat on each legal target."""
+        return [f"threat {cell_name(c)}" for c in self._targets("threat")]
+
     def _plan_threat(self, move: Move) -> Plan:
-        targets = self._targets("threat")
         lo, hi = self.limits.threats_min, self.limits.threats_max
-        options = [f"threat {cell_name(c)}" for c in targets]
         if move.verb != "threat":
-            raise IllegalMoveError(f"the {self.actor} must place {lo} to {hi} threat tokens now", options)
+            raise IllegalMoveError(f"the {self.actor} must place {lo} to {hi} threat tokens now", self._threat_options())
         if len(set(move.cells)) != len(move.cells):
-            raise self._refuse(move, "a cell is named twice (a card carries at most one threat)", options)
+            raise self._refuse(move, "a cell is named twice (a card carries at most one threat)", self._threat_options())
         if not lo <= len(move.cells) <= hi:
-            raise self._refuse(move, f"place {lo} to {hi} threat tokens", options)
+            raise self._refuse(move, f"place {lo} to {hi} threat tokens", self._threat_options())
+        rule, me = self._rule("threat"), self._me()
         for c in move.cells:
-            if c not in targets:
-                raise self._refuse(move, self._why_not("threat", c), options)
+            if not self._reaches(rule, me, c):  # c not in self._targets("threat")
+                raise self._refuse(move, self._why_not("threat", c), self._threat_options())
 
         def run() -> None:
             names = [self._name(c) for c in move.cells]
@@ -177,15 +180,15 @@ class InputLayer(ResolutionLayer):
                 f"The {self.actor} places threat tokens on {', '.join(self._at(n) for n in names)}.",
                 {"cells": [cell_name(c) for c in move.cells], "suspects": names},
             )
-            self.pending.append(EndTurn())
+            self.pending.append(END_TURN)
 
         return run
 
     # -- the turn's action ---------------------------------------------------------------------
     def _plan_action(self, move: Move) -> Plan:
         actor = self.actor
-        allowed = self.action_verbs()
-        if move.verb not in allowed:
+        if move.verb != "shift" and move.verb not in self.roles[actor].actions:  # not in action_verbs()
+            allowed = self.action_verbs()
             raise IllegalMoveError(
                 f"the {actor} cannot {move.verb} now; its actions: {', '.join(allowed)}",
                 [self._form(v) for v in allowed],
@@ -235,7 +238,7 @@ class InputLayer(ResolutionLayer):
         if not rule.tokens:
             return lambda: self._do_target(move.verb, target)
         holder = target if source is None else source
-        token = self._which_token(move, holder, rule.tokens, self.action_options(move.verb))
+        token = self._which_token(move, holder, rule.tokens, lambda: self.action_options(move.verb))
         if source is None:
             return lambda: self._do_defuse(target, token)
         return lambda: self._do_prepare(source, target, token)
@@ -244,25 +247,23 @@ class InputLayer(ResolutionLayer):
     def _after_move(self) -> None:
         """After a shift or swap: the Maniac's threat step, or the end of the turn."""
         if "threats-after-move" in self.roles[self.actor].steps:
-            self.pending.append(ThreatStep())
+            self.pending.append(THREAT_STEP)
         else:
-            self.pending.append(EndTurn())
+            self.pending.append(END_TURN)
 
     def _do_shift(self, move: Move) -> None:
-        assert move.index is not None and move.delta is not None
-        pos, i = self.pos, move.index  # only the shifted line's cards move: their cells anew
-        if move.line == "row":
-            self.grid[i] = grid.shifted(self.grid[i], move.delta)
-            for c, name in enumerate(self.grid[i]):
-                pos[name] = (i, c)
+        kind, i, delta = move.line, move.index, move.delta
+        assert kind is not None and i is not None and delta is not None
+        rows = self.grid
+        if kind == "row":
+            line = rows[i] = grid.shifted(rows[i], delta)
         else:
-            column = grid.shifted([row[i] for row in self.grid], move.delta)
-            for r, name in enumerate(column):
-                self.grid[r][i] = name
-                pos[name] = (r, i)
+            line = grid.shifted([row[i] for row in rows], delta)
+            for row, name in zip(rows, line):
+                row[i] = name
+        self.pos.update(zip(line, grid.line_cells(self.size)[kind][i]))  # only the line's cards moved
         self.last_shift = move
-        self.events.emit("shift", f"The {self.actor} shifts: {move_name(move)}.",
-                         {"line": move.line, "index": move.index, "delta": move.delta})
+        self.events.emit("shift", f"The {self.actor} shifts: {move_name(move)}.", {"line": kind, "index": i, "delta": delta})
         self._after_move()
 
     def _do_swap(self, a: Cell, b: Cell) -> None:
@@ -290,7 +291,7 @@ class InputLayer(ResolutionLayer):
             self.events.emit("masquerade-draw", f"The {actor} drew {self._at(card)}, {self.status[card]}: "
                              "discarded; the identity is unchanged.",
                              {"drawn": card, "adopted": False}, to=[self.seat_of[actor]])
-        self.pending.append(EndTurn())
+        self.pending.append(END_TURN)
 
     def _do_inspect(self) -> None:
         cards = [self._draw_card()]
@@ -308,7 +309,7 @@ class InputLayer(ResolutionLayer):
         self.tokens[name].discard(token)
         self.events.emit("defuse", f"The {self.actor} removes the {token} from {self._at(name)}.",
                          {"cell": cell_name(target), "suspect": name, "token": token})
-        self.pending.append(EndTurn())
+        self.pending.append(END_TURN)
 
     def _do_prepare(self, src: Cell, dst: Cell, token: str) -> None:
         a, b = self._name(src), self._name(dst)
@@ -316,13 +317,13 @@ class InputLayer(ResolutionLayer):
         self.tokens[b].add(token)
         self.events.emit("prepare", f"The {self.actor} moves the {token} from {self._at(a)} to {self._at(b)}.",
                          {"from": cell_name(src), "to": cell_name(dst), "token": token})
-        self.pending.append(EndTurn())
+        self.pending.append(END_TURN)
 
     def _do_evidence(self, name: str) -> None:
         self.cleared.append(name)
         self.events.emit("evidence", f"The {self.actor} reveals evidence: {self._at(name)} is cleared (innocent).",
                          {"suspect": name, "cell": cell_name(self.pos[name])})
-        self.pending.append(EndTurn())
+        self.pending.append(END_TURN)
 
     def _do_target(self, verb: str, target: Cell) -> None:
         actor = self.actor
@@ -359,4 +360,4 @@ class InputLayer(ResolutionLayer):
             self.events.emit("detonate", f"The {actor} detonates the bomb on {self._at(name)}.",
                              {"cell": cell_name(target), "suspect": name})
             self.pending.append(Explode(name))
-        self.pending.append(EndTurn())
+        self.pending.append(END_TURN)

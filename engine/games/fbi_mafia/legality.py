@@ -6,8 +6,8 @@ fails. A layer of ``FbiMafiaState`` over ``deck``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
 from math import comb
@@ -15,11 +15,11 @@ from typing import Any, Literal
 
 from arbiter.engine.errors import AmbiguousMoveError, IllegalMoveError
 from arbiter.engine.games.fbi_mafia import grid
-from arbiter.engine.games.fbi_mafia.board import ALIVE, DEAD, BoardLayer
+from arbiter.engine.games.fbi_mafia.board import ALIVE, DEAD
 from arbiter.engine.games.fbi_mafia.data import Limits
 from arbiter.engine.games.fbi_mafia.deck import DeckLayer
 from arbiter.engine.games.fbi_mafia.grid import Cell, cell_name
-from arbiter.engine.games.fbi_mafia.moves import FORMS, TOKENS, Move, move_name
+from arbiter.engine.games.fbi_mafia.moves import FORMS, TOKENS, Move, bare_move, cell_move, kept, move_name
 
 
 # ------------------------------------------------------------------------------- legality table
@@ -50,9 +50,9 @@ class Reach:
             case "adjacent":
                 return grid.neighbours(origin, size)
             case "line":
-                return grid.orthogonal(origin, size, self.reach(limits), include_self=self.first == 0)
+                return _line(origin, size, getattr(limits, self.limit), self.first == 0)  # type: ignore[arg-type]
             case "diagonal":
-                return grid.diagonal(origin, size, self.reach(limits))
+                return grid.diagonal(origin, size, getattr(limits, self.limit))  # type: ignore[arg-type]
             case "anywhere":
                 return grid.cells(size)
         raise ValueError(f"unknown reach {self.shape!r}")
@@ -63,10 +63,28 @@ class Reach:
 
 
 @dataclass(frozen=True)
-class Need:
-    """What a target card must be, and the refusal when it is not."""
+class Card:
+    """A test of the card on a cell, written as data: its status is ``status`` (when set), it
+    carries one of the tokens ``some`` (when set) and none of ``none``, and (``stranger``) it is
+    not the identity of a teammate the actor's seat knows. The legality layer asks it of a whole
+    list of cells at once (``_sift``) or of one cell (``_meets``), from these fields alone."""
 
-    holds: Callable[[BoardLayer, Cell], bool]
+    status: str | None = None
+    some: frozenset[str] = frozenset()
+    none: frozenset[str] = frozenset()
+    stranger: bool = False
+    fields: tuple[str | None, frozenset[str], frozenset[str], bool] = field(init=False, repr=False, compare=False)
+    """The four, as one tuple (read at once by ``_meets``)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fields", (self.status, self.some, self.none, self.stranger))
+
+
+@dataclass(frozen=True)
+class Need:
+    """What a target card must be (``card``), and the refusal when it is not."""
+
+    card: Card
     refusal: str
 
 
@@ -93,34 +111,29 @@ class Rule:
     tokens: tuple[str, ...] = ()
     stock: Stock | None = None
     far: str = "{cell} is not {where}"
+    sieve: tuple[Need, ...] = field(init=False, repr=False, compare=False)
+    """``needs`` in the order a listing asks them of its cells: those few cards meet (carrying a
+    token) first, so that the others are asked of fewer cells (the order changes no answer)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sieve", tuple(sorted(self.needs, key=lambda need: not need.card.some)))
 
 
-# The needs read the card on a cell directly (``state.grid``, as ``_name`` does): they are
-# asked for every cell in reach of every verb whenever moves are listed.
-
-def living(state: BoardLayer, cell: Cell) -> bool:
-    return state.status[state.grid[cell[0]][cell[1]]] == ALIVE
-
-
-def dead(state: BoardLayer, cell: Cell) -> bool:
-    return state.status[state.grid[cell[0]][cell[1]]] == DEAD
+# The tests of the needs (read from the card on a cell: ``state.grid``, as ``_name`` does).
+living = Card(status=ALIVE)
+dead = Card(status=DEAD)
+not_known_teammate = Card(stranger=True)
+"""The card is not the identity of a teammate the actor's seat knows (Duel)."""
 
 
-def carrying(*tokens: str) -> Callable[[BoardLayer, Cell], bool]:
+def carrying(*tokens: str) -> Card:
     """The card carries one of ``tokens``."""
-    wanted = frozenset(tokens)
-    return lambda state, cell: not wanted.isdisjoint(state.tokens[state.grid[cell[0]][cell[1]]])
+    return Card(some=frozenset(tokens))
 
 
-def free_of(*tokens: str) -> Callable[[BoardLayer, Cell], bool]:
+def free_of(*tokens: str) -> Card:
     """The card carries none of ``tokens``."""
-    banned = frozenset(tokens)
-    return lambda state, cell: banned.isdisjoint(state.tokens[state.grid[cell[0]][cell[1]]])
-
-
-def not_known_teammate(state: BoardLayer, cell: Cell) -> bool:
-    """The card is not the identity of a teammate the actor's seat knows (Duel)."""
-    return cell not in state._known_team_cells()
+    return Card(none=frozenset(tokens))
 
 
 AROUND = Reach("around", "your identity's cell or adjacent to it")
@@ -163,6 +176,12 @@ LINE_ARREST = Rule("arrest", DETECTIVE_LINE, (ALIVE_CARD,))
 
 
 @cache
+def _line(origin: Cell, size: int, reach: int, include_self: bool) -> tuple[Cell, ...]:
+    """``grid.orthogonal`` of these (made once each, and found without keywords)."""
+    return grid.orthogonal(origin, size, reach, include_self=include_self)
+
+
+@cache
 def _around(origin: Cell, size: int) -> tuple[Cell, ...]:
     """``origin`` and its neighbours, in reading order."""
     return tuple(sorted([origin, *grid.neighbours(origin, size)]))
@@ -171,14 +190,14 @@ def _around(origin: Cell, size: int) -> tuple[Cell, ...]:
 @cache
 def _all_shifts(size: int, distances: tuple[int, ...]) -> tuple[Move, ...]:
     """Every shift of a board of ``size`` by ``distances``, in the order the moves are listed."""
-    return tuple(Move("shift", line=line, index=index, delta=sign * dist)
+    return tuple(kept(Move("shift", line=line, index=index, delta=sign * dist))
                  for line in ("row", "col") for index in range(size) for dist in distances for sign in (-1, 1))
 
 
 @cache
 def _all_swaps(size: int) -> tuple[Move, ...]:
     """Every swap of two neighbouring cards on a board of ``size``, in reading order."""
-    return tuple(Move("swap", cells=(a, b)) for a in grid.cells(size) for b in grid.neighbours(a, size) if a < b)
+    return tuple(kept(Move("swap", cells=(a, b))) for a in grid.cells(size) for b in grid.neighbours(a, size) if a < b)
 
 
 def _nth_combination(pool: list[Cell], r: int, index: int) -> tuple[Cell, ...]:
@@ -205,8 +224,9 @@ def _shift_places(size: int, distances: tuple[int, ...]) -> dict[tuple[str | Non
 
 
 @cache
-def _shift_set(size: int, distances: tuple[int, ...]) -> frozenset[Move]:
-    return frozenset(_all_shifts(size, distances))
+def _verbs(actions: tuple[str, ...]) -> tuple[str, ...]:
+    """The words a turn action of a role with ``actions`` may start with (a shift, or one of them)."""
+    return ("shift", *actions)
 
 
 class LegalityLayer(DeckLayer):
@@ -222,34 +242,65 @@ class LegalityLayer(DeckLayer):
         return stock is None or self._token_count(stock.token) < getattr(self.limits, stock.limit)
 
     def _meets(self, needs: tuple[Need, ...], cell: Cell) -> bool:
+        """Whether the card on ``cell`` meets each of ``needs`` (``Card``'s fields, asked of it)."""
+        name = self.grid[cell[0]][cell[1]]
+        status, held = self.status[name], self.tokens[name]
         for need in needs:
-            if not need.holds(self, cell):
+            want, some, none, stranger = need.card.fields
+            if ((want is not None and status != want) or (some and some.isdisjoint(held))
+                    or (none and not none.isdisjoint(held)) or (stranger and cell in self._known_team_cells())):
                 return False
         return True
+
+    def _sift(self, needs: tuple[Need, ...], cells: Sequence[Cell]) -> list[Cell]:
+        """The cells of ``cells`` whose cards meet each of ``needs``, in order: ``_meets`` of each
+        cell, asked a field of ``Card`` at a time of all the cells left (each a new list)."""
+        rows, status, tokens = self.grid, self.status, self.tokens
+        out = cells  # each test below makes a new list
+        for need in needs:
+            want, some, none, stranger = need.card.fields
+            if want is not None:
+                out = [c for c in out if status[rows[c[0]][c[1]]] == want]
+            if some:
+                out = [c for c in out if not some.isdisjoint(tokens[rows[c[0]][c[1]]])]
+            if none:
+                out = [c for c in out if none.isdisjoint(tokens[rows[c[0]][c[1]]])]
+            if stranger:
+                known = self._known_team_cells()
+                if known:
+                    out = [c for c in out if c not in known]
+        return list(out) if out is cells else out  # type: ignore[return-value]
 
     def _reaches(self, rule: Rule, origin: Cell, target: Cell) -> bool:
         """Whether ``target`` is in ``_reachable(rule, origin)``, without listing the others:
         the same three conditions (stock, reach, needs), asked of one cell."""
-        return (self._in_stock(rule.stock) and target in rule.reach.cells(origin, self.size, self.limits)
-                and self._meets(rule.needs, target))
+        return (target in rule.reach.cells(origin, self.size, self.limits) and self._meets(rule.needs, target)
+                and (rule.stock is None or self._in_stock(rule.stock)))
 
     def _reachable(self, rule: Rule, origin: Cell) -> list[Cell]:
         """The legal targets of ``rule`` counted from ``origin``, in reading order."""
-        if not self._in_stock(rule.stock):
+        if rule.stock is not None and not self._in_stock(rule.stock):
             return []
-        cells: Any = rule.reach.cells(origin, self.size, self.limits)
-        for need in rule.needs:  # need by need: the needs only read the state, so the same cells
-            if need.holds is not_known_teammate:  # the known cells once, not once a cell
-                known = self._known_team_cells()
-                cells = [c for c in cells if c not in known] if known else cells
-            else:
-                holds = need.holds
-                cells = [c for c in cells if holds(self, c)]
-        return list(cells)
+        return self._sift(rule.sieve, rule.reach.cells(origin, self.size, self.limits))
+
+    def _any_reachable(self, rule: Rule, origin: Cell) -> bool:
+        """Whether ``_reachable(rule, origin)`` holds a cell, without listing them all: the same
+        conditions, asked of the cells in reach until one meets them."""
+        if rule.stock is not None and not self._in_stock(rule.stock):
+            return False
+        needs = rule.needs
+        for cell in rule.reach.cells(origin, self.size, self.limits):
+            if self._meets(needs, cell):
+                return True
+        return False
 
     def _targets(self, verb: str) -> list[Cell]:
         """Cells a one-cell input of ``verb`` may target now (the actor's identity decides the range)."""
         return self._reachable(self._rule(verb), self._me())
+
+    def _has_targets(self, verb: str) -> bool:
+        """Whether ``_targets(verb)`` holds a cell, without listing them all."""
+        return self._any_reachable(self._rule(verb), self._me())
 
     def _why_not(self, verb: str, target: Cell, source: Cell | None = None) -> str:
         """Why ``target`` (moved to from ``source``, for a two-cell verb) is not a legal target
@@ -263,7 +314,7 @@ class LegalityLayer(DeckLayer):
             assert source is not None
             origin = source
             for need in rule.source:
-                if not need.holds(self, source):
+                if not self._meets((need,), source):
                     return need.refusal.format_map(self._words(source))
         words = self._words(target)
         if target not in rule.reach.cells(origin, self.size, self.limits):
@@ -271,7 +322,7 @@ class LegalityLayer(DeckLayer):
             words["reach"] = rule.reach.reach(self.limits) if rule.reach.limit else ""
             return rule.far.replace("{where}", rule.reach.where).format_map(words)
         for need in rule.needs:
-            if not need.holds(self, target):
+            if not self._meets((need,), target):
                 return need.refusal.format_map(words)
         raise AssertionError(f"{verb} {cell_name(target)}: the table allows a target its moves left out")
 
@@ -284,14 +335,16 @@ class LegalityLayer(DeckLayer):
     def _rule_moves(self, verb: str) -> list[Move]:
         """Every legal move of a verb of the table, in reading order of its source, then target."""
         rule = self._rule(verb)
+        if not rule.source and not rule.tokens:  # most verbs: a move per target
+            return [cell_move(verb, dst) for dst in self._targets(verb)]
         if rule.source:
-            pairs = [(src, dst) for src in grid.cells(self.size) if self._meets(rule.source, src)
+            pairs = [(src, dst) for src in self._sift(rule.source, grid.cells(self.size))
                      for dst in self._reachable(rule, src)]
         else:
             pairs = [(None, dst) for dst in self._targets(verb)]
         out: list[Move] = []
         for src, dst in pairs:
-            move = Move(verb, cells=(dst,) if src is None else (src, dst))
+            move = cell_move(verb, dst) if src is None else Move(verb, cells=(src, dst))
             if rule.tokens:
                 holder = dst if src is None else src
                 out.extend(self._token_variants(move, [t for t in rule.tokens if self._has(holder, t)]))
@@ -310,37 +363,72 @@ class LegalityLayer(DeckLayer):
             and last.delta is not None and move.delta == -last.delta
         )
 
+    def _undo_at(self, distances: tuple[int, ...]) -> int | None:
+        """Where, in ``_all_shifts`` of the actor's ``distances``, stands the one shift that
+        ``_reverse_banned`` names (the last shift's line and index, the opposite way, as far),
+        if there is one."""
+        last = self.last_shift
+        if last is None or last.delta is None:
+            return None
+        return _shift_places(self.size, distances).get((last.line, last.index, -last.delta))
+
     def _shifts(self) -> list[Move]:
         """Every legal shift of the actor: its shifts on this board (made once per board size
         and distances, ``_all_shifts``) but the one that would undo the last shift."""
-        shifts = _all_shifts(self.size, self.roles[self.actor].shifts)
-        last = self.last_shift
-        if last is None or last.delta is None:
-            return list(shifts)
-        # the one shift _reverse_banned names: same line and index, the opposite way, as far
-        at = _shift_places(self.size, self.roles[self.actor].shifts).get((last.line, last.index, -last.delta))
+        distances = self.roles[self.actor].shifts
+        shifts = _all_shifts(self.size, distances)
+        at = self._undo_at(distances)
         return list(shifts) if at is None else [*shifts[:at], *shifts[at + 1:]]
 
     def _shift_legal(self, move: Move) -> bool:
-        """Whether ``move`` is in ``_shifts()``, without listing them."""
-        return move in _shift_set(self.size, self.roles[self.actor].shifts) and not self._reverse_banned(move)
+        """Whether ``move`` is in ``_shifts()``, without listing them: one of the board's shifts
+        (found by its line, index and delta) that does not undo the last shift."""
+        distances = self.roles[self.actor].shifts
+        at = _shift_places(self.size, distances).get((move.line, move.index, move.delta))
+        if at is None:
+            return False
+        shift = _all_shifts(self.size, distances)[at]
+        return (shift is move or shift == move) and not self._reverse_banned(move)
 
     def action_verbs(self) -> tuple[str, ...]:
         """The words the acting character's turn action may start with."""
-        return ("shift", *self.roles[self.actor].actions)
+        return _verbs(self.roles[self.actor].actions)
 
     def action_options(self, verb: str) -> list[str]:
         """Every legal action input starting with ``verb`` for the acting character now."""
         return [move_name(m) for m in self.action_moves(verb)]
+
+    def action_choice(self, verb: str, pick: Callable[[int], int]) -> Move | None:
+        """``action_moves(verb)[pick(len(action_moves(verb)))]`` (a bot's pick), without making
+        the list where its moves are at hand: the board's shifts but the banned one, its swaps,
+        a move per target; None, and ``pick`` not asked, when there is none."""
+        if verb == "shift":
+            distances = self.roles[self.actor].shifts
+            shifts = _all_shifts(self.size, distances)
+            at = self._undo_at(distances)
+            if at is None:
+                return shifts[pick(len(shifts))]
+            k = pick(len(shifts) - 1)
+            return shifts[k + 1 if k >= at else k]
+        if verb == "swap":
+            swaps = _all_swaps(self.size)
+            return swaps[pick(len(swaps))]
+        if verb not in ("masquerade", "inspect", "evidence"):
+            rule = self._rule(verb)
+            if not rule.source and not rule.tokens:  # as _rule_moves lists them: a move per target
+                targets = self._targets(verb)
+                return cell_move(verb, targets[pick(len(targets))]) if targets else None
+        moves = self.action_moves(verb)
+        return moves[pick(len(moves))] if moves else None
 
     def action_moves(self, verb: str) -> list[Move]:
         """Every legal move of ``verb`` for the actor now."""
         if verb == "shift":
             return self._shifts()
         if verb in ("masquerade", "inspect"):
-            return [Move(verb)] if self._deck_can_draw() else []
+            return [bare_move(verb)] if self._deck_can_draw() else []
         if verb == "evidence":
-            return [Move(verb, cells=(self.pos[n],)) for n in self._evidence_cards()]
+            return [cell_move(verb, self.pos[n]) for n in self._evidence_cards()]
         if verb == "swap":
             return list(_all_swaps(self.size))
         return self._rule_moves(verb)
@@ -358,7 +446,7 @@ class LegalityLayer(DeckLayer):
         when there is none."""
         targets = self._targets("threat")
         sizes = range(max(self.limits.threats_min, 1), min(self.limits.threats_max, len(targets)) + 1)
-        total = sum(comb(len(targets), k) for k in sizes)
+        total = sum([comb(len(targets), k) for k in sizes])
         if not total:
             return None
         index = pick(total)
@@ -379,8 +467,19 @@ class LegalityLayer(DeckLayer):
     def _protection_moves(self) -> list[Move]:
         """Every input of the Operative's protection step: place, remove, or skip (the source's
         "or skip": always allowed)."""
-        return ([Move(v, cells=(c,)) for v in ("protect", "unprotect") for c in self._targets(v)]
-                + [Move("skip")])
+        places, removals = self._targets("protect"), self._targets("unprotect")
+        return ([cell_move("protect", c) for c in places] + [cell_move("unprotect", c) for c in removals]
+                + [bare_move("skip")])
+
+    def protection_choice(self, pick: Callable[[int], int]) -> Move:
+        """``_protection_moves()[pick(len(_protection_moves()))]`` (a bot's pick), made alone."""
+        places, removals = self._targets("protect"), self._targets("unprotect")
+        k = pick(len(places) + len(removals) + 1)
+        if k < len(places):
+            return cell_move("protect", places[k])
+        if k < len(places) + len(removals):
+            return cell_move("unprotect", removals[k - len(places)])
+        return bare_move("skip")
 
     def _protection_options(self) -> list[str]:
         return [move_name(m) for m in self._protection_moves()]
@@ -393,9 +492,10 @@ class LegalityLayer(DeckLayer):
             return [move]
         return [Move(move.verb, cells=move.cells, token=t) for t in kinds]
 
-    def _which_token(self, move: Move, cell: Cell, allowed: tuple[str, ...], options: list[str]) -> str:
+    def _which_token(self, move: Move, cell: Cell, allowed: tuple[str, ...], options: Callable[[], list[str]]) -> str:
         """The token ``move`` means on ``cell``: the one named, or the only one of ``allowed``
-        there; ambiguous when the cell has several and none is named."""
+        there; ambiguous when the cell has several and none is named (a refusal lists
+        ``options()``)."""
         kinds = [t for t in allowed if self._has(cell, t)]
         if move.token is None:
             if len(kinds) > 1:
@@ -405,7 +505,7 @@ class LegalityLayer(DeckLayer):
                 )
             return kinds[0]
         if move.token not in kinds:
-            raise self._refuse(move, f"{cell_name(cell)} carries no {move.token}", options)
+            raise self._refuse(move, f"{cell_name(cell)} carries no {move.token}", options())
         return move.token
 
     def _refuse(self, move: Move, why: str, options: list[str]) -> IllegalMoveError:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from arbiter.engine.errors import SyntaxInputError
 from arbiter.engine.games.fbi_mafia.grid import COLUMNS, Cell, cell_name, looks_like_cell, parse_cell
@@ -44,7 +44,7 @@ FORMS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Move:
     """One FBI vs Mafia input. Only the fields its verb uses are set."""
 
@@ -57,6 +57,21 @@ class Move:
     token: str | None = None
     answer: bool | None = None
 
+    def __init__(self, verb: str, cells: tuple[Cell, ...] = (), name: str | None = None, line: str | None = None,
+                 index: int | None = None, delta: int | None = None, token: str | None = None,
+                 answer: bool | None = None) -> None:
+        """The move with these fields (as a frozen dataclass's own ``__init__`` sets them, but
+        into the instance's dictionary at once: moves are made by the thousand a game)."""
+        d = self.__dict__
+        d["verb"] = verb
+        d["cells"] = cells
+        d["name"] = name
+        d["line"] = line
+        d["index"] = index
+        d["delta"] = delta
+        d["token"] = token
+        d["answer"] = answer
+
     def __repr__(self) -> str:
         parts = [f"verb={self.verb!r}"]
         if self.cells:
@@ -66,6 +81,38 @@ class Move:
             if value is not None:
                 parts.append(f"{attr}={value!r}")
         return f"Move({', '.join(parts)})"
+
+
+_KEPT: dict[int, tuple[int, str]] = {}
+"""The moves ``kept`` for good, by id: the smallest board each is well formed on, and its words."""
+
+
+def kept(move: Move) -> Move:
+    """``move``, remembered for good with its words (``move_name``) and the smallest board it is
+    well formed on (``well_formed``), which are then read, not worked out, each time a bot plays
+    it. Only for moves held for good (by the caches that make the legal moves): an id stays its
+    object's only while the object lives. A move well formed on no board is not remembered."""
+    if move.verb == "shift":
+        least = (move.index if type(move.index) is int else 0) + 1
+    else:
+        least = max((max(cell) + 1 for cell in move.cells if type(cell) is tuple and cell), default=0)
+    if _well_formed(move, least):
+        _KEPT[id(move)] = (least, _words(move))
+    return move
+
+
+@cache
+def cell_move(verb: str, cell: Cell) -> Move:
+    """The move of ``verb`` on the one cell ``cell``, made once (moves are frozen values, and the
+    legal moves are listed many times a turn) and ``kept``."""
+    return kept(Move(verb, cells=(cell,)))
+
+
+@cache
+def bare_move(verb: str, answer: bool | None = None) -> Move:
+    """The move of ``verb`` alone (``surrender``, ``skip``), or answering ``answer``, made once
+    and ``kept``."""
+    return kept(Move(verb, answer=answer))
 
 
 def _syntax(verb: str, problem: str) -> SyntaxInputError:
@@ -169,20 +216,82 @@ def parse_move(text: str, size: int) -> Move:
 
 def move_name(move: Move) -> str:
     """The canonical text of a move (what ``parse_move`` reads back to the same move)."""
+    known = _KEPT.get(id(move))
+    return _words(move) if known is None else known[1]
+
+
+def _words(move: Move) -> str:
+    """``move_name``, worked out."""
+    verb = move.verb
     if move.answer is not None:
-        return f"{move.verb} {'yes' if move.answer else 'no'}"
-    if move.verb == "shift":
+        return f"{verb} {'yes' if move.answer else 'no'}"
+    if verb == "shift":
         assert move.line is not None and move.index is not None and move.delta is not None
-        where = str(move.index + 1) if move.line == "row" else COLUMNS[move.index]
-        if move.line == "row":
-            direction = "right" if move.delta > 0 else "left"
+        line, delta = move.line, move.delta
+        if line == "row":
+            where, direction = str(move.index + 1), "right" if delta > 0 else "left"
         else:
-            direction = "down" if move.delta > 0 else "up"
-        dist = f" {abs(move.delta)}" if abs(move.delta) != 1 else ""
-        return f"shift {move.line} {where} {direction}{dist}"
-    words = [move.verb] + [cell_name(c) for c in move.cells]
+            where, direction = COLUMNS[move.index], "down" if delta > 0 else "up"
+        dist = f" {abs(delta)}" if abs(delta) != 1 else ""
+        return f"shift {line} {where} {direction}{dist}"
+    cells = move.cells
+    if len(cells) == 1 and move.name is None and move.token is None:  # most inputs: a verb and a cell
+        return f"{verb} {cell_name(cells[0])}"
+    words = [verb] + [cell_name(c) for c in cells]
     if move.name is not None:
         words.append(move.name)
     if move.token is not None:
         words.append(move.token)
     return " ".join(words)
+
+
+# What each verb's words may hold besides the verb (``parse_move`` reads them so): the number of
+# cells, the tokens it may name; a shift and the answers to interrupts are checked apart.
+_SHAPES: dict[str, tuple[int, int, tuple[str | None, ...]]] = {
+    verb: (0, 0, (None,)) if verb in ("surrender", "masquerade", "inspect", "skip") else (1, 1, (None,))
+    for verb in FORMS
+}
+_SHAPES.update(swap=(2, 2, (None,)), prepare=(2, 2, (None, *TOKENS)), threat=(1, 3, (None,)),
+               defuse=(1, 1, (None, "bomb", "threat")))
+
+
+def well_formed(move: object, size: int) -> bool:
+    """Whether ``move`` is a ``Move`` exactly as ``parse_move`` reads its words ``move_name(move)``
+    on a board of ``size``, down to the types of its fields (ints, not bools or floats): the
+    verb's own fields set, within the board and the words' choices, and no other. A suspect
+    named by name is not (names are read from words only), nor is any other value: ``apply_move``
+    applies a well-formed value as it is and reads any other from its words."""
+    known = _KEPT.get(id(move))
+    return _well_formed(move, size) if known is None else size >= known[0]
+
+
+def _well_formed(move: object, size: int) -> bool:
+    """``well_formed``, worked out."""
+    if type(move) is not Move:
+        return False
+    verb = move.verb
+    shape = _SHAPES.get(verb) if type(verb) is str else None
+    if shape is None or move.name is not None:
+        return False
+    cells = move.cells
+    if verb == "shift":
+        line, index, delta = move.line, move.index, move.delta
+        return (cells == () and move.token is None and move.answer is None
+                and type(line) is str and (line == "row" or line == "col")
+                and type(index) is int and 0 <= index < size and type(delta) is int and delta in (-2, -1, 1, 2))
+    if move.line is not None or move.index is not None or move.delta is not None or type(cells) is not tuple:
+        return False
+    if move.answer is not None:
+        return (type(move.answer) is bool and (verb == "protect" or verb == "detonate") and cells == ()
+                and move.token is None)
+    low, high, tokens = shape
+    token = move.token
+    if not (low <= len(cells) <= high) or (token is not None and (type(token) is not str or token not in tokens)):
+        return False
+    for cell in cells:
+        if type(cell) is not tuple or len(cell) != 2:
+            return False
+        r, c = cell
+        if type(r) is not int or type(c) is not int or not (0 <= r < size and 0 <= c < size):
+            return False
+    return True

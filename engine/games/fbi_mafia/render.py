@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from functools import lru_cache
 
 from typing import TYPE_CHECKING
 
@@ -18,16 +19,21 @@ LEGEND = "Legend: * identity shown to you  P protection  B bomb  T threat  ok cl
 
 
 def _marks(state: FbiMafiaState, name: str) -> str:
+    """The second line of a card's cell: dead, ARREST, or its tokens' letters and ``ok`` when cleared."""
     status = state.status[name]
     if status == "dead":
         return " dead"
     if status == "arrested":
         return " ARREST"
-    tokens = "".join(t[0].upper() if t in state.tokens[name] else " " for t in ("protection", "bomb", "threat"))
+    held = state.tokens[name]
+    tokens = (("P" if "protection" in held else " ") + ("B" if "bomb" in held else " ")
+              + ("T" if "threat" in held else " ")) if held else "   "
     return f" {tokens} {'ok' if name in state.cleared else ''}"
 
 
 def render_board(state: FbiMafiaState, seat: str) -> str:
+    """The board as ``seat`` (or the host) sees it: the score, the grid of cards with their
+    marks, the identities it knows, its own lists (``seat_lists``), what is awaited, the legend."""
     mine = state.characters_of(seat)
     shown = {state.identity[c]: c for c in (state.characters if state.result else mine)}
     size = state.size
@@ -41,15 +47,10 @@ def render_board(state: FbiMafiaState, seat: str) -> str:
     border = "   +" + "+".join("-" * WIDTH for _ in range(size)) + "+"
     lines.append("    " + " ".join(f" {COLUMNS[c]:<{WIDTH - 1}}" for c in range(size)))
     lines.append(border)
-    for r in range(size):
-        top, bottom = [], []
-        for c in range(size):
-            name = state.grid[r][c]
-            mark = "*" if name in shown else " "
-            top.append(f"{mark}{name:<{WIDTH - 1}}"[:WIDTH])
-            bottom.append(f"{_marks(state, name):<{WIDTH}}"[:WIDTH])
-        lines.append(f"{r + 1:>2} |" + "|".join(top) + "|")
-        lines.append("   |" + "|".join(bottom) + "|")
+    for r, row in enumerate(state.grid):
+        lines.append(f"{r + 1:>2} |" + "|".join([f"{'*' if name in shown else ' '}{name:<{WIDTH - 1}}"[:WIDTH]
+                                                 for name in row]) + "|")
+        lines.append("   |" + "|".join([f"{_marks(state, name):<{WIDTH}}"[:WIDTH] for name in row]) + "|")
         lines.append(border)
     if seat == HOST or state.result is not None:
         lines.append("Identities: " + ", ".join(
@@ -57,7 +58,7 @@ def render_board(state: FbiMafiaState, seat: str) -> str:
     else:
         lines.append(f"You ({seat}): " + ", ".join(
             f"{c}={state.identity[c]} ({cell_name(state.pos[state.identity[c]])})" for c in mine))
-    view = state.view(seat)
+    view = state.seat_lists(seat, mine)
     if "hand" in view and view["hand"]:
         lines.append("Evidence hand: " + ", ".join(
             n + (" (revealed)" if n in state.cleared else "") for n in view["hand"]))
@@ -74,11 +75,14 @@ def render_board(state: FbiMafiaState, seat: str) -> str:
         for a in state.awaiting():
             lines.append(f"Awaiting {a.seat} ({a.kind}): {a.hint}")
     lines.append(LEGEND)
-    return "\n".join(part for line in lines for part in _fit(line))
+    return "\n".join([part for line in lines for part in ((line,) if len(line) <= 80 else _fit(line))])
 
 
-def _fit(line: str, width: int = 80) -> list[str]:
+@lru_cache(maxsize=1024)
+def _fit(line: str, width: int = 80) -> tuple[str, ...]:
     """A status line of the board, wrapped at ``width`` (the grid's lines are narrower); a
-    continuation starts with two spaces."""
-    return textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False) if len(line) > width else [line]
-
+    continuation starts with two spaces. (Long lines repeat from board to board: the last
+    thousand are kept.)"""
+    if len(line) <= width:
+        return (line,)
+    return tuple(textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False))

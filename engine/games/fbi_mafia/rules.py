@@ -10,7 +10,7 @@ from arbiter.engine.errors import SyntaxInputError
 from arbiter.engine.events import EventLog
 from arbiter.engine.game import GameInfo, GameState, Rules, Variant
 from arbiter.engine.games.fbi_mafia import data as fm_data
-from arbiter.engine.games.fbi_mafia.moves import move_name
+from arbiter.engine.games.fbi_mafia.moves import Move, move_name
 from arbiter.engine.games.fbi_mafia.render import LEGEND, render_board
 from arbiter.engine.games.fbi_mafia.state import FbiMafiaState
 
@@ -53,9 +53,15 @@ class FbiMafiaRules(Rules):
         return render_board(state, seat)
 
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
-        """Random but purposeful: pick the kind of action first (uniformly among those with a
-        legal option), then its arguments; never surrender (a random surrender would end most
-        games at once). It picks among move values and names only the one it plays."""
+        """The random bot's input: ``bot_move``'s choice, in words."""
+        move = self.bot_move("random", state, seat, rng)
+        return None if move is None else move_name(move)
+
+    def bot_move(self, kind: str, state: GameState, seat: str, rng: random.Random) -> Move | None:
+        """The random bot's choice as a move value (``FbiMafiaState.apply_move`` applies it), None
+        when ``seat`` has nothing to do. Random but purposeful: pick the kind of action first
+        (uniformly among those with a legal option), then its arguments; never surrender (a
+        random surrender would end most games at once)."""
         assert isinstance(state, FbiMafiaState)
         awaited = state.awaited()
         if awaited is None or awaited[0] != seat:
@@ -64,15 +70,16 @@ class FbiMafiaRules(Rules):
             verbs = list(state.action_verbs())
             while verbs:
                 verb = verbs.pop(rng.randrange(len(verbs)))
-                moves = state.action_moves(verb)
-                if moves:
-                    return move_name(moves[rng.randrange(len(moves))])
+                move = state.action_choice(verb, rng.randrange)  # a move of action_moves(verb), if any
+                if move is not None:
+                    return move
             return None
         if awaited[1] == "threat":  # the same pick among the threat moves, without listing them
-            move = state.threat_choice(rng.randrange)
-            return None if move is None else move_name(move)
+            return state.threat_choice(rng.randrange)
+        if awaited[1] == "protection":  # the same among the legal moves but surrender (the last)
+            return state.protection_choice(rng.randrange)
         legal = [m for m in state.legal_moves(seat) if m.verb != "surrender"]
-        return move_name(legal[rng.randrange(len(legal))]) if legal else None
+        return legal[rng.randrange(len(legal))] if legal else None
 
     def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:
         """Each seat's team (fbi or mafia) and the character(s) it plays, joined by ``+``."""

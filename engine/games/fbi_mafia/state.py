@@ -8,6 +8,7 @@ can pause for an interrupt; the answer resumes the queue. Rules text:
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 from arbiter.engine.chance import Chance
@@ -18,7 +19,9 @@ from arbiter.engine.games.fbi_mafia import grid
 from arbiter.engine.games.fbi_mafia.data import GameData, ModeSpec
 from arbiter.engine.games.fbi_mafia.grid import cell_name
 from arbiter.engine.games.fbi_mafia.inputs import InputLayer
-from arbiter.engine.games.fbi_mafia.moves import TOKENS, Move, move_name, parse_move
+from arbiter.engine.games.fbi_mafia.moves import (
+    TOKENS, Move, bare_move, cell_move, move_name, parse_move, well_formed,
+)
 
 
 class FbiMafiaState(InputLayer):
@@ -61,8 +64,15 @@ class FbiMafiaState(InputLayer):
         return self.seat_of[self.actor], self.phase
 
     def awaited_seats(self) -> list[str]:
-        awaited = self.awaited()
-        return [] if awaited is None else [awaited[0]]
+        """The seat of ``awaited()``, if any (asked before every input of a bot game)."""
+        if self.result is not None:
+            return []
+        p = self.prompt
+        return [self.seat_of[self.actor if p is None else p.character]]
+
+    def changes_by_time(self, now_ms: int) -> bool:
+        """Never: a turn game, which no time changes (``next_deadline`` is None)."""
+        return False
 
     def awaiting(self) -> list[Awaiting]:
         awaited = self.awaited()
@@ -87,7 +97,22 @@ class FbiMafiaState(InputLayer):
 
     # ---------------------------------------------------------------------------- inputs
     def apply(self, seat: str, text: str, now_ms: int) -> str:
-        move = parse_move(text, self.size)
+        """Read the words of an input (``parse_move``) and accept them or refuse them (``_accept``)."""
+        return self._accept(seat, parse_move(text, self.size))
+
+    def apply_move(self, seat: str, move: Any, now_ms: int) -> str:
+        """``apply`` of the input ``move_name(move)``, given as the move value it reads as (a
+        bot's choice among ``legal_moves``): the same checks in the same order, without writing
+        the words and reading them back. A value that is not one ``parse_move`` reads
+        (``well_formed``), or words, go through the words. (``tests/test_fbi_move_path.py``
+        holds the two paths equal.)"""
+        if well_formed(move, self.size):
+            return self._accept(seat, move)
+        words = move if isinstance(move, str) else move_name(move)
+        return self.apply(seat, " ".join(words.split()), now_ms)
+
+    def _accept(self, seat: str, move: Move) -> str:
+        """Judge ``move`` of ``seat`` completely, then apply it; its canonical words."""
         if move.verb == "surrender":
             plan = self._plan_surrender(seat)
         else:
@@ -123,9 +148,9 @@ class FbiMafiaState(InputLayer):
         awaited, kind = self.awaited()  # type: ignore[misc]
         if seat == awaited:
             if kind in ("protect", "detonate"):
-                out = [Move(kind, answer=True), Move(kind, answer=False)]
+                out = [bare_move(kind, True), bare_move(kind, False)]
             elif kind == "keep":
-                out = [Move("keep", cells=(self.pos[n],)) for n in self.inspecting]
+                out = [cell_move("keep", self.pos[n]) for n in self.inspecting]
             elif kind == "protection":
                 out = self._protection_moves()
             elif kind == "threat":
@@ -133,7 +158,7 @@ class FbiMafiaState(InputLayer):
             else:
                 for verb in self.action_verbs():
                     out.extend(self.action_moves(verb))
-        return out + [Move("surrender")]
+        return out + [bare_move("surrender")]
 
     # ---------------------------------------------------------------------------- views
     def score(self) -> dict[str, Any]:
@@ -143,35 +168,45 @@ class FbiMafiaState(InputLayer):
         }
 
     def view(self, seat: str) -> dict[str, Any]:
+        """The state as ``seat`` may know it (``HOST``: everything): the public board and score,
+        its own identities (every one once the game is over) and ``seat_lists``."""
         mine = self.characters_of(seat)
-        board = []
-        for cell in grid.cells(self.size):
-            name = self._name(cell)
-            board.append({
-                "cell": cell_name(cell), "suspect": name, "status": self.status[name],
-                "tokens": [t for t in TOKENS if t in self.tokens[name]],
-                "cleared": name in self.cleared,
-            })
+        status, tokens, cleared = self.status, self.tokens, self.cleared
+        board = [  # a dictionary a card, row by row (the cells' reading order); tokens in TOKENS' order
+            {"cell": cell, "suspect": name, "status": status[name],
+             "tokens": [t for t in TOKENS if t in tokens[name]] if tokens[name] else [], "cleared": name in cleared}
+            for cell, name in zip(grid.cell_names(self.size), chain.from_iterable(self.grid))
+        ]
+        shown = self.characters if self.result is not None else mine
+        identity, pos = self.identity, self.pos
         v: dict[str, Any] = {
             "game": "fbi-mafia", "mode": self.mode.name, "seat": seat, "size": self.size,
             "turn": self.turn_number, "acting": self.actor, "phase": self.phase,
             "awaiting": [a.as_dict() for a in self.awaiting()],
             "score": self.score(), "board": board, "deck": len(self.deck),
-            "cleared": list(self.cleared),
+            "cleared": list(cleared),
             "last_shift": move_name(self.last_shift) if self.last_shift else None,
-            "identities": {c: {"suspect": self.identity[c], "cell": cell_name(self.pos[self.identity[c]])}
-                           for c in mine},
+            "identities": {c: {"suspect": identity[c], "cell": cell_name(pos[identity[c]])} for c in shown},
             "result": self.result.as_dict() if self.result else None,
         }
-        if self.result is not None:
-            v["identities"] = {c: {"suspect": self.identity[c], "cell": cell_name(self.pos[self.identity[c]])}
-                               for c in self.characters}
-        if any("evidence" in self.roles[c].actions for c in mine):
+        v.update(self.seat_lists(seat, mine))
+        return v
+
+    def seat_lists(self, seat: str, mine: list[str] | None = None) -> dict[str, Any]:
+        """The fields of ``view(seat)`` that only some seats have: the evidence hand (the
+        Criminalist's seat), the inspect's kept and inspected cards (the Detective's), the
+        autopsies (the Undercover's), the deck's order and the discard (the host). ``mine``:
+        ``characters_of(seat)``, if known."""
+        if mine is None:
+            mine = self.characters_of(seat)
+        actions = [a for c in mine for a in self.roles[c].actions]
+        v: dict[str, Any] = {}
+        if "evidence" in actions:
             v["hand"] = list(self.hand)
-        if any("inspect" in self.roles[c].actions for c in mine):
+        if "inspect" in actions:
             v["kept"] = list(self.kept)
             v["inspecting"] = list(self.inspecting)
-        if any("autopsy" in self.roles[c].actions for c in mine):
+        if "autopsy" in actions:
             v["autopsies"] = [dict(a) for a in self.autopsies]
         if seat == HOST:
             v["deck_order"] = list(self.deck)
