@@ -15,6 +15,7 @@ bench's games by value to be the bots' games by words."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
 import random
 from typing import Any
@@ -72,6 +73,8 @@ def strict(value: Any) -> Any:
         return (type(value).__name__, sorted(repr(strict(v)) for v in value))
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, [strict(v) for v in value])
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):  # a value: its fields (not a memo it carries)
+        return (type(value).__name__, [(f.name, strict(getattr(value, f.name))) for f in dataclasses.fields(value)])
     if hasattr(value, "__dict__") and not isinstance(value, type):
         return (type(value).__name__, strict(vars(value)))
     return (type(value).__name__, value)

@@ -16,7 +16,7 @@ from arbiter.engine.bench import play_random
 from arbiter.engine.games.fbi_mafia import grid, moves
 from arbiter.engine.games.fbi_mafia.grid import COLUMNS, cell_name
 from arbiter.engine.games.fbi_mafia.legality import RULES, _all_shifts, _all_swaps
-from arbiter.engine.games.fbi_mafia.moves import FORMS, bare_move, cell_move, move_name, well_formed
+from arbiter.engine.games.fbi_mafia.moves import FORMS, Move, bare_move, cell_move, move_name, well_formed
 from arbiter.engine.session import Session
 
 FBI = registry.get("fbi-mafia")
@@ -102,8 +102,11 @@ def test_kept_moves_read_as_the_worked_out_ones():
         assert outcome(move_name, move) == outcome(moves._words, move), move
         for size in range(12):
             assert well_formed(move, size) == moves._well_formed(move, size), (move, size)
-        known += id(move) in moves._KEPT
+        known += "_kept" in move.__dict__
     assert known > 1000
+    fresh = Move("kill", cells=((1, 2),))  # what a move carries when kept is not part of the move
+    assert cell_move("kill", (1, 2)) == fresh and hash(cell_move("kill", (1, 2))) == hash(fresh)
+    assert repr(cell_move("kill", (1, 2))) == repr(fresh) and "_kept" not in fresh.__dict__
 
 
 def outcome(f, *args) -> object:

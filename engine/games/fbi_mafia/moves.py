@@ -83,21 +83,18 @@ class Move:
         return f"Move({', '.join(parts)})"
 
 
-_KEPT: dict[int, tuple[int, str]] = {}
-"""The moves ``kept`` for good, by id: the smallest board each is well formed on, and its words."""
-
-
 def kept(move: Move) -> Move:
-    """``move``, remembered for good with its words (``move_name``) and the smallest board it is
-    well formed on (``well_formed``), which are then read, not worked out, each time a bot plays
-    it. Only for moves held for good (by the caches that make the legal moves): an id stays its
-    object's only while the object lives. A move well formed on no board is not remembered."""
+    """``move``, with its words (``move_name``) and the smallest board it is well formed on
+    (``well_formed``) written on it (``_kept``, not a field: equality, hashing and the move's
+    words ignore it), which are then read, not worked out, each time a bot plays it. For the
+    moves the caches that make the legal moves hold for good. A move well formed on no board is
+    left as it is."""
     if move.verb == "shift":
         least = (move.index if type(move.index) is int else 0) + 1
     else:
         least = max((max(cell) + 1 for cell in move.cells if type(cell) is tuple and cell), default=0)
     if _well_formed(move, least):
-        _KEPT[id(move)] = (least, _words(move))
+        move.__dict__["_kept"] = (least, _words(move))
     return move
 
 
@@ -216,7 +213,7 @@ def parse_move(text: str, size: int) -> Move:
 
 def move_name(move: Move) -> str:
     """The canonical text of a move (what ``parse_move`` reads back to the same move)."""
-    known = _KEPT.get(id(move))
+    known = move.__dict__.get("_kept")
     return _words(move) if known is None else known[1]
 
 
@@ -261,7 +258,7 @@ def well_formed(move: object, size: int) -> bool:
     verb's own fields set, within the board and the words' choices, and no other. A suspect
     named by name is not (names are read from words only), nor is any other value: ``apply_move``
     applies a well-formed value as it is and reads any other from its words."""
-    known = _KEPT.get(id(move))
+    known = move.__dict__.get("_kept") if type(move) is Move else None
     return _well_formed(move, size) if known is None else size >= known[0]
 
 

@@ -70,10 +70,6 @@ class FbiMafiaState(InputLayer):
         p = self.prompt
         return [self.seat_of[self.actor if p is None else p.character]]
 
-    def changes_by_time(self, now_ms: int) -> bool:
-        """Never: a turn game, which no time changes (``next_deadline`` is None)."""
-        return False
-
     def awaiting(self) -> list[Awaiting]:
         awaited = self.awaited()
         return [] if awaited is None else [Awaiting(*awaited, self._hint(awaited[1]))]
