@@ -56,6 +56,8 @@ SLOW: dict[str, float] = {
     "tests/test_protocol.py::test_garbage_lines_as_host": 1.5,
     "tests/test_contract.py::test_every_game_keeps_the_contract": 1.0,
     "tests/test_maze_play.py::test_planner_bots_win_every_later_scenario_on_the_first_seeds": 1.0,
+    "tests/test_fbi_move_path.py::test_the_value_path_accepts_and_refuses_as_the_words": 2.5,
+    "tests/test_fbi_views.py::test_views_and_boards_are_the_reference_ones": 1.0,
     "tests/test_maze_planner_search.py::test_the_goal_plans_and_solo_steps_are_the_plain_planners": 2.0,
     "tests/test_maze_planner_search.py::test_the_barbarians_map_while_cameras_lock_is_the_plain_searchs": 1.8,
     "tests/test_maze_rules.py::test_say_text_is_a_form_exactly_when_talk_is_accepted": 1.0,
