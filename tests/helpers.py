@@ -59,6 +59,20 @@ def fbi_game(
     return Session(FBI, mode, seed=seed, recorded=records)
 
 
+def fbi_states(mode: str, seed: int, every: int = 2):
+    """The states of one random FBI vs Mafia game, every ``every``-th input (a replay up to each;
+    the state changes in place as the replay goes on)."""
+    from arbiter.engine.bench import play_random
+
+    rules = registry.get("fbi-mafia")
+    whole = play_random(rules, mode, seed)
+    s = Session(rules, mode, seed=seed)
+    for k, move in enumerate(whole.moves):
+        if k % every == 0 and not s.over:
+            yield s.state
+        s.submit(move.seat, move.text, move.time_ms)
+
+
 def cell_of(session: Session, suspect: str) -> str:
     from arbiter.engine.games.fbi_mafia.grid import cell_name
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 import pytest
 
 from arbiter.engine import registry
-from arbiter.engine.bench import play_random
 from arbiter.engine.games.fbi_mafia import grid
 from arbiter.engine.games.fbi_mafia.legality import RULES
 from arbiter.engine.games.fbi_mafia.moves import Move
-from arbiter.engine.session import Session
+from tests.helpers import fbi_states as states
 
 FBI = registry.get("fbi-mafia")
 MODES = [v.name for v in FBI.variants()]
@@ -30,16 +29,6 @@ def listed_shifts(state) -> list[Move]:
                     if not (last is not None and (last.line, last.index, last.delta) == (line, index, -m.delta)):
                         out.append(m)
     return out
-
-
-def states(mode: str, seed: int, every: int = 2):
-    """The states of one random game, every ``every``-th input (a replay up to each)."""
-    whole = play_random(FBI, mode, seed)
-    s = Session(FBI, mode, seed=seed)
-    for k, move in enumerate(whole.moves):
-        if k % every == 0 and not s.over:
-            yield s.state
-        s.submit(move.seat, move.text, move.time_ms)
 
 
 def check(state) -> int:

@@ -12,25 +12,14 @@ from __future__ import annotations
 import pytest
 
 from arbiter.engine import registry
-from arbiter.engine.bench import play_random
 from arbiter.engine.games.fbi_mafia import grid, moves
 from arbiter.engine.games.fbi_mafia.grid import COLUMNS, cell_name
 from arbiter.engine.games.fbi_mafia.legality import RULES, _all_shifts, _all_swaps
 from arbiter.engine.games.fbi_mafia.moves import FORMS, Move, bare_move, cell_move, move_name, well_formed
-from arbiter.engine.session import Session
+from tests.helpers import fbi_states as states
 
 FBI = registry.get("fbi-mafia")
 MODES = [v.name for v in FBI.variants()]
-
-
-def states(mode: str, seed: int, every: int = 2):
-    """The states of one random game, every ``every``-th input (a replay up to each)."""
-    whole = play_random(FBI, mode, seed)
-    s = Session(FBI, mode, seed=seed)
-    for k, move in enumerate(whole.moves):
-        if k % every == 0 and not s.over:
-            yield s.state
-        s.submit(move.seat, move.text, move.time_ms)
 
 
 @pytest.mark.parametrize("mode", MODES)
