@@ -157,10 +157,11 @@ class Protocol:
         response = handler(words[1:])
         events = self._visible(start)
         if events:  # passing time did something (the sand ran out): show it, as a move would
-            ended = self._status()[0] if self.session.over else []
+            status, status_payload = self._status()
+            ended = status if self.session.over else []
             response.body[:0] = [event_line(e) for _, e in events] + [x for x in ended if x not in response.body]
             response.payload["events"] = [self._event_dict(i, e) for i, e in events]
-            response.payload.setdefault("result", self._status()[1]["result"])
+            response.payload.setdefault("result", status_payload["result"])
         return response
 
     def move(self, seat: str, text: str, time_ms: int | None, *, referee: bool = False) -> Response:

@@ -134,8 +134,8 @@ def _night(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
 
 
 def _choose_any(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move | None:
-    """``choose`` for an awaited seat outside the nominations and a roll-call with candidates
-    (``_nominate`` and ``_vote`` take those), from the list of its legal moves."""
+    """``choose`` where no short cut applies (a roll-call whose candidates have all left the
+    game): from the full list of its legal moves, a kind of move, then one of that kind."""
     acts = [m for m in state.legal_moves(seat) if not isinstance(m, Leave)]
     if not acts:
         return None
@@ -146,17 +146,4 @@ def _choose_any(state: MafiaState, seat: str, rng: random.Random, talk: dict[str
     by_verb: dict[str, list[Move]] = {}
     for m in acts:
         by_verb.setdefault(m.verb, []).append(m)
-    step = state.step()
-    if step is not None and step.team and "suggest" not in by_verb:
-        wanted = [Power(verb, t) for t in state.suggestions.values() if t for verb in ("kill", "shoot")]
-        followed = [m for m in acts if m in wanted]
-        if followed and rng.random() < FOLLOW_CHANCE:
-            return _pick(followed, rng)
-    if step is not None and step.optional and seat == state.step_head(step) and Pass() in acts and len(acts) > 1:
-        if step.name == "fighter":
-            return Pass() if rng.random() >= FIGHTER_KILL_CHANCE else _pick([m for m in acts if m != Pass()], rng)
-        if rng.random() < DECLINE_CHANCE:
-            return Pass()
-        del by_verb["pass"]
-    verbs = sorted(by_verb)
-    return _pick(by_verb[_pick(verbs, rng)], rng)
+    return _pick(by_verb[_pick(sorted(by_verb), rng)], rng)
