@@ -19,12 +19,16 @@ _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_.'/()-]*(?: [A-Za-z0-9_.'/()-]+)*")
 _RESOLVED = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL".split())
 
 
-def _fast_flow(value: Any) -> str | None:
+def _fast_flow(value: Any, quoted: bool = False) -> str | None:
     """``value`` in YAML's flow style as ``yaml.safe_dump`` writes it, for the plain shapes a
     log entry has (words, whole numbers, decimal times, lists and mappings of them); None for
-    anything else (then the YAML library writes it). ``test_transcripts`` checks the two agree."""
+    anything else (then the YAML library writes it). ``test_transcripts`` checks the two agree.
+    With ``quoted``, a string that is not a plain word is written in single quotes (``''`` for
+    a quote): the form the reader accepts back (``_echo``)."""
     if isinstance(value, str):
-        return value if _PLAIN.fullmatch(value) and value not in _RESOLVED else None
+        if _PLAIN.fullmatch(value) and value not in _RESOLVED:
+            return value
+        return "'" + value.replace("'", "''") + "'" if quoted else None
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int):
@@ -33,12 +37,12 @@ def _fast_flow(value: Any) -> str | None:
         text = repr(value)
         return text if "." in text and "e" not in text and "n" not in text else None
     if isinstance(value, list):
-        parts = [_fast_flow(v) for v in value]
+        parts = [_fast_flow(v, quoted) for v in value]
         return None if None in parts else "[" + ", ".join(parts) + "]"  # type: ignore[arg-type]
     if isinstance(value, dict):
         out = []
         for k, v in value.items():
-            key, val = (_fast_flow(k) if isinstance(k, str) else None), _fast_flow(v)
+            key, val = (_fast_flow(k, quoted) if isinstance(k, str) else None), _fast_flow(v, quoted)
             if key is None or val is None:
                 return None
             out.append(f"{key}: {val}")
@@ -117,23 +121,10 @@ def _read_quoted(text: str, i: int) -> tuple[str, int]:
 
 
 def _echo(value: Any) -> str | None:
-    """``value`` written as ``_fast_flow`` writes it, but a string it cannot write plain in
-    single quotes: a line read by ``_read_flow`` must be exactly this, so a plain word is never
-    one YAML would read as another type (``yes``, ``1.0e3``) and a quoted one is always text."""
-    if isinstance(value, str):
-        return value if _word(value) else "'" + value.replace("'", "''") + "'"
-    if isinstance(value, list):
-        parts = [_echo(v) for v in value]
-        return None if None in parts else "[" + ", ".join(parts) + "]"  # type: ignore[arg-type]
-    if isinstance(value, dict):
-        out = []
-        for k, v in value.items():
-            key, val = (_echo(k) if isinstance(k, str) else None), _echo(v)
-            if key is None or val is None:
-                return None
-            out.append(f"{key}: {val}")
-        return "{" + ", ".join(out) + "}"
-    return _fast_flow(value)
+    """``value`` as ``_fast_flow`` writes it, but a string it cannot write plain in single
+    quotes: a line read by ``_read_flow`` must be exactly this, so a plain word is never one
+    YAML would read as another type (``yes``, ``1.0e3``) and a quoted one is always text."""
+    return _fast_flow(value, quoted=True)
 
 
 _MOVE = re.compile(r"- \{move: \{n: ([1-9][0-9]*), seat: ([^,:\[\]{}]+), text: ([^,:\[\]{}]+), "
