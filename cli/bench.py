@@ -26,19 +26,13 @@ def _row(r: BenchResult) -> list[Any]:
             f"{r.median_inputs:.0f}", f"{r.spread:.2f}", f"{100 * _won(r) / r.games:.0f}%"]
 
 
-ROLE_HEADERS = ["mode", "heroes won", "caught", "wrong", "rejected", "failed", "ms/input"]
-"""The second table, with Hidden Roles (``--roles``): per mode, the heroes' win rate, the traitors
-caught by an accusation (of all the traitors), accusations upheld against a hero (each ends
-the game) and rejected ones, failed missions (all per game), and the time per input."""
-
-
-def _role_row(r: BenchResult) -> list[Any]:
-    t = r.tallies
-    games = max(1, t.get("games", r.games))
-    caught = f"{t['caught']}/{t['traitors']} {100 * t['caught'] / max(1, t['traitors']):.0f}%"
-    ms = 1000 / r.inputs_per_s if r.inputs_per_s else 0.0
-    return [r.variant, f"{100 * t['heroes-won'] / games:.0f}%", caught, f"{t['wrong'] / games:.2f}",
-            f"{t['rejected'] / games:.2f}", f"{t['failed'] / games:.2f}", f"{ms:.2f}"]
+def _game_rows(rules: Any, results: list[BenchResult]) -> tuple[list[str], list[list[str]]]:
+    """The second table, for a game that counts more than its winners (``Rules.bench_figures``:
+    Hidden Roles' traitors caught, say): its headings and a row per mode, with the time per input."""
+    rows = [[r.variant, *rules.bench_figures(r.tallies).values(),
+             f"{1000 / r.inputs_per_s if r.inputs_per_s else 0:.2f}"] for r in results if r.tallies]
+    headings = next((list(rules.bench_figures(r.tallies)) for r in results if r.tallies), [])
+    return ["mode", *headings, "ms/input"], rows
 
 
 def _won(r: BenchResult) -> int:
@@ -108,11 +102,10 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
         click.echo(tabulate([_row(r) for r in results], headers=HEADERS, disable_numparse=True))
         for r in results:
             click.echo(f"winners of {r.variant}: " + ", ".join(f"{k} {v}" for k, v in r.wins.items()))
-        if any(r.tallies for r in results):
-            click.echo(f"Hidden Roles, level {level}. caught: traitors eliminated by an accusation, of all;\n"
-                       "per game: wrong (accusations upheld against a hero), rejected, failed missions")
-            click.echo(tabulate([_role_row(r) for r in results if r.tallies], headers=ROLE_HEADERS,
-                                disable_numparse=True))
+        headings, rows = _game_rows(rules, results)
+        if rows:
+            click.echo(rules.bench_legend.format(level=level))
+            click.echo(tabulate(rows, headers=headings, disable_numparse=True))
         click.echo(f"{kind} bots on every seat; median of {repeats} rounds of the same games")
         click.echo(f"peak memory: {peak_memory_mib():.1f} MiB")
     if interrupted:

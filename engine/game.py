@@ -280,6 +280,15 @@ class Rules(ABC):
         games: e.g. Hidden Roles' traitors caught); none by default."""
         return {}
 
+    def bench_figures(self, tallies: dict[str, int]) -> dict[str, str]:
+        """``bench_tally``'s counts, summed over the games, as the columns of a table (heading:
+        cell), in order; none by default. ``bench_legend`` says what they mean."""
+        return {}
+
+    bench_legend: str = ""
+    """What ``bench_figures``' columns mean, printed above their table (``{level}``: the bench's
+    level, when the game has levels)."""
+
     def forfeit_input(self, seat: str) -> str | None:
         """The input by which a seat gives up (a bot that crashed or cheated), if the game has one."""
         return self.info.resign

@@ -33,7 +33,6 @@ from arbiter.engine.games.magic_maze.moves import move_name  # noqa: E402
 from arbiter.engine.games.magic_maze.roles.state import HiddenRolesState  # noqa: E402
 from arbiter.engine.games.magic_maze.rules import MagicMazeRules  # noqa: E402
 
-HEADERS = ["level", "bots", "heroes won", "caught", "wrong", "rejected", "failed", "ms/input", "games/s"]
 
 
 class BlindRules(MagicMazeRules):
@@ -46,12 +45,8 @@ class BlindRules(MagicMazeRules):
         return None if move is None else move_name(move)
 
 
-def row(level: int, name: str, r: BenchResult) -> list[str]:
-    t = r.tallies
-    games = max(1, t["games"])
-    return [str(level), name, f"{100 * t['heroes-won'] / games:.0f}%",
-            f"{t['caught']}/{t['traitors']} {100 * t['caught'] / max(1, t['traitors']):.0f}%",
-            f"{t['wrong'] / games:.2f}", f"{t['rejected'] / games:.2f}", f"{t['failed'] / games:.2f}",
+def row(rules: MagicMazeRules, level: int, name: str, r: BenchResult) -> list[str]:
+    return [str(level), name, *rules.bench_figures(r.tallies).values(),
             f"{1000 / r.inputs_per_s:.2f}" if r.inputs_per_s else "-", f"{r.games_per_s:.1f}"]
 
 
@@ -65,16 +60,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rules = registry.get("magic-maze")
     blind = BlindRules()
-    rows = []
+    rows, headings = [], []
     for level in (int(x) for x in args.levels.split(",")):
         options = {"players": args.players, "roles": level}
         for name, r in (("role-aware", rules), ("blind", blind)):
             result = bench(r, args.scenario, args.games, args.seed, 1, kind="planner", options=options)
-            rows.append(row(level, name, result))
+            rows.append(row(rules, level, name, result))
+            headings = headings or list(rules.bench_figures(result.tallies))
     print(f"scenario {args.scenario}, {args.players} players, {args.games} games (seeds {args.seed}-"
           f"{args.seed + args.games - 1}) per level; planner bots on every seat")
     tabulating.MIN_PADDING = 0  # columns as narrow as their cells: the table fits 80 columns
-    print(tabulate(rows, headers=HEADERS, disable_numparse=True))
+    print(tabulate(rows, headers=["level", "bots", *headings, "ms/input", "games/s"], disable_numparse=True))
     print("caught: traitors eliminated by an accusation, of all the traitors; per game: wrong = accusations\n"
           "upheld against a hero (the traitors win), rejected ones, failed missions")
     return 0

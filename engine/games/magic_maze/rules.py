@@ -148,6 +148,19 @@ class MagicMazeRules(Rules):
         out["wrong"] = int(state.result.reason == "wrong-accusation")
         return out
 
+    bench_legend = ("Hidden Roles, level {level}. caught: traitors eliminated by an accusation, of all;\n"
+                    "per game: wrong (accusations upheld against a hero), rejected, failed missions")
+
+    def bench_figures(self, tallies: dict[str, int]) -> dict[str, str]:
+        """Hidden Roles' ``bench_tally`` as rates: the heroes' wins, the traitors caught (of all
+        the traitors), and per game the wrong and rejected accusations and failed missions."""
+        if not tallies:
+            return {}
+        games, traitors = max(1, tallies["games"]), tallies["traitors"]
+        return {"heroes won": f"{100 * tallies['heroes-won'] / games:.0f}%",
+                "caught": f"{tallies['caught']}/{traitors} {100 * tallies['caught'] / max(1, traitors):.0f}%",
+                **{k: f"{tallies[k] / games:.2f}" for k in ("wrong", "rejected", "failed")}}
+
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         """The random bot: a random game action it holds (or a draw), never talk or the pawn;
         None when it holds nothing it can use now."""
