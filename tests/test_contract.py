@@ -77,3 +77,13 @@ def test_a_planted_half_applied_refusal_is_caught(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(MafiaState, "apply", sloppy)
     report = check_contract(registry.get("mafia"), "8-players", {}, 1, max_inputs=30)
     assert any("changed the game" in b for b in report.breaches), report.breaches
+
+
+def test_a_planted_deadline_in_a_turn_game_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session asks only real-time games whether time changes them, so a turn game with a
+    deadline would be a game whose deadline nobody keeps."""
+    from arbiter.engine.games.mafia.state import MafiaState
+
+    monkeypatch.setattr(MafiaState, "next_deadline", lambda self: 60_000)
+    report = check_contract(registry.get("mafia"), "8-players", {}, 1, max_inputs=30)
+    assert any("a turn game has a deadline" in b for b in report.breaches), report.breaches
