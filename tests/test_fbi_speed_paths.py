@@ -15,7 +15,7 @@ from arbiter.engine import registry
 from arbiter.engine.games.fbi_mafia import grid, moves
 from arbiter.engine.games.fbi_mafia.grid import COLUMNS, cell_name
 from arbiter.engine.games.fbi_mafia.legality import RULES, _all_shifts, _all_swaps
-from arbiter.engine.games.fbi_mafia.moves import FORMS, Move, bare_move, cell_move, move_name, well_formed
+from arbiter.engine.games.fbi_mafia.moves import FORMS, Move, bare_move, cell_move, move_name, parse_move, well_formed
 from tests.helpers import fbi_states as states
 
 FBI = registry.get("fbi-mafia")
@@ -88,9 +88,10 @@ def test_kept_moves_read_as_the_worked_out_ones():
         made += [*_all_shifts(size, (1,)), *_all_shifts(size, (1, 2)), *_all_swaps(size)]
     known = 0
     for move in made:
-        assert outcome(move_name, move) == outcome(moves._words, move), move
         for size in range(12):
             assert well_formed(move, size) == moves._well_formed(move, size), (move, size)
+            if well_formed(move, size):  # its remembered words read back as the move itself
+                assert parse_move(move_name(move), size) == move, (move, size)
         known += "_kept" in move.__dict__
     assert known > 1000
     fresh = Move("kill", cells=((1, 2),))  # what a move carries when kept is not part of the move

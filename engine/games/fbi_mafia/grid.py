@@ -89,7 +89,7 @@ def adjacent(a: Cell, b: Cell) -> bool:
 
 
 @cache
-def orthogonal(cell: Cell, size: int, reach: int, *, include_self: bool) -> tuple[Cell, ...]:
+def orthogonal(cell: Cell, size: int, reach: int, include_self: bool) -> tuple[Cell, ...]:
     """Cells 1..reach steps away in a straight orthogonal line (and the cell itself if asked),
     in reading order."""
     r, c = cell

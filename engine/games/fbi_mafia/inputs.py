@@ -187,8 +187,8 @@ class InputLayer(ResolutionLayer):
     # -- the turn's action ---------------------------------------------------------------------
     def _plan_action(self, move: Move) -> Plan:
         actor = self.actor
-        if move.verb != "shift" and move.verb not in self.roles[actor].actions:  # not in action_verbs()
-            allowed = self.action_verbs()
+        allowed = self.action_verbs()
+        if move.verb not in allowed:
             raise IllegalMoveError(
                 f"the {actor} cannot {move.verb} now; its actions: {', '.join(allowed)}",
                 [self._form(v) for v in allowed],
@@ -199,7 +199,7 @@ class InputLayer(ResolutionLayer):
             if abs(move.delta or 0) not in self.roles[actor].shifts:
                 raise self._refuse(move, f"the {actor} shifts by {' or '.join(map(str, self.roles[actor].shifts))}",
                                    [self._form("shift")])
-            assert self._reverse_banned(move)
+            # of the actor's distances and not legal: it undoes the last shift (``_undo_at``)
             raise self._refuse(move, f"it would undo the last shift ({move_name(self.last_shift)})"  # type: ignore[arg-type]
                                , ["any other shift"])
         if move.verb in ("masquerade", "inspect"):

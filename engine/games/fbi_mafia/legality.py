@@ -50,7 +50,7 @@ class Reach:
             case "adjacent":
                 return grid.neighbours(origin, size)
             case "line":
-                return _line(origin, size, getattr(limits, self.limit), self.first == 0)  # type: ignore[arg-type]
+                return grid.orthogonal(origin, size, getattr(limits, self.limit), self.first == 0)  # type: ignore[arg-type]
             case "diagonal":
                 return grid.diagonal(origin, size, getattr(limits, self.limit))  # type: ignore[arg-type]
             case "anywhere":
@@ -173,12 +173,6 @@ RULES: dict[str, Rule] = {rule.verb: rule for rule in (
 )}
 # The Detective's arrest ("arrest: line" in its role) reaches along lines instead.
 LINE_ARREST = Rule("arrest", DETECTIVE_LINE, (ALIVE_CARD,))
-
-
-@cache
-def _line(origin: Cell, size: int, reach: int, include_self: bool) -> tuple[Cell, ...]:
-    """``grid.orthogonal`` of these (made once each, and found without keywords)."""
-    return grid.orthogonal(origin, size, reach, include_self=include_self)
 
 
 @cache
@@ -356,17 +350,10 @@ class LegalityLayer(DeckLayer):
         """The Criminalist's cards it may still reveal: its hand, less those revealed."""
         return [n for n in self.hand if n not in self.cleared]
 
-    def _reverse_banned(self, move: Move) -> bool:
-        last = self.last_shift
-        return (
-            last is not None and last.line == move.line and last.index == move.index
-            and last.delta is not None and move.delta == -last.delta
-        )
-
     def _undo_at(self, distances: tuple[int, ...]) -> int | None:
         """Where, in ``_all_shifts`` of the actor's ``distances``, stands the one shift that
-        ``_reverse_banned`` names (the last shift's line and index, the opposite way, as far),
-        if there is one."""
+        would undo the last shift (its line and index, the opposite way, as far), if there is
+        one: the rule that a shift may not undo the last one, stated here only."""
         last = self.last_shift
         if last is None or last.delta is None:
             return None
@@ -388,7 +375,7 @@ class LegalityLayer(DeckLayer):
         if at is None:
             return False
         shift = _all_shifts(self.size, distances)[at]
-        return (shift is move or shift == move) and not self._reverse_banned(move)
+        return (shift is move or shift == move) and at != self._undo_at(distances)
 
     def action_verbs(self) -> tuple[str, ...]:
         """The words the acting character's turn action may start with."""
@@ -413,7 +400,7 @@ class LegalityLayer(DeckLayer):
         if verb == "swap":
             swaps = _all_swaps(self.size)
             return swaps[pick(len(swaps))]
-        if verb not in ("masquerade", "inspect", "evidence"):
+        if verb in RULES:  # as action_moves lists them: the table's verbs by _rule_moves
             rule = self._rule(verb)
             if not rule.source and not rule.tokens:  # as _rule_moves lists them: a move per target
                 targets = self._targets(verb)
@@ -436,16 +423,19 @@ class LegalityLayer(DeckLayer):
     def _threat_moves(self) -> list[Move]:
         """Every legal input of the Maniac's threat step: the allowed number of distinct targets."""
         targets = self._targets("threat")
-        lo, hi = self.limits.threats_min, self.limits.threats_max
         return [Move("threat", cells=combo)
-                for k in range(max(lo, 1), min(hi, len(targets)) + 1) for combo in combinations(targets, k)]
+                for k in self._threat_sizes(len(targets)) for combo in combinations(targets, k)]
+
+    def _threat_sizes(self, targets: int) -> range:
+        """How many distinct cells a threat input may name, with ``targets`` cells to threaten."""
+        return range(max(self.limits.threats_min, 1), min(self.limits.threats_max, targets) + 1)
 
     def threat_choice(self, pick: Callable[[int], int]) -> Move | None:
         """``_threat_moves()[pick(len(_threat_moves()))]`` without listing them all (a bot's
         pick: there are up to n + C(n, 2) + C(n, 3) of them); None, and ``pick`` not asked,
         when there is none."""
         targets = self._targets("threat")
-        sizes = range(max(self.limits.threats_min, 1), min(self.limits.threats_max, len(targets)) + 1)
+        sizes = self._threat_sizes(len(targets))
         total = sum([comb(len(targets), k) for k in sizes])
         if not total:
             return None
@@ -472,14 +462,9 @@ class LegalityLayer(DeckLayer):
                 + [bare_move("skip")])
 
     def protection_choice(self, pick: Callable[[int], int]) -> Move:
-        """``_protection_moves()[pick(len(_protection_moves()))]`` (a bot's pick), made alone."""
-        places, removals = self._targets("protect"), self._targets("unprotect")
-        k = pick(len(places) + len(removals) + 1)
-        if k < len(places):
-            return cell_move("protect", places[k])
-        if k < len(places) + len(removals):
-            return cell_move("unprotect", removals[k - len(places)])
-        return bare_move("skip")
+        """One of ``_protection_moves()``, by ``pick`` of their number (a bot's pick)."""
+        moves = self._protection_moves()
+        return moves[pick(len(moves))]
 
     def _protection_options(self) -> list[str]:
         return [move_name(m) for m in self._protection_moves()]

@@ -80,9 +80,7 @@ def render_board(state: FbiMafiaState, seat: str) -> str:
 
 @lru_cache(maxsize=1024)
 def _fit(line: str, width: int = 80) -> tuple[str, ...]:
-    """A status line of the board, wrapped at ``width`` (the grid's lines are narrower); a
-    continuation starts with two spaces. (Long lines repeat from board to board: the last
+    """A status line of the board longer than ``width``, wrapped (the grid's lines are
+    narrower); a continuation starts with two spaces. (Long lines repeat from board to board: the last
     thousand are kept.)"""
-    if len(line) <= width:
-        return (line,)
     return tuple(textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False))

@@ -64,11 +64,9 @@ class FbiMafiaState(InputLayer):
         return self.seat_of[self.actor], self.phase
 
     def awaited_seats(self) -> list[str]:
-        """The seat of ``awaited()``, if any (asked before every input of a bot game)."""
-        if self.result is not None:
-            return []
-        p = self.prompt
-        return [self.seat_of[self.actor if p is None else p.character]]
+        """The seat of ``awaited()``, if any."""
+        awaited = self.awaited()
+        return [] if awaited is None else [awaited[0]]
 
     def awaiting(self) -> list[Awaiting]:
         awaited = self.awaited()
