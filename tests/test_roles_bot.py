@@ -244,16 +244,23 @@ def test_the_traitor_votes_to_protect_itself():
 
 
 def test_a_watched_traitor_lies_low():
-    """Beyond its caution, the traitor plays the team's plan: never a sabotage."""
+    """Beyond its caution, the traitor plays the team's plan: never a sabotage (unwatched, at
+    the same position, it does sabotage now and then: the test can tell the two apart)."""
     s = game()
     t = traitor_of(s)
-    plan_steps(s, 3)
+    for _ in range(40):  # on to a position where the plan's step is the traitor's to play
+        if planner.choose(s.state, t) is not None:
+            break
+        plan_steps(s, 1)
+    wanted = planner.choose(s.state, t)
+    assert wanted is not None, "the traitor never held the plan's step"
+    me = bot.seat_of(s.state, t)
     w = bot.watch_of(s.state)
+    unwatched = {move_name(m) for k in range(60) if (m := bot._traitor_step(s.state, me, w, random.Random(k)))}
+    assert unwatched - {move_name(wanted)}, "unwatched, the traitor never sabotaged: nothing to lie low from"
     w.add(t, "planted", bot.THRESHOLD + 1.0)
-    for k in range(40):
-        me = bot.seat_of(s.state, t)
-        move = bot._traitor_step(s.state, me, w, random.Random(k))
-        assert move == planner.choose(s.state, t)
+    for k in range(60):
+        assert bot._traitor_step(s.state, me, w, random.Random(k)) == wanted
 
 
 def test_the_accuser_flips_when_a_flip_is_worth_it():
