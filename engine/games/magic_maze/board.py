@@ -41,11 +41,16 @@ class BoardFacts:
     def kind(self, g: Cell) -> tuple[str, str | None]:
         return self.mall.kinds[g]
 
+    def unused(self, kind: str) -> list[Cell]:
+        """The squares of ``kind`` not used yet (an hourglass not flipped, a camera not
+        disabled), sorted."""
+        return [g for g in self.mall.with_kind(kind) if g not in self.used]
+
     def live_cameras(self) -> int:
         """The cameras on the board that are not disabled (none count without the camera rule)."""
         if not self.scenario.cameras:
             return 0
-        return sum(1 for g in self.mall.with_code("Cm") if g not in self.used)
+        return len(self.unused("camera"))
 
     def cameras_lock(self) -> bool:
         """Two or more live cameras on the board forbid every hourglass square."""

@@ -79,7 +79,6 @@ class Mall:
     def __init__(self) -> None:
         self.placed: list[Placed] = []
         self.at: dict[Cell, tuple[Placed, Cell]] = {}
-        self.by_code: dict[str, list[Cell]] = {}  # the squares of each code, as placed
         self.kinds: dict[Cell, tuple[str, str | None]] = {}  # (kind, colour) of every square
         self.by_kind: dict[str, tuple[Cell, ...]] = {}  # the squares of each kind, sorted
         self.escalators: dict[Cell, Cell] = {}  # each escalator end -> the other end
@@ -105,7 +104,6 @@ class Mall:
         self.placed.append(placed)
         for g in placed.cells():
             self.at[g] = (placed, placed.local(g))
-            self.by_code.setdefault(placed.tile.code[placed.local(g)], []).append(g)
             self.kinds[g] = placed.tile.kind(placed.local(g))
             kind = self.kinds[g][0]
             self.by_kind[kind] = tuple(sorted((*self.by_kind.get(kind, ()), g)))
@@ -204,10 +202,6 @@ class Mall:
             return None
         beyond = (g[0] + STEP[side][0], g[1] + STEP[side][1])
         return None if beyond in self.at else side
-
-    def with_code(self, code: str) -> list[Cell]:
-        """The squares whose code is ``code`` (``Cm``: the cameras), in the order placed."""
-        return list(self.by_code.get(code, ()))
 
     def squares(self) -> list[Cell]:
         return sorted(self.at)

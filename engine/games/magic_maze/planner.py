@@ -141,15 +141,15 @@ def _phase(state: MazeState, actions: set[str], flip: bool, heroes: list[str],
         """Whether some hero can reach one of its targets (in fewer than ``below`` inputs)."""
         return any(maps[h].nearest(squares, below) is not None for h, squares in targets.items() if squares)
 
-    kinds, used = state.mall.kinds, state.used
+    kinds = state.mall.kinds
     if flip and not state.cameras_lock():
         budget = state.time_left_ms() // max(1, state.scenario.step_ms)
-        hourglasses = [g for g in state.mall.with_kind("hourglass") if g not in used]
+        hourglasses = state.unused("hourglass")
         targets = {h: hourglasses for h in heroes}
         if reached(targets, budget):
             return "flip", targets, budget
     if flip and state.cameras_lock() and "yellow" in maps:
-        targets = {"yellow": [g for g in state.mall.with_kind("camera") if g not in used]}
+        targets = {"yellow": state.unused("camera")}
         if reached(targets):
             return "camera", targets, None
     need_explore = state.stack and ((not state.theft and _missing_items(state)) or _missing_exits(state))

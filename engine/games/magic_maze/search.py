@@ -51,7 +51,7 @@ class Search(Mapping[Cell, Route]):
         self.board, self.hero, self.flip_ok, self.start = board, hero, flip_ok, start
         self.tiles = len(board.mall.placed)
         self.context = board.slide_context(hero)
-        self.fresh = {g for g in board.mall.with_kind("hourglass") if g not in board.used}  # unused hourglasses
+        self.fresh = set(board.unused("hourglass"))
         self.leaves = board.usable_exits(hero)
         self.directions = [d for d in "NESW" if DIR_NAME[d] in actions]
         self.vortexes = (board.free_vortexes(hero) if "vortex" in actions and not board.theft else [])
@@ -61,7 +61,7 @@ class Search(Mapping[Cell, Route]):
         # barbarian past a live camera while cameras lock: the cameras it disables on the way
         # may unlock hourglasses that a move from that square finds locked.
         barbarian_unlocks = hero == "yellow" and self.context[1] >= 2
-        self.cameras = ({g for g in board.mall.with_kind("camera") if g not in board.used}
+        self.cameras = (set(board.unused("camera"))
                         if barbarian_unlocks else NOWHERE)
         self.found: dict[Cell, tuple[int, Move | None]] = {start: (0, None)}  # Routes, as plain pairs
         self.queue = deque([start])  # found, not yet searched from

@@ -478,9 +478,7 @@ def _home(state: HiddenRolesState, hero: str) -> set:
 def _divine(state: HiddenRolesState, me: Seat, w: Watch, rng: random.Random) -> RoleMove:
     """Name the hero mission the public record points at: who completed the theft, who
     explored two tiles; else a mission for the most trusted seat."""
-    named = set(me.view["divining"]["named"])
-    targets = [s for s in state.seats if s != me.seat and s not in me.view["revealed"] and s not in named]
-    missions = [c.id for c in state.setup.deck.cards.values() if c.kind == "hero-mission"]
+    targets, missions = state.divine_targets(me.seat), state.hero_missions()  # the rules' own lists (public)
     if not targets or not missions:
         return RoleMove("pass")
     explored: dict[str, int] = {}

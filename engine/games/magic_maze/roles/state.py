@@ -112,7 +112,7 @@ class HiddenRolesState(Accusations, Ending, MazeState):
     @property
     def hourglasses_left(self) -> int:
         """Unused hourglasses on the board (what a flip mission waits for)."""
-        return sum(1 for g in self.mall.squares() if self.kind(g)[0] == "hourglass" and g not in self.used)
+        return len(self.unused("hourglass"))
 
     def rule_of(self, seat: str) -> Predicate | None:
         """The special rule binding ``seat``: a hero-rule card's, while its holder is in the game."""

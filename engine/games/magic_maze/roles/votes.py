@@ -150,8 +150,8 @@ class Accusations:
             raise IllegalMoveError(f"{seat} has voted already")
         if seat not in vote.voters:
             raise IllegalMoveError(f"{seat} is not a voter of this accusation (voters: {' '.join(vote.voters)})")
-        if seat not in vote.waiting(self.out):  # eliminated since the accusation (while the sand is out,
-            raise IllegalMoveError(f"{seat} is out of the game: it has no inputs any more")  # only votes pass)
+        if seat in self.out:  # eliminated since the accusation (while the sand is out, only votes pass)
+            raise IllegalMoveError(f"{seat} is out of the game: it has no inputs any more")
         answer = move.answer
 
         def cast() -> None:
