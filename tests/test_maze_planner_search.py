@@ -69,7 +69,8 @@ def reference_slide(state: MazeState, hero: str, start: Cell, d: str) -> list[Ce
 
 def reference_routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
                      start: Cell | None = None) -> dict[Cell, Route]:
-    """The planner's breadth-first search as first written: a Route made for every square."""
+    """The planner's breadth-first search, plain: a Route made for every square, every straight
+    move scanned to its end (no short cut past squares already searched from)."""
     start = start if start is not None else state.heroes[hero]
     assert start is not None
     best: dict[Cell, Route] = {start: Route(0, None)}
@@ -80,15 +81,12 @@ def reference_routes(state: MazeState, hero: str, actions: set[str], flip_ok: bo
     vortexes = ([(v, Move("vortex", hero=hero, square=state.square_name(v))) for v in free]
                 if "vortex" in actions and not state.theft else [])
     escalator = "escalator" in actions
-    searched: set[Cell] | None = set() if not (hero == "yellow" and state.live_cameras() >= 2) else None
 
     def leaves(g: Cell) -> bool:
         return state.theft and kinds[g] == ("exit", "purple" if state.scenario.exits == "shared" else hero)
 
     while queue:
         g = queue.popleft()
-        if searched is not None:
-            searched.add(g)
         length, first = best[g]
         length += 1
         for d in directions:
@@ -100,7 +98,7 @@ def reference_routes(state: MazeState, hero: str, actions: set[str], flip_ok: bo
                     best[h] = Route(length, first or Move("move", hero=hero, direction=d, squares=n))
                     if not leaves(h):
                         queue.append(h)
-                if fresh or (searched is not None and h in searched):
+                if fresh:
                     break
         for v, move in vortexes:
             if v != g and v not in best:
