@@ -65,6 +65,32 @@ def chance_entry(rec: ChanceRecord) -> dict[str, Any]:
     return {"chance": {"what": rec.label, "outcome": list(rec.outcome)}}
 
 
+class _Record:
+    """The session's log and its listeners, which the game's chance writes to as it draws.
+
+    Apart from the session so that the chance, which the session owns, holds no reference back
+    to it: with none, a finished game is freed the moment it is dropped, not left for the
+    cyclic garbage collector (whose passes over a bench's or a tournament's leftover games
+    cost about a tenth of its time)."""
+
+    def __init__(self) -> None:
+        self.entries: list[dict[str, Any]] = []
+        self.listeners: list[Callable[[dict[str, Any]], None]] = []
+        self.held: list[dict[str, Any]] | None = None
+        """Chance entries held back while an input resolves, to follow its own entry."""
+
+    def entry(self, entry: dict[str, Any]) -> None:
+        self.entries.append(entry)
+        for listener in self.listeners:
+            listener(entry)
+
+    def chance(self, rec: ChanceRecord) -> None:
+        if self.held is not None:
+            self.held.append(chance_entry(rec))
+        else:
+            self.entry(chance_entry(rec))
+
+
 class Session:
     """Runs one game: checks seats and time, applies inputs and records them.
 
@@ -85,11 +111,11 @@ class Session:
         self.variant = variant if isinstance(variant, Variant) else rules.variant(variant)
         self.seed = seed if seed is not None else secrets.randbelow(2**31)
         self.options = dict(options or {})
-        self.entries: list[dict[str, Any]] = []
-        self.listeners: list[Callable[[dict[str, Any]], None]] = []
+        self._record = record = _Record()
+        self.entries = record.entries
+        self.listeners = record.listeners
         self.events = EventLog()
-        self._held: list[dict[str, Any]] | None = None
-        self.chance = Chance(self.seed, recorded, strict=strict_chance, on_record=self._on_chance)
+        self.chance = Chance(self.seed, recorded, strict=strict_chance, on_record=record.chance)
         self.state: GameState = rules.new_state(self.variant, self.chance, self.events, self.options)
         self.clock_ms = 0
         self.moves: list[Move] = []
@@ -125,16 +151,8 @@ class Session:
         return seat
 
     # -- changes -----------------------------------------------------------------------------
-    def _on_chance(self, rec: ChanceRecord) -> None:
-        if self._held is not None:
-            self._held.append(chance_entry(rec))
-        else:
-            self._entry(chance_entry(rec))
-
     def _entry(self, entry: dict[str, Any]) -> None:
-        self.entries.append(entry)
-        for listener in self.listeners:
-            listener(entry)
+        self._record.entry(entry)
 
     def note(self, body: dict[str, Any]) -> None:
         """Record a remark that is not an input (e.g. why a bot forfeited); replay ignores it."""
@@ -152,11 +170,12 @@ class Session:
     def _log_with_chance(self, action: Callable[[], T], entry: Callable[[T], dict[str, Any]]) -> T:
         """Run ``action``; log ``entry(its result)``, then the chance outcomes it drew, so the
         log reads in cause order (a move, then what its resolution shuffled)."""
-        self._held = []
+        record = self._record
+        record.held = held = []
         try:
             result = action()
         finally:
-            held, self._held = self._held, None
+            record.held = None
         self._entry(entry(result))
         for chance in held:
             self._entry(chance)
@@ -200,18 +219,19 @@ class Session:
         if state.result is not None:
             raise GameOverError("the game is over: " + state.result.text)
         # as _log_with_chance does: the move's entry, then the chance outcomes its resolution drew
-        self._held = held = []
+        record = self._record
+        record.held = held = []
         try:
             if text is not None:
                 accepted = state.apply(seat, " ".join(text.split()), now)
             else:
                 accepted = state.apply_move(seat, move, now)
-            record = Move(len(self.moves) + 1, seat, accepted, now, state.public_input(seat, accepted))
-            self.moves.append(record)
+            done = Move(len(self.moves) + 1, seat, accepted, now, state.public_input(seat, accepted))
+            self.moves.append(done)
             self.clock_ms = now
         finally:
-            self._held = None
-        self._entry(record.as_entry())
+            record.held = None
+        record.entry(done.as_entry())
         for chance in held:
-            self._entry(chance)
+            record.entry(chance)
         return events.since(start)
