@@ -13,6 +13,7 @@ sends such a text to the pure-Python loader instead.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import yaml
@@ -20,6 +21,11 @@ import yaml
 FAST_DEPTH = 64
 """Texts whose nesting bound stays below this are read by libyaml."""
 _C_LOADER = getattr(yaml, "CSafeLoader", None)
+READ_DEPTH = 100
+"""Collections nested deeper than this are refused (``TooDeep``) by the pure-Python loader as it
+meets them, rather than when Python's stack runs out: the same error, found in milliseconds (its
+scanner slows with every bracket left open, so 100,000 ``[`` took most of a second). Far more
+than any data file (32 levels) or transcript line needs."""
 
 
 class TooDeep(yaml.YAMLError):
@@ -47,8 +53,41 @@ def nesting_bound(text: str) -> int:
 def load(text: str, loader: type[yaml.SafeLoader] = yaml.SafeLoader, fast: type | None = _C_LOADER) -> Any:
     """``text`` parsed by ``fast`` (libyaml's safe loader by default) when it cannot nest deeply,
     else by ``loader``; nesting too deep for Python raises ``TooDeep``."""
-    chosen = fast if fast is not None and nesting_bound(text) < FAST_DEPTH else loader
+    chosen = fast if fast is not None and nesting_bound(text) < FAST_DEPTH else _bounded(loader)
     try:
         return yaml.load(text, Loader=chosen)  # noqa: S506 (safe loaders only)
     except RecursionError:
         raise TooDeep() from None
+
+
+@cache
+def _bounded(loader: type[yaml.SafeLoader]) -> type[yaml.SafeLoader]:
+    """``loader`` refusing collections nested deeper than ``READ_DEPTH``: brackets as its scanner
+    meets them (it would otherwise look a thousand characters ahead first), any collection as
+    its composer builds it."""
+
+    class Bounded(loader):  # type: ignore[valid-type, misc]
+        _depth = 0
+
+        def fetch_flow_collection_start(self, token_class: Any) -> None:
+            if self.flow_level >= READ_DEPTH:
+                raise TooDeep()
+            super().fetch_flow_collection_start(token_class)
+
+        def _within(self, compose: Any, anchor: Any) -> Any:
+            if self._depth >= READ_DEPTH:
+                raise TooDeep()
+            self._depth += 1
+            try:
+                return compose(self, anchor)
+            finally:
+                self._depth -= 1
+
+        def compose_sequence_node(self, anchor: Any) -> Any:
+            return self._within(loader.compose_sequence_node, anchor)
+
+        def compose_mapping_node(self, anchor: Any) -> Any:
+            return self._within(loader.compose_mapping_node, anchor)
+
+    Bounded.__name__ = f"Bounded{loader.__name__}"
+    return Bounded

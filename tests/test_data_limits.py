@@ -63,3 +63,26 @@ def test_a_transcript_nested_too_deep_is_a_clear_error(tmp_path: Path) -> None:
         tr.read(path)
     r = run("replay", path)
     assert r.exit_code == 1 and "nested too deeply" in r.output
+
+
+@pytest.mark.parametrize("opener, closer", [("[", "]"), ("{a: ", "}")])
+def test_the_pure_python_reader_refuses_past_its_depth_at_once(opener: str, closer: str) -> None:
+    """Texts that may nest deeply go to the pure-Python loader, which stops at ``READ_DEPTH``
+    open collections (flow or block) with ``TooDeep``: exactly there, not a level sooner."""
+    from arbiter.engine import yamlio
+
+    flow = opener * yamlio.READ_DEPTH + "1" + closer * yamlio.READ_DEPTH
+    value = yamlio.load(flow)
+    for _ in range(yamlio.READ_DEPTH):
+        value = value[0] if isinstance(value, list) else value["a"]
+    assert value == 1
+    with pytest.raises(yamlio.TooDeep):
+        yamlio.load(opener + flow + closer)
+    block = "".join("  " * i + "-\n" for i in range(yamlio.READ_DEPTH - 1)) + "  " * (yamlio.READ_DEPTH - 1) + "- x\n"
+    assert yamlio.nesting_bound(block) >= yamlio.FAST_DEPTH  # read by the pure-Python loader
+    value = yamlio.load(block)
+    for _ in range(yamlio.READ_DEPTH):
+        value = value[0]
+    assert value == "x"
+    with pytest.raises(yamlio.TooDeep):
+        yamlio.load("-\n" + "".join("  " + line + "\n" for line in block.splitlines()))
