@@ -10,7 +10,8 @@ square to the end, and ``reference_analysis`` / ``reference_plans`` / ``referenc
 scenario, solo and team, and Hidden Roles), the engine's answers must be the reference's:
 each run and slide, each route (length, first input, and the order squares are found in),
 searches read in part (a square, the nearest of some, the first steps), the goal of the moment
-with its squares, the plans, the solo steps and every seat's choice.
+with its squares, the plans, the solo steps (a seeded solo game of every scenario) and every
+seat's choice, as play leaves the analysis and from a fresh one.
 """
 
 from __future__ import annotations
@@ -273,6 +274,9 @@ GAMES = [("1", 1, 1, 8), ("3", 1, 1, 12), ("5", 1, 3, 14), ("7", 1, 1, 18),
 """Seeded planner games (scenario, players, seed) and how often a position is checked: solo
 games are long (one tile drawn at a time), so one position in a few."""
 
+SOLO = [*GAMES[:4], ("2", 1, 3, 18), ("4", 1, 2, 18), ("6", 1, 2, 18)]
+"""A seeded solo game of every scenario (the solo ones above, and those of 2, 4 and 6)."""
+
 
 @pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES[3:])
 def test_slide_answers_as_the_rule_walked_square_by_square(scenario: str, players: int, seed: int,
@@ -362,15 +366,19 @@ def best_after_whole_maps(state: MazeState) -> Move | None:
     return a.best
 
 
-@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES)
+@pytest.mark.parametrize(("scenario", "players", "seed", "every"), SOLO + GAMES[4:])
 def test_the_goal_plans_and_solo_steps_are_the_plain_planners(scenario: str, players: int, seed: int,
                                                                every: int) -> None:
-    """The analysis (its maps read whole), the plans, and in solo play the step for the action
-    on top and for one other (each in turn)."""
+    """Every seat's choice, first as play leaves the analysis (it follows the last position's:
+    on the same board, after a solo draw say, the searches go on) and then from a fresh one;
+    the analysis (its maps read whole), the plans, and in solo play the step for the action on
+    top and for one other (each in turn)."""
     for n, state in enumerate(positions(scenario, players, seed, every=every * 2)):  # the routes test takes the others
         ref = reference_analysis(state)
+        choices = reference_choices(state, ref)
+        assert [planner.choose(state, s) for s in state.seats] == choices
         state.__dict__.pop("_planner_cache", None)  # a fresh analysis, read lazily first
-        assert [planner.choose(state, s) for s in state.seats] == reference_choices(state, ref)
+        assert [planner.choose(state, s) for s in state.seats] == choices
         a = planner.analyse(state)
         assert (a.actions, a.flip, a.heroes, a.phase) == (ref.actions, ref.flip, ref.heroes, ref.phase)
         assert a.goals == ref.goals
