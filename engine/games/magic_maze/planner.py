@@ -8,7 +8,7 @@ breadth-first search over the mall with the actions the team holds (straight mov
 square they can stop on, vortexes before the theft, escalators), other heroes standing still
 (``search.py``): each search goes only as far as the plan reads it. The seat holding the
 first action of the nearest way plays it; the others wait (None). Solo: turn action tiles
-(``draw``) until the one needed is on top.
+(``draw``) until the one needed is on top, or one that brings a hero nearer (``solo_step``).
 """
 
 from __future__ import annotations
@@ -177,22 +177,27 @@ def plans(state: MazeState) -> list[Move]:
 
 
 def solo_step(state: MazeState, top: str) -> Move | None:
-    """Solo: an input with the action on top that brings a hero nearer its target, if any."""
+    """Solo: an input with the action on top that brings a hero nearer its target, if any: the
+    one that leaves a hero nearest (ties: the first hero, then the first input found). One
+    input brings a hero one input nearer at most, as the first of a shortest way
+    (``Search.through``); but an exit the hero leaves by is searched on from all the same."""
     a = analyse(state)
     if top == "explore" and a.phase == "explore":
         for h in a.heroes:
-            if state.heroes[h] in a.goals.get(h, ()):
+            if state.heroes[h] in a.targets.get(h, ()):
                 return Move("explore", hero=h)
     best: tuple[int, int, Move] | None = None
     for i, h in enumerate(a.heroes):
-        targets = [g for g in a.goals.get(h, ()) if g in a.maps[h]]
-        if not targets:
+        search, squares = a.maps[h], a.targets.get(h)
+        now = search.nearest(squares, a.budget) if squares else None
+        if now is None:
             continue
-        now = min(a.maps[h][g].length for g in targets)
-        for g, route in routes(state, h, {top}, a.flip).first_steps():
-            # worth it only nearer than now, and than the best so far (heroes come in order)
-            below = now if best is None else min(now, best[0])
-            left = routes(state, h, a.actions, a.flip, start=g).nearest(targets, below)
+        for g, route in search.again(actions={top}).first_steps():
+            if g in search.leaves:  # an exit the hero leaves by: searched on from all the same
+                below = now if best is None else min(now, best[0])
+                left = search.again(start=g).nearest(a.goals[h], below)
+            else:  # nearer than now, and than the best so far (heroes come in order)
+                left = now - 1 if (best is None or now <= best[0]) and search.through(g, squares) else None
             if left is not None:
                 best = (left, i, route.first)  # type: ignore[assignment]
     return best[2] if best else None

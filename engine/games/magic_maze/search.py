@@ -3,14 +3,16 @@
 A breadth-first search whose straight moves are the board's ``slide`` (the other heroes
 standing still), with vortexes (before the theft) and escalators when the team holds them. It
 goes only as far as what is asked of it needs: a square not found yet, the nearest of some
-squares, the squares one input away, or the whole map. Squares are found in the same order
-however far it has gone, so how it is asked never changes an answer.
+squares, the squares one input away, whether one of those is on a shortest way, or the whole
+map. Squares are found in the same order however far it has gone, so how it is asked never
+changes an answer.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Collection, Iterator, Mapping
+from copy import copy
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -32,6 +34,7 @@ class Route(NamedTuple):
 _route = partial(tuple.__new__, Route)  # Route(length, first) from (length, first), without a Python call
 
 NOWHERE: frozenset[Cell] = frozenset()
+OFF = (-1, None)  # the route to a square not found
 
 
 class Search(Mapping[Cell, Route]):
@@ -48,14 +51,12 @@ class Search(Mapping[Cell, Route]):
         board = board.snapshot()
         start = start if start is not None else board.heroes[hero]
         assert start is not None
-        self.board, self.hero, self.flip_ok, self.start = board, hero, flip_ok, start
+        self.board, self.hero, self.flip_ok = board, hero, flip_ok
         self.tiles = len(board.mall.placed)
         self.context = board.slide_context(hero)
         self.fresh = set(board.unused("hourglass"))
         self.leaves = board.usable_exits(hero)
-        self.directions = [d for d in "NESW" if DIR_NAME[d] in actions]
-        self.vortexes = (board.free_vortexes(hero) if "vortex" in actions and not board.theft else [])
-        self.escalator = "escalator" in actions
+        self._take(actions)
         # A straight move that crosses a square already searched from goes nowhere new beyond it:
         # that square's own move the same way reached everything further, first. Not so for the
         # barbarian past a live camera while cameras lock: the cameras it disables on the way
@@ -63,9 +64,31 @@ class Search(Mapping[Cell, Route]):
         barbarian_unlocks = hero == "yellow" and self.context[1] >= 2
         self.cameras = (set(board.unused("camera"))
                         if barbarian_unlocks else NOWHERE)
+        self._begin(start)
+
+    def _take(self, actions: Collection[str]) -> None:
+        """Move with ``actions``: the straight moves of the directions among them, the vortexes
+        (before the theft) and the escalators."""
+        self.directions = [d for d in "NESW" if DIR_NAME[d] in actions]
+        self.vortexes = (self.board.free_vortexes(self.hero) if "vortex" in actions and not self.board.theft else [])
+        self.escalator = "escalator" in actions
+
+    def _begin(self, start: Cell) -> None:
+        """Nothing searched yet: only ``start`` found."""
+        self.start = start
         self.found: dict[Cell, tuple[int, Move | None]] = {start: (0, None)}  # Routes, as plain pairs
         self.queue = deque([start])  # found, not yet searched from
         self.searched: set[Cell] = set()
+        self.along: dict[Cell, tuple[int, Move | None]] | None = None  # see ``through``
+
+    def again(self, actions: Collection[str] | None = None, start: Cell | None = None) -> Search:
+        """The search of the same moment, hero and stops with other ``actions`` or from another
+        ``start`` (by default this one's), as ``routes`` would make it: the board is not read again."""
+        other = copy(self)
+        if actions is not None:
+            other._take(actions)
+        other._begin(start if start is not None else self.start)
+        return other
 
     # -- reading ---------------------------------------------------------------------------------
     def __getitem__(self, g: Cell) -> Route:
@@ -118,6 +141,23 @@ class Search(Mapping[Cell, Route]):
         self._grow(limit=length)
         return [t for t in targets if t in self.found and self.found[t][0] == length]
 
+    def through(self, g: Cell, targets: Collection[Cell]) -> bool:
+        """Whether ``g``, a square one input away where the hero does not leave, is on a
+        shortest way to the nearest of ``targets``: whether the search from ``g`` reaches one
+        of them in one input less than this one does.
+
+        That search goes only along this one's shortest ways: a square ``k`` inputs from ``g``
+        is at most ``k + 1`` from here (by ``g``), and on a way from ``g`` that short exactly
+        (else a target would be nearer from here), so a square it finds otherwise is not
+        searched from (it may be found, further than it is: never near enough to count)."""
+        near = self.nearest(targets)  # every square nearer than that is found
+        if not near:
+            return False
+        assert g not in self.leaves and self.found.get(g, OFF)[0] == 1, "not a square one input away"
+        onward = self.again(start=g)
+        onward.along = self.found
+        return onward.nearest(targets, near) == near - 1
+
     # -- searching -------------------------------------------------------------------------------
     def _grow(self, watch: Collection[Cell] = NOWHERE, limit: int | None = None) -> None:
         """Search on, one found square at a time in the order found, until a square of
@@ -129,13 +169,15 @@ class Search(Mapping[Cell, Route]):
         slide, dwarf, flip_ok = board.slide, hero == "orange", self.flip_ok
         openings, known = board.mall.openings, board.mall.known_openings(dwarf)
         ends = board.mall.escalators if self.escalator else {}
-        others, cameras = context[0], self.cameras
+        others, cameras, along = context[0], self.cameras, self.along
         while queue:
             g = queue[0]
             length, first = found[g]
             if limit is not None and length >= limit:
                 return
             queue.popleft()
+            if along is not None and first is not None and along.get(g, OFF)[0] != length + 1:
+                continue  # off the shortest ways it goes along (``through``): not searched from
             searched.add(g)
             # every square first found from g: one input further, the same first input (from
             # the start, none yet: each square's own)
