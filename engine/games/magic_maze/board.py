@@ -29,6 +29,11 @@ class BoardFacts:
         facts.heroes, facts.used = dict(self.heroes), set(self.used)
         return facts
 
+    def snapshot_key(self) -> tuple:
+        """What ``snapshot`` keeps, as a value: equal keys, equal snapshots (the mall is the
+        same while no tile joins)."""
+        return tuple(self.heroes.values()), frozenset(self.used), self.theft, len(self.mall.placed)
+
     def square_name(self, g: Cell) -> str:
         return self.mall.square_name(g)
 

@@ -6,16 +6,17 @@ sand is low (and more than half has run), else explore while an item or exit is 
 else bring heroes onto their items, else out through their exits. A hero's way there is a
 breadth-first search over the mall with the actions the team holds (straight moves to every
 square they can stop on, vortexes before the theft, escalators), other heroes standing still
-(``search.py``): each search goes only as far as the plan reads it. The seat holding the
-first action of the nearest way plays it; the others wait (None). Solo: turn action tiles
-(``draw``) until the one needed is on top, or one that brings a hero nearer (``solo_step``).
+(``search.py``): each search goes only as far as the plan reads it, and goes on at the next
+position while the board is the same. The seat holding the first action of the nearest way
+plays it; the others wait (None). Solo: turn action tiles (``draw``) until the one needed is
+on top, or one that brings a hero nearer (``solo_step``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from arbiter.engine.games.magic_maze.moves import Move, action_needed, move_name
 from arbiter.engine.games.magic_maze.search import Route, Search, routes
@@ -118,18 +119,22 @@ class Analysis:
 
 def analyse(state: MazeState) -> Analysis:
     """The team's view of ``state``, computed once per position and shared by the seats (the
-    cache lives on the state, so no other game can ever read it)."""
-    cache: dict[tuple[int, int], Analysis] = state.__dict__.setdefault("_planner_cache", {})
-    key = (len(state.events), state.now_ms)
-    if key not in cache:
-        cache.clear()
+    memo lives on the state, so no other game can ever read it). The heroes' searches are kept
+    while all they read stays the same (a solo draw changes none of it): they go on from where
+    the last position left them."""
+    memo: dict[str, Any] = state.__dict__.setdefault("_planner_cache", {})
+    at = (len(state.events), state.now_ms)
+    if memo.get("at") != at:
         actions = team_actions(state)
         flip = flip_wanted(state)
         heroes = [h for h, g in state.heroes.items() if g is not None]
-        maps = {h: routes(state, h, actions, flip) for h in heroes}
+        board = (state.snapshot_key(), flip, frozenset(actions))  # what the searches read
+        if memo.get("board") != board:
+            memo["board"], memo["maps"] = board, {h: routes(state, h, actions, flip) for h in heroes}
+        maps = memo["maps"]
         phase, targets, budget = _phase(state, actions, flip, heroes, maps)
-        cache[key] = Analysis(actions, flip, heroes, maps, phase, targets, budget)
-    return cache[key]
+        memo["at"], memo["analysis"] = at, Analysis(actions, flip, heroes, maps, phase, targets, budget)
+    return memo["analysis"]
 
 
 def _phase(state: MazeState, actions: set[str], flip: bool, heroes: list[str],
