@@ -1,17 +1,19 @@
 """The planner's fast search plays exactly as the plain one it replaced.
 
 ``engine/games/magic_maze/search.py`` searches the mall lazily with a tuned breadth-first
-search, the mall keeps its runs across tiles, the board's ``slide`` answers from them, and a
-team seat reads only the plan's first step (``Analysis.best``). Kept here, never in the
-engine, is the plain way all of it was first written: ``reference_run`` walks the walls,
-``reference_slide`` walks a run square by square, ``reference_routes`` searches square by
-square to the end, and ``reference_analysis`` / ``reference_plans`` / ``reference_solo_step``
-/ ``reference_choices`` read whole maps. On positions of seeded planner games (every
-scenario, solo and team, and Hidden Roles), the engine's answers must be the reference's:
-each run and slide, each route (length, first input, and the order squares are found in),
-searches read in part (a square, the nearest of some, the first steps), the goal of the moment
-with its squares, the plans, the solo steps (a seeded solo game of every scenario) and every
-seat's choice, as play leaves the analysis and from a fresh one.
+search, the mall keeps its runs across tiles, the board's ``slide`` answers from them, a team
+seat reads only the plan's first step (``Analysis.best``), a solo step only whether it is the
+first of a shortest way (``Search.through``), and the searches go on from one position to the
+next on the same board. Kept here, never in the engine, is the plain way all of it was first
+written: ``reference_run`` walks the walls, ``reference_slide`` walks a run square by square,
+``reference_routes`` searches square by square to the end, and ``reference_analysis`` /
+``reference_plans`` / ``reference_solo_step`` / ``reference_choices`` read whole maps. On
+positions of seeded planner games (every scenario, solo and team, and Hidden Roles), the
+engine's answers must be the reference's: each run and slide, each route (length, first input,
+and the order squares are found in), searches read in part (a square, the nearest of some, the
+first steps), the goal of the moment with its squares, the plans, the solo steps (a seeded solo
+game of every scenario) and every seat's choice, as play leaves the analysis and from a fresh
+one.
 """
 
 from __future__ import annotations
