@@ -105,12 +105,16 @@ class AgentBot:
                 pass
 
 
-def load_agent(spec: str) -> Any:
-    """An agent from ``MODULE:CLASS`` (``py:`` taken off): the class, made with no arguments."""
+def load_agent(spec: str, directory: str | None = None) -> Any:
+    """An agent from ``MODULE:CLASS`` (``py:`` taken off): the class, made with no arguments; its
+    module is looked for in ``directory`` (by default the working directory) first."""
     module_name, sep, class_name = spec.rpartition(":")
     if not sep or not module_name or not class_name:
         raise ArbiterError(f"py:{spec}: expected py:MODULE:CLASS, e.g. py:mybots:Greedy")
-    if "." not in sys.path and str(Path.cwd()) not in sys.path:
+    if directory is not None:
+        if directory not in sys.path:
+            sys.path.insert(0, directory)
+    elif "." not in sys.path and str(Path.cwd()) not in sys.path:
         sys.path.insert(0, str(Path.cwd()))
     try:
         module = importlib.import_module(module_name)

@@ -218,3 +218,20 @@ def test_the_command_refuses_folders_it_must_not_fill_and_resumes_with_nothing_e
     assert r.exit_code == 2 and "sleuth" in r.output
     r = run("tournament", "mafia", "--entrant", "a=random", "--games", "2", "--out", tmp_path / "y")
     assert r.exit_code == 2 and "two or more" in r.output
+
+
+def test_a_py_agent_is_found_where_the_games_run_not_where_the_tournament_is_set_up(tmp_path):
+    """``configuration(..., cwd=DIR)`` makes a ``py:`` agent up front from DIR, where its workers
+    will play (the working directory of the process setting it up may be anywhere)."""
+    games_dir = tmp_path / "bots"
+    games_dir.mkdir()
+    (games_dir / "agent_beside_the_games.py").write_text(
+        "class First:\n    def act(self, observation, legal):\n        return legal.legal[0] if legal.legal else None\n", encoding="utf-8")
+    assert Path.cwd() != games_dir
+    entrants = [Entrant("first", "py:agent_beside_the_games:First"), Entrant("rnd", "random")]
+    config = configuration("mafia", entrants, 2, players=6, cwd=str(games_dir))
+    folder = Folder.create(tmp_path / "t", config)
+    t = Tournament({"format": 1, **config})
+    outcome = t.run(folder, LocalPool(t.settings, 1, tmp_path / "t"))
+    folder.unlock()
+    assert len(outcome.records) == 2 and not any(r["forfeits"] for r in outcome.records)

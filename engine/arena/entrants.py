@@ -33,12 +33,13 @@ class Entrant:
         return "exec" if self.spec.startswith("exec:") else "py" if self.spec.startswith("py:") else "builtin"
 
 
-def check_spec(spec: str, kinds: tuple[str, ...]) -> str:
+def check_spec(spec: str, kinds: tuple[str, ...], directory: str | None = None) -> str:
     """``spec`` when it names a bot: a built-in kind, ``exec:COMMAND``, or ``py:MODULE:CLASS``
-    whose agent can be made now (so a bad one fails before any game, not in every game)."""
+    whose agent can be made now (so a bad one fails before any game, not in every game), its
+    module looked for in ``directory`` (where the games will run; by default here)."""
     spec = spec.strip()
     if spec.startswith("py:") and spec[3:].strip():
-        load_agent(spec[3:].strip())
+        load_agent(spec[3:].strip(), directory)
         return spec
     if spec in kinds or (spec.startswith("exec:") and spec[5:].strip()):
         return spec

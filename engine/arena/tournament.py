@@ -50,7 +50,7 @@ def configuration(game: str, entrants: list[Entrant], games: int, *, modes: tupl
     """The configuration of a new tournament (what ``tournament.json`` holds), checked."""
     rules = registry.get(game)
     for e in check_entrants(list(entrants)):
-        check_spec(e.spec, rules.bot_kinds)
+        check_spec(e.spec, rules.bot_kinds, cwd)  # the workers run the games there
     if sprt is not None and len(entrants) != 2:
         raise ArbiterError(f"an SPRT compares two entrants; this tournament has {len(entrants)}")
     config = {"game": game, "modes": list(modes), "players": players,
