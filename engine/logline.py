@@ -21,14 +21,17 @@ _RESOLVED = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on 
 
 def _fast_flow(value: Any, quoted: bool = False) -> str | None:
     """``value`` in YAML's flow style as ``yaml.safe_dump`` writes it, for the plain shapes a
-    log entry has (words, whole numbers, decimal times, lists and mappings of them); None for
-    anything else (then the YAML library writes it). ``test_transcripts`` checks the two agree.
+    log entry has (words, whole numbers, decimal times, lists and mappings of them, other texts
+    as values as the library writes them, ``_library_text``); None for anything else (then the
+    YAML library writes it all). ``test_transcripts`` checks the two agree.
     With ``quoted``, a string that is not a plain word is written in single quotes (``''`` for
     a quote): the form the reader accepts back (``_echo``)."""
     if isinstance(value, str):
         if _PLAIN.fullmatch(value) and value not in _RESOLVED:
             return value
-        return "'" + value.replace("'", "''") + "'" if quoted else None
+        if quoted:
+            return "'" + value.replace("'", "''") + "'"
+        return _library_text(value) if value.isprintable() else None  # (a line break: written by indent)
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int):
@@ -42,12 +45,33 @@ def _fast_flow(value: Any, quoted: bool = False) -> str | None:
     if isinstance(value, dict):
         out = []
         for k, v in value.items():
-            key, val = (_fast_flow(k, quoted) if isinstance(k, str) else None), _fast_flow(v, quoted)
+            if not isinstance(k, str):
+                return None
+            key = _fast_flow(k, True) if quoted else k if _word(k) else None  # (a key is not a value)
+            val = _fast_flow(v, quoted)
             if key is None or val is None:
                 return None
             out.append(f"{key}: {val}")
         return "{" + ", ".join(out) + "}"
     return None
+
+
+_TEXTS: dict[str, str] = {}
+_TEXTS_MAX = 4096
+
+
+def _library_text(value: str) -> str:
+    """A string that is not a plain word (a player's talk with a comma, say) as the YAML
+    library writes it as a value in flow style (quoted, mostly), asked of the library once per
+    string: bots say the same few things over and over. (A printable one, on one line, is written
+    alike wherever it stands as a value in a flow collection: how the library quotes a scalar
+    depends on being in one, not on how deep, and on being a key or not.)"""
+    text = _TEXTS.get(value)
+    if text is None:
+        if len(_TEXTS) >= _TEXTS_MAX:
+            _TEXTS.clear()
+        text = _TEXTS[value] = _flow({"k": value})[len("{k: "):-1]
+    return text
 
 
 def entry_line(entry: dict[str, Any]) -> str:

@@ -700,3 +700,76 @@ def test_entries_are_flushed_at_once_and_synced_at_most_a_moment_later(tmp_path,
     clock.sleep(tr.SYNC_EVERY_S * 2.5)
     assert synced[-1] >= last_write - tr.SYNC_EVERY_S  # the last write was synced on its own, no later than that
     writer.close()
+
+
+# -- the header and the ending: libyaml's emitter where it writes what the pure-Python one does --
+def _python_block(value):
+    return yaml.safe_dump(value, default_flow_style=None, allow_unicode=True, width=100, sort_keys=False)
+
+
+_ASCII = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=160)
+_TRICKY = st.lists(st.sampled_from(
+    ["a", "b:", ": ", "#", " #", "- ", "'", '"', " ", "yes", "No", "null", "~", "1e3", "0x1f", "0o7", "1_0", ".5",
+     "@", "`", "!", "&a", "*a", "?", "|", ">", "%", "[", "]", "{", "}", ",", "x" * 45, "exec:python bot.py --x=1",
+     "sha256:0f51b3", "2026-12-01", "12:30", "+1", "-", "---", "...", "=", "<<"]), max_size=16).map("".join)
+_KEY = (st.text(alphabet="abcxyz_-019", min_size=1, max_size=15) | _ASCII | _TRICKY).map(
+    lambda k: k[:tr._KEY_MAX] or "k")
+_SCALAR = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), _ASCII, _TRICKY)
+_PLAIN = st.recursive(_SCALAR, lambda inner: st.one_of(st.lists(inner, max_size=8), st.dictionaries(_KEY, inner, max_size=6)),
+                      max_leaves=12)
+
+
+@settings(max_examples=100, suppress_health_check=list(HealthCheck), deadline=None)  # 6,000 larger ones agreed too
+@given(st.dictionaries(_KEY, _PLAIN, min_size=1, max_size=6))
+def test_plain_headers_and_endings_are_written_as_the_pure_python_emitter_writes_them(value):
+    """``_block`` hands a value of plain texts to libyaml's emitter, which must write exactly
+    the text of the pure-Python one (YAML's special words, quotes, long texts folded at 100
+    columns, keys up to the limit)."""
+    assert tr._plain(value)
+    assert tr._block(value) == _python_block(value)
+
+
+@pytest.mark.parametrize("value", [
+    {"text": "caf\u00e9"}, {"text": "tab\there"}, {"text": "a\nb"}, {"text": "\x85"}, {"t": "\U0001f600"},
+    {"k" * (tr._KEY_MAX + 1): 1}, {"": 1}, {"x": {"": 1}}, {1: "a"}, {"x": float("nan")},
+    {"deep": [{"a": ["ok", "not \u00e9"]}]},
+])
+def test_other_headers_and_endings_go_to_the_pure_python_emitter(value):
+    """Anything else (a character past ASCII or a control one, a long or empty key, a key that is
+    not a text, NaN) is left to the pure-Python emitter, as it always was: the two may
+    write them differently."""
+    assert not tr._plain(value)
+    assert tr._block(value) == _python_block(value)
+
+
+def test_the_emitters_differ_where_the_gate_says_they_may():
+    """The gate is not idle: on a value it refuses, libyaml's emitter writes another text."""
+    c_dump = functools.partial(yaml.dump, Dumper=yaml.CSafeDumper, default_flow_style=None, allow_unicode=True,
+                               width=100, sort_keys=False)
+    for value in ({"t": "\U0001f600"}, {"": 1}, {"#" + "x" * 126: [None]}, {"t": "|\x85,="}):
+        assert c_dump(value) != _python_block(value), value
+
+
+def test_texts_the_library_quotes_are_asked_of_it_once_and_the_memo_stays_bounded(monkeypatch):
+    """A talk text with a comma is written as the YAML library writes it, from a memo of its
+    answers (bots repeat themselves); past ``_TEXTS_MAX`` texts the memo starts again, and the
+    lines are the library's throughout."""
+    from arbiter.engine import logline
+
+    monkeypatch.setattr(logline, "_TEXTS", {})
+    monkeypatch.setattr(logline, "_TEXTS_MAX", 50)
+    asked = []
+    real = logline._flow
+    monkeypatch.setattr(logline, "_flow", lambda value: (asked.append(value), real(value))[1])
+    def line(i: int, text: str) -> str:
+        entry = {"move": {"n": i + 1, "seat": "p1", "text": text, "time": i}}
+        written = logline.entry_line(entry)
+        assert written == "- " + real(entry) + "\n"
+        return written
+
+    for i in range(100):  # ten texts over and over: each asked once
+        line(i, f"say {i % 10}, or: not")
+    assert len(asked) == 10
+    for i in range(200):  # two hundred texts: the memo never holds more than its bound
+        line(i, f"say {i}, and {i}")
+        assert len(logline._TEXTS) <= 50
