@@ -44,9 +44,9 @@ HEADER = "# arbiter transcript. Replay it with: arbiter replay FILE\n"
 def _block(value: dict[str, Any]) -> str:
     """``value`` in YAML's block style, as ``yaml.safe_dump`` writes it (the header, the ending).
     libyaml's emitter writes the same text five times faster where every text in ``value`` is
-    plain (``_plain``); elsewhere (a control character, a character past ASCII, a long key)
-    (the two differ on an empty key, a quoted key near 128 characters, a character past the
-    Basic Multilingual Plane, ...), the pure-Python emitter writes it, as always."""
+    plain (``_plain``); elsewhere the two may differ (an empty key, a quoted key near 128
+    characters, a character past the Basic Multilingual Plane, a control character, ...), and
+    the pure-Python emitter writes it, as always."""
     dumper = _C_DUMPER if _C_DUMPER is not None and _plain(value) else yaml.SafeDumper
     return yaml.dump(value, Dumper=dumper, default_flow_style=None, allow_unicode=True, width=100, sort_keys=False)
 
