@@ -46,12 +46,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from arbiter.engine.games.magic_maze import planner
 from arbiter.engine.games.magic_maze.moves import Move, action_needed, move_name
 from arbiter.engine.games.magic_maze.roles.moves import RoleMove, Seats
 from arbiter.engine.games.magic_maze.roles.state import HERO_VERBS, HiddenRolesState
+from arbiter.engine.games.magic_maze.tiles import Cell
 
 THRESHOLD = 2.0
 """The score at which a hero accuses."""
@@ -64,18 +66,41 @@ SABOTAGE_P, FLIP_SABOTAGE_P = 0.4, 0.8
 
 @dataclass
 class Snapshot:
-    """The team plan of one position: its goal, its next step and who holds it, and each
-    hero's distance to its goal."""
+    """The team plan of one position: its goal, its next step and who holds it; and, read only
+    when an input is judged against it, each hero's distance to its goal, the goal's squares it
+    can reach and every step of the plan. Those are read from ``plan``, the position's analysis,
+    whose searches answer for that position however late they are asked (while no tile joins:
+    the judge reads them only when none did)."""
 
     key: tuple[int, int, int]
     phase: str
     tiles: int
     wanted: Move | None
     holder: str | None
-    dist: dict[str, int]
-    goals: dict[str, frozenset]
-    options: frozenset[str] = frozenset()  # every step of the plan, in words
+    plan: planner.Analysis | None = None
+    listed: list[Move] | None = None  # every step of the plan, when the position needed them all
     home: frozenset[str] = frozenset()  # the heroes on their items (before the theft)
+
+    def dist(self, hero: str) -> int | None:
+        """How many inputs ``hero`` is from the nearest of its goal's squares (None: it can
+        reach none)."""
+        a = self.plan
+        squares = a.targets.get(hero) if a is not None else None
+        return a.maps[hero].nearest(squares, a.budget) if a is not None and squares else None
+
+    def goal(self, hero: str, g: Cell) -> bool:
+        """Whether ``g`` is one of the goal's squares that ``hero`` can reach."""
+        a = self.plan
+        squares = a.targets.get(hero) if a is not None else None
+        return a is not None and bool(squares) and g in squares and a.maps[hero].nearest((g,), a.budget) is not None
+
+    @cached_property
+    def options(self) -> frozenset[str]:
+        """Every step of the plan, in words (``planner.plans`` of that position)."""
+        if self.listed is None:
+            assert self.plan is not None
+            self.listed = self.plan.candidates()  # the first is ``wanted``: the list is not empty
+        return frozenset(move_name(m) for m in self.listed)
 
 
 @dataclass
@@ -118,17 +143,17 @@ def watch_of(state: HiddenRolesState) -> Watch:
 
 def _snapshot(state: HiddenRolesState, key: tuple[int, int, int]) -> Snapshot:
     if state.result is not None or state.divining is not None or state.sand_out:
-        return Snapshot(key, "none", len(state.mall.placed), None, None, {}, {})
+        return Snapshot(key, "none", len(state.mall.placed), None, None, listed=[])
     a = planner.analyse(state)
-    options = planner.plans(state)
-    wanted = options[0] if options else None
+    # the plan's first step without the whole list (``Analysis.best`` is its first); none: the
+    # whole list, as ``planner.choose`` reads it (an unjamming step, or nothing)
+    listed = None if a.best is not None else planner.plans(state)
+    wanted = a.best if listed is None else next(iter(listed), None)
     holder = None
     if wanted is not None and not state.solo:
         need = action_needed(wanted)
         holder = next((s for s, hand in zip(state.seats, state.hands) if need in hand), None)
-    dist = {h: min(a.maps[h][g].length for g in gs) for h, gs in a.goals.items() if gs}
-    return Snapshot(key, a.phase, len(state.mall.placed), wanted, holder, dist,
-                    {h: frozenset(gs) for h, gs in a.goals.items()}, frozenset(move_name(m) for m in options),
+    return Snapshot(key, a.phase, len(state.mall.placed), wanted, holder, a, listed,
                     frozenset(h for h in a.heroes if _home(state, h)))
 
 
@@ -188,12 +213,13 @@ def _judge_step(state: HiddenRolesState, w: Watch, before: Snapshot, after: Snap
     if hero in before.home and not _home(state, hero):
         w.add(seat, f"{text}: the {hero} hero left its item", LONGER)
         return
-    if hero not in before.dist:
+    was = before.dist(hero)
+    if was is None:
         return
     where = state.heroes.get(hero)
-    if where is None or where in before.goals.get(hero, ()):
+    if where is None or before.goal(hero, where):
         return  # out of the mall, or onto its goal
-    was, now = before.dist[hero], after.dist.get(hero)
+    now = after.dist(hero)
     if now is None or now > was:
         w.add(seat, f"{text}: the {hero} hero's way got longer", LONGER)
     elif now == was:
