@@ -360,7 +360,8 @@ def test_the_barbarians_map_while_cameras_lock_is_the_plain_searchs(players: int
 
 def best_after_whole_maps(state: MazeState) -> Move | None:
     """``Analysis.best`` of a fresh analysis whose maps were all searched to their end first
-    (as the Hidden Roles watch reads them before a seat chooses)."""
+    (as a Hidden Roles bot may read them before a seat chooses: the whole plan for a step its
+    own rule refuses, a traitor's sabotage, an input judged against the plan)."""
     state.__dict__.pop("_planner_cache", None)
     a = planner.analyse(state)
     for search in a.maps.values():
