@@ -77,6 +77,16 @@ class Analysis:
                  for h, squares in self.targets.items()}
         return {h: gs for h, gs in found.items() if gs}
 
+    def distance(self, hero: str) -> int | None:
+        """How many inputs ``hero`` is from the nearest of its targets (None: it can reach none,
+        ``goals`` lacks it), without reading its map whole."""
+        squares = self.targets.get(hero)
+        return self.maps[hero].nearest(squares, self.budget) if squares else None
+
+    def reaches(self, hero: str, g: Cell) -> bool:
+        """Whether ``g`` is one of ``goals[hero]``, without reading the map whole."""
+        return g in self.targets.get(hero, ()) and self.maps[hero].nearest((g,), self.budget) is not None
+
     def candidates(self) -> list[Move]:
         """The first steps toward the goal's squares, nearest first (ties: by hero, then by
         the inputs' text)."""
@@ -193,8 +203,7 @@ def solo_step(state: MazeState, top: str) -> Move | None:
                 return Move("explore", hero=h)
     best: tuple[int, int, Move] | None = None
     for i, h in enumerate(a.heroes):
-        search, squares = a.maps[h], a.targets.get(h)
-        now = search.nearest(squares, a.budget) if squares else None
+        search, squares, now = a.maps[h], a.targets.get(h), a.distance(h)
         if now is None:
             continue
         for g, route in search.again(actions={top}).first_steps():

@@ -84,15 +84,11 @@ class Snapshot:
     def dist(self, hero: str) -> int | None:
         """How many inputs ``hero`` is from the nearest of its goal's squares (None: it can
         reach none)."""
-        a = self.plan
-        squares = a.targets.get(hero) if a is not None else None
-        return a.maps[hero].nearest(squares, a.budget) if a is not None and squares else None
+        return self.plan.distance(hero) if self.plan is not None else None
 
     def goal(self, hero: str, g: Cell) -> bool:
         """Whether ``g`` is one of the goal's squares that ``hero`` can reach."""
-        a = self.plan
-        squares = a.targets.get(hero) if a is not None else None
-        return a is not None and bool(squares) and g in squares and a.maps[hero].nearest((g,), a.budget) is not None
+        return self.plan is not None and self.plan.reaches(hero, g)
 
     @cached_property
     def options(self) -> frozenset[str]:
