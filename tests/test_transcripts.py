@@ -773,3 +773,26 @@ def test_texts_the_library_quotes_are_asked_of_it_once_and_the_memo_stays_bounde
     for i in range(200):  # two hundred texts: the memo never holds more than its bound
         line(i, f"say {i}, and {i}")
         assert len(logline._TEXTS) <= 50
+
+
+def test_a_tournaments_writer_writes_the_same_file_synced_once_at_its_close(tmp_path, monkeypatch):
+    """``durable=False`` (a tournament's games, whose record is the results line written after):
+    the same bytes as the durable writer's, through the buffer, one sync at the close; cut
+    anywhere before then, the file still replays as far as it goes."""
+    synced = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real(fd)))
+    whole = play_random(FBI, "standard-3v3", 6)
+    path = tmp_path / "t.yaml"
+    session = Session(FBI, "standard-3v3", seed=6)
+    writer = tr.TranscriptWriter(path, session, durable=False)
+    for seat, text, at in moves_of(whole):
+        session.submit(seat, text, at)
+    assert session.over and not synced
+    writer.close()
+    assert len(synced) == 1
+    assert path.read_text(encoding="utf-8") == tr.dump(session)
+    text = path.read_text(encoding="utf-8")
+    for cut in (len(text) // 3, len(text) // 2 + 7):
+        report = tr.replay(tr.parse(text[:cut]))
+        assert report.ok, report.problems
