@@ -486,6 +486,9 @@ def _time_problem(value: Any) -> str | None:
 
 
 def time_ms(value: int | float) -> int:
+    """A log entry's time (seconds, as YAML read it) in milliseconds."""
+    if type(value) is int and 0 <= value < 1_000_000_000:  # the commonest: what parse_seconds reads of "N.000"
+        return value * 1000
     return parse_seconds(f"{value:.3f}")
 
 

@@ -796,3 +796,19 @@ def test_a_tournaments_writer_writes_the_same_file_synced_once_at_its_close(tmp_
     for cut in (len(text) // 3, len(text) // 2 + 7):
         report = tr.replay(tr.parse(text[:cut]))
         assert report.ok, report.problems
+
+
+@given(st.integers(min_value=-10, max_value=10**12) | st.sampled_from([0, 999_999_999, 10**9, -1, True, False])
+       | st.floats(min_value=-1, max_value=2e9))
+def test_an_entry_time_is_read_as_its_decimal_seconds(value):
+    """``time_ms`` reads a whole number of seconds at once; it must read what the decimal form
+    ``N.000`` reads (and refuse what that form refuses)."""
+    try:
+        want: int | str = parse_seconds(f"{value:.3f}")
+    except SyntaxInputError as exc:
+        want = exc.message
+    try:
+        got: int | str = tr.time_ms(value)
+    except SyntaxInputError as exc:
+        got = exc.message
+    assert got == want

@@ -1,0 +1,47 @@
+"""The event log's canonical lines and digest: the bytes every transcript's ``events.digest``
+is a hash of, so they must never change (a transcript written by any version replays)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arbiter.engine.events import EventLog
+
+scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def documented(index, kind, text, data, to):
+    """The canonical line as the transcript format defines it: the event as a JSON object with
+    sorted keys, no spaces, non-ASCII characters as they are."""
+    body = {"index": index, "kind": kind, "text": text, "data": data, "to": None if to is None else list(to)}
+    return json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+@given(st.text(), st.text(), st.dictionaries(st.text(max_size=8), values, max_size=5),
+       st.none() | st.lists(st.sampled_from(["p1", "p2", "p3", "host"]), max_size=4))
+def test_a_canonical_line_is_the_documented_json(kind, text, data, to):
+    log = EventLog()
+    log.emit("first", "a first event")
+    event = log.emit(kind, text, data, to=to)
+    want = documented(1, kind, text, data, None if to is None else list(dict.fromkeys(to)))
+    assert event.canonical() == want
+    assert "\n" not in want  # one line per event, whatever the texts hold
+
+
+def test_the_digest_is_the_sha256_of_the_canonical_lines() -> None:
+    log = EventLog()
+    log.emit("deal", "Cards are dealt.", {"seats": ("p1", "p2"), "n": 2, "x": 0.5})
+    log.emit("secret", "p2 — le café", {"card": "boss", "nan": math.inf}, to=("p2", "p2", "p1"))
+    lines = ('{"data":{"n":2,"seats":["p1","p2"],"x":0.5},"index":0,"kind":"deal","text":"Cards are dealt.","to":null}\n'
+             '{"data":{"card":"boss","nan":Infinity},"index":1,"kind":"secret","text":"p2 — le café","to":["p2","p1"]}\n')
+    assert log.digest() == "sha256:" + hashlib.sha256(lines.encode("utf-8")).hexdigest()
