@@ -14,8 +14,9 @@ arbiter.engine.errors.ScenarioError: modes.yaml: board: missing (required)
 
 from __future__ import annotations
 
+import functools
+import importlib
 from collections.abc import Callable, Iterator
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -289,9 +290,28 @@ def load_file(path: str | Path) -> Node:
     return load_text(read_file(path), str(path))
 
 
+def _package_locations() -> list[str]:
+    spec = importlib.import_module(SCENARIO_PACKAGE).__spec__
+    return list(spec.submodule_search_locations or []) if spec is not None else []
+
+
+@functools.cache
+def _package_root() -> Any:
+    """The ``scenarios`` package's folder: where it is one folder on disk (a source tree, any
+    installed copy but a zipped one), that folder, which is what ``importlib.resources.files``
+    gives then; otherwise what that gives. (``importlib.resources`` costs a command 5-7 ms to
+    import, a twentieth of a replay's whole process: only the zipped case pays it.)"""
+    where = _package_locations()
+    if len(where) == 1 and Path(where[0]).is_dir():
+        return Path(where[0])
+    from importlib import resources
+
+    return resources.files(SCENARIO_PACKAGE)
+
+
 def packaged_text(relative: str) -> str:
     """The text of a YAML file shipped in the ``scenarios`` package."""
-    ref = resources.files(SCENARIO_PACKAGE).joinpath(relative)
+    ref = _package_root().joinpath(relative)
     try:
         return ref.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -314,7 +334,7 @@ def packaged_files() -> list[str]:
             elif child.name.endswith((".yaml", ".yml")):
                 out.append(f"{prefix}{child.name}")
 
-    walk(resources.files(SCENARIO_PACKAGE), "")
+    walk(_package_root(), "")
     return out
 
 
