@@ -15,7 +15,7 @@ def _flow(value: Any) -> str:
     return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 20, sort_keys=False).strip()
 
 
-_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_.'/()-]*(?: [A-Za-z0-9_.'/()-]+)*")
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_.'/();-]*(?: [A-Za-z0-9_.'/();-]+)*")
 _RESOLVED = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL".split())
 
 
