@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from json.encoder import c_make_encoder as _c_make_encoder  # None where the C module is missing
-from json.encoder import encode_basestring as _encode_text
-from collections.abc import Iterable, Iterator
+import json.encoder
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,17 +45,32 @@ class Event:
 
 
 _ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-_CANONICAL = _ENCODER.encode
-"""``json.dumps`` with these options, without building an encoder per call (what dumps does
-with any option set)."""
-if _c_make_encoder is not None:
-    # What ``_ENCODER.encode`` runs for a mapping (CPython's JSONEncoder.iterencode, one shot):
-    # the C encoder with the same options, made once here instead of at every call with a
-    # fresh closure. No circular-reference markers: event data is the game's own plain values.
-    _chunks = _c_make_encoder(None, _ENCODER.default, _encode_text, None, ":", ",", True, False, True)
+_PROBE = ({"b": [1, 2.5, None, True, ("t",)], "a": {"é": "x\n\"y"}, "c": float("inf")},
+          '{"a":{"é":"x\\n\\"y"},"b":[1,2.5,null,true,["t"]],"c":Infinity}')
+"""A value and its canonical line, as the transcript format defines it."""
 
-    def _CANONICAL(value: Any) -> str:  # noqa: F811, N802 (the same name, the faster path)
-        return "".join(_chunks(value, 0))
+
+def _canonical_encoder() -> Callable[[Any], str]:
+    """``_ENCODER.encode``: ``json.dumps`` with these options, without building an encoder per
+    call (what dumps does with any option set). Where the standard library has its C encoder,
+    that encoder made once with the same options (``encode`` makes one, and a closure, at every
+    call: a third of a digest's time), if it writes ``_PROBE`` as it must; otherwise ``encode``.
+    No circular-reference markers: event data is the game's own plain values."""
+    try:
+        make, text = json.encoder.c_make_encoder, json.encoder.encode_basestring  # type: ignore[attr-defined]
+        chunks = make(None, _ENCODER.default, text, None, ":", ",", True, False, True)
+
+        def encode(value: Any) -> str:
+            return "".join(chunks(value, 0))
+
+        if encode(_PROBE[0]) == _PROBE[1]:
+            return encode
+    except Exception:  # noqa: BLE001 (no C encoder (None, or no such name), or one of another signature)
+        pass
+    return _ENCODER.encode
+
+
+_CANONICAL = _canonical_encoder()
 _new_event = object.__new__
 
 

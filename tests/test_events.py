@@ -45,3 +45,14 @@ def test_the_digest_is_the_sha256_of_the_canonical_lines() -> None:
     lines = ('{"data":{"n":2,"seats":["p1","p2"],"x":0.5},"index":0,"kind":"deal","text":"Cards are dealt.","to":null}\n'
              '{"data":{"card":"boss","nan":Infinity},"index":1,"kind":"secret","text":"p2 — le café","to":["p2","p1"]}\n')
     assert log.digest() == "sha256:" + hashlib.sha256(lines.encode("utf-8")).hexdigest()
+
+
+def test_without_a_usable_c_encoder_the_library_encoder_is_used(monkeypatch) -> None:
+    import json.encoder
+
+    from arbiter.engine import events
+
+    assert events._canonical_encoder() is not events._ENCODER.encode  # CPython: the C encoder, made once
+    for stand_in in (None, lambda *args: None, lambda *args: (lambda value, level: ["{}"])):
+        monkeypatch.setattr(json.encoder, "c_make_encoder", stand_in)  # missing, another signature, wrong output
+        assert events._canonical_encoder() == events._ENCODER.encode
