@@ -52,7 +52,7 @@ def test_without_a_usable_c_encoder_the_library_encoder_is_used(monkeypatch) -> 
 
     from arbiter.engine import events
 
-    assert events._canonical_encoder() is not events._ENCODER.encode  # CPython: the C encoder, made once
+    assert events._canonical_encoder() != events._ENCODER.encode  # CPython: the C encoder, made once
     for stand_in in (None, lambda *args: None, lambda *args: (lambda value, level: ["{}"])):
         monkeypatch.setattr(json.encoder, "c_make_encoder", stand_in)  # missing, another signature, wrong output
         assert events._canonical_encoder() == events._ENCODER.encode
