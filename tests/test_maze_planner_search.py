@@ -19,7 +19,7 @@ one.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 import pytest
@@ -53,12 +53,14 @@ def reference_run(mall: Mall, start: Cell, d: str, dwarf: bool) -> list[Cell]:
         g = h
 
 
-def reference_slide(state: MazeState, hero: str, start: Cell, d: str) -> list[Cell]:
-    """The straight-move rule square by square, as first written."""
+def reference_slide(state: MazeState, hero: str, start: Cell, d: str,
+                    run: Callable[[Mall, Cell, str, bool], list[Cell]] = reference_run) -> list[Cell]:
+    """The straight-move rule square by square, as first written (``run``: ``reference_run``,
+    or the runs it walked in this mall)."""
     others = {c for h, c in state.heroes.items() if c is not None and h != hero}
     live = state.live_cameras()
     out = []
-    for h in reference_run(state.mall, start, d, hero == "orange"):
+    for h in run(state.mall, start, d, hero == "orange"):
         kind, colour = state.mall.kinds[h]
         if h in others or (kind == "hourglass" and live >= 2):
             break
@@ -70,10 +72,65 @@ def reference_slide(state: MazeState, hero: str, start: Cell, d: str) -> list[Ce
     return out
 
 
+def mall_of(state: MazeState) -> tuple:
+    """Everything ``reference_run`` reads of the mall, as a value: the mall (the object itself:
+    held, so no other mall can take its place), its tiles and squares (a tile's walls are frozen
+    data; a mall only ever gains tiles) and every square's kind. Equal values walk equal runs."""
+    mall = state.mall
+    return mall, len(mall.placed), len(mall.at), tuple(mall.kinds.items())
+
+
+def position_of(state: MazeState) -> tuple:
+    """Everything ``reference_slide`` reads of a position besides the mall, as a value: the
+    state (the object itself, held), the heroes' squares, the used squares (flipped hourglasses
+    and disabled cameras) and the theft. Equal values (and malls) slide equally."""
+    return state, tuple(state.heroes.items()), frozenset(state.used), state.theft
+
+
+def same(a: tuple | None, b: tuple) -> bool:
+    """Two of those values are equal: the same object first, then equal facts."""
+    return a is not None and a[0] is b[0] and a[1:] == b[1:]
+
+
+_MEMO: dict[str, Any] = {"mall": None, "runs": {}, "position": None, "slides": {}}
+"""The reference's walks in the mall and at the position the searches last read (``slides_at``)."""
+
+
+def slides_at(state: MazeState) -> tuple[dict[tuple[str, Cell, str], list[Cell]],
+                                         dict[tuple[Cell, str, bool], list[Cell]]]:
+    """Memos of ``reference_slide`` at this position and of ``reference_run`` in this mall, for
+    the searches made there (the routes of every hero, action set and start; the runs also for
+    later positions in the same mall): each slide and run is walked once, as it was walked
+    afresh for each search, and is the same list, since nothing it reads differs between them
+    (what ``mall_of`` and ``position_of`` compare). Each is dropped when that differs."""
+    mall, position = mall_of(state), position_of(state)
+    if not same(_MEMO["mall"], mall):
+        _MEMO["mall"], _MEMO["runs"], _MEMO["position"] = mall, {}, None
+    if not same(_MEMO["position"], position):
+        _MEMO["position"], _MEMO["slides"] = position, {}
+    return _MEMO["slides"], _MEMO["runs"]
+
+
 def reference_routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
                      start: Cell | None = None) -> dict[Cell, Route]:
     """The planner's breadth-first search, plain: a Route made for every square, every straight
-    move scanned to its end (no short cut past squares already searched from)."""
+    move scanned to its end (no short cut past squares already searched from). Each slide is
+    ``reference_slide``'s (its runs ``reference_run``'s), walked once for all searches that
+    read it at the position (``slides_at``)."""
+    slides, runs = slides_at(state)
+
+    def run(mall: Mall, g: Cell, d: str, dwarf: bool) -> list[Cell]:
+        out = runs.get((g, d, dwarf))
+        if out is None:
+            out = runs[(g, d, dwarf)] = reference_run(mall, g, d, dwarf)
+        return out
+
+    def slide(g: Cell, d: str) -> list[Cell]:
+        out = slides.get((hero, g, d))
+        if out is None:
+            out = slides[(hero, g, d)] = reference_slide(state, hero, g, d, run)
+        return out
+
     start = start if start is not None else state.heroes[hero]
     assert start is not None
     best: dict[Cell, Route] = {start: Route(0, None)}
@@ -93,7 +150,7 @@ def reference_routes(state: MazeState, hero: str, actions: set[str], flip_ok: bo
         length, first = best[g]
         length += 1
         for d in directions:
-            for n, h in enumerate(reference_slide(state, hero, g, d), start=1):
+            for n, h in enumerate(slide(g, d), start=1):
                 fresh = kinds[h][0] == "hourglass" and h not in used
                 if fresh and not flip_ok:
                     break
