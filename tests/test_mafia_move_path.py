@@ -9,11 +9,15 @@ or accept it with the same recorded move, the same events and the same state aft
 
 from __future__ import annotations
 
+import io
+import pickle
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-from arbiter.engine.contract import _copy, state_snapshot
+from arbiter.engine.contract import state_snapshot
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.games.mafia.moves import (
     POWER_VERBS, Abstain, Leave, Nominate, Pass, Power, Say, Suggest, Vote, move_name, well_formed,
@@ -49,9 +53,40 @@ def _facts(session: Session) -> tuple:
     return state, events, session.entries, [m.as_entry() | {"public": m.public} for m in session.moves], session.clock_ms
 
 
-def _outcome(session: Session, seat: str, move: object, by_value: bool):
-    trial = _copy(session)
-    before = state_snapshot(trial)
+def _copies(session: Session) -> tuple[Callable[[], Session], bytes]:
+    """Copies of the game, each the copy ``contract._copy(session)`` makes (a pickle's round
+    trip that leaves the rules, the variant, the state's frozen data and the record so far
+    out by reference), and their ``state_snapshot``. The game is pickled once and each copy
+    read from those bytes: the session is not changed while its copies are tried (only the
+    copies are submitted to), so each copy is what ``_copy`` would make of it then, and all
+    copies are alike, with one snapshot (taken of a copy of its own)."""
+    shared: dict[int, Any] = {id(session.rules): session.rules, id(session.variant): session.variant}
+    for value in session.state.__dict__.values():
+        params = getattr(type(value), "__dataclass_params__", None)
+        if params is not None and params.frozen:
+            shared[id(value)] = value
+    chance = session.chance
+    for record in (*session.events, *session.moves, *chance.records, *chance._recorded):
+        shared[id(record)] = record
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.persistent_id = lambda obj: id(obj) if id(obj) in shared else None  # type: ignore[method-assign]
+    pickler.dump(session)
+    blob = buffer.getvalue()
+
+    def copy() -> Session:
+        unpickler = pickle.Unpickler(io.BytesIO(blob))
+        unpickler.persistent_load = shared.__getitem__  # type: ignore[method-assign]
+        copied = unpickler.load()
+        assert type(copied) is Session and copied is not session
+        return copied
+
+    return copy, state_snapshot(copy())
+
+
+def _outcome(copy: Callable[[], Session], before: bytes, seat: str, move: object, by_value: bool):
+    """What ``move`` of ``seat`` does to a copy of the game (``_copies``), by value or words."""
+    trial = copy()
     try:
         events = trial.submit_move(seat, move) if by_value else trial.submit(seat, move_name(move))  # type: ignore[arg-type]
     except ArbiterError as exc:
@@ -69,9 +104,10 @@ def test_the_value_path_accepts_and_refuses_as_the_words(players):
         steps = 0
         while not session.over:
             if steps % 6 == 0:
+                copy, before = _copies(session)
                 for seat, move in _candidates(session, rng):
-                    by_text = _outcome(session, seat, move, by_value=False)
-                    assert _outcome(session, seat, move, by_value=True) == by_text, (seat, move)
+                    by_text = _outcome(copy, before, seat, move, by_value=False)
+                    assert _outcome(copy, before, seat, move, by_value=True) == by_text, (seat, move)
                     counts[by_text[0]] += 1
                     if not well_formed(move, session.seats, session.state.data.selection.say_max_chars):
                         counts["malformed"] += 1
