@@ -12,9 +12,11 @@ game checks what an arrest does to the Boss.
 
 from __future__ import annotations
 
-import copy
+import io
+import pickle
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
@@ -209,9 +211,29 @@ def check_views(state: MafiaState, seat: str) -> None:
     assert "night_acts" not in view and "jailed" not in view and "shielded" not in view
 
 
-def cheap_copy(state: MafiaState) -> MafiaState:
-    """A copy to try inputs on: the data is shared (never changed), the event log is fresh."""
-    return copy.deepcopy(state, {id(state.data): state.data, id(state.events): EventLog()})
+def copies_of(state: MafiaState) -> Callable[[], MafiaState]:
+    """Copies to try inputs on: the data is shared (never changed), the event log is fresh (one
+    new log a copy, wherever the state refers to its log), everything else the state's own; the
+    copy ``copy.deepcopy(state, {id(state.data): state.data, id(state.events): EventLog()})``
+    makes. The state is pickled once (the data and the log left out by reference) and each copy
+    read from those bytes: the state is not changed while its copies are tried (only the copies
+    are applied to), so each copy is the one a deepcopy made then."""
+    shared = {id(state.data): "data", id(state.events): "events"}
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.persistent_id = lambda obj: shared.get(id(obj))  # type: ignore[method-assign]
+    pickler.dump(state)
+    blob = buffer.getvalue()
+
+    def copy() -> MafiaState:
+        fresh = EventLog()
+        unpickler = pickle.Unpickler(io.BytesIO(blob))
+        unpickler.persistent_load = {"data": state.data, "events": fresh}.__getitem__  # type: ignore[method-assign]
+        copied = unpickler.load()
+        assert type(copied) is type(state) and copied is not state and copied.events is fresh
+        return copied
+
+    return copy
 
 
 def concrete(text: str, rng: random.Random, talk: list[str]) -> str:
@@ -222,8 +244,9 @@ def try_legal_sample(session: Session, rng: random.Random, talk: list[str], k: i
     """Every legal input of an awaited seat is accepted (a sample, tried on a copy)."""
     state = session.state
     pairs = [(a.seat, m) for a in state.awaiting() for m in state.input_forms(a.seat) + state.legal_inputs(a.seat)]
+    copy = copies_of(state)
     for seat, m in rng.sample(pairs, min(k, len(pairs))):
-        twin = cheap_copy(state)
+        twin = copy()
         try:
             twin.apply(seat, concrete(m, rng, talk), session.clock_ms + 1000)
         except InputError as exc:
@@ -447,12 +470,13 @@ def test_legal_inputs_hold_no_template_and_say_text_is_a_form_exactly_when_talk_
     bots = {s: RandomBot(s, seed) for s in session.seats}
     checked = Counter()
     while not session.over:
+        copy = copies_of(state)
         for seat in state.seats:
             legal, forms = state.legal_inputs(seat), state.input_forms(seat)
             assert not [m for m in legal if any(w.isupper() for w in m.split())], legal
             assert forms in ([], ["say TEXT"])
             try:
-                cheap_copy(state).apply(seat, "say hello", session.clock_ms + 1000)
+                copy().apply(seat, "say hello", session.clock_ms + 1000)
                 accepted = True
             except InputError:
                 accepted = False
