@@ -154,9 +154,10 @@ def unchanged(session: Session) -> bytes:
                          len(chance.records), chance._next, chance._rng.getstate()))
 
 
-def submit(session: Session, seat: str, value: Any, by_value: bool) -> tuple:
-    """What submitting ``value`` for ``seat`` does to ``session``, by value or by words."""
-    before = unchanged(session)
+def submit(session: Session, seat: str, value: Any, by_value: bool, before: bytes | None = None) -> tuple:
+    """What submitting ``value`` for ``seat`` does to ``session``, by value or by words
+    (``before``: ``unchanged(session)`` when it is known already)."""
+    before = unchanged(session) if before is None else before
     events, entries = len(session.events), len(session.entries)
     try:
         if by_value:
@@ -177,11 +178,15 @@ def compare(session: Session, tries: list[tuple[str, Any]], counts: dict[str, in
     path once an input was accepted); the two outcomes must be equal."""
     trial_copy = trial_copies(session)
     trial = trial_copy()
+    # What a refusal must leave, the same before every try: each try is made on a fresh copy
+    # (all alike: read from the same bytes) or on one a refusal was just held to have left
+    # exactly so.
+    before = unchanged(trial)
     for seat, value in tries:
-        by_words = submit(trial, seat, value, by_value=False)
+        by_words = submit(trial, seat, value, by_value=False, before=before)
         if by_words[0] == "accepted":
             trial = trial_copy()
-        by_value = submit(trial, seat, value, by_value=True)
+        by_value = submit(trial, seat, value, by_value=True, before=before)
         assert by_value == by_words, (seat, value)
         if by_value[0] == "accepted":
             trial = trial_copy()
