@@ -25,6 +25,7 @@ import io
 import json
 import pickle
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -164,31 +165,42 @@ def check_contract(rules: Rules, variant: str, options: dict[str, Any], seed: in
     return report
 
 
-def _copy(session: Session) -> Session:
-    """A copy of the game to try an input on. The game's data (frozen dataclasses held by the
-    state, such as its scenario and tiles) and the rules are shared, not copied: nothing
-    changes them. (A pickle's round trip that leaves the shared objects out by reference: a few
-    times faster than ``copy.deepcopy`` with a memo, for the same copy.)"""
+def trial_copies(session: Session, also: Iterable[Any] = ()) -> Callable[[], Session]:
+    """Copies of the game to try inputs on, all alike, each read from one pickle of it (the
+    game itself must not change while its copies are used). The game's data (frozen
+    dataclasses held by the state, such as its scenario and tiles), the rules and the record so
+    far (events, moves, chance outcomes) are shared, not copied: nothing changes them, and each
+    copy's lists are its own, so what a trial appends stays in the trial; ``also`` names more
+    objects to share. (A pickle's round trip that leaves the shared objects out by reference:
+    a few times faster than ``copy.deepcopy`` with a memo, for the same copy; and a game pickled
+    once for many copies, as the value-path tests try many inputs at one position.)"""
     shared: dict[int, Any] = {id(session.rules): session.rules, id(session.variant): session.variant}
     for value in session.state.__dict__.values():
         params = getattr(type(value), "__dataclass_params__", None)
         if params is not None and params.frozen:
             shared[id(value)] = value
-    # The game's record so far is frozen too: its events, moves and chance outcomes are shared
-    # (the copy's lists are its own, so what the trial appends stays in the trial).
     chance = session.chance
-    for record in (*session.events, *session.moves, *chance.records, *chance._recorded):
+    for record in (*session.events, *session.moves, *chance.records, *chance._recorded, *also):
         shared[id(record)] = record
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.persistent_id = lambda obj: id(obj) if id(obj) in shared else None  # type: ignore[method-assign]
     pickler.dump(session)
-    buffer.seek(0)
-    unpickler = pickle.Unpickler(buffer)
-    unpickler.persistent_load = shared.__getitem__  # type: ignore[method-assign]
-    copied = unpickler.load()
-    assert isinstance(copied, Session)
-    return copied
+    blob = buffer.getvalue()
+
+    def copy() -> Session:
+        unpickler = pickle.Unpickler(io.BytesIO(blob))
+        unpickler.persistent_load = shared.__getitem__  # type: ignore[method-assign]
+        copied = unpickler.load()
+        assert isinstance(copied, Session) and copied is not session
+        return copied
+
+    return copy
+
+
+def _copy(session: Session) -> Session:
+    """A copy of the game to try one input on (``trial_copies``)."""
+    return trial_copies(session)()
 
 
 def _check_accepted(session: Session, seat: str, rng: random.Random, report: ContractReport, sample: int) -> None:

@@ -15,7 +15,6 @@ bench's games by value to be the bots' games by words."""
 from __future__ import annotations
 
 import dataclasses
-import io
 import pickle
 import random
 from collections.abc import Callable
@@ -23,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from arbiter.engine import registry
+from arbiter.engine import contract, registry
 from arbiter.engine.bench import play_random
 from arbiter.engine.bots import RandomBot
 from arbiter.engine.errors import ArbiterError
@@ -99,36 +98,12 @@ def _strict_any(value: Any) -> Any:
 
 
 def trial_copies(session: Session) -> Callable[[], Session]:
-    """Copies of the game to try inputs on (as ``contract._copy`` makes one), which share the
-    session's rules, variant, frozen data and record entries (events, moves, chance records,
-    entries): those are never changed, only appended to, and each copy's lists are its own.
-
-    The game is pickled once (the shared objects left out by reference) and each copy is read
-    from those bytes: every copy is the copy a ``copy.deepcopy`` with the shared objects in its
-    memo made of the game, which is not changed while its copies are tried (only the copies are
-    submitted to), at a fraction of the cost of a ``deepcopy`` per copy."""
-    shared: dict[int, Any] = {id(session.rules): session.rules, id(session.variant): session.variant}
-    for value in vars(session.state).values():
-        params = getattr(type(value), "__dataclass_params__", None)
-        if params is not None and params.frozen:
-            shared[id(value)] = value
-    chance = session.chance
-    for record in (*session.events, *session.moves, *chance.records, *chance._recorded, *session.entries):
-        shared[id(record)] = record
-    buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.persistent_id = lambda obj: id(obj) if id(obj) in shared else None  # type: ignore[method-assign]
-    pickler.dump(session)
-    blob = buffer.getvalue()
-
-    def copy_of_game() -> Session:
-        unpickler = pickle.Unpickler(io.BytesIO(blob))
-        unpickler.persistent_load = shared.__getitem__  # type: ignore[method-assign]
-        copied = unpickler.load()
-        assert type(copied) is Session and copied is not session
-        return copied
-
-    return copy_of_game
+    """Copies of the game to try inputs on (``contract.trial_copies``: the game pickled once,
+    each copy read from those bytes, as ``contract._copy`` makes one), which also share the
+    session's record entries: they are never changed, only appended to, and each copy's lists
+    are its own. The game is not changed while its copies are tried (only the copies are
+    submitted to)."""
+    return contract.trial_copies(session, also=session.entries)
 
 
 def facts(session: Session, events_from: int, entries_from: int) -> Any:

@@ -9,15 +9,12 @@ or accept it with the same recorded move, the same events and the same state aft
 
 from __future__ import annotations
 
-import io
-import pickle
 import random
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 
-from arbiter.engine.contract import state_snapshot
+from arbiter.engine.contract import state_snapshot, trial_copies
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.games.mafia.moves import (
     POWER_VERBS, Abstain, Leave, Nominate, Pass, Power, Say, Suggest, Vote, move_name, well_formed,
@@ -54,33 +51,11 @@ def _facts(session: Session) -> tuple:
 
 
 def _copies(session: Session) -> tuple[Callable[[], Session], bytes]:
-    """Copies of the game, each the copy ``contract._copy(session)`` makes (a pickle's round
-    trip that leaves the rules, the variant, the state's frozen data and the record so far
-    out by reference), and their ``state_snapshot``. The game is pickled once and each copy
-    read from those bytes: the session is not changed while its copies are tried (only the
-    copies are submitted to), so each copy is what ``_copy`` would make of it then, and all
-    copies are alike, with one snapshot (taken of a copy of its own)."""
-    shared: dict[int, Any] = {id(session.rules): session.rules, id(session.variant): session.variant}
-    for value in session.state.__dict__.values():
-        params = getattr(type(value), "__dataclass_params__", None)
-        if params is not None and params.frozen:
-            shared[id(value)] = value
-    chance = session.chance
-    for record in (*session.events, *session.moves, *chance.records, *chance._recorded):
-        shared[id(record)] = record
-    buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.persistent_id = lambda obj: id(obj) if id(obj) in shared else None  # type: ignore[method-assign]
-    pickler.dump(session)
-    blob = buffer.getvalue()
-
-    def copy() -> Session:
-        unpickler = pickle.Unpickler(io.BytesIO(blob))
-        unpickler.persistent_load = shared.__getitem__  # type: ignore[method-assign]
-        copied = unpickler.load()
-        assert type(copied) is Session and copied is not session
-        return copied
-
+    """Copies of the game, each the copy ``contract._copy(session)`` makes, read from one
+    pickle of it (``contract.trial_copies``: the session is not changed while its copies are
+    tried, only the copies are submitted to, so all copies are alike), and their
+    ``state_snapshot`` (taken of a copy of its own)."""
+    copy = trial_copies(session)
     return copy, state_snapshot(copy())
 
 
