@@ -27,7 +27,7 @@ def _fast_flow(value: Any, quoted: bool = False) -> str | None:
     With ``quoted``, a string that is not a plain word is written in single quotes (``''`` for
     a quote): the form the reader accepts back (``_echo``)."""
     if isinstance(value, str):
-        if _PLAIN.fullmatch(value) and value not in _RESOLVED:
+        if _word(value):
             return value
         if quoted:
             return "'" + value.replace("'", "''") + "'"
