@@ -140,7 +140,7 @@ def _choose_any(state: MafiaState, seat: str, rng: random.Random, talk: dict[str
     if not acts:
         return None
     if "say TEXT" in state.input_forms(seat) and state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
-        line = _talk(state, seat, rng, talk["night" if state.phase == NIGHT else "day"])
+        line = _talk(state, seat, rng, talk["day"])  # a roll-call: by day
         if line is not None:
             return line
     by_verb: dict[str, list[Move]] = {}
