@@ -16,19 +16,22 @@ import hashlib
 import json
 import json.encoder
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 HOST = "host"
 """The observer who sees everything: the host's view and the host's event stream."""
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
+    """One entry of the event log: its ``index`` in the log, its ``kind``, the ``text`` a person
+    reads, its ``data`` and ``to`` (None: everyone may see it; else the seats that may). A named
+    tuple (immutable, like the frozen dataclass it was, and as readable): every input emits
+    two or three, and one is made in half a dataclass object's time (an emit: 0.64 -> 0.35 us)."""
+
     index: int
     kind: str
     text: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any]
     to: tuple[str, ...] | None = None
 
     def visible_to(self, seat: str) -> bool:
@@ -71,7 +74,7 @@ def _canonical_encoder() -> Callable[[Any], str]:
 
 
 _CANONICAL = _canonical_encoder()
-_new_event = object.__new__
+_new_event = tuple.__new__
 
 
 class EventLog:
@@ -97,11 +100,8 @@ class EventLog:
         to: Iterable[str] | None = None,
     ) -> Event:
         events = self._events
-        # Event(...) made without the frozen dataclass's __init__ (one object.__setattr__ per
-        # field, the most of an emit's time): the same fields, as the object's __dict__
-        event = _new_event(Event)
-        event.__dict__.update(index=len(events), kind=kind, text=text, data=dict(data) if data else {},
-                              to=None if to is None else tuple(dict.fromkeys(to)))
+        event = _new_event(Event, (len(events), kind, text, dict(data) if data else {},  # Event(...) without
+                                   None if to is None else tuple(dict.fromkeys(to))))  # its __new__'s call
         events.append(event)
         return event
 
