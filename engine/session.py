@@ -53,6 +53,9 @@ class Move(NamedTuple):
         return {"move": {"n": self.n, "seat": self.seat, "text": self.text, "time": _time(self.time_ms)}}
 
 
+_new_move = tuple.__new__
+
+
 def _time(ms: int) -> int | float:
     """A time in a transcript: whole seconds as an int, else the exact decimal as a float."""
     if ms % 1000 == 0:  # seconds_name writes str(ms // 1000) then: the commonest case, read at once
@@ -219,6 +222,8 @@ class Session:
         if state.result is not None:
             raise GameOverError("the game is over: " + state.result.text)
         # as _log_with_chance does: the move's entry, then the chance outcomes its resolution drew
+        # (the move and its entry made here as Move(...) and Move.as_entry make them, without
+        # their calls: 0.5 of the session's 3 us an input, which a bench or a tournament pays)
         record = self._record
         record.held = held = []
         try:
@@ -226,12 +231,17 @@ class Session:
                 accepted = state.apply(seat, " ".join(text.split()), now)
             else:
                 accepted = state.apply_move(seat, move, now)
-            done = Move(len(self.moves) + 1, seat, accepted, now, state.public_input(seat, accepted))
-            self.moves.append(done)
+            moves = self.moves
+            n = len(moves) + 1
+            moves.append(_new_move(Move, (n, seat, accepted, now, state.public_input(seat, accepted))))
             self.clock_ms = now
         finally:
             record.held = None
-        record.entry(done.as_entry())
-        for chance in held:
-            record.entry(chance)
+        entry = {"move": {"n": n, "seat": seat, "text": accepted, "time": _time(now)}}  # the move's as_entry()
+        record.entries.append(entry)
+        if record.listeners or held:
+            for listener in record.listeners:
+                listener(entry)
+            for chance in held:
+                record.entry(chance)
         return events.since(start)

@@ -235,3 +235,63 @@ def test_a_finished_game_is_freed_as_soon_as_it_is_dropped(game: str, variant: s
     finally:
         if enabled:
             gc.enable()
+
+
+def _played_with_a_listener(game: str, variant: str, options: dict, seed: int) -> tuple[Session, list[dict], int]:
+    """A game with a listener from its first input: a first input in words at 1.25 s, then the
+    built-in bots through ``submit_move`` (``Match`` for a real-time game); what the listener
+    heard, and how many entries came before it listened."""
+    rules = registry.get(game)
+    session = Session(rules, variant, seed=seed, options=options)
+    heard: list[dict] = []
+    before = len(session.entries)
+    session.listeners.append(heard.append)
+    seat = next(s for s in session.seats if session.state.legal_inputs(s))
+    session.submit(seat, session.state.legal_inputs(seat)[0], 1250)
+    assert session.entries[-1]["move"]["time"] == 1.25
+    bots = {s: RandomBot(s, seed, rules.info.bench_bot) for s in session.seats}
+    if session.state.realtime:
+        for _ in Match(Protocol(session), dict(bots), None, max_moves=300).run():
+            pass
+    else:
+        for _ in range(300):
+            if session.over:
+                break
+            seat = session.state.awaited_seats()[0]
+            session.submit_move(seat, bots[seat].choose_move(session))
+    return session, heard, before
+
+
+DRAWING = [("fbi-mafia", "standard-3v3", {}, 103), ("magic-maze", "1", {"players": 1}, 1)]
+"""Games whose inputs draw (the identity deck rebuilt; the solo deck reshuffled)."""
+
+
+@pytest.mark.parametrize("game, variant, options, seed", [(*s, 5) for s in _freed_setups()] + DRAWING,
+                         ids=lambda x: str(x) if x else "-")
+def test_each_move_is_recorded_as_its_entry_then_what_it_drew(game: str, variant: str, options: dict,
+                                                              seed: int) -> None:
+    """The record a transcript is written from: each accepted move's entry is its
+    ``Move.as_entry()`` (the session writes it out without the call), followed by the chance
+    outcomes its resolution drew, and a listener hears exactly the entries, in their order
+    (``_played_with_a_listener``: words and move values, a time that is not whole seconds)."""
+    rules = registry.get(game)
+    session, heard, before = _played_with_a_listener(game, variant, options, seed)
+    moves = session.moves
+    assert len(moves) > 20
+    assert heard == session.entries[before:] and all(a is b for a, b in zip(heard, session.entries[before:]))
+    assert [e for e in session.entries if "move" in e] == [m.as_entry() for m in moves]
+    assert [m.n for m in moves] == list(range(1, len(moves) + 1))
+    # each move's draws follow its entry: the same moves submitted one by one to a fresh game,
+    # each leaves at the end of the record what time changed first (ticks), its own entry,
+    # then what it drew
+    replay = Session(rules, variant, seed=seed, options=options)
+    at, drawn = len(replay.entries), 0
+    for m in moves:
+        replay.submit(m.seat, m.text, m.time_ms)
+        added, at = replay.entries[at:], len(replay.entries)
+        ticks = [e for e in added if "tick" in e]
+        assert added[len(ticks)] == m.as_entry() and all("chance" in e for e in added[len(ticks) + 1:]), added
+        drawn += len(added) - len(ticks) - 1
+    replay.advance_to(session.clock_ms)  # time after the last move (the sand ran out)
+    assert replay.entries == session.entries
+    assert drawn > 0 or (game, variant, options, seed) not in DRAWING
