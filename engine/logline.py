@@ -1,7 +1,9 @@
 """The lines of a transcript's log, written and read without the YAML library where they
 are plain (words, whole numbers, decimal times, lists and mappings of them), the same text and
 the same values as the library's (checked by ``test_transcripts`` and ``test_transcript_reading``).
-A transcript has one line per accepted input, so replaying one is mostly reading them."""
+A transcript has one line per accepted input, so replaying one is mostly reading them; its
+header and its ending are read alike (``read_block``), where the library took a tenth of a
+replay's time."""
 
 from __future__ import annotations
 
@@ -25,7 +27,8 @@ def _fast_flow(value: Any, quoted: bool = False) -> str | None:
     as values as the library writes them, ``_library_text``); None for anything else (then the
     YAML library writes it all). ``test_transcripts`` checks the two agree.
     With ``quoted``, a string that is not a plain word is written in single quotes (``''`` for
-    a quote): the form the reader accepts back (``_echo``)."""
+    a quote), and None and the booleans as ``null``, ``true``, ``false``: the form the reader
+    accepts back (``_echo``)."""
     if isinstance(value, str):
         if _word(value):
             return value
@@ -33,7 +36,7 @@ def _fast_flow(value: Any, quoted: bool = False) -> str | None:
             return "'" + value.replace("'", "''") + "'"
         return _library_text(value) if value.isprintable() else None  # (a line break: written by indent)
     if isinstance(value, bool) or value is None:
-        return None
+        return _CONSTANT_WORDS[value] if quoted else None  # (written by the library, read back here)
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
@@ -78,6 +81,9 @@ def entry_line(entry: dict[str, Any]) -> str:
     return "- " + (_fast_flow(entry) or _flow(entry)) + "\n"
 
 
+_CONSTANTS: dict[str, Any] = {"null": None, "true": True, "false": False}
+"""The words YAML reads as None and the booleans and writes for them."""
+_CONSTANT_WORDS = {v: k for k, v in _CONSTANTS.items()}
 _WORD_END = re.compile(r"[,:\]}]")
 _INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _FLOAT = re.compile(r"-?[0-9]+\.[0-9]+")
@@ -121,6 +127,8 @@ def _read_flow(text: str, i: int, depth: int = 0) -> tuple[Any, int]:
         return int(word), end
     if _FLOAT.fullmatch(word):
         return float(word), end
+    if word in _CONSTANTS:
+        return _CONSTANTS[word], end
     return word, end
 
 
@@ -147,7 +155,8 @@ def _read_quoted(text: str, i: int) -> tuple[str, int]:
 def _echo(value: Any) -> str | None:
     """``value`` as ``_fast_flow`` writes it, but a string it cannot write plain in single
     quotes: a line read by ``_read_flow`` must be exactly this, so a plain word is never one
-    YAML would read as another type (``yes``, ``1.0e3``) and a quoted one is always text."""
+    YAML would read as another type (``yes``, ``1.0e3``; ``null``, ``true`` and ``false`` are
+    None and the booleans to both) and a quoted one is always text."""
     return _fast_flow(value, quoted=True)
 
 
@@ -194,3 +203,70 @@ def read_entry_line(line: str) -> Any:
     if end != len(line) - 1 or not isinstance(value, dict) or _echo(value) != line[2:-1]:
         return None
     return value
+
+
+# -- a transcript's header and ending -----------------------------------------------------------
+
+_KEY = re.compile(r"([A-Za-z][A-Za-z0-9_]*):(?: (.+))?")
+_BESIDE_A_KEY = re.compile(r"sha256:[0-9a-f]{64}|[0-9]+-[a-z][a-z0-9-]*")
+"""Plain texts written beside a key, not in a list or a mapping: a data hash, a variant's
+name such as ``12-players`` (no YAML type but text starts with digits and a dash and a letter)."""
+
+
+def _read_value(parts: list[str]) -> tuple[bool, Any]:
+    """A value of ``read_block``: its lines joined as YAML folds them (a line break and the
+    spaces around it are one space); whether it is one that reads so, and its value."""
+    text = " ".join([p.strip(" ") for p in parts])
+    if _BESIDE_A_KEY.fullmatch(text):
+        return True, text
+    try:
+        value, end = _read_flow(text, 0)
+    except (ValueError, IndexError):
+        return False, None
+    return end == len(text) and _echo(value) == text, value
+
+
+def read_block(text: str) -> dict[str, Any] | None:
+    """A transcript's header or its ending (block-style YAML, as the transcript writer writes
+    them) read without the YAML library, where every line is one the writer writes for plain
+    values: comments at the left margin before the first key; ``key: value``, or ``key:`` and
+    the mapping below it, two spaces further in; each value on its line and the lines below
+    it indented deeper (a list, a mapping or a quoted text the writer wrapped), read as the one
+    line YAML folds them into, by ``_read_flow``, and exactly what ``_echo`` writes of what it
+    read, or a data hash or a variant's name (``_BESIDE_A_KEY``). None for any other text (the
+    library then reads it). So what it reads is what the library reads
+    (``test_transcript_reading`` compares them, on what the writer writes and on random edits)."""
+    if "\t" in text or "\r" in text or text and not text.endswith("\n"):
+        return None
+    out: dict[str, Any] = {}
+    open_ = [(0, out)]  # the mappings being read, each with its keys' margin, innermost last
+    key, parts, margin_of_key = "", [], -1  # the value being read: its key, its lines, the key's margin
+    for line in text.split("\n")[:-1]:
+        margin = len(line) - len(line.lstrip(" "))
+        if parts and margin > margin_of_key:  # a line of the value above, wrapped
+            parts.append(line)
+            continue
+        if parts:
+            ok, open_[-1][1][key] = _read_value(parts)
+            if not ok:
+                return None
+            parts = []
+        if line.startswith("#") and not out and line.isprintable():  # (YAML breaks a line at \u2028, say)
+            continue
+        while open_[-1][0] > margin and open_[-1][1]:  # a mapping ends (an empty one never does)
+            open_.pop()
+        into = open_[-1][1]
+        found = _KEY.fullmatch(line, margin)
+        if open_[-1][0] != margin or found is None or not _word(found[1]) or found[1] in into:
+            return None
+        key, margin_of_key = found[1], margin
+        if found[2] is not None:
+            parts = [found[2]]
+        else:
+            into[key] = inner = {}
+            open_.append((margin + 2, inner))
+    if parts:
+        ok, open_[-1][1][key] = _read_value(parts)
+        if not ok:
+            return None
+    return out if all(m for _, m in open_) else None

@@ -34,7 +34,7 @@ from arbiter.engine import registry, yamlio
 from arbiter.engine.chance import ChanceRecord
 from arbiter.engine.clock import parse_seconds
 from arbiter.engine.errors import ArbiterError, TranscriptError
-from arbiter.engine.logline import _flow, entry_line, read_entry_line  # noqa: F401 (_flow: tests)
+from arbiter.engine.logline import _flow, entry_line, read_block, read_entry_line  # noqa: F401 (_flow: tests)
 from arbiter.engine.session import Session
 
 FORMAT = 1
@@ -371,10 +371,10 @@ def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str]]:
 
 def _fast_document(text: str) -> dict[str, Any] | None:
     """A whole transcript as the writer writes it (header, one line per log entry, an ending),
-    read with the YAML library for the header, the ending and any log line that is not plain
-    only; None for any other text, which is then read by the YAML library whole. The same
-    document as ``_yaml(text)``: plain log lines are read by ``read_entry_line``, a line that
-    is not is a whole flow mapping on its line, and the header and the ending are read apart,
+    read with the YAML library only for a header, an ending or a log line that is not plain
+    (``read_block``, ``read_entry_line``); None for any other text, which is then read by the
+    YAML library whole. The same document as ``_yaml(text)``: a log line that is not plain is
+    a whole flow mapping on its line, and the header and the ending are read apart,
     allowed only when their keys and ``log`` are all different and nothing indented follows
     the log (``test_transcript_reading`` compares with the library)."""
     cut = text.find("\nlog:\n")
@@ -402,8 +402,11 @@ def _fast_document(text: str) -> dict[str, Any] | None:
     first = next((ln for ln in text[end:].split("\n") if ln.strip() and not ln.startswith("#")), "")
     if not log or first[:1].isspace():  # an indented line after the log would continue its last entry
         return None
+    opening, ending = text[:cut + 1], text[end:]
+    head, rest = read_block(opening), read_block(ending) if ending.strip() else {}
     try:
-        head, rest = _yaml(text[:cut + 1]), _yaml(text[end:]) or {}
+        head = _yaml(opening) if head is None else head
+        rest = (_yaml(ending) or {}) if rest is None else rest
     except yaml.YAMLError:
         return None
     if not isinstance(head, dict) or not isinstance(rest, dict) or "log" in head or "log" in rest \

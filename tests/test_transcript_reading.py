@@ -187,3 +187,141 @@ def test_a_semicolon_is_a_plain_character_to_the_writer_and_the_reader():
         assert line == "- " + tr._flow(entry) + "\n" and f"text: {text}," in line  # plain, as the library writes it
         fast = read_entry_line(line)
         assert fast is not None and typed(fast) == typed(yaml_line(line)) == typed(entry)
+
+
+# -- the header and the ending (read_block) --------------------------------------------------
+
+
+def blocks_of(text: str) -> list[str]:
+    """A transcript's header (from its first line to ``log:``) and its ending, if it has one."""
+    head, rest = text.split("\nlog:\n", 1)
+    ending = rest[rest.index("\nresult:") + 1:] if "\nresult:" in rest else ""
+    return [head + "\n"] + ([ending] if ending else [])
+
+
+def block_agrees(text: str) -> bool:
+    """``read_block`` leaves ``text`` to the library, or reads what the library reads."""
+    from arbiter.engine.logline import read_block
+
+    fast = read_block(text)
+    if fast is None:
+        return True
+    try:
+        return typed(fast) == typed(yamlio.load(text))
+    except yaml.YAMLError:
+        return False
+
+
+def test_every_goldens_header_and_ending_are_read_without_the_library():
+    from arbiter.engine.logline import read_block
+
+    endings = 0
+    for path in GOLDENS:
+        for block in blocks_of(path.read_text(encoding="utf-8")):
+            fast = read_block(block)
+            assert fast is not None, f"{path}: {block[:200]!r} is left to the library"
+            assert typed(fast) == typed(yamlio.load(block)), path
+            endings += block.startswith("result:")
+    assert endings > 40
+
+
+_KEYS = st.from_regex(r"[a-z][a-z0-9_]{0,9}", fullmatch=True)
+_GAME_SCALARS = st.one_of(
+    _KEYS, st.text(alphabet="ab :',.#-'\"", max_size=30),
+    st.integers(-10**12, 10**12), st.booleans(), st.none(), st.integers(0, 10**9).map(lambda ms: ms / 1000))
+_GAME_VALUES = st.one_of(_GAME_SCALARS, st.lists(_GAME_SCALARS, max_size=14), st.dictionaries(_KEYS, _GAME_SCALARS, max_size=8))
+"""What a header or an ending holds beside a key: a scalar, or a list or a mapping of them
+(written in flow style, wrapped at the writer's width)."""
+
+
+def _nested(keys: Any, values: Any) -> Any:
+    """Mappings of ``keys`` to ``values`` or to such mappings, three deep."""
+    return st.dictionaries(keys, st.one_of(values, st.dictionaries(keys, st.one_of(
+        values, st.dictionaries(keys, values, min_size=1, max_size=3)), min_size=1, max_size=4)), min_size=1, max_size=6)
+
+
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in [k, *_texts(v)]]
+    if isinstance(value, list):
+        return [t for v in value for t in _texts(v)]
+    return [value] if isinstance(value, str) else []
+
+
+@settings(max_examples=150, deadline=None)
+@given(value=_nested(_KEYS, _GAME_VALUES))
+def test_any_header_or_ending_of_game_values_reads_back_as_the_library_reads_it(value):
+    """The writer's block of values such as the games' (words, numbers, times, booleans,
+    nothing, texts it may quote, long lists and mappings it wraps, nested mappings): read as
+    the library reads it, and without the library where every text is a plain word."""
+    from arbiter.engine.logline import _word, read_block
+
+    text = tr.HEADER + tr._block(value)
+    fast = read_block(text)
+    assert block_agrees(text)
+    if fast is not None:
+        assert typed(fast) == typed(value)
+    elif all(_word(t) for t in _texts(value)):  # (a mapping of nothing but scalars is written in flow style)
+        assert text.startswith(tr.HEADER + "{"), text
+
+
+@settings(max_examples=100, deadline=None)
+@given(value=_nested(_WORDS, _VALUES))
+def test_any_header_or_ending_the_writer_writes_reads_back_as_the_library_reads_it(value):
+    """Any keys and values (texts of any characters, infinities, ...): never read otherwise
+    than the library reads them."""
+    assert block_agrees(tr.HEADER + tr._block(value))
+
+
+def test_the_writers_plain_headers_and_endings_are_read_without_the_library():
+    """What the writer writes for the games' own values: wrapped lists and mappings, quoted
+    texts with colons and quotes, booleans and nothing, nested mappings."""
+    from arbiter.engine.logline import read_block
+
+    seats = [f"p{i}" for i in range(1, 13)]
+    for value in [
+        {"format": 1, "game": "mafia", "variant": "12-players", "data": "sha256:" + "ab" * 32, "seed": 2**31 - 1,
+         "seats": seats, "options": {}, "session": {"as": None, "bots": {s: "exec:python3 my bot.py --deep 3" for s in seats},
+                                                     "json": False, "realtime": True, "bot_timeout": 0.25}},
+        {"result": {"winner": None, "reason": "time", "text": "It's over: 'nobody' wins, " * 8, "winners": [],
+                    "scores": {"escaped": 0, "theft": False, "players": {s: {"card": "hero", "won": True, "why": "the heroes escaped"}
+                                                                          for s in seats}}},
+         "events": {"count": 140, "digest": "sha256:" + "0f" * 32}},
+    ]:
+        text = tr._block(value)
+        fast = read_block(text)
+        assert fast is not None, text
+        assert typed(fast) == typed(yamlio.load(text)) == typed(value)
+
+
+_BLOCK_EDITS = "{}[],:; -#'\"&*!|>%@`?~.0123456789eE+abpxyzYNTF\t\\\n\r\ufeff\u2028"
+
+
+@settings(max_examples=1500, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), edits=st.integers(1, 3))
+def test_headers_and_endings_edited_at_random_are_read_as_the_library_reads_them_or_left_to_it(seed, edits):
+    rng = random.Random(seed)
+    blocks = blocks_of(GOLDENS[rng.randrange(len(GOLDENS))].read_text(encoding="utf-8"))
+    text = blocks[rng.randrange(len(blocks))]
+    for _ in range(edits):
+        at = rng.randrange(len(text) + 1)
+        how = rng.randrange(4)
+        char = _BLOCK_EDITS[rng.randrange(len(_BLOCK_EDITS))] if how < 3 else " " * rng.randrange(1, 5)
+        text = text[:at] + char + text[at + (how == 1):] if how != 2 else text[:at] + text[at + 1:]
+    assert block_agrees(text)
+
+
+def test_what_yaml_reads_otherwise_is_left_to_the_library():
+    from arbiter.engine.logline import read_block
+
+    for text in ["a:\n", "a:\n  b:\n", "a:\n    b: 1\n", "a: [1,\n2]\n", "a: 'x\n\n  y'\n", "a: 1 # c\n",
+                 "on: 1\n", "a: yes\n", "a: 0x10\n", "a: 1.\n", "a: 2026-12-01\n", "a: b: c\n", "a:\nb: 1\n",
+                 "---\na: 1\n", "a: 1\n...\n", "a: &x 1\nb: *x\n", "a: !!str 1\n", "a: |\n  x\n", "a: x\n  #c\n",
+                 "a: 1\na: 2\n", "\ufeffa: 1\n", "a: 1\n  b: 2\n", "a:\n  b: 1\n c: 2\n", "a: [b: 2]\n", "a: 1", "",
+                 "a: 'x\u2028y'\n", "a:  1\n", "a: [1,\n  # c\n  2]\n", "  a: 1\n", "a: ~\n", "a: Null\n", "a: True\n"]:
+        assert block_agrees(text), text
+    # and what it reads, read as YAML reads it: folded lines, plain words that stay words
+    for text, value in [("a: [1,\n 2]\n", {"a": [1, 2]}), ("a: x\n  y\n", {"a": "x y"}),
+                        ("a: 'x:  \n    y'\n", {"a": "x: y"}), ("a: 12-players\n", {"a": "12-players"}),
+                        ("a:\n  b:\n    c: null\n  d: true\ne: -3\n", {"a": {"b": {"c": None}, "d": True}, "e": -3})]:
+        assert read_block(text) == value == yamlio.load(text), text
