@@ -216,14 +216,59 @@ name such as ``12-players`` (no YAML type but text starts with digits and a dash
 def _read_value(parts: list[str]) -> tuple[bool, Any]:
     """A value of ``read_block``: its lines joined as YAML folds them (a line break and the
     spaces around it are one space); whether it is one that reads so, and its value."""
-    text = " ".join([p.strip(" ") for p in parts])
+    lines = [p.strip(" ") for p in parts]
+    text = " ".join(lines)
     if _BESIDE_A_KEY.fullmatch(text):
         return True, text
     try:
         value, end = _read_flow(text, 0)
     except (ValueError, IndexError):
         return False, None
-    return end == len(text) and _echo(value) == text, value
+    if end != len(text) or _echo(value) != text:
+        return False, value
+    if len(lines) > 1:
+        breaks, at = set(), -1
+        for line in lines[:-1]:
+            at += len(line) + 1
+            breaks.add(at)
+        if _breaks_a_key(text, breaks):
+            return False, value
+    return True, value
+
+
+def _breaks_a_key(text: str, breaks: set[int]) -> bool:
+    """Whether one of ``breaks`` (where ``text``, a value ``_read_flow`` reads, had a line
+    break) is inside a key of a mapping: YAML reads a key on one line only (a break in a
+    quoted text, in a value or between items folds into a space)."""
+    depth: list[str] = []  # the brackets open
+    in_key = begun = quoted = False  # in a mapping's key, any of it read yet, in a quoted text
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if i in breaks and in_key and begun:
+            return True
+        if quoted:
+            if ch == "'":
+                if text[i + 1:i + 2] == "'":
+                    i += 2
+                    continue
+                quoted = False
+        elif ch == "'" and text[:i].rstrip(" ")[-1:] in ("", "{", "[", ",", ":"):  # a text's first quote
+            quoted, begun = True, True
+        elif ch in "{[":
+            depth.append(ch)
+            in_key, begun = ch == "{", False
+        elif ch in "}]":
+            depth.pop()
+            in_key = False
+        elif ch == ",":
+            in_key, begun = depth[-1:] == ["{"], False
+        elif ch == ":" and in_key and text[i + 1:i + 2] == " ":
+            in_key = False
+        elif ch != " ":
+            begun = True
+        i += 1
+    return False
 
 
 def read_block(text: str) -> dict[str, Any] | None:
@@ -244,6 +289,8 @@ def read_block(text: str) -> dict[str, Any] | None:
     for line in text.split("\n")[:-1]:
         margin = len(line) - len(line.lstrip(" "))
         if parts and margin > margin_of_key:  # a line of the value above, wrapped
+            if margin == len(line):  # a blank line: a line break of its own in YAML's folding
+                return None
             parts.append(line)
             continue
         if parts:

@@ -303,10 +303,11 @@ def test_headers_and_endings_edited_at_random_are_read_as_the_library_reads_them
     rng = random.Random(seed)
     blocks = blocks_of(GOLDENS[rng.randrange(len(GOLDENS))].read_text(encoding="utf-8"))
     text = blocks[rng.randrange(len(blocks))]
-    for _ in range(edits):
+    for _ in range(edits):  # a character put in, changed or taken out, spaces or a blank line put in
         at = rng.randrange(len(text) + 1)
-        how = rng.randrange(4)
+        how = rng.randrange(5)
         char = _BLOCK_EDITS[rng.randrange(len(_BLOCK_EDITS))] if how < 3 else " " * rng.randrange(1, 5)
+        char = "\n" + char if how == 4 else char
         text = text[:at] + char + text[at + (how == 1):] if how != 2 else text[:at] + text[at + 1:]
     assert block_agrees(text)
 
@@ -318,10 +319,14 @@ def test_what_yaml_reads_otherwise_is_left_to_the_library():
                  "on: 1\n", "a: yes\n", "a: 0x10\n", "a: 1.\n", "a: 2026-12-01\n", "a: b: c\n", "a:\nb: 1\n",
                  "---\na: 1\n", "a: 1\n...\n", "a: &x 1\nb: *x\n", "a: !!str 1\n", "a: |\n  x\n", "a: x\n  #c\n",
                  "a: 1\na: 2\n", "\ufeffa: 1\n", "a: 1\n  b: 2\n", "a:\n  b: 1\n c: 2\n", "a: [b: 2]\n", "a: 1", "",
-                 "a: 'x\u2028y'\n", "a:  1\n", "a: [1,\n  # c\n  2]\n", "  a: 1\n", "a: ~\n", "a: Null\n", "a: True\n"]:
+                 "a: 'x\u2028y'\n", "a:  1\n", "a: [1,\n  # c\n  2]\n", "  a: 1\n", "a: ~\n", "a: Null\n", "a: True\n",
+                 "a: 'x:\n   \n  y'\n", "a:\n  b: 'p:\n    \n    q'\n", "a: x\n   \n  y\n",  # (a blank line: a line break)
+                 "a: {b: 0, t\n    heft: false}\n", "a: {b: 0, 't\n    heft': false}\n", "a: {it's\n    x: 1}\n"]:  # (a key: one line)
         assert block_agrees(text), text
     # and what it reads, read as YAML reads it: folded lines, plain words that stay words
     for text, value in [("a: [1,\n 2]\n", {"a": [1, 2]}), ("a: x\n  y\n", {"a": "x y"}),
+                        ("a: {b: 0,\n    theft: false}\n", {"a": {"b": 0, "theft": False}}),
+                        ("a: {b: it's\n    x, c: 'y:\n    z'}\n", {"a": {"b": "it's x", "c": "y: z"}}),
                         ("a: 'x:  \n    y'\n", {"a": "x: y"}), ("a: 12-players\n", {"a": "12-players"}),
                         ("a:\n  b:\n    c: null\n  d: true\ne: -3\n", {"a": {"b": {"c": None}, "d": True}, "e": -3})]:
         assert read_block(text) == value == yamlio.load(text), text
