@@ -41,10 +41,15 @@ class Event(NamedTuple):
         return {"index": self.index, "kind": self.kind, "text": self.text, "data": self.data}
 
     def canonical(self) -> str:
-        """A stable one-line form, used for the transcript's digest of the event log."""
-        body = {"index": self.index, "kind": self.kind, "text": self.text, "data": self.data,
-                "to": self.to}  # a tuple is written as a list
-        return _CANONICAL(body)
+        """A stable one-line form, used for the transcript's digest of the event log: the JSON
+        of ``index``, ``kind``, ``text``, ``data`` and ``to`` with sorted keys (a tuple as a
+        list). Written field by field where the fields have their types (a quarter of the
+        digest's time, which a tournament pays at every game's end); the same text."""
+        index, kind, text, data, to = self
+        if type(index) is int and type(kind) is str and type(text) is str:
+            return ('{"data":' + _CANONICAL(data) + ',"index":' + str(index) + ',"kind":' + _TEXT(kind)
+                    + ',"text":' + _TEXT(text) + ',"to":' + ("null" if to is None else _CANONICAL(to)) + "}")
+        return _CANONICAL({"index": index, "kind": kind, "text": text, "data": data, "to": to})
 
 
 _ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
@@ -74,6 +79,8 @@ def _canonical_encoder() -> Callable[[Any], str]:
 
 
 _CANONICAL = _canonical_encoder()
+_TEXT = json.encoder.encode_basestring
+"""A string as both encoders write it (``ensure_ascii=False``)."""
 _new_event = tuple.__new__
 
 

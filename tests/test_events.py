@@ -56,3 +56,25 @@ def test_without_a_usable_c_encoder_the_library_encoder_is_used(monkeypatch) -> 
     for stand_in in (None, lambda *args: None, lambda *args: (lambda value, level: ["{}"])):
         monkeypatch.setattr(json.encoder, "c_make_encoder", stand_in)  # missing, another signature, wrong output
         assert events._canonical_encoder() == events._ENCODER.encode
+
+
+@given(st.integers() | st.booleans(), st.text() | st.integers(), st.text() | st.none(),
+       st.dictionaries(st.text(max_size=8), values, max_size=5) | values,
+       st.none() | st.tuples(st.sampled_from(["p1", "p2", "é"])) | st.tuples(st.integers()))
+def test_an_event_of_any_fields_writes_the_documented_json(index, kind, text, data, to):
+    """Written field by field where the fields have their types (an int index, text kind and
+    text), else as one mapping: the same documented line either way."""
+    from arbiter.engine.events import Event
+
+    event = Event(index, kind, text, data, to)
+    assert event.canonical() == documented(index, kind, text, data, to)
+
+
+def test_the_field_by_field_line_is_the_mappings() -> None:
+    from arbiter.engine import events
+    from arbiter.engine.events import Event
+
+    for event in (Event(7, "kill", 'a "quoted"\\ text\n\u2028 é', {"b": [1.5, math.inf], "a": {"y": None, "x": True}}, ("p2", "p1")),
+                  Event(10**30, "", "", {}, None)):
+        body = {"index": event.index, "kind": event.kind, "text": event.text, "data": event.data, "to": event.to}
+        assert event.canonical() == events._CANONICAL(body) == documented(*event)
