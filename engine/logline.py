@@ -239,9 +239,10 @@ def _read_value(parts: list[str]) -> tuple[bool, Any]:
 def _breaks_a_key(text: str, breaks: set[int]) -> bool:
     """Whether one of ``breaks`` (where ``text``, a value ``_read_flow`` reads, had a line
     break) is inside a key of a mapping: YAML reads a key on one line only (a break in a
-    quoted text, in a value or between items folds into a space)."""
+    quoted text, in a value or between items folds into a space). One pass over ``text``."""
     depth: list[str] = []  # the brackets open
     in_key = begun = quoted = False  # in a mapping's key, any of it read yet, in a quoted text
+    last = ""  # the last character before this one that is not a space, outside quoted texts
     i = 0
     while i < len(text):
         ch = text[i]
@@ -253,7 +254,7 @@ def _breaks_a_key(text: str, breaks: set[int]) -> bool:
                     i += 2
                     continue
                 quoted = False
-        elif ch == "'" and text[:i].rstrip(" ")[-1:] in ("", "{", "[", ",", ":"):  # a text's first quote
+        elif ch == "'" and last in ("", "{", "[", ",", ":"):  # a quoted text's first quote
             quoted, begun = True, True
         elif ch in "{[":
             depth.append(ch)
@@ -267,6 +268,8 @@ def _breaks_a_key(text: str, breaks: set[int]) -> bool:
             in_key = False
         elif ch != " ":
             begun = True
+        if ch != " " and not quoted:
+            last = ch
         i += 1
     return False
 
