@@ -278,12 +278,13 @@ def read_block(text: str) -> dict[str, Any] | None:
     """A transcript's header or its ending (block-style YAML, as the transcript writer writes
     them) read without the YAML library, where every line is one the writer writes for plain
     values: comments at the left margin before the first key; ``key: value``, or ``key:`` and
-    the mapping below it, two spaces further in; each value on its line and the lines below
-    it indented deeper (a list, a mapping or a quoted text the writer wrapped), read as the one
-    line YAML folds them into, by ``_read_flow``, and exactly what ``_echo`` writes of what it
-    read, or a data hash or a variant's name (``_BESIDE_A_KEY``). None for any other text (the
-    library then reads it). So what it reads is what the library reads
-    (``test_transcript_reading`` compares them, on what the writer writes and on random edits)."""
+    the mapping below it, two spaces further in (``_FAST_DEPTH`` mappings deep at most); each
+    value on its line and the lines below it indented deeper (a list, a mapping or a quoted
+    text the writer wrapped), read as the one line YAML folds them into, by ``_read_flow``, and
+    exactly what ``_echo`` writes of what it read, or a data hash or a variant's name
+    (``_BESIDE_A_KEY``). None for any other text (the library then reads it, or refuses it).
+    So what it reads is what the library reads (``test_transcript_reading`` compares them, on
+    what the writer writes and on random edits)."""
     if "\t" in text or "\r" in text or text and not text.endswith("\n"):
         return None
     out: dict[str, Any] = {}
@@ -312,9 +313,11 @@ def read_block(text: str) -> dict[str, Any] | None:
         key, margin_of_key = found[1], margin
         if found[2] is not None:
             parts = [found[2]]
-        else:
+        elif len(open_) < _FAST_DEPTH:  # (deeper: the library's, which refuses what nests too deep)
             into[key] = inner = {}
             open_.append((margin + 2, inner))
+        else:
+            return None
     if parts:
         ok, open_[-1][1][key] = _read_value(parts)
         if not ok:

@@ -321,7 +321,8 @@ def test_what_yaml_reads_otherwise_is_left_to_the_library():
                  "a: 1\na: 2\n", "\ufeffa: 1\n", "a: 1\n  b: 2\n", "a:\n  b: 1\n c: 2\n", "a: [b: 2]\n", "a: 1", "",
                  "a: 'x\u2028y'\n", "a:  1\n", "a: [1,\n  # c\n  2]\n", "  a: 1\n", "a: ~\n", "a: Null\n", "a: True\n",
                  "a: 'x:\n   \n  y'\n", "a:\n  b: 'p:\n    \n    q'\n", "a: x\n   \n  y\n",  # (a blank line: a line break)
-                 "a: {b: 0, t\n    heft: false}\n", "a: {b: 0, 't\n    heft': false}\n", "a: {it's\n    x: 1}\n"]:  # (a key: one line)
+                 "a: {b: 0, t\n    heft: false}\n", "a: {b: 0, 't\n    heft': false}\n", "a: {it's\n    x: 1}\n",  # (a key: one line)
+                 "".join("  " * i + f"k{i}:\n" for i in range(150)) + "  " * 150 + "x: 1\n"]:  # (too deep for the library)
         assert block_agrees(text), text
     # and what it reads, read as YAML reads it: folded lines, plain words that stay words
     for text, value in [("a: [1,\n 2]\n", {"a": [1, 2]}), ("a: x\n  y\n", {"a": "x y"}),
