@@ -7,7 +7,7 @@ import hashlib
 import json
 import math
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbiter.engine.events import EventLog
@@ -58,6 +58,7 @@ def test_without_a_usable_c_encoder_the_library_encoder_is_used(monkeypatch) -> 
         assert events._canonical_encoder() == events._ENCODER.encode
 
 
+@settings(max_examples=50)
 @given(st.integers() | st.booleans(), st.text() | st.integers(), st.text() | st.none(),
        st.dictionaries(st.text(max_size=8), values, max_size=5) | values,
        st.none() | st.tuples(st.sampled_from(["p1", "p2", "é"])) | st.tuples(st.integers()))

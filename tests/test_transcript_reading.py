@@ -248,7 +248,7 @@ def _texts(value: Any) -> list[str]:
     return [value] if isinstance(value, str) else []
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(value=_nested(_KEYS, _GAME_VALUES))
 def test_any_header_or_ending_of_game_values_reads_back_as_the_library_reads_it(value):
     """The writer's block of values such as the games' (words, numbers, times, booleans,
@@ -265,7 +265,7 @@ def test_any_header_or_ending_of_game_values_reads_back_as_the_library_reads_it(
         assert text.startswith(tr.HEADER + "{"), text
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(value=_nested(_WORDS, _VALUES))
 def test_any_header_or_ending_the_writer_writes_reads_back_as_the_library_reads_it(value):
     """Any keys and values (texts of any characters, infinities, ...): never read otherwise
