@@ -329,5 +329,6 @@ def test_what_yaml_reads_otherwise_is_left_to_the_library():
                         ("a: {b: 0,\n    theft: false}\n", {"a": {"b": 0, "theft": False}}),
                         ("a: {b: it's\n    x, c: 'y:\n    z'}\n", {"a": {"b": "it's x", "c": "y: z"}}),
                         ("a: 'x:  \n    y'\n", {"a": "x: y"}), ("a: 12-players\n", {"a": "12-players"}),
+                        ("a: 0-inf\n", {"a": "0-inf"}), ("a:\n  b: 1-e5\n", {"a": {"b": "1-e5"}}),
                         ("a:\n  b:\n    c: null\n  d: true\ne: -3\n", {"a": {"b": {"c": None}, "d": True}, "e": -3})]:
         assert read_block(text) == value == yamlio.load(text), text
