@@ -265,14 +265,6 @@ def test_any_header_or_ending_of_game_values_reads_back_as_the_library_reads_it(
         assert text.startswith(tr.HEADER + "{"), text
 
 
-@settings(max_examples=30, deadline=None)
-@given(value=_nested(_WORDS, _VALUES))
-def test_any_header_or_ending_the_writer_writes_reads_back_as_the_library_reads_it(value):
-    """Any keys and values (texts of any characters, infinities, ...): never read otherwise
-    than the library reads them."""
-    assert block_agrees(tr.HEADER + tr._block(value))
-
-
 def test_the_writers_plain_headers_and_endings_are_read_without_the_library():
     """What the writer writes for the games' own values: wrapped lists and mappings, quoted
     texts with colons and quotes, booleans and nothing, nested mappings."""
