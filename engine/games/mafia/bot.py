@@ -84,40 +84,44 @@ def _night(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
     """``_choose_any`` for an awaited seat at night, the same draws of ``rng`` in the same order,
     from the targets of its legal moves (``_night_moves``: a suggestion of each target outside
     its team and pass while it confers; the step's power on each target, pass when the power is
-    optional or the head is under arrest), making only the move it picks."""
+    optional or the head is under arrest), making only the move it picks. (The step's head is
+    found once: it is a tenth of the bot's night, which is a fifth of a game's inputs.)"""
     step = state.step()
     if step is None:
         return None
-    others = [s for s in state.living() if s != seat]
     team = step.team
     head = state.step_head(step)
-    if seat != head and seat in state.conferring(step):
-        by_verb = {"suggest": [s for s in others if state.team_of(s) != team], "pass": [""]}
-    elif seat != head:
-        return None
+    alive, card, cards = state.alive, state.card, state.data.cards
+    if seat != head:
+        if seat not in state.conferring(step, head):
+            return None
+        by_verb = {"suggest": [s for s in state.seats if alive[s] and s != seat and cards[card[s]].team != team],
+                   "pass": [""]}
     elif seat == state.jailed:
         by_verb = {"pass": [""]}
     else:
-        targets = [s for s in others if team is None or state.team_of(s) != team]
-        by_verb = {verb: [s for s in targets if verb != "arrest" or s not in state.arrested]
+        targets = [s for s in state.seats if alive[s] and s != seat and (team is None or cards[card[s]].team != team)]
+        by_verb = {verb: [s for s in targets if s not in state.arrested] if verb == "arrest" else targets
                    for verb in STEP_VERBS[step.name]}
         if step.optional:
             by_verb["pass"] = [""]
-    by_verb = {verb: targets for verb, targets in by_verb.items() if targets}
-    if not by_verb:
-        return None
-    if team and seat in state.awake_team(team) and state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
+    if not all(by_verb.values()):
+        by_verb = {verb: targets for verb, targets in by_verb.items() if targets}
+        if not by_verb:
+            return None
+    awake = team is not None and alive[seat] and seat != state.jailed and cards[card[seat]].team == team  # awake_team
+    if awake and state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
         line = _talk(state, seat, rng, talk["night"])
         if line is not None:
             return line
-    acts = sum(len(targets) for targets in by_verb.values())  # how many moves the full listing has
     if team and "suggest" not in by_verb:
-        wanted = {t for t in state.suggestions.values() if t}
-        followed = [(verb, t) for verb, targets in by_verb.items() if verb in ("kill", "shoot")
-                    for t in targets if t in wanted]
-        if followed and rng.random() < FOLLOW_CHANCE:
-            return Power(*_pick(followed, rng))
-    if step.optional and seat == head and "pass" in by_verb and acts > 1:
+        wanted = [t for t in state.suggestions.values() if t]
+        if wanted:
+            followed = [(verb, t) for verb, targets in by_verb.items() if verb in ("kill", "shoot")
+                        for t in targets if t in wanted]
+            if followed and rng.random() < FOLLOW_CHANCE:
+                return Power(*_pick(followed, rng))
+    if step.optional and seat == head and "pass" in by_verb and sum(len(t) for t in by_verb.values()) > 1:
         if step.name == "fighter":
             if rng.random() >= FIGHTER_KILL_CHANCE:
                 return Pass()

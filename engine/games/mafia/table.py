@@ -115,9 +115,12 @@ class Table(GameState):
             return free[0]
         return holders[0] if holders else None
 
-    def conferring(self, step: NightStep) -> list[str]:
-        """Team members still expected to suggest or pass before the head acts."""
-        return self._conferring_with(step, self.step_head(step)) if step.team is not None else []
+    def conferring(self, step: NightStep, head: str | None = None) -> list[str]:
+        """Team members still expected to suggest or pass before the head acts (``head``: the
+        step's head, ``step_head(step)``, when the caller has found it)."""
+        if step.team is None:
+            return []
+        return self._conferring_with(step, self.step_head(step) if head is None else head)
 
     def _conferring_with(self, step: NightStep, head: str | None) -> list[str]:
         """``conferring(step)``, the step's head (``step_head(step)``) known."""
