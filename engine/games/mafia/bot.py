@@ -84,8 +84,9 @@ def _night(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
     """``_choose_any`` for an awaited seat at night, the same draws of ``rng`` in the same order,
     from the targets of its legal moves (``_night_moves``: a suggestion of each target outside
     its team and pass while it confers; the step's power on each target, pass when the power is
-    optional or the head is under arrest), making only the move it picks. (The step's head is
-    found once: it is a tenth of the bot's night, which is a fifth of a game's inputs.)"""
+    optional or the head is under arrest), making only the move it picks. (It finds the step's head
+    once and reads the table directly: the night's choice was the bot's dearest, about four
+    times a nomination.)"""
     step = state.step()
     if step is None:
         return None
@@ -109,7 +110,7 @@ def _night(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
         by_verb = {verb: targets for verb, targets in by_verb.items() if targets}
         if not by_verb:
             return None
-    awake = team is not None and alive[seat] and seat != state.jailed and cards[card[seat]].team == team  # awake_team
+    awake = team is not None and alive[seat] and seat != state.jailed and cards[card[seat]].team == team  # in awake_team(team)
     if awake and state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
         line = _talk(state, seat, rng, talk["night"])
         if line is not None:
