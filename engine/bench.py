@@ -56,8 +56,7 @@ def play_random(rules: Rules, variant: str | Variant, seed: int, max_inputs: int
     session = Session(rules, variant, seed=seed, options=options)
     bots = {s: RandomBot(s, seed, kind) for s in session.seats}
     if session.state.realtime:
-        for _ in Match(Protocol(session), dict(bots), None, max_moves=max_inputs).run():
-            pass
+        Match(Protocol(session), dict(bots), None, max_moves=max_inputs).play()
         return session
     for _ in range(max_inputs):
         if session.over:

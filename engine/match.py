@@ -14,6 +14,10 @@ When bots act:
   the wall clock), never after a look (``board``, ``legal``, ...), so looking changes nothing.
 
 Once the game is over no bot is asked again; the remaining lines are still answered.
+
+``Match.play`` drives the same match for a caller that reads the session, not the responses
+(a tournament's worker, ``bench``): the same moves in the same order, without writing the
+responses to the bots' moves and the person's lines that ``run`` would yield.
 """
 
 from __future__ import annotations
@@ -72,6 +76,7 @@ class Match:
         self._clock0 = self.session.clock_ms
         self._last: str | None = None
         self._round_due = True  # real time with a person: the bots' next go
+        self._echo = True  # write the responses (run); False: play
 
     # -- time -----------------------------------------------------------------------------------
     def _wall_ms(self) -> int:
@@ -129,7 +134,12 @@ class Match:
             passed = "".join(self._time_passes(at)) if realtime else ""
             if passed:  # time changed the game while the bot thought (the sand, a vote): its input,
                 return True, passed  # chosen for the game as it was, comes too late; it is asked again
-            response = self.protocol.move(seat, text, at if self.realtime else None, referee=True)
+            at_ms = at if self.realtime else None
+            if not self._echo:  # what protocol.move does but its response: the move itself
+                self.session.submit(seat, text, at_ms)
+                self._last = seat
+                return True, None
+            response = self.protocol.move(seat, text, at_ms, referee=True)
         except BotFailure as exc:
             return True, self._forfeit(seat, str(exc))
         except GameOverError:
@@ -209,6 +219,18 @@ class Match:
                 return
 
     # -- the loop -------------------------------------------------------------------------------
+    def play(self) -> None:
+        """Drive the match as ``run`` does, for the session alone: the bots' moves are played
+        without their responses (a fifth of a tournament game's time, which nobody reads
+        there), the person's lines answered without writing the answers. The rare responses
+        to time passing and to a bot's forfeit are made as ``run`` makes them, and dropped."""
+        self._echo = False
+        try:
+            for _ in self.run():
+                pass
+        finally:
+            self._echo = True
+
     def run(self) -> Iterator[str]:
         try:
             while not self.protocol.done:
@@ -238,9 +260,12 @@ class Match:
                 if at is not None:  # what time does before the line's moment is shown first
                     yield from self._time_passes(at)
                 before = (len(self.session.moves), self.session.clock_ms)
-                out = self.protocol.handle(line)
-                if out is not None:
-                    yield out
+                if self._echo:
+                    out = self.protocol.handle(line)
+                    if out is not None:
+                        yield out
+                else:
+                    self.protocol.respond(line)
                 if (len(self.session.moves), self.session.clock_ms) != before:
                     self._round_due = True
         finally:

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from arbiter.engine import registry
-from arbiter.engine.bots import BotFailure
+from arbiter.engine.bots import BotFailure, make_bot
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
@@ -44,3 +44,75 @@ def test_a_failed_bot_in_a_game_without_forfeit_ends_the_session_framed(monkeypa
     assert protocol.done and bot.closed
     assert session.entries[-1] == {"note": {"seat": "bandit", "forfeit": "it fell over"}}
     assert not session.moves
+
+
+# ------------------------------------------------------------------ play: run without the responses
+def _match(game: str, variant: str, seed: int, kind: str, options: dict | None = None, *, lines=None,
+           bad: tuple[str, int] | None = None) -> tuple[Session, Match]:
+    """A match of built-in bots of ``kind`` on every seat (but a person's ``lines``' seat); with
+    ``bad`` = (seat, k), that seat's bot answers its k-th go with an illegal input."""
+    session = Session(registry.get(game), variant, seed=seed, options=options)
+    bots = {s: make_bot(kind, s, seed, 10.0, session.rules.bot_kinds) for s in session.seats}
+    if lines is not None:
+        bots.pop(session.seats[0])
+    if bad is not None:
+        seat, k = bad
+        real, goes = bots[seat], [0]
+
+        def choose(s: Session) -> str | None:
+            goes[0] += 1
+            return "frobnicate everything" if goes[0] == k else real.choose(s)
+        bots[seat].choose = choose  # type: ignore[method-assign]
+    return session, Match(Protocol(session), bots, lines, max_moves=400)
+
+
+def _record(session: Session) -> tuple:
+    return (session.entries, [m.as_entry() for m in session.moves], session.events.digest(), session.clock_ms,
+            session.state.result)
+
+
+PLAYED = [("fbi-mafia", "standard-3v3", "random", None), ("fbi-mafia", "duel-4v4", "random", None),
+          ("mafia", "8-players", "random", None), ("mafia", "12-players", "sleuth", None),
+          ("magic-maze", "1", "planner", {"players": 3}), ("magic-maze", "4", "random", {"players": 2}),
+          ("magic-maze", "2", "planner", {"players": 4, "roles": 1})]
+
+
+@pytest.mark.parametrize("game,variant,kind,options", PLAYED, ids=[f"{g}-{v}-{k}" for g, v, k, _ in PLAYED])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_play_leaves_the_session_run_leaves(game, variant, kind, options, seed):
+    """``Match.play`` skips writing responses only: the same moves, entries, events and result
+    as ``run`` (turn games and real-time ones, where bots act in turn and time runs out)."""
+    ran, match = _match(game, variant, seed, kind, options)
+    out = list(match.run())
+    played, match = _match(game, variant, seed, kind, options)
+    assert match.play() is None
+    assert len(ran.moves) > 10 and out
+    assert _record(played) == _record(ran)
+
+
+@pytest.mark.parametrize("game,variant", [("fbi-mafia", "standard-3v3"), ("mafia", "8-players"), ("magic-maze", "1")])
+def test_play_records_a_bots_illegal_input_as_run_does(game, variant):
+    """A bot's illegal input is a forfeit with the same note in both, whatever is not written."""
+    options = {"players": 3} if game == "magic-maze" else None
+    seat = Session(registry.get(game), variant, seed=3, options=options).seats[1]
+    ran, match = _match(game, variant, 3, "random", options, bad=(seat, 4))
+    list(match.run())
+    played, match = _match(game, variant, 3, "random", options, bad=(seat, 4))
+    match.play()
+    notes = [e["note"] for e in played.entries if "note" in e]
+    assert any(n.get("seat") == seat and "illegal input 'frobnicate everything'" in n.get("forfeit", "") for n in notes)
+    assert _record(played) == _record(ran)
+
+
+def test_play_answers_a_persons_lines_without_writing_them():
+    """A person's lines (moves, looks, a refused one) are applied as ``run`` applies them."""
+    session = Session(registry.get("fbi-mafia"), "standard-3v3", seed=5)
+    first = session.seats[0]
+    legal = session.state.legal_inputs(first)
+    lines = ["board", f"{first} frobnicate", f"{first} {legal[0]}", "awaiting", "quit"]
+    ran, match = _match("fbi-mafia", "standard-3v3", 5, "random", lines=list(lines))
+    out = list(match.run())
+    played, match = _match("fbi-mafia", "standard-3v3", 5, "random", lines=list(lines))
+    match.play()
+    assert match.protocol.done and any(o.startswith("? ") for o in out)
+    assert _record(played) == _record(ran) and played.moves[0].text == legal[0]

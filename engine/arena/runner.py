@@ -148,9 +148,7 @@ class Worker:
                     session.note({"seat": seat, "arena": f"the game could not start: {exc.message}"})
                     break
             if error is None:
-                match = Match(Protocol(session), dict(seated), None, max_moves=s.max_moves)
-                for _ in match.run():
-                    pass
+                Match(Protocol(session), dict(seated), None, max_moves=s.max_moves).play()
         finally:
             writer.close()
             names = self._settle(session, seated, assignment)
