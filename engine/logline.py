@@ -78,7 +78,36 @@ def _library_text(value: str) -> str:
 
 
 def entry_line(entry: dict[str, Any]) -> str:
-    return "- " + (_fast_flow(entry) or _flow(entry)) + "\n"
+    return _move_line(entry) or "- " + (_fast_flow(entry) or _flow(entry)) + "\n"
+
+
+_MOVE_KEYS = ("n", "seat", "text", "time")
+
+
+def _move_line(entry: dict[str, Any]) -> str | None:
+    """The commonest line, an accepted input (``- {move: {n: 1, seat: p1, text: pass, time: 1}}``),
+    written by one format where the entry has the session's shape (a whole number, a seat that
+    is a plain word, a text, a whole or decimal time): the line ``_fast_flow`` writes for it, in
+    a third of its time (a line per input, which every game with a transcript pays). None for
+    any other entry. (``_read_move`` reads it back.)"""
+    move = entry.get("move")
+    if len(entry) != 1 or type(move) is not dict or tuple(move) != _MOVE_KEYS:
+        return None
+    n, seat, text, time = move.values()
+    if type(n) is not int or type(seat) is not str or type(text) is not str or not _word(seat):
+        return None
+    if not _word(text):
+        if not text.isprintable():
+            return None
+        text = _library_text(text)
+    if type(time) is not int:
+        if type(time) is not float:
+            return None
+        at = repr(time)
+        if "." not in at or "e" in at or "n" in at:
+            return None
+        time = at
+    return f"- {{move: {{n: {n}, seat: {seat}, text: {text}, time: {time}}}}}\n"
 
 
 _CONSTANTS: dict[str, Any] = {"null": None, "true": True, "false": False}

@@ -680,6 +680,40 @@ def test_a_log_line_is_what_the_yaml_library_writes(kind, body):
     assert tr.entry_line(entry) == "- " + tr._flow(entry) + "\n"
 
 
+_MOVE_TEXTS = _WORDS | st.sampled_from(["shift row 2 +1", "say hi, all", "say it's me", "say 'q'", "say a: b",
+                                          "say tab\there", "say a\u2028b", "say caf\u00e9", "vote p3", "pass"])
+_TIMES = st.one_of(st.integers(-3, 10**12), st.integers(0, 10**9).map(lambda ms: ms / 1000), st.floats(allow_nan=True),
+                   st.sampled_from([1.5e-05, 2.5e+16, float("inf"), -0.0, 0.5]), st.booleans(), st.none(), st.just("1.5"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(n=st.one_of(st.integers(-3, 10**12), st.booleans(), st.just(1.0)), seat=_WORDS | st.just(1), text=_MOVE_TEXTS,
+       time=_TIMES)
+def test_a_move_line_is_what_the_yaml_library_writes(n, seat, text, time):
+    """An accepted input's line, written by its own format (``_move_line``) where it has the
+    session's shape, is the YAML library's line for the entry, whatever its values hold."""
+    from arbiter.engine import logline
+
+    entry = {"move": {"n": n, "seat": seat, "text": text, "time": time}}
+    assert tr.entry_line(entry) == "- " + tr._flow(entry) + "\n"
+    if type(n) is int and type(seat) is str and logline._word(seat) and type(text) is str and type(time) is int:
+        assert logline._move_line(entry) is not None  # the format is in use, not left to the others
+
+
+@pytest.mark.parametrize("entry", [
+    {"move": {"seat": "p1", "n": 1, "text": "pass", "time": 0}},  # another order: its own line
+    {"move": {"n": 1, "seat": "p1", "text": "pass"}},
+    {"move": {"n": 1, "seat": "p1", "text": "pass", "time": 0, "x": 1}},
+    {"move": {"n": 1, "seat": "p1", "text": "pass", "time": 0}, "note": {}},
+    {"move": [1, 2]},
+])
+def test_entries_of_another_shape_are_left_to_the_general_writer(entry):
+    from arbiter.engine import logline
+
+    assert logline._move_line(entry) is None
+    assert tr.entry_line(entry) == "- " + tr._flow(entry) + "\n"
+
+
 def test_entries_are_flushed_at_once_and_synced_at_most_a_moment_later(tmp_path, monkeypatch):
     """A killed process loses nothing (each entry is flushed before the game goes on); a power
     cut loses at most SYNC_EVERY_S (a sync follows every write within that); syncs are batched."""
