@@ -148,7 +148,7 @@ class ProcessBot:
         self.seat = seat
         self.command = command
         self.timeout = timeout
-        self._told = 0  # events sent so far
+        self._told = 0  # events of the game's log looked through so far (those this seat may see were sent)
         self._closed = False
         self._outbox = bytearray()
         self._go_unsent = False  # the outbox ends with a go line
@@ -335,9 +335,9 @@ class ProcessBot:
 
     def _block(self, session: Session) -> list[str]:
         """The lines before a go: news, then what the seat may send, then the go."""
-        stream = session.events.visible_to(self.seat)
-        lines = [f"event: {e.text}" for e in stream[self._told :]]
-        self._told = len(stream)
+        log = session.events  # only the events since the last go: a game's log is read once, not at every go
+        lines = [f"event: {e.text}" for e in log.visible_to(self.seat, self._told)]
+        self._told = len(log)
         lines += session.choices(self.seat).lines()
         awaited = [a for a in session.state.awaiting() if a.seat == self.seat]
         return [*lines, f"go {self.seat} {awaited[0].kind if awaited else 'any'}"]

@@ -169,6 +169,20 @@ def test_exec_bots_get_the_match_lines_and_are_reused_with_reuse(tmp_path):
     outcome = [r["outcome"][next(s for s, e in seat.items() if e == "parrot")] for r, seat in zip(records, seats)]
     assert [t.split()[1] for t in results] == outcome
     assert (tmp_path / "t" / "transcripts" / "game-00000.mafia.stderr.log").exists()
+    # each game's news, told at its goes: its seat's event stream, each event once, in order, from the game's start
+    games, game = [], None
+    for text in lines:
+        if text.startswith(("arbiter 1 ", "new-game ")):
+            game = []
+            games.append(game)
+        elif text.startswith("event: "):
+            game.append(text.removeprefix("event: "))
+    assert len(games) == 4
+    for r, heard in zip(sorted(records, key=lambda r: r["game"]), games):
+        session = tr.replay(tr.parse((tmp_path / "t" / r["transcript"]).read_text(encoding="utf-8"))).session
+        seat = next(s for s, e in r["seats"].items() if e == "parrot")
+        stream = [e.text for e in session.events.visible_to(seat)]
+        assert len(heard) > 10 and heard == stream[:len(heard)]
 
 
 LATE_NAME = """

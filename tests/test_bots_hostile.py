@@ -25,6 +25,7 @@ from tests.helpers import run_referee
 from arbiter.engine import registry
 from arbiter.engine.bots import BotFailure, ProcessBot, make_bot
 from arbiter.engine.errors import ArbiterError
+from arbiter.engine.events import EventLog
 from arbiter.engine.lines import MAX_LINE_BYTES
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
@@ -89,8 +90,11 @@ def duel() -> Session:
 
 def fake_session(events: list[str], legal: tuple[str, ...] = ("pass",)) -> Any:
     """Just what ``ProcessBot.choose`` reads of a session, with events of any size."""
+    log = EventLog()
+    for text in events:
+        log.emit("news", text)
     return SimpleNamespace(
-        events=SimpleNamespace(visible_to=lambda seat: [SimpleNamespace(text=t) for t in events]),
+        events=log,
         state=SimpleNamespace(awaiting=lambda: [], realtime=False),
         choices=lambda seat: Choices(list(legal), [], None),
     )
