@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 from arbiter.engine.bots import BotFailure
 from arbiter.engine.errors import ArbiterError
+from arbiter.engine.events import Event
 from arbiter.engine.session import Choices, Session
 
 
@@ -49,13 +50,33 @@ def observation(session: Session, seat: str, start: int = 0) -> tuple[str, int]:
     'awaiting: mafia action: bandit: shift or kill, masquerade'
     """
     stream = session.events.visible_to(seat)
-    lines = [f"event: {e.text}" for e in stream[start:]]
+    return _observation(session, seat, stream[start:]), len(stream)
+
+
+def news(session: Session, seat: str, since: int = 0) -> tuple[str, int]:
+    """``observation`` counted along the game's whole event log instead of the seat's stream:
+    what ``seat`` has learned from the log's index ``since`` on, and the log's length (where to
+    start next time). It reads only the events since then, where ``observation`` lists the
+    seat's whole stream again: a bot or a loop asking at every turn pays for each event once.
+
+    >>> from arbiter.engine import registry
+    >>> s = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
+    >>> news(s, "fbi")[0] == observation(s, "fbi")[0]
+    True
+    """
+    log = session.events
+    return _observation(session, seat, log.visible_to(seat, since)), len(log)
+
+
+def _observation(session: Session, seat: str, events: list[Event]) -> str:
+    """The text of ``observation``: a line per event, then what is awaited (or the result)."""
+    lines = [f"event: {e.text}" for e in events]
     result = session.state.result
     if result is not None:
         lines.append(f"result: {result.text}")
     else:
         lines += [f"awaiting: {a.seat} {a.kind}: {a.hint}" for a in session.state.awaiting_seen_by(seat)]
-    return "\n".join(lines), len(stream)
+    return "\n".join(lines)
 
 
 class AgentBot:
@@ -67,7 +88,7 @@ class AgentBot:
         self.seat = seat
         self.agent = agent
         self.name = name or type(agent).__name__
-        self._seen = 0
+        self._seen = 0  # the game's event log read so far (``news``)
         self._started = False
 
     def choose(self, session: Session) -> str | None:
@@ -77,7 +98,7 @@ class AgentBot:
             if callable(start):
                 self._call(start, {"game": session.rules.name, "variant": session.variant.name,
                                    "seat": self.seat, "seed": session.seed, "seats": list(session.seats)})
-        text, self._seen = observation(session, self.seat, self._seen)
+        text, self._seen = news(session, self.seat, self._seen)
         answer = self._call(self.agent.act, text, session.choices(self.seat))
         if answer is None:
             if session.state.realtime:

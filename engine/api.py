@@ -28,7 +28,7 @@ from typing import Any
 
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
-from arbiter.engine.agents import Agent, observation
+from arbiter.engine.agents import Agent, news
 from arbiter.engine.clock import parse_seconds, seconds_name
 from arbiter.engine.errors import InputError
 from arbiter.engine.events import HOST, Event
@@ -44,7 +44,7 @@ class Game:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self._observed: dict[str, int] = {}
+        self._observed: dict[str, int] = {}  # per seat, the event log read by its observations (``agents.news``)
 
     # -- facts ---------------------------------------------------------------------------------
     @property
@@ -128,8 +128,7 @@ class Game:
     def observation(self, seat: str) -> str:
         """The text of what ``seat`` has learned since its last observation (its new events,
         then what is awaited as it may know it, or the result): what an agent is shown."""
-        text, self._observed[seat] = observation(self.session, self.session.check_seat(seat),
-                                                 self._observed.get(seat, 0))
+        text, self._observed[seat] = news(self.session, self.session.check_seat(seat), self._observed.get(seat, 0))
         return text
 
     # -- the end -------------------------------------------------------------------------------

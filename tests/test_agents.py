@@ -4,9 +4,12 @@ its seat may see."""
 
 from __future__ import annotations
 
+import pytest
+
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
-from arbiter.engine.agents import AgentBot, observation
+from arbiter.engine.agents import AgentBot, news, observation
+from arbiter.engine.bench import play_random
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
@@ -67,3 +70,26 @@ def test_observation_is_the_news_since_last_time() -> None:
     session.submit("mafia", "shift row 1 left")
     news, seen2 = observation(session, "fbi", seen)
     assert news.splitlines()[0] == "event: The bandit shifts: shift row 1 left." and seen2 > seen
+
+
+@pytest.mark.parametrize("game,variant", [("fbi-mafia", "duel-3v3"), ("mafia", "8-players")])
+def test_news_is_the_observation_counted_along_the_log(game: str, variant: str) -> None:
+    """``news`` (the game's log index) tells each seat what ``observation`` (its stream's index)
+    tells it, at every input of a whole game, each event once."""
+    whole = play_random(registry.get(game), variant, 5)
+    session = Session(registry.get(game), variant, seed=5)
+    at = {s: (0, 0) for s in session.seats}
+    told = {s: [] for s in session.seats}
+    for move in [*whole.moves, None]:
+        for seat in session.seats:
+            start, since = at[seat]
+            text, start = observation(session, seat, start)
+            same, since = news(session, seat, since)
+            assert same == text and since == len(session.events), (seat, len(session.moves))
+            at[seat] = (start, since)
+            told[seat] += [line for line in text.splitlines() if line.startswith("event: ")]
+        if move is not None:
+            session.submit(move.seat, move.text, move.time_ms)
+    assert session.over
+    for seat in session.seats:
+        assert told[seat] == [f"event: {e.text}" for e in session.events.visible_to(seat)]
