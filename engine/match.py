@@ -221,9 +221,10 @@ class Match:
     # -- the loop -------------------------------------------------------------------------------
     def play(self) -> None:
         """Drive the match as ``run`` does, for the session alone: the bots' moves are played
-        without their responses (a fifth of a tournament game's time, which nobody reads
-        there), the person's lines answered without writing the answers. The rare responses
-        to time passing and to a bot's forfeit are made as ``run`` makes them, and dropped."""
+        without their responses (measured: 14-19% of a tournament game's time in its worker,
+        for responses nobody reads there), the person's lines answered without writing the
+        answers. The rare responses to time passing and to a bot's forfeit are made as ``run``
+        makes them, and dropped."""
         self._echo = False
         try:
             for _ in self.run():
