@@ -13,10 +13,11 @@ A seat's event stream is the events it may see, in order; the host sees all of t
 from __future__ import annotations
 
 import hashlib
-import json
 import json.encoder
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
+
+from arbiter.engine import jsontext
 
 HOST = "host"
 """The observer who sees everything: the host's view and the host's event stream."""
@@ -52,33 +53,7 @@ class Event(NamedTuple):
         return _CANONICAL({"index": index, "kind": kind, "text": text, "data": data, "to": to})
 
 
-_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-_PROBE = ({"b": [1, 2.5, None, True, ("t",)], "a": {"é": "x\n\"y"}, "c": float("inf")},
-          '{"a":{"é":"x\\n\\"y"},"b":[1,2.5,null,true,["t"]],"c":Infinity}')
-"""A value and its canonical line, as the transcript format defines it."""
-
-
-def _canonical_encoder() -> Callable[[Any], str]:
-    """``_ENCODER.encode``: ``json.dumps`` with these options, without building an encoder per
-    call (what dumps does with any option set). Where the standard library has its C encoder,
-    that encoder made once with the same options (``encode`` makes one, and a closure, at every
-    call: a third of a digest's time), if it writes ``_PROBE`` as it must; otherwise ``encode``.
-    No circular-reference markers: event data is the game's own plain values."""
-    try:
-        make, text = json.encoder.c_make_encoder, json.encoder.encode_basestring  # type: ignore[attr-defined]
-        chunks = make(None, _ENCODER.default, text, None, ":", ",", True, False, True)
-
-        def encode(value: Any) -> str:
-            return "".join(chunks(value, 0))
-
-        if encode(_PROBE[0]) == _PROBE[1]:
-            return encode
-    except Exception:  # noqa: BLE001 (no C encoder (None, or no such name), or one of another signature)
-        pass
-    return _ENCODER.encode
-
-
-_CANONICAL = _canonical_encoder()
+_CANONICAL = jsontext.canonical
 _TEXT = json.encoder.encode_basestring
 """A string as both encoders write it (``ensure_ascii=False``)."""
 _new_event = tuple.__new__

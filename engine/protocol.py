@@ -13,7 +13,6 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +21,7 @@ from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
 from arbiter.engine.errors import ArbiterError, DeniedError, SyntaxInputError, UnknownCommandError, UnknownSeatError
 from arbiter.engine.events import HOST, Event
 from arbiter.engine.game import SECRET_SEAT
+from arbiter.engine.jsontext import compact
 from arbiter.engine.lines import BadLine
 from arbiter.engine.session import Session
 
@@ -55,11 +55,7 @@ class Response:
         return "\n".join(lines) + "\n\n"
 
     def json(self) -> str:
-        return _JSON({"ok": self.ok, **self.payload}) + "\n"
-
-
-_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-"""``json.dumps`` with these options, without building an encoder per call."""
+        return compact({"ok": self.ok, **self.payload}) + "\n"
 
 
 def error_response(exc: ArbiterError) -> Response:
@@ -325,4 +321,4 @@ def _value_text(value: Any) -> str:
         return value
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return " ".join(value) if value else "-"
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return compact(value)

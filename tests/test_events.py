@@ -50,12 +50,34 @@ def test_the_digest_is_the_sha256_of_the_canonical_lines() -> None:
 def test_without_a_usable_c_encoder_the_library_encoder_is_used(monkeypatch) -> None:
     import json.encoder
 
-    from arbiter.engine import events
+    from arbiter.engine import jsontext
 
-    assert events._canonical_encoder() != events._ENCODER.encode  # CPython: the C encoder, made once
+    def library(encode) -> bool:  # the library's own JSONEncoder.encode, options as arbiter's
+        owner = getattr(encode, "__self__", None)
+        return (isinstance(owner, json.JSONEncoder) and (owner.item_separator, owner.key_separator) == (",", ":")
+                and not owner.ensure_ascii)
+
+    for sort_keys in (False, True):
+        assert not library(jsontext.encoder(sort_keys))  # CPython: the C encoder, made once
+    made = []
     for stand_in in (None, lambda *args: None, lambda *args: (lambda value, level: ["{}"])):
         monkeypatch.setattr(json.encoder, "c_make_encoder", stand_in)  # missing, another signature, wrong output
-        assert events._canonical_encoder() == events._ENCODER.encode
+        made += [(sort_keys, jsontext.encoder(sort_keys)) for sort_keys in (False, True)]
+    monkeypatch.undo()
+    for sort_keys, encode in made:
+        assert library(encode) and encode.__self__.sort_keys == sort_keys
+        assert encode({"b": 1, "a": [2.5, None]}) == ('{"a":[2.5,null],"b":1}' if sort_keys else '{"b":1,"a":[2.5,null]}')
+
+
+@settings(max_examples=100)
+@given(values)
+def test_the_encoders_write_what_the_library_writes(value):
+    """``jsontext.compact`` and ``canonical`` are ``json.dumps`` with arbiter's options, made once."""
+
+    from arbiter.engine import jsontext
+
+    for sort_keys, encode in ((False, jsontext.compact), (True, jsontext.canonical)):
+        assert encode(value) == json.dumps(value, sort_keys=sort_keys, ensure_ascii=False, separators=(",", ":"))
 
 
 @settings(max_examples=50)
@@ -79,3 +101,11 @@ def test_the_field_by_field_line_is_the_mappings() -> None:
                   Event(10**30, "", "", {}, None)):
         body = {"index": event.index, "kind": event.kind, "text": event.text, "data": event.data, "to": event.to}
         assert event.canonical() == events._CANONICAL(body) == documented(*event)
+
+
+def test_the_probe_text_is_the_librarys():
+    """The fixed text the C encoder is checked against is what ``json.dumps`` writes."""
+    from arbiter.engine import jsontext
+
+    for sort_keys, text in jsontext._PROBE_TEXT.items():
+        assert json.dumps(jsontext._PROBE, sort_keys=sort_keys, ensure_ascii=False, separators=(",", ":")) == text
