@@ -249,3 +249,47 @@ def test_a_py_agent_is_found_where_the_games_run_not_where_the_tournament_is_set
     outcome = t.run(folder, LocalPool(t.settings, 1, tmp_path / "t"))
     folder.unlock()
     assert len(outcome.records) == 2 and not any(r["forfeits"] for r in outcome.records)
+
+
+NOISY = """
+import sys
+legal = []
+for line in sys.stdin:
+    kind, _, rest = line.strip().partition(" ")
+    if kind == "legal:":
+        legal.append(rest)
+    elif kind == "go":
+        print("thinking", file=sys.stderr, flush=True)
+        print(legal[0], flush=True)
+        legal = []
+"""
+
+
+def test_a_game_played_again_replaces_what_a_crashed_run_left_of_it_and_nothing_else(tmp_path):
+    """A worker replaying a game (a resumed run) removes that game's transcript and stderr logs,
+    found by name, and leaves every other file of the folder as it is."""
+    from arbiter.engine.arena.runner import Worker, log_name, transcript_name
+
+    (tmp_path / "noisy.py").write_text(NOISY)
+    config = configuration("fbi-mafia", [Entrant("noisy", f"exec:{PY} {tmp_path / 'noisy.py'}"), Entrant("rnd", "random")],
+                           2, modes=("duel-3v3",), cwd=str(tmp_path))
+    t = Tournament({"format": 1, **config})
+    game = t.games[1]
+    seat = next(s for s, e in game.assignment.items() if e == "noisy")
+    worker = Worker(t.settings)
+    first = worker.play(game, tmp_path)
+    files = tmp_path / "transcripts"
+    transcript, log = files / transcript_name(game.index), files / log_name(game.index, seat)
+    whole, told = transcript.read_text(), log.read_text()
+    assert first["finished"] and told.startswith("thinking\n")
+    transcript.write_text(whole[: len(whole) // 2])  # a crash mid-game: a cut transcript, a log to be appended to
+    log.write_text("STALE\n")
+    others = {files / transcript_name(0): "another game's", files / log_name(0, seat): "its log",
+              files / "game-00001.notes": "not the worker's"}
+    for path, text in others.items():
+        path.write_text(text)
+    again = worker.play(game, tmp_path)
+    worker.close()
+    assert {k: v for k, v in again.items() if k != "time"} == {k: v for k, v in first.items() if k != "time"}
+    assert transcript.read_text() == whole and log.read_text() == told
+    assert all(path.read_text() == text for path, text in others.items())

@@ -62,6 +62,11 @@ def transcript_name(index: int) -> str:
     return f"game-{index:05d}.yaml"
 
 
+def log_name(index: int, seat: str) -> str:
+    """The file of what ``seat``'s ``exec:`` bot wrote on stderr in game ``index``."""
+    return f"game-{index:05d}.{seat}.stderr.log"
+
+
 class _Seated:
     """A bot as the match sees it: the match may close it (a forfeit, the end), but a reusable
     bot's process stays with the worker, which decides."""
@@ -110,11 +115,11 @@ class Worker:
         base = (directory or temporary) / TRANSCRIPTS  # type: ignore[operator]
         base.mkdir(parents=True, exist_ok=True)
         name = transcript_name(game.index)
-        stem = name.removesuffix(".yaml")
-        for old in base.glob(f"{stem}.*"):  # what a crashed run left of this game
-            old.unlink()
+        for old in (name, *(log_name(game.index, seat) for seat in game.assignment)):
+            (base / old).unlink(missing_ok=True)  # what a crashed run left of this game (by name: no listing of
+            # the folder, which holds every game's files: a glob cost 1 ms a game beside 1,000 files, 19 beside 20,000)
         try:
-            record = self._play(game, base / name, stem)
+            record = self._play(game, base / name)
         finally:
             files = {}
             if temporary is not None:
@@ -125,7 +130,7 @@ class Worker:
             record["files"] = files
         return record
 
-    def _play(self, game: Game, path: Path, stem: str) -> dict[str, Any]:
+    def _play(self, game: Game, path: Path) -> dict[str, Any]:
         s = self.settings
         rules = registry.get(s.game)
         session = Session(rules, game.variant, seed=game.seed, options=game.options)
@@ -140,7 +145,7 @@ class Worker:
         names: dict[str, str] = {}
         try:
             for seat, entrant in assignment.items():
-                log = path.with_name(f"{stem}.{seat}.stderr.log")
+                log = path.with_name(log_name(game.index, seat))
                 try:
                     seated[seat] = _Seated(self._bot(entrant, seat, session, log))
                 except ArbiterError as exc:
