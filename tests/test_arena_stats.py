@@ -183,6 +183,52 @@ def test_the_sprt_counts_whole_blocks_from_the_start_only():
     assert (state["wins"], state["losses"], state["draws"], state["llr"]) == (0, 0, 20, 0)
 
 
+def _recount(t, records):
+    """The SPRT's counts taken afresh: every whole block from the start until one is missing or
+    the test decides (the definition ``Tournament.sprt_state`` keeps)."""
+    wins = losses = draws = blocks = 0
+    for start in range(0, len(t.games), t.block):
+        block = t.games[start:start + t.block]
+        if any(g.index not in records for g in block):
+            break
+        res = stats.block_result([records[g.index] for g in block], "A", "B")
+        blocks, wins, losses, draws = blocks + 1, wins + (res == "win"), losses + (res == "loss"), draws + (res == "draw")
+        if t.sprt.status(wins, losses) is not None:
+            break
+    return blocks, wins, losses, draws, t.sprt.status(wins, losses)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), elo1=st.sampled_from([20, 100, 400]), skill=st.floats(0.3, 0.9))
+def test_the_sprt_counted_as_records_arrive_is_the_sprt_counted_afresh(seed, elo1, skill):
+    """A run's ``SprtCount`` (each block counted once, as records arrive in any order, some
+    games unfinished) gives after every record the state counted afresh from the start."""
+    import random
+
+    from arbiter.engine.arena.tournament import SprtCount
+
+    t = _duel_tournament((0, elo1))
+    rng = random.Random(seed)
+    games = list(t.games[:160])
+    rng.shuffle(games)  # workers finish in any order
+    count, recs = SprtCount(t), {}
+    decided = None
+    for g in games:
+        a_wins = rng.random() < skill
+        winner = ("mafia" if g.entrants[0] == "A" else "fbi") if a_wins else ("fbi" if g.entrants[0] == "A" else "mafia")
+        r = rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"}, {winner})
+        if rng.random() < 0.05:
+            r["finished"] = False
+        recs[g.index] = r
+        state = count.update(recs)
+        assert state == t.sprt_state(recs)
+        assert (state["blocks"], state["wins"], state["losses"], state["draws"], state["result"]) == _recount(t, recs)
+        if state["result"] is not None and decided is None:
+            decided = dict(state)
+    if decided is not None:  # once it decides, later records change nothing
+        assert count.update(recs) == decided
+
+
 # -- the results file ------------------------------------------------------------------------------
 
 
