@@ -4,7 +4,7 @@
 
     DIR/tournament.json     the configuration: all that --resume DIR needs
     DIR/results.jsonl       one JSON line per finished game, appended as each game ends
-    DIR/transcripts/        game-NNNNN.yaml for each game (and NAME.SEAT.stderr.log of exec bots)
+    DIR/transcripts/        game-NNNNN.yaml for each game (and game-NNNNN.SEAT.stderr.log of exec bots)
     DIR/.lock               held while a run plays, so two runs never share a folder
 
 Only the main process writes ``results.jsonl``: each line is written whole, flushed and synced
