@@ -155,12 +155,21 @@ def move_name(move: Move) -> str:
     verb, then the words of the fields set, in field order, a direction by its name. A
     state's canonical text names every move in full: it fills in a move's count and a
     vortex's square when it plans them."""
+    names = _ARGUMENTS.get(type(move))
+    if names is None:  # the first move of its class (Hidden Roles' moves have fields of their own)
+        names = _ARGUMENTS[type(move)] = tuple(f.name for f in fields(move))[1:]
     words = [move.verb]
-    for f in fields(move)[1:]:
-        value = getattr(move, f.name)
+    for name in names:
+        value = getattr(move, name)
         if value is not None:
-            words.append(DIR_NAME[value] if f.name == "direction" else str(value))
+            words.append(DIR_NAME[value] if name == "direction" else str(value))
     return " ".join(words)
+
+
+_ARGUMENTS: dict[type, tuple[str, ...]] = {}
+"""A move class's fields after the verb, in order: read once a class, not at every
+``move_name`` (``fields`` was two-thirds of a name's time: 2.2 -> 0.8 us), which names every
+move of every legal listing."""
 
 
 def action_needed(move: Move) -> str | None:
