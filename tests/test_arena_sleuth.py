@@ -137,3 +137,47 @@ def test_the_sleuth_beats_random_clearly():
             for i, seat in enumerate(s.seats):
                 won[kinds[i]] += seat in s.state.result.winners
     assert won["sleuth"] > won["random"] * 1.1, won
+
+
+def _acts_read_again(s: Session, seat: str) -> list[tuple[str, str, float]]:
+    """The nominations and votes ``seat`` has seen, read from its whole stream (the sleuth's
+    knowledge before it kept a memo of them)."""
+    out = []
+    for e in s.events.visible_to(seat):
+        if e.kind == "nominate":
+            out.append((e.data["seat"], e.data["nominee"], sleuth.NOMINATION))
+        elif e.kind == "vote" and e.data.get("vote"):
+            out.append((e.data["seat"], e.data["vote"], 1.0))
+    return out
+
+
+def test_what_the_sleuth_keeps_between_turns_is_its_stream_read_again():
+    """The sleuth keeps the nominations and votes its seat has seen on the state between its
+    turns (``sleuth._acts``) and reads only the events since. At every turn of whole games (eight
+    deals, sleuths among random bots), its knowledge is its seat's whole stream read again, and
+    its choice is the one a sleuth with no memo makes from the same draws."""
+    rules = registry.get("mafia")
+    turns = carried = 0
+    for seed in range(8):
+        s = Session(rules, "9-players", seed=seed)
+        kinds = {seat: "sleuth" if i % 3 else "random" for i, seat in enumerate(s.seats)}
+        bots = {seat: RandomBot(seat, seed, kinds[seat]) for seat in s.seats}
+        while not s.over:
+            seat = s.state.awaiting()[0].seat
+            if kinds[seat] == "sleuth":
+                memo = s.state.__dict__.pop(sleuth.SEEN, None)
+                carried += memo is not None and memo.get(seat, (0, []))[0] > 0
+                draws = random.Random()
+                draws.setstate(bots[seat].rng.getstate())
+                without = sleuth.choose(s.state, seat, draws)  # no memo: it reads the whole stream
+                s.state.__dict__.pop(sleuth.SEEN)
+                if memo is not None:
+                    s.state.__dict__[sleuth.SEEN] = memo
+                move = bots[seat].choose_move(s)
+                assert move == without, f"{seat} chose {move} with its memo, {without} without (move {len(s.moves)})"
+                assert sleuth.knowledge(s.state, seat).acts == _acts_read_again(s, seat)
+                turns += 1
+            else:
+                move = bots[seat].choose_move(s)
+            s.submit_move(seat, move)
+    assert turns > 200 and carried > turns // 2, (turns, carried)

@@ -35,6 +35,7 @@ from arbiter.engine.games.mafia.state import MafiaState
 
 TRUST = 1.0  # a vote against a player later shown to be Mafia; a nomination weighs NOMINATION of it
 NOMINATION = 0.6
+SEEN = "_sleuth_seen"  # the state's attribute for what each seat's sleuth has read (``_acts``)
 
 
 @dataclass
@@ -77,12 +78,25 @@ def knowledge(state: MafiaState, seat: str) -> Knowledge:
     k = Knowledge(seat, view["card"], state.data.cards[view["card"]].side, list(view.get("team", [])),
                   list(view["alive"]), cards, sides, votes_now=dict(view.get("votes", {})),
                   candidates=list(view.get("candidates", [])))
-    for e in state.events.visible_to(seat):
-        if e.kind == "nominate":
-            k.acts.append((e.data["seat"], e.data["nominee"], NOMINATION))
-        elif e.kind == "vote" and e.data.get("vote"):
-            k.acts.append((e.data["seat"], e.data["vote"], 1.0))
+    k.acts = list(_acts(state, seat))
     return k
+
+
+def _acts(state: MafiaState, seat: str) -> list[tuple[str, str, float]]:
+    """The nominations and votes ``seat`` has seen, in order (``Knowledge.acts``). Kept on the
+    state between its turns (a bot memo, ``MafiaState.bot_memos``: not part of the game), with
+    how far into the event log it has read, so each turn reads only the events since its last:
+    reading its whole stream at every turn was a tenth of a sleuth's game, and grows with it."""
+    memo: dict[str, tuple[int, list[tuple[str, str, float]]]] = state.__dict__.setdefault(SEEN, {})
+    read, acts = memo.get(seat, (0, []))
+    log = state.events
+    for e in log.visible_to(seat, read):
+        if e.kind == "nominate":
+            acts.append((e.data["seat"], e.data["nominee"], NOMINATION))
+        elif e.kind == "vote" and e.data.get("vote"):
+            acts.append((e.data["seat"], e.data["vote"], 1.0))
+    memo[seat] = (len(log), acts)
+    return acts
 
 
 def _best(options: list[str], key: dict[str, float], rng: random.Random, *, lowest: bool = False,
