@@ -35,7 +35,7 @@ from arbiter.engine.games.mafia.state import MafiaState
 
 TRUST = 1.0  # a vote against a player later shown to be Mafia; a nomination weighs NOMINATION of it
 NOMINATION = 0.6
-SEEN = "_sleuth_seen"  # the state's attribute for what each seat's sleuth has read (``_acts``)
+SEEN, = MafiaState.bot_memos  # the state's attribute for what each seat's sleuth has read (``_acts``)
 
 
 @dataclass

@@ -30,7 +30,7 @@ from arbiter.engine.games.mafia.table import NIGHT, NOMINATE, VOTE, Plan
 class MafiaState(Day, Night):
     """One game of Classic Mafia: the table, its days and its nights."""
 
-    bot_memos = ("_sleuth_seen",)  # what each seat's sleuth bot has read of the log (sleuth.SEEN)
+    bot_memos = ("_sleuth_seen",)  # what each seat's sleuth bot has read of the log (``sleuth._acts``)
 
     def __init__(self, data: MafiaData, deck: dict[str, int], title: str, chance: Chance, events: EventLog) -> None:
         super().__init__(data, deck, title, chance, events)
