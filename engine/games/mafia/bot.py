@@ -110,7 +110,7 @@ def _night(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
         by_verb = {verb: targets for verb, targets in by_verb.items() if targets}
         if not by_verb:
             return None
-    awake = team is not None and alive[seat] and seat != state.jailed and cards[card[seat]].team == team  # in awake_team(team)
+    awake = team is not None and seat in state.awake_team(team)
     if awake and state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
         line = _talk(state, seat, rng, talk["night"])
         if line is not None:
