@@ -13,6 +13,7 @@ from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.errors import ArbiterError, UnknownSeatError
 from arbiter.engine.events import HOST
+from arbiter.engine.files import write_whole
 
 
 def _files(paths: tuple[str, ...]) -> list[Path]:
@@ -41,13 +42,14 @@ def _diff(path: Path, t: tr.Transcript, report: tr.ReplayReport) -> list[str]:
 
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--update", is_flag=True, help="Rewrite each file from the current rules (after an intended change).")
+@click.option("--update", is_flag=True,
+              help="Rewrite each file from the current rules (after an intended change), whole or not at all.")
 @click.option("--diff/--no-diff", default=True, show_default=True,
               help="Show where a transcript diverges as a unified diff of its lines.")
 def replay(files: tuple[str, ...], update: bool, diff: bool) -> None:
     """Re-run transcripts (FILES: transcripts or folders of them) and report any divergence.
 
-    Exit status 1 when one cannot be read or differs."""
+    Exit status 1 when one cannot be read, differs, or (--update) cannot be written."""
     bad = 0
     for path in _files(files):
         try:
@@ -60,7 +62,12 @@ def replay(files: tuple[str, ...], update: bool, diff: bool) -> None:
         for note in t.notes:
             click.echo(f"note {note}")
         if update and report.session is not None and report.ok:
-            path.write_text(tr.dump(report.session, t.session), encoding="utf-8")
+            try:  # whole or not at all: a kill or a full disk meanwhile leaves the file as it was
+                write_whole(path, tr.dump(report.session, t.session))
+            except OSError as exc:
+                click.echo(f"FAIL {path}: cannot write it: {exc.strerror or exc}; the file is as it was")
+                bad += 1
+                continue
             click.echo(f"updated {path}: {report.moves} moves")
         elif report.ok:
             result = report.session.state.result if report.session is not None else None

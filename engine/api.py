@@ -32,6 +32,7 @@ from arbiter.engine.agents import Agent, news
 from arbiter.engine.clock import parse_seconds, seconds_name
 from arbiter.engine.errors import InputError
 from arbiter.engine.events import HOST, Event
+from arbiter.engine.files import write_whole
 from arbiter.engine.game import Result
 from arbiter.engine.session import Choices, Session
 
@@ -153,10 +154,11 @@ class Game:
         return tr.dump(self.session)
 
     def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
-        """Write the transcript to ``path`` (never over a file that exists, unless told)."""
+        """Write the transcript to ``path`` whole (never over a file that exists, unless told:
+        ``FileExistsError``); a crash or a kill meanwhile leaves the file that was there, if any,
+        as it was (``files.write_whole``)."""
         p = Path(path)
-        with p.open("w" if overwrite else "x", encoding="utf-8") as f:
-            f.write(self.transcript())
+        write_whole(p, self.transcript(), replace=overwrite)
         return p
 
     # -- many agents ---------------------------------------------------------------------------

@@ -32,6 +32,7 @@ for _path in (ROOT, Path(__file__).resolve().parent):
 
 import yaml  # noqa: E402
 
+from arbiter.engine.files import write_whole  # noqa: E402
 from golden_games import GAMES  # noqa: E402
 
 RECIPES = Path(__file__).resolve().with_name("goldens.yaml")
@@ -101,7 +102,7 @@ def write(files: dict[str, str], out: Path) -> None:
     for name, text in sorted(files.items()):
         path = out / name
         if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8", newline="\n")
+            write_whole(path, text)
             print(f"wrote {label}/{name}")
     total = sum(len(t.encode("utf-8")) for t in files.values())
     print(f"{label}: {len(files)} goldens, {total // 1024} KiB")
@@ -165,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in games:
         doc = regenerate(name, doc, args.search)
     if doc != before or not RECIPES.exists():
-        RECIPES.write_text(recipes_text(doc), encoding="utf-8", newline="\n")
+        write_whole(RECIPES, recipes_text(doc))
         print(f"wrote {RECIPES.relative_to(ROOT)}")
     return 0
 

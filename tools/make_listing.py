@@ -19,6 +19,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from arbiter.cli.data import listing_rows  # noqa: E402
+from arbiter.engine.files import write_whole  # noqa: E402
 
 TARGET = ROOT / "cli" / "listing.py"
 HEAD = '''"""The rows of ``arbiter games`` (game, mode, seats, description), written by
@@ -43,7 +44,7 @@ def main() -> int:
             return 0
         print(f"{TARGET.relative_to(ROOT)} is out of date: run python tools/make_listing.py")
         return 1
-    TARGET.write_text(text(), encoding="utf-8")
+    write_whole(TARGET, text())
     print(f"wrote {TARGET.relative_to(ROOT)}")
     return 0
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from arbiter.engine.errors import ArbiterError
+from arbiter.engine.files import write_whole
 
 CONFIG, RESULTS, LOCK = "tournament.json", "results.jsonl", ".lock"
 FORMAT = 1
@@ -30,30 +31,6 @@ FORMAT = 1
 
 class FolderError(ArbiterError):
     pass
-
-
-def _sync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def write_file(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole: a temporary file, synced, renamed over it."""
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    _sync_dir(path.parent)
 
 
 class Folder:
@@ -84,7 +61,7 @@ class Folder:
             folder = cls(p)
             folder.lock()
             (p / "transcripts").mkdir(exist_ok=True)
-            write_file(p / CONFIG, json.dumps({"format": FORMAT, **config}, indent=2) + "\n")
+            write_whole(p / CONFIG, json.dumps({"format": FORMAT, **config}, indent=2) + "\n")
         except OSError as exc:
             raise FolderError(f"cannot make the tournament's folder {p}: {exc.strerror or exc}") from None
         return folder
@@ -134,7 +111,7 @@ class Folder:
         for name, text in files.items():
             if "/" in name or name.startswith("."):
                 raise FolderError(f"a worker returned a file with a bad name: {name!r}")
-            write_file(self.transcripts / name, text)
+            write_whole(self.transcripts / name, text)
 
 
 def read_results(path: Path) -> tuple[list[dict[str, Any]], int]:

@@ -1,0 +1,115 @@
+"""Files written whole: a reader, a crash or a kill at any instant finds the old file or the
+new one, never a part of either.
+
+The text goes to a new file beside the target (same folder, so the same file system), is
+flushed and synced, and only then renamed over the target, an atomic step; the folder is
+synced after it, so the rename itself survives a power cut. Until the rename the target is
+untouched. A failure on the way (a full disk, an error) removes the new file and raises; a
+kill leaves at most that new file, a hidden ``.NAME.PID-K.tmp`` beside the target, which
+nothing reads. A file written over keeps its permission bits; a new one gets the usual ones
+(0666 less the umask), as ``open`` would give it.
+
+>>> import tempfile
+>>> folder = Path(tempfile.mkdtemp())
+>>> write_whole(folder / "a.txt", "first\\n")
+>>> write_whole(folder / "a.txt", "second\\n")
+>>> (folder / "a.txt").read_text(), sorted(p.name for p in folder.iterdir())
+('second\\n', ['a.txt'])
+>>> write_whole(folder / "a.txt", "third\\n", replace=False)
+Traceback (most recent call last):
+FileExistsError: [Errno 17] File exists: '...a.txt'
+>>> import shutil; shutil.rmtree(folder)
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+
+def write_whole(path: str | Path, text: str, *, replace: bool = True) -> None:
+    """Write ``text`` (UTF-8, line ends as they are) to ``path`` whole (see the module's text).
+    With ``replace=False`` never over a file that exists: ``FileExistsError``, and nothing
+    written. ``OSError`` as the system raises it (the target as it was)."""
+    path = Path(path)
+    if not replace and os.path.lexists(path):
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
+    data = text.encode("utf-8")
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(path).st_mode) if replace else None
+    except FileNotFoundError:
+        mode = None
+    fd, tmp = _new_beside(path)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            if mode is not None:
+                os.fchmod(fd, mode)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if replace:
+            os.replace(tmp, path)
+        else:
+            _link_new(tmp, path)
+    except BaseException:
+        _remove(tmp)
+        raise
+    _sync_folder(path.parent)
+
+
+def _new_beside(path: Path) -> tuple[int, Path]:
+    """A new, empty, hidden file in ``path``'s folder, open for writing: its descriptor and path.
+    Created as ``open`` creates files (0666 less the umask), never over one that exists."""
+    for k in range(1000):
+        tmp = path.with_name(f".{path.name}.{os.getpid()}-{k}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666), tmp
+        except FileExistsError:  # left by a killed writer that had this process id
+            continue
+        except OSError as exc:  # named by the file asked for, not by the hidden one
+            raise type(exc)(exc.errno, exc.strerror, str(path)) from None
+    raise FileExistsError(errno.EEXIST, "no free name for a temporary file beside it", str(path))
+
+
+def _link_new(tmp: Path, path: Path) -> None:
+    """Put the whole file ``tmp`` at ``path`` unless a file is there: a hard link, which fails
+    if one is, then ``tmp`` unlinked. Where the file system has no hard links, a rename after a
+    last look (a file made between the look and the rename would be replaced)."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+            raise
+        if os.path.lexists(path):
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path)) from None
+        os.replace(tmp, path)
+        return
+    _remove(tmp)
+
+
+def _remove(tmp: Path) -> None:
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+
+
+def _sync_folder(folder: Path) -> None:
+    """Sync ``folder`` so a rename in it survives a power cut (where folders can be synced)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
