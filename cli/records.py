@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import difflib
 import sys
 from pathlib import Path
 
 import click
 
-from arbiter.cli.common import EXIT_ERROR, explain, fail, usage
+from arbiter.cli.common import EXIT_ERROR, EXIT_INTERRUPTED, explain, fail, usage
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.errors import ArbiterError, UnknownSeatError
 from arbiter.engine.events import HOST
-from arbiter.engine.files import write_whole
+from arbiter.engine.replays import FileCheck, check_files, default_workers
 
 
 def _files(paths: tuple[str, ...]) -> list[Path]:
@@ -31,62 +30,56 @@ def _files(paths: tuple[str, ...]) -> list[Path]:
     return out
 
 
-def _diff(path: Path, t: tr.Transcript, report: tr.ReplayReport) -> list[str]:
-    """The transcript as recorded against the transcript the replay makes, as a unified diff."""
-    if report.session is None:
-        return []
-    recorded = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    replayed = tr.dump(report.session, t.session).splitlines(keepends=True)
-    return list(difflib.unified_diff(recorded, replayed, f"{path} (recorded)", f"{path} (replayed)", n=1))
-
-
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--update", is_flag=True,
               help="Rewrite each file from the current rules (after an intended change), whole or not at all.")
 @click.option("--diff/--no-diff", default=True, show_default=True,
               help="Show where a transcript diverges as a unified diff of its lines.")
-def replay(files: tuple[str, ...], update: bool, diff: bool) -> None:
+@click.option("--workers", type=click.IntRange(min=1),
+              help="Transcripts at once, each in a worker process (default: the machine's cores). "
+                   "The report is the same with any number.")
+def replay(files: tuple[str, ...], update: bool, diff: bool, workers: int | None) -> None:
     """Re-run transcripts (FILES: transcripts or folders of them) and report any divergence.
 
     Exit status 1 when one cannot be read, differs, or (--update) cannot be written."""
-    bad = 0
-    for path in _files(files):
-        try:
-            t = tr.read(path)
-        except ArbiterError as exc:
-            click.echo(f"FAIL {path}: {exc.message}")
-            bad += 1
-            continue
-        report = tr.replay(t, update=update)
-        for note in t.notes:
-            click.echo(f"note {note}")
-        if update and report.session is not None and report.ok:
-            try:  # whole or not at all: a kill or a full disk meanwhile leaves the file as it was
-                write_whole(path, tr.dump(report.session, t.session))
-            except OSError as exc:
-                click.echo(f"FAIL {path}: cannot write it: {exc.strerror or exc}; the file is as it was")
-                bad += 1
-                continue
-            click.echo(f"updated {path}: {report.moves} moves")
-        elif report.ok:
-            result = report.session.state.result if report.session is not None else None
-            if t.finished:
-                state = "finished: " + (t.result or {}).get("text", "")
-            elif result is not None:
-                state = f"finished: {result.text} (the transcript has no ending; the moves make it)"
-            else:
-                state = "unfinished (resumable)"
-            click.echo(f"ok {path}: {report.moves} moves, {state}")
-        else:
-            bad += 1
-            click.echo(f"FAIL {path}:")
-            for problem in report.problems:
-                click.echo(f"  {problem}")
-            if diff:
-                click.echo("".join(_diff(path, t, report)), nl=False)
+    paths = _files(files)
+    bad = checked = 0
+    try:
+        for found in check_files(paths, update=update, diff=diff, workers=workers or default_workers()):
+            checked += 1
+            bad += not found.ok
+            click.echo(_report(found), nl=False)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: {checked} of {len(paths)} transcripts checked", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except ArbiterError as exc:
+        fail(exc.message)
     if bad:
         sys.exit(EXIT_ERROR)
+
+
+def _report(found: FileCheck) -> str:
+    """What ``replay`` prints of one file: its lines, each ending in a newline."""
+    if found.unreadable is not None:
+        return f"FAIL {found.path}: {found.unreadable}\n"
+    lines = [f"note {note}" for note in found.notes]
+    if found.problems:
+        lines += [f"FAIL {found.path}:", *(f"  {problem}" for problem in found.problems)]
+        return "\n".join(lines) + "\n" + "".join(found.diff)
+    if found.unwritten is not None:
+        lines.append(f"FAIL {found.path}: cannot write it: {found.unwritten}; the file is as it was")
+    elif found.updated:
+        lines.append(f"updated {found.path}: {found.moves} moves")
+    else:
+        if found.ending_written:
+            state = "finished: " + found.result_text
+        elif found.finished:
+            state = f"finished: {found.result_text} (the transcript has no ending; the moves make it)"
+        else:
+            state = "unfinished (resumable)"
+        lines.append(f"ok {found.path}: {found.moves} moves, {state}")
+    return "\n".join(lines) + "\n"
 
 
 @click.command()

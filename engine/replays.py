@@ -1,0 +1,153 @@
+"""Transcripts checked in numbers: each file read, replayed, and with ``update`` rewritten
+(whole, ``files.write_whole``), in worker processes when there are many, the findings handed
+back in the files' order, so what is found, and in which order, is the same with one worker or
+many.
+
+A worker is a process of its own: ``fork``ed on Linux when the calling process runs a single
+thread (after the first file was checked here, so the workers start with its game's data
+compiled), else ``spawn``ed. Workers ignore Ctrl-C: the caller decides to stop, and the files
+being checked are finished (a rewrite is whole or not at all either way).
+
+>>> import tempfile
+>>> from arbiter.engine import registry, transcript
+>>> from arbiter.engine.bench import play_random
+>>> folder = Path(tempfile.mkdtemp())
+>>> session = play_random(registry.get("mafia"), "8-players", seed=3)
+>>> _ = (folder / "g.yaml").write_text(transcript.dump(session), encoding="utf-8")
+>>> [(c.ok, c.moves == len(session.moves), c.finished) for c in check_files([folder / "g.yaml"])]
+[(True, True, True)]
+>>> import shutil; shutil.rmtree(folder)
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, replace
+from functools import partial
+from multiprocessing import get_context
+from pathlib import Path
+
+from arbiter.engine import transcript as tr
+from arbiter.engine.errors import ArbiterError
+from arbiter.engine.files import write_whole
+
+CHUNK = 4
+"""Files a worker is handed at once: few enough that stopping waits for little."""
+
+
+@dataclass(frozen=True)
+class FileCheck:
+    """What checking one transcript file found (plain values: a worker sends it back)."""
+
+    path: str
+    unreadable: str | None = None
+    """Why the file could not be read as a transcript (nothing else was done)."""
+    notes: tuple[str, ...] = ()
+    """What the reader noticed and went on (a cut-off ending, say)."""
+    problems: tuple[str, ...] = ()
+    """Why it does not replay exactly (none: it does)."""
+    diff: tuple[str, ...] = ()
+    """Where it diverges: the file against the transcript the replay makes, a unified diff."""
+    moves: int = 0
+    finished: bool = False
+    """Whether the game is over (by its written ending, or by its moves)."""
+    result_text: str = ""
+    ending_written: bool = False
+    """Whether the file has its ending (``result``); a game its moves finished may lack it."""
+    updated: bool = False
+    """Rewritten from the current rules (``update``)."""
+    unwritten: str | None = None
+    """Why the rewrite could not be written (the file is as it was)."""
+
+    @property
+    def ok(self) -> bool:
+        return self.unreadable is None and not self.problems and self.unwritten is None
+
+
+def check_file(path: str | Path, *, update: bool = False, diff: bool = True) -> FileCheck:
+    """Read and replay the transcript at ``path``; with ``update``, rewrite it from the current
+    rules when it replays (``transcript.replay``'s ``update``); with ``diff``, show where one
+    that does not replay diverges."""
+    name = str(path)
+    try:
+        t = tr.read(path)
+    except ArbiterError as exc:
+        return FileCheck(name, unreadable=exc.message)
+    report = tr.replay(t, update=update)
+    session, notes = report.session, tuple(t.notes)
+    if not report.ok or session is None:
+        lines = _diff(Path(path), t, report) if diff else []
+        return FileCheck(name, notes=notes, problems=tuple(report.problems), diff=tuple(lines))
+    result = session.state.result
+    found = FileCheck(name, notes=notes, moves=report.moves, finished=t.finished or result is not None,
+                      result_text=(t.result or {}).get("text", "") if t.finished else result.text if result else "",
+                      ending_written=t.finished)
+    if not update:
+        return found
+    try:
+        write_whole(path, tr.dump(session, t.session))
+    except OSError as exc:
+        return replace(found, unwritten=str(exc.strerror or exc))
+    return replace(found, updated=True)
+
+
+def _diff(path: Path, t: tr.Transcript, report: tr.ReplayReport) -> list[str]:
+    """The transcript as recorded against the transcript the replay makes, as a unified diff."""
+    if report.session is None:
+        return []
+    recorded = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    replayed = tr.dump(report.session, t.session).splitlines(keepends=True)
+    return list(difflib.unified_diff(recorded, replayed, f"{path} (recorded)", f"{path} (replayed)", n=1))
+
+
+def check_files(paths: Sequence[str | Path], *, update: bool = False, diff: bool = True,
+                workers: int = 1) -> Iterator[FileCheck]:
+    """``check_file`` of each of ``paths``, in their order, by up to ``workers`` processes
+    (one: here, one file after the other). A worker that dies raises ``ArbiterError``."""
+    check = partial(check_file, update=update, diff=diff)
+    paths = list(paths)
+    workers = max(1, min(workers, len(paths) - 1))
+    if workers == 1:
+        yield from map(check, paths)
+        return
+    yield check(paths[0])  # here: a forked worker starts with the game's data compiled
+    fork = sys.platform.startswith("linux") and threading.active_count() == 1
+    executor = ProcessPoolExecutor(workers, mp_context=get_context("fork" if fork else "spawn"),
+                                   initializer=_ignore_ctrl_c)
+    try:
+        rest = paths[1:]
+        chunks = [rest[i:i + CHUNK] for i in range(0, len(rest), CHUNK)]
+        futures: list[Future[list[FileCheck]]] = [executor.submit(_check_chunk, chunk, update, diff)
+                                                  for chunk in chunks]
+        for chunk, future in zip(chunks, futures):
+            try:
+                found = future.result()
+            except BrokenProcessPool:
+                raise ArbiterError(f"a worker checking {chunk[0]} (or one of the {len(chunk)} files from it) "
+                                   "died before it was done") from None
+            yield from found
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _check_chunk(paths: list[str | Path], update: bool, diff: bool) -> list[FileCheck]:
+    return [check_file(p, update=update, diff=diff) for p in paths]
+
+
+def _ignore_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def default_workers() -> int:
+    """The machine's cores (those this process may run on)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1

@@ -1,0 +1,133 @@
+"""Transcripts checked in numbers (``engine/replays.py``, ``arbiter replay --workers``): the
+report, its order, the exit status and the files ``--update`` writes are the same with one
+worker or many; a worker that dies is an error that names the files; Ctrl-C stops the workers.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from arbiter.engine import registry, replays
+from arbiter.engine import transcript as tr
+from arbiter.engine.bench import play_random
+from arbiter.engine.errors import ArbiterError
+from tests.helpers import run
+
+GAMES = [("fbi-mafia", "standard-3v3", None), ("mafia", "8-players", None), ("magic-maze", "1", "planner"),
+         ("fbi-mafia", "duel-4v4", None), ("mafia", "12-players", None)]
+
+
+def folder_of_every_kind(folder: Path) -> list[Path]:
+    """Transcripts that replay (finished, unfinished, an ending cut off), one tampered with, one
+    unreadable, one whose recorded result was edited (``--update`` repairs it): in name order."""
+    folder.mkdir()
+    texts: dict[str, str] = {}
+    for i, (game, variant, kind) in enumerate(GAMES * 2):
+        session = play_random(registry.get(game), variant, seed=10 + i, kind=kind or "random",
+                              **({"max_inputs": 12} if i == 6 else {}))
+        texts[f"g{i:02}.yaml"] = tr.dump(session)
+    finished = texts["g00.yaml"]
+    texts["g10-cut.yaml"] = finished[: finished.index("\nresult:") + 20]  # a crash while the ending was written
+    texts["g11-tampered.yaml"] = re.sub(r"(\{move: \{n: 2, seat: )\w+", r"\1nobody", finished, count=1)
+    texts["g12-unreadable.yaml"] = "format: [1\n"
+    texts["g13-edited.yaml"] = texts["g01.yaml"].replace("\n  text: '", "\n  text: 'edited ", 1)
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return sorted(folder.iterdir())
+
+
+@pytest.fixture(scope="module")
+def every_kind(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return folder_of_every_kind(tmp_path_factory.mktemp("replays") / "t")[0].parent
+
+
+def test_the_folder_holds_every_kind_of_finding(every_kind: Path) -> None:
+    found = {Path(c.path).name: c for c in replays.check_files(sorted(every_kind.iterdir()))}
+    assert found["g10-cut.yaml"].ok and found["g10-cut.yaml"].notes and not found["g10-cut.yaml"].ending_written
+    assert found["g06.yaml"].ok and not found["g06.yaml"].finished
+    assert not found["g11-tampered.yaml"].ok and found["g11-tampered.yaml"].diff
+    assert found["g12-unreadable.yaml"].unreadable
+    assert not found["g13-edited.yaml"].ok and "result differs" in found["g13-edited.yaml"].problems[0]
+    assert sum(c.ok for c in found.values()) == 11
+
+
+@pytest.mark.parametrize("workers", [2, 3, 20])
+def test_any_number_of_workers_finds_the_same_in_the_same_order(every_kind: Path, workers: int) -> None:
+    paths = sorted(every_kind.iterdir())
+    assert list(replays.check_files(paths, workers=workers)) == list(replays.check_files(paths, workers=1))
+
+
+@pytest.mark.parametrize("args", [[], ["--no-diff"]])
+def test_the_report_and_exit_status_are_the_same_with_any_number_of_workers(every_kind: Path, args: list[str]) -> None:
+    one = run("replay", *args, "--workers", 1, every_kind)
+    assert one.exit_code == 1
+    assert [line.split()[0] for line in one.output.splitlines() if line.startswith(("ok", "FAIL"))].count("ok") == 11
+    for workers in (2, 5):
+        many = run("replay", *args, "--workers", workers, every_kind)
+        assert (many.exit_code, many.output) == (one.exit_code, one.output)
+
+
+def test_update_writes_the_same_files_with_any_number_of_workers(tmp_path: Path, every_kind: Path) -> None:
+    outputs = {}
+    for workers in (1, 3):
+        copy = tmp_path / f"w{workers}"
+        shutil.copytree(every_kind, copy)
+        r = run("replay", "--update", "--workers", workers, copy)
+        outputs[workers] = (r.exit_code, r.output.replace(str(copy), "DIR"),
+                            {p.name: p.read_bytes() for p in sorted(copy.iterdir())})
+    assert outputs[1] == outputs[3]
+    exit_code, output, written = outputs[1]
+    assert exit_code == 1  # the tampered and the unreadable stay failures
+    assert "updated DIR/g13-edited.yaml" in output
+    assert written["g13-edited.yaml"] == (every_kind / "g01.yaml").read_bytes()
+    assert written["g11-tampered.yaml"] == (every_kind / "g11-tampered.yaml").read_bytes()
+
+
+def dies_on_tampered(path: str | Path, **kwargs: object) -> replays.FileCheck:
+    if "tampered" in str(path):
+        os._exit(3)  # a worker killed at this file (a planted fault, inherited by forked workers)
+    return checked(path, **kwargs)  # type: ignore[arg-type]
+
+
+checked = replays.check_file
+
+
+def test_a_worker_that_dies_is_an_error_naming_its_files(every_kind: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(replays.threading, "active_count", lambda: 1)  # fork, so the workers have the fault
+    monkeypatch.setattr(replays, "check_file", dies_on_tampered)
+    paths = sorted(every_kind.iterdir())
+    got: list[replays.FileCheck] = []
+    with pytest.raises(ArbiterError, match=r"a worker checking .*died before it was done"):
+        got.extend(replays.check_files(paths, workers=2))
+    assert [Path(c.path).name for c in got] == [p.name for p in paths[:len(got)]]  # in order, up to the fault
+    assert all(p.name < "g11-tampered.yaml" for p in map(Path, (c.path for c in got)))
+    assert multiprocessing.active_children() == []
+    r = run("replay", "--workers", 2, every_kind)
+    assert r.exit_code == 1
+    assert re.search(r"Error: a worker checking \S+ \(or one of the \d+ files from it\) died", r.output)
+
+
+def test_stopping_early_stops_the_workers_and_drops_what_they_had_not_begun(every_kind: Path) -> None:
+    found: Iterator[replays.FileCheck] = replays.check_files(sorted(every_kind.iterdir()) * 4, workers=2)
+    assert next(found).ok and next(found).ok
+    found.close()  # what a Ctrl-C in the loop that reads them does
+    assert multiprocessing.active_children() == []
+
+
+def test_ctrl_c_ends_the_replay_with_status_130_and_says_how_far_it_got(
+        every_kind: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(paths: list[Path], **kwargs: object) -> Iterator[replays.FileCheck]:
+        yield replays.check_file(paths[0])
+        raise KeyboardInterrupt
+    monkeypatch.setattr("arbiter.cli.records.check_files", interrupted)
+    r = run("replay", every_kind)
+    assert r.exit_code == 130
+    assert r.output.splitlines()[0].startswith(f"ok {every_kind / 'g00.yaml'}: ")
+    assert f"interrupted: 1 of {len(list(every_kind.iterdir()))} transcripts checked" in r.output
