@@ -124,8 +124,16 @@ def check_files(paths: Sequence[str | Path], *, update: bool = False, diff: bool
     try:
         rest = paths[1:]
         chunks = [rest[i:i + CHUNK] for i in range(0, len(rest), CHUNK)]
-        futures: list[Future[list[FileCheck]]] = [executor.submit(_check_chunk, chunk, update, diff)
-                                                  for chunk in chunks]
+        # the workers are forked at the first submit with Ctrl-C held back, until their initializer
+        # ignores it; here it is held only meanwhile (a Ctrl-C then arrives when it is let through)
+        if fork:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            futures: list[Future[list[FileCheck]]] = [executor.submit(_check_chunk, chunk, update, diff)
+                                                      for chunk in chunks]
+        finally:
+            if fork:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         for chunk, future in zip(chunks, futures):
             try:
                 found = future.result()
@@ -142,7 +150,9 @@ def _check_chunk(paths: list[str | Path], update: bool, diff: bool) -> list[File
 
 
 def _ignore_ctrl_c() -> None:
+    """A worker's start: Ctrl-C ignored (then let through, if it was held back by the fork)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def default_workers() -> int:

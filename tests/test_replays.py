@@ -9,6 +9,9 @@ import multiprocessing
 import os
 import re
 import shutil
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +21,7 @@ from arbiter.engine import registry, replays
 from arbiter.engine import transcript as tr
 from arbiter.engine.bench import play_random
 from arbiter.engine.errors import ArbiterError
-from tests.helpers import run
+from tests.helpers import REPO, run
 
 GAMES = [("fbi-mafia", "standard-3v3", None), ("mafia", "8-players", None), ("magic-maze", "1", "planner"),
          ("fbi-mafia", "duel-4v4", None), ("mafia", "12-players", None)]
@@ -131,3 +134,28 @@ def test_ctrl_c_ends_the_replay_with_status_130_and_says_how_far_it_got(
     assert r.exit_code == 130
     assert r.output.splitlines()[0].startswith(f"ok {every_kind / 'g00.yaml'}: ")
     assert f"interrupted: 1 of {len(list(every_kind.iterdir()))} transcripts checked" in r.output
+
+
+def test_ctrl_c_at_a_terminal_stops_the_parent_and_its_workers_without_a_traceback(tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole process group, workers included: the run ends with status 130,
+    says how many files it checked (those it reported, no more), and nothing prints a traceback."""
+    folder = tmp_path / "many"
+    folder.mkdir()
+    kinds = [p for p in sorted(folder_of_every_kind(tmp_path / "kinds")) if "unreadable" not in p.name]
+    for i in range(150):
+        shutil.copy(kinds[i % len(kinds)], folder / f"c{i:03}-{kinds[i % len(kinds)].name}")
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "arbiter.cli.main", "replay", "--no-diff", "--workers", "2",
+                             str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            start_new_session=True)
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # the first file is checked before the workers start
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert first.startswith(f"ok {folder / 'c000-g00.yaml'}: ")
+    assert proc.returncode == 130, err
+    assert "Traceback" not in out + err, err
+    told = re.fullmatch(r"interrupted: (\d+) of 150 transcripts checked\n", err)
+    assert told, err
+    reported = [line for line in [first, *out.splitlines()] if line.startswith(("ok ", "FAIL "))]
+    assert len(reported) == int(told.group(1)) < 150  # each file it says it checked, and no more
