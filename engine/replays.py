@@ -86,9 +86,12 @@ def check_file(path: str | Path, *, update: bool = False, diff: bool = True) -> 
         lines = _diff(Path(path), t, report) if diff else []
         return FileCheck(name, notes=notes, problems=tuple(report.problems), diff=tuple(lines))
     result = session.state.result
+    if t.finished:  # its written ending (the replay compared it with the moves' own)
+        text = (t.result or {}).get("text", "")
+    else:
+        text = result.text if result is not None else ""
     found = FileCheck(name, notes=notes, moves=report.moves, finished=t.finished or result is not None,
-                      result_text=(t.result or {}).get("text", "") if t.finished else result.text if result else "",
-                      ending_written=t.finished)
+                      result_text=text, ending_written=t.finished)
     if not update:
         return found
     try:
@@ -110,7 +113,8 @@ def _diff(path: Path, t: tr.Transcript, report: tr.ReplayReport) -> list[str]:
 def check_files(paths: Sequence[str | Path], *, update: bool = False, diff: bool = True,
                 workers: int = 1) -> Iterator[FileCheck]:
     """``check_file`` of each of ``paths``, in their order, by up to ``workers`` processes
-    (one: here, one file after the other). A worker that dies raises ``ArbiterError``."""
+    (one: here, one file after the other). A worker that dies raises ``ArbiterError``, naming the
+    first file not checked (those before it were handed back)."""
     check = partial(check_file, update=update, diff=diff)
     paths = list(paths)
     workers = max(1, min(workers, len(paths) - 1))
@@ -134,12 +138,15 @@ def check_files(paths: Sequence[str | Path], *, update: bool = False, diff: bool
         finally:
             if fork:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        done = 1
         for chunk, future in zip(chunks, futures):
             try:
                 found = future.result()
-            except BrokenProcessPool:
-                raise ArbiterError(f"a worker checking {chunk[0]} (or one of the {len(chunk)} files from it) "
-                                   "died before it was done") from None
+            except BrokenProcessPool:  # the pool stops every worker when one dies
+                left = len(paths) - done - 1
+                rest_of = f" and the {left} file{'s' if left > 1 else ''} after it were" if left else " was"
+                raise ArbiterError(f"a worker process died (killed?): {chunk[0]}{rest_of} not checked") from None
+            done += len(found)
             yield from found
     finally:
         executor.shutdown(wait=True, cancel_futures=True)

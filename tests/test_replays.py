@@ -102,19 +102,29 @@ def dies_on_tampered(path: str | Path, **kwargs: object) -> replays.FileCheck:
 checked = replays.check_file
 
 
-def test_a_worker_that_dies_is_an_error_naming_its_files(every_kind: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_worker_that_dies_is_an_error_naming_the_first_file_not_checked(
+        every_kind: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(replays.threading, "active_count", lambda: 1)  # fork, so the workers have the fault
     monkeypatch.setattr(replays, "check_file", dies_on_tampered)
     paths = sorted(every_kind.iterdir())
     got: list[replays.FileCheck] = []
-    with pytest.raises(ArbiterError, match=r"a worker checking .*died before it was done"):
+    with pytest.raises(ArbiterError) as caught:
         got.extend(replays.check_files(paths, workers=2))
-    assert [Path(c.path).name for c in got] == [p.name for p in paths[:len(got)]]  # in order, up to the fault
-    assert all(p.name < "g11-tampered.yaml" for p in map(Path, (c.path for c in got)))
+    assert [c.path for c in got] == list(map(str, paths[:len(got)]))  # in order, up to the fault at most
+    assert len(got) <= [p.name for p in paths].index("g11-tampered.yaml")
+    left = len(paths) - len(got) - 1
+    assert caught.value.message == (f"a worker process died (killed?): {paths[len(got)]} and the {left} files "
+                                    "after it were not checked")
     assert multiprocessing.active_children() == []
     r = run("replay", "--workers", 2, every_kind)
     assert r.exit_code == 1
-    assert re.search(r"Error: a worker checking \S+ \(or one of the \d+ files from it\) died", r.output)
+    error = re.search(r"^Error: a worker process died \(killed\?\): (\S+) and the (\d+) files after it were not "
+                      r"checked$", r.output, re.M)
+    assert error, r.output
+    checked_lines = [line.split()[1].rstrip(":") for line in r.output.splitlines() if line.startswith(("ok ", "FAIL "))]
+    assert checked_lines == list(map(str, paths[:len(checked_lines)]))
+    assert error.group(1) == str(paths[len(checked_lines)])
+    assert int(error.group(2)) == len(paths) - len(checked_lines) - 1
 
 
 def test_stopping_early_stops_the_workers_and_drops_what_they_had_not_begun(every_kind: Path) -> None:
