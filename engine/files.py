@@ -6,8 +6,9 @@ flushed and synced, and only then renamed over the target, an atomic step; the f
 synced after it, so the rename itself survives a power cut. Until the rename the target is
 untouched. A failure on the way (a full disk, an error) removes the new file and raises; a
 kill leaves at most that new file, a hidden ``.NAME.PID-K.tmp`` beside the target, which
-nothing reads. A file written over keeps its permission bits; a new one gets the usual ones
-(0666 less the umask), as ``open`` would give it.
+nothing reads. A file written over keeps its permission bits; given a symbolic link, the link
+stays and the file it leads to is the one rewritten; a new file gets the usual bits (0666 less
+the umask), as ``open`` would give it.
 
 >>> import tempfile
 >>> folder = Path(tempfile.mkdtemp())
@@ -36,6 +37,8 @@ def write_whole(path: str | Path, text: str, *, replace: bool = True) -> None:
     path = Path(path)
     if not replace and os.path.lexists(path):
         raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
+    if os.path.islink(path):  # the file it leads to is rewritten; the link stays
+        path = Path(os.path.realpath(path))
     data = text.encode("utf-8")
     try:
         mode: int | None = stat.S_IMODE(os.stat(path).st_mode) if replace else None

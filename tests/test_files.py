@@ -118,6 +118,17 @@ def test_a_file_written_over_keeps_its_mode_and_a_new_one_gets_opens(tmp_path: P
     assert stat.S_IMODE((tmp_path / "n.txt").stat().st_mode) == stat.S_IMODE(made_by_open.stat().st_mode)
 
 
+def test_a_symbolic_link_stays_and_the_file_it_leads_to_is_rewritten(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    target, link = tmp_path / "real" / "t.yaml", tmp_path / "link.yaml"
+    target.write_text(OLD, encoding="utf-8")
+    link.symlink_to(target)
+    files.write_whole(link, NEW)
+    assert link.is_symlink() and link.resolve() == target
+    assert target.read_text(encoding="utf-8") == NEW
+    assert beside(target) == []
+
+
 def test_replace_false_never_writes_over_a_file(tmp_path: Path) -> None:
     target, link = tmp_path / "t.yaml", tmp_path / "dangling.yaml"
     target.write_text(OLD, encoding="utf-8")
