@@ -67,6 +67,18 @@ def test_any_number_of_workers_finds_the_same_in_the_same_order(every_kind: Path
     assert list(replays.check_files(paths, workers=workers)) == list(replays.check_files(paths, workers=1))
 
 
+def test_spawned_workers_find_the_same(every_kind: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the process runs other threads (or off Linux) the workers are spawned, not forked:
+    they import arbiter afresh and compile the game's data themselves, and find the same."""
+    spawned = []
+    real = replays.get_context
+    monkeypatch.setattr(replays.threading, "active_count", lambda: 2)
+    monkeypatch.setattr(replays, "get_context", lambda method: spawned.append(method) or real(method))
+    paths = sorted(every_kind.iterdir())
+    assert list(replays.check_files(paths, workers=2)) == list(replays.check_files(paths, workers=1))
+    assert spawned == ["spawn"]
+
+
 @pytest.mark.parametrize("args", [[], ["--no-diff"]])
 def test_the_report_and_exit_status_are_the_same_with_any_number_of_workers(every_kind: Path, args: list[str]) -> None:
     one = run("replay", *args, "--workers", 1, every_kind)
