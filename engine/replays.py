@@ -27,16 +27,17 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from functools import partial
-from multiprocessing import get_context
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from arbiter.engine import transcript as tr
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.files import write_whole
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 CHUNK = 4
 """Files a worker is handed at once: few enough that stopping waits for little."""
@@ -122,9 +123,14 @@ def check_files(paths: Sequence[str | Path], *, update: bool = False, diff: bool
         yield from map(check, paths)
         return
     yield check(paths[0])  # here: a forked worker starts with the game's data compiled
-    fork = sys.platform.startswith("linux") and threading.active_count() == 1
-    executor = ProcessPoolExecutor(workers, mp_context=get_context("fork" if fork else "spawn"),
-                                   initializer=_ignore_ctrl_c)
+    # imported here: ~15 ms that a replay of one file (the commonest) does not need
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+    from multiprocessing import get_context
+
+    method = _start_method()
+    fork = method == "fork"
+    executor = ProcessPoolExecutor(workers, mp_context=get_context(method), initializer=_ignore_ctrl_c)
     try:
         rest = paths[1:]
         chunks = [rest[i:i + CHUNK] for i in range(0, len(rest), CHUNK)]
@@ -150,6 +156,11 @@ def check_files(paths: Sequence[str | Path], *, update: bool = False, diff: bool
             yield from found
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_method() -> str:
+    """``fork`` where it is safe (Linux, and this process runs one thread), else ``spawn``."""
+    return "fork" if sys.platform.startswith("linux") and threading.active_count() == 1 else "spawn"
 
 
 def _check_chunk(paths: list[str | Path], update: bool, diff: bool) -> list[FileCheck]:

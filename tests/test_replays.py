@@ -70,10 +70,11 @@ def test_any_number_of_workers_finds_the_same_in_the_same_order(every_kind: Path
 def test_spawned_workers_find_the_same(every_kind: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the process runs other threads (or off Linux) the workers are spawned, not forked:
     they import arbiter afresh and compile the game's data themselves, and find the same."""
-    spawned = []
-    real = replays.get_context
     monkeypatch.setattr(replays.threading, "active_count", lambda: 2)
-    monkeypatch.setattr(replays, "get_context", lambda method: spawned.append(method) or real(method))
+    assert replays._start_method() == "spawn"
+    spawned = []
+    real = multiprocessing.get_context
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method: spawned.append(method) or real(method))
     paths = sorted(every_kind.iterdir())
     assert list(replays.check_files(paths, workers=2)) == list(replays.check_files(paths, workers=1))
     assert spawned == ["spawn"]
@@ -116,7 +117,7 @@ checked = replays.check_file
 
 def test_a_worker_that_dies_is_an_error_naming_the_first_file_not_checked(
         every_kind: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(replays.threading, "active_count", lambda: 1)  # fork, so the workers have the fault
+    monkeypatch.setattr(replays, "_start_method", lambda: "fork")  # so the workers have the fault
     monkeypatch.setattr(replays, "check_file", dies_on_tampered)
     paths = sorted(every_kind.iterdir())
     got: list[replays.FileCheck] = []
