@@ -3,10 +3,14 @@
 back in the files' order, so what is found, and in which order, is the same with one worker or
 many.
 
-A worker is a process of its own: ``fork``ed on Linux when the calling process runs a single
-thread (after the first file was checked here, so the workers start with its game's data
-compiled), else ``spawn``ed. Workers ignore Ctrl-C: the caller decides to stop, and the files
-being checked are finished (a rewrite is whole or not at all either way).
+The first files are checked here: the first compiles its game's data (which workers forked
+after it inherit), the next two tell how long a file takes. Workers start only when the files
+left would take longer than ``POOL_WORTH_S`` here, since starting them costs ~40 ms on a
+2-core machine (imports, forks, each worker's first file); the clock decides only where files
+are checked, never what is found or in which order. A worker is a process of its own:
+``fork``ed on Linux when the calling process runs a single thread, else ``spawn``ed. Workers
+ignore Ctrl-C: the caller decides to stop, and the files being checked are finished (a rewrite
+is whole or not at all either way).
 
 >>> import tempfile
 >>> from arbiter.engine import registry, transcript
@@ -26,6 +30,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -41,6 +46,12 @@ if TYPE_CHECKING:
 
 CHUNK = 4
 """Files a worker is handed at once: few enough that stopping waits for little."""
+POOL_WORTH_S = 0.2
+"""Seconds of checking left, at the pace of the files checked here, that make workers worth
+starting: about five times what starting them costs, so two workers gain a third or more."""
+TIMED = 2
+"""Files checked here after the first (which compiles its game's data), to time the pace."""
+_clock = time.monotonic
 
 
 @dataclass(frozen=True)
@@ -113,9 +124,10 @@ def _diff(path: Path, t: tr.Transcript, report: tr.ReplayReport) -> list[str]:
 
 def check_files(paths: Sequence[str | Path], *, update: bool = False, diff: bool = True,
                 workers: int = 1) -> Iterator[FileCheck]:
-    """``check_file`` of each of ``paths``, in their order, by up to ``workers`` processes
-    (one: here, one file after the other). A worker that dies raises ``ArbiterError``, naming the
-    first file not checked (those before it were handed back)."""
+    """``check_file`` of each of ``paths``, in their order, by up to ``workers`` processes when
+    the files are worth it (the module's text; one worker: here, one file after the other). A
+    worker that dies raises ``ArbiterError``, naming the first file not checked (those before it
+    were handed back)."""
     check = partial(check_file, update=update, diff=diff)
     paths = list(paths)
     workers = max(1, min(workers, len(paths) - 1))
@@ -123,6 +135,15 @@ def check_files(paths: Sequence[str | Path], *, update: bool = False, diff: bool
         yield from map(check, paths)
         return
     yield check(paths[0])  # here: a forked worker starts with the game's data compiled
+    timed, rest = paths[1:1 + TIMED], paths[1 + TIMED:]
+    start = _clock()
+    for path in timed:
+        yield check(path)
+    pace = (_clock() - start) / max(1, len(timed))
+    workers = min(workers, len(rest))
+    if workers < 2 or pace * len(rest) < POOL_WORTH_S:  # a few files: no worker pays its start
+        yield from map(check, rest)
+        return
     # imported here: ~15 ms that a replay of one file (the commonest) does not need
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -132,7 +153,6 @@ def check_files(paths: Sequence[str | Path], *, update: bool = False, diff: bool
     fork = method == "fork"
     executor = ProcessPoolExecutor(workers, mp_context=get_context(method), initializer=_ignore_ctrl_c)
     try:
-        rest = paths[1:]
         chunks = [rest[i:i + CHUNK] for i in range(0, len(rest), CHUNK)]
         # the workers are forked at the first submit with Ctrl-C held back, until their initializer
         # ignores it; here it is held only meanwhile (a Ctrl-C then arrives when it is let through)
@@ -144,7 +164,7 @@ def check_files(paths: Sequence[str | Path], *, update: bool = False, diff: bool
         finally:
             if fork:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-        done = 1
+        done = len(paths) - len(rest)
         for chunk, future in zip(chunks, futures):
             try:
                 found = future.result()

@@ -46,6 +46,13 @@ def folder_of_every_kind(folder: Path) -> list[Path]:
     return sorted(folder.iterdir())
 
 
+@pytest.fixture(autouse=True)
+def workers_for_any_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers start whenever two files are left after the timed ones, however fast they go
+    (the tests' folders are small): what they find is what is compared here."""
+    monkeypatch.setattr(replays, "POOL_WORTH_S", 0.0)
+
+
 @pytest.fixture(scope="module")
 def every_kind(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder_of_every_kind(tmp_path_factory.mktemp("replays") / "t")[0].parent
@@ -78,6 +85,24 @@ def test_spawned_workers_find_the_same(every_kind: Path, monkeypatch: pytest.Mon
     paths = sorted(every_kind.iterdir())
     assert list(replays.check_files(paths, workers=2)) == list(replays.check_files(paths, workers=1))
     assert spawned == ["spawn"]
+
+
+@pytest.mark.parametrize(("seconds", "pool"), [(0.002, False), (0.2, True)])
+def test_workers_start_only_for_files_that_would_take_longer_here_than_starting_them(
+        every_kind: Path, monkeypatch: pytest.MonkeyPatch, seconds: float, pool: bool) -> None:
+    """The first file compiles the game's data; the next two are timed (``seconds`` for both, by
+    a planted clock): 11 files left at that pace take 11 ms (no workers: they would cost more)
+    or 1.1 s (workers), against ``POOL_WORTH_S``. The findings are the same either way."""
+    paths = sorted(every_kind.iterdir())
+    alone = list(replays.check_files(paths, workers=1))
+    started: list[str] = []
+    real = replays._start_method
+    ticks = iter([0.0, seconds])
+    monkeypatch.setattr(replays, "POOL_WORTH_S", 0.2)
+    monkeypatch.setattr(replays, "_clock", lambda: next(ticks))
+    monkeypatch.setattr(replays, "_start_method", lambda: started.append(real()) or started[-1])
+    assert list(replays.check_files(paths, workers=2)) == alone
+    assert bool(started) is pool
 
 
 @pytest.mark.parametrize("args", [[], ["--no-diff"]])
@@ -142,7 +167,8 @@ def test_a_worker_that_dies_is_an_error_naming_the_first_file_not_checked(
 
 def test_stopping_early_stops_the_workers_and_drops_what_they_had_not_begun(every_kind: Path) -> None:
     found: Iterator[replays.FileCheck] = replays.check_files(sorted(every_kind.iterdir()) * 4, workers=2)
-    assert next(found).ok and next(found).ok
+    assert [next(found).ok for _ in range(5)] == [True] * 5  # three here, then two from the workers
+    assert len(multiprocessing.active_children()) == 2
     found.close()  # what a Ctrl-C in the loop that reads them does
     assert multiprocessing.active_children() == []
 
@@ -172,13 +198,13 @@ def test_ctrl_c_at_a_terminal_stops_the_parent_and_its_workers_without_a_traceba
                              str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             start_new_session=True)
     assert proc.stdout is not None
-    first = proc.stdout.readline()  # the first file is checked before the workers start
+    here = [proc.stdout.readline() for _ in range(3)]  # checked here; the workers start after them
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
-    assert first.startswith(f"ok {folder / 'c000-g00.yaml'}: ")
+    assert here[0].startswith(f"ok {folder / 'c000-g00.yaml'}: ")
     assert proc.returncode == 130, err
     assert "Traceback" not in out + err, err
     told = re.fullmatch(r"interrupted: (\d+) of 150 transcripts checked\n", err)
     assert told, err
-    reported = [line for line in [first, *out.splitlines()] if line.startswith(("ok ", "FAIL "))]
+    reported = [line for line in [*here, *out.splitlines()] if line.startswith(("ok ", "FAIL "))]
     assert len(reported) == int(told.group(1)) < 150  # each file it says it checked, and no more
