@@ -9,7 +9,9 @@ from typing import IO, Any
 import click
 
 from arbiter.cli.common import EXIT_INTERRUPTED, EXIT_REFUSED, EXIT_UNFINISHED, SETUP_ERRORS, explain, fail, finite, usage
-from arbiter.cli.types import BotKindType, BotSpecType, GameType, SeatType, VariantType, check_kind, check_seat, check_variant
+from arbiter.cli.types import (
+    BotKindType, BotSpecType, GameType, MovesFile, SeatType, VariantType, check_kind, check_seat, check_variant, stdin_bytes,
+)
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.bots import Bot, make_bot
@@ -84,12 +86,11 @@ def _lines(moves: IO[bytes] | None, protocol: Protocol, json_mode: bool) -> Any:
     not a terminal), or the terminal itself, with a prompt, editing and completion."""
     if moves is not None:
         return LineReader(moves)
-    stdin = click.get_binary_stream("stdin")
     if not json_mode and sys.stdin is not None and sys.stdin.isatty() and sys.stdout.isatty():
         from arbiter.cli.terminal import TerminalLines
 
         return TerminalLines(protocol)
-    return LineReader(stdin)
+    return LineReader(stdin_bytes())
 
 
 def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str | None, typing: bool) -> None:
@@ -116,7 +117,7 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
 @click.option("--roles", "level", type=click.IntRange(1, 5), metavar="LEVEL",
               help="Magic Maze: Hidden Roles at this level (1 to 5), see docs/rules/hidden-roles.md.")
 @click.option("--seed", type=int, help="Seed of the game's random generator (chosen and recorded when absent).")
-@click.option("--moves", "moves", type=click.File("rb"),
+@click.option("--moves", "moves", type=MovesFile(),
               help="Read input lines from FILE ('-' for stdin) instead of the terminal.")
 @click.option("--transcript", "transcript_path", type=click.Path(dir_okay=False),
               help="Write the transcript to this new file as the game goes.")

@@ -8,7 +8,9 @@ a seat or a bot kind depends on the game, so the command checks it once the game
 
 from __future__ import annotations
 
-from typing import Any
+import io
+import sys
+from typing import IO, Any
 
 import click
 from click.shell_completion import CompletionItem
@@ -124,3 +126,23 @@ def check_seat(seats: tuple[str, ...], seat: str, hint: str) -> str:
     if seat not in seats:
         raise click.BadParameter(f"no seat {seat!r} in this game; its seats: {', '.join(seats)}", param_hint=hint)
     return seat
+
+
+def stdin_bytes() -> IO[bytes]:
+    """Standard input as bytes; a closed one (``<&-``) reads as empty, as ``</dev/null`` does."""
+    stream = sys.stdin
+    if stream is None:
+        return io.BytesIO(b"")
+    return getattr(stream, "buffer", stream)
+
+
+class MovesFile(click.File):
+    """A file of input lines opened for bytes; ``-`` is standard input (see ``stdin_bytes``)."""
+
+    def __init__(self) -> None:
+        super().__init__("rb")
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value == "-":
+            return stdin_bytes()
+        return super().convert(value, param, ctx)

@@ -6,14 +6,20 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbiter.engine.lines import MAX_LINE_BYTES, TIMEOUT, BadLine, LineReader
 from tests.helpers import responses, run
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def read_all(data: bytes) -> list[str | BadLine]:
@@ -101,5 +107,20 @@ def test_stdin_and_moves_read_alike(tmp_path) -> None:
     moves.write_bytes(data)
     by_file = run("play", "mafia", "--players", 8, "--seed", 3, "--moves", moves)
     by_stdin = run("play", "mafia", "--players", 8, "--seed", 3, input=data)
-    assert responses(by_file.output) == responses(by_stdin.output)
+    by_dash = run("play", "mafia", "--players", 8, "--seed", 3, "--moves", "-", input=data)
+    assert responses(by_file.output) == responses(by_stdin.output) == responses(by_dash.output)
     assert len(responses(by_file.output)) == 5
+
+
+@pytest.mark.parametrize("moves", [[], ["--moves", "-"]], ids=["stdin", "moves-dash"])
+def test_a_closed_stdin_reads_as_an_empty_one(moves: list[str]) -> None:
+    """``<&-`` leaves Python no ``sys.stdin``: the game waits for input that has ended (exit 4),
+    exactly as with ``</dev/null``, where it once ended in a traceback."""
+    args = [sys.executable, "-m", "arbiter.cli.main", "play", "fbi-mafia", "--seed", "1", *moves]
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    empty = subprocess.run(args, env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    closed = subprocess.run(["sh", "-c", 'exec "$@" <&-', "sh", *args], env=env, capture_output=True, text=True,
+                            timeout=60)
+    assert "Traceback" not in closed.stderr, closed.stderr
+    assert (closed.returncode, closed.stdout, closed.stderr) == (empty.returncode, empty.stdout, empty.stderr)
+    assert closed.returncode == 4 and "awaiting: bandit action" in closed.stdout
