@@ -108,8 +108,8 @@ def failure_of(bot: ProcessBot, session: Any, watchdog: float = 5) -> tuple[str,
     return str(caught.value), time.monotonic() - start
 
 
-def group_members(pgid: int) -> list[tuple[int, str]]:
-    """(pid, state letter) of every process in group ``pgid``, from /proc."""
+def group_members(pgid: int) -> list[tuple[int, str, int]]:
+    """(pid, state letter, parent's pid) of every process in group ``pgid``, from /proc."""
     out = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -119,29 +119,27 @@ def group_members(pgid: int) -> list[tuple[int, str]]:
                 continue
             fields = stat.rsplit(")", 1)[1].split()
             if int(fields[2]) == pgid:
-                out.append((int(entry), fields[0]))
+                out.append((int(entry), fields[0], int(fields[1])))
     return out
 
 
 def assert_group_ended(pgid: int) -> None:
-    """Nothing of the group runs any more, and soon the group is gone altogether. (SIGKILL takes
-    effect a moment after it is sent, on a busy machine; a killed child of the bot then waits a
-    moment more for its new parent, the init process, to reap it.)"""
+    """Nothing of the group runs any more, and nothing of it is left for this process to reap:
+    the referee has waited for the bot it started. What may remain a while is a killed child of
+    the bot, a zombie whose parent is now the init process, which reaps it on its own schedule
+    (a second or two on some machines; nothing the referee can hasten). SIGKILL takes effect a
+    moment after it is sent, on a busy machine, hence the wait."""
+    if not Path("/proc/self/stat").exists():
+        return
     deadline = time.monotonic() + 2
-    while Path("/proc/self/stat").exists():
-        alive = [m for m in group_members(pgid) if m[1] != "Z"]
-        if not alive:
-            break
-        assert time.monotonic() < deadline, f"processes of the bot's group still run: {alive}"
-        time.sleep(0.01)
-    deadline = time.monotonic() + 5
     while True:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
+        members = group_members(pgid)
+        alive = [m for m in members if m[1] != "Z"]
+        ours = [m for m in members if m[2] == os.getpid()]
+        if not alive and not ours:
             return
-        assert time.monotonic() < deadline, f"the bot's process group {pgid} still exists"
-        time.sleep(0.02)
+        assert time.monotonic() < deadline, f"processes of the bot's group still run or wait for us: {alive + ours}"
+        time.sleep(0.01)
 
 
 def sleepers(token: int) -> list[int]:
