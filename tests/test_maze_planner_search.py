@@ -27,14 +27,15 @@ import pytest
 from arbiter.engine import registry
 from arbiter.engine.bots import RandomBot
 from arbiter.engine.games.magic_maze import planner
-from arbiter.engine.games.magic_maze.mall import Mall
+from arbiter.engine.games.magic_maze.mall import Mall, joined_origin, joined_quarters
 from arbiter.engine.games.magic_maze.moves import DIR_NAME, Move, action_needed, move_name
 from arbiter.engine.games.magic_maze.planner import Route
 from arbiter.engine.games.magic_maze.state import MazeState
-from arbiter.engine.games.magic_maze.tiles import STEP, Cell
+from arbiter.engine.games.magic_maze.tiles import STEP, Cell, check_tile, parse_map
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
+from tests.test_maze_rules import find, g_of, game, put
 
 MAZE = registry.get("magic-maze")
 SOLO_ACTIONS = ("north", "south", "east", "west", "vortex", "escalator", "explore")
@@ -413,6 +414,51 @@ def test_the_barbarians_map_while_cameras_lock_is_the_plain_searchs(players: int
                 got = planner.routes(state, "yellow", actions, flip, start=g)
                 assert list(got.items()) == list(reference_routes(state, "yellow", actions, flip, start=g).items())
     assert checked >= 30
+
+
+CAMERA_ROW = """\
++--+--+--+--+
+|.. .. .. ..|
++  +  +  +  +
+|.. Cm .. Hg|
++  +--+--+  +
+|.. .. .. ..|
++  +  +  +  +
+|Cm In .. ..|
++--+  +--+--+
+"""
+"""A tile made for the test: a2, the camera b2, c2 and the hourglass d2 in a row (walls south of
+b2 and c2), a second camera at a4. No packaged tile has this: none holds both a camera and an
+hourglass, and no straight line from a camera leaves its tile."""
+
+
+def test_the_barbarian_past_a_live_camera_reaches_an_hourglass_locked_from_beyond_it() -> None:
+    """While exactly two cameras lock, the barbarian's move over one of them disables it on the
+    way, so an hourglass further on that line is no longer locked for that move; the same move
+    from a square beyond the camera finds it locked. The search goes on past a square it has
+    searched from when the line crossed a live camera before it: the hourglass is found, as the
+    plain search finds it."""
+    s = game("6")  # cameras in force; start tile 1B
+    tile = parse_map("20", CAMERA_ROW)
+    check_tile(tile, start=False)
+    door = g_of(s, "1b.c1")  # staging: the tile joined north of 1B, as drawn
+    s.state.mall.place("20", tile, joined_origin(door, "N"), joined_quarters("N"))
+    put(s, "yellow", "20.c1")  # the others stay on 1B
+    state = s.state
+    west, camera, beyond, hourglass = (g_of(s, f"20.{c}2") for c in "abcd")
+    assert state.cameras_lock() and find(s, "Cm") == ["20.b2", "20.a4"]
+    assert state.mall.code(hourglass) == "Hg" and hourglass not in state.used
+    assert state.heroes["yellow"] == g_of(s, "20.c1")
+    assert state.slide("yellow", west, "E") == (camera, beyond, hourglass)
+    assert state.slide("yellow", beyond, "E") == ()  # locked: both cameras live
+    # c2 is one input away (south) and searched from before a2 (two: south, then west over
+    # the camera); from a2 east the move crosses the camera, then c2, and ends on the hourglass
+    actions, south = planner.team_actions(state), Move("move", hero="yellow", direction="S", squares=1)
+    for flip in (False, True):
+        got = planner.routes(state, "yellow", actions, flip)
+        assert list(got.items()) == list(reference_routes(state, "yellow", actions, flip).items())
+        assert got[beyond] == Route(1, south) and got[west] == Route(2, south)
+        assert got.get(hourglass) == (Route(3, south) if flip else None)  # the flip, only when wanted
 
 
 def best_after_whole_maps(state: MazeState) -> Move | None:
