@@ -71,6 +71,13 @@ class Variant:
         return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+
+def not_a_move(move: object, *, values: bool = True) -> TypeError:
+    """The error of ``apply_move`` (``Session.submit_move``) given a value that is neither words
+    (a ``str``) nor, where the game has them (``values``), one of its move values."""
+    takes = "one of the game's move values or an input's words (a str)" if values else "an input's words (a str)"
+    return TypeError(f"submit_move takes {takes}, not {type(move).__name__}: {move!r:.60}")
+
 class GameState(ABC):
     """One game in progress. Inputs go through ``apply``, which validates completely before it
     changes anything, and reports every change as events in ``self.events``."""
@@ -110,7 +117,9 @@ class GameState(ABC):
         session's ``submit_move`` hands it. By default a game's move values are its words: they
         are read like any input. A game whose bots choose among values may apply one without
         writing and reading its words, provided it accepts and refuses exactly what ``apply``
-        does of the value's words."""
+        does of the value's words, and read words (a ``str``) as ``apply`` does."""
+        if not isinstance(move, str):
+            raise not_a_move(move, values=False)
         return self.apply(seat, " ".join(move.split()), now_ms)
 
     def public_input(self, seat: str, text: str) -> str | None:

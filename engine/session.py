@@ -203,7 +203,8 @@ class Session:
     def submit_move(self, seat: str, move: Any, time_ms: int | None = None) -> list[Event]:
         """``submit`` of an input given as the game's move value (a built-in bot's choice,
         ``Rules.bot_move``), applied by ``GameState.apply_move`` without writing its words and
-        reading them back; recorded as its canonical words, like any input."""
+        reading them back; recorded as its canonical words, like any input. Words (a ``str``)
+        are read as ``submit`` reads them; any other value is a ``TypeError``."""
         return self._submit(seat, None, move, time_ms)
 
     def _submit(self, seat: str, text: str | None, move: Any, time_ms: int | None) -> list[Event]:

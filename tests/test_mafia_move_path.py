@@ -3,7 +3,8 @@ bench's bots use) accepts and refuses exactly what the text path (``Session.subm
 value's words, ``move_name``) does: over random games of every size, at random moments, every
 seat (awaited or not, in or out) tries every legal move of any seat and values that are wrong
 in every way the words can be (seats out of the game or not at the table, a target in capitals,
-an unknown power, talk that is empty, spaced or too long), each on two copies of the game. Both
+an unknown power, talk that is empty, spaced or too long, fields of the wrong type) and words
+themselves (a ``str``, read as words), each on two copies of the game. Both
 paths must raise the same error (kind, message and listed forms) and leave the game as it was,
 or accept it with the same recorded move, the same events and the same state after."""
 
@@ -38,7 +39,9 @@ def _candidates(session: Session, rng: random.Random) -> list[tuple[str, object]
         out += [Nominate(target), Vote(target), Suggest(target)]
         out += [Power(verb, target) for verb in (*POWER_VERBS, "fly", "KILL")]
     out += [Pass(), Abstain(), Leave(), Say("hello p2"), Say("Hi"), Say("hi  there"), Say(" hi"), Say(""),
-            Say("x" * say_max), Say("x" * (say_max + 1)), Say("a\tb"), Say("kill p2")]
+            Say("x" * say_max), Say("x" * (say_max + 1)), Say("a\tb"), Say("kill p2"), Say(3), Say(None),  # type: ignore[arg-type]
+            Nominate(None), Vote(2), Power(None, "p2"), Power("kill", None),  # type: ignore[arg-type]
+            "pass", "nominate p2", "KILL  P2", "vote", "", "say hi  there"]  # words, read as words
     return rng.sample(legal, min(len(legal), 4)) + [(rng.choice(seats), m) for m in rng.sample(out, 12)]
 
 
@@ -63,7 +66,8 @@ def _outcome(copy: Callable[[], Session], before: bytes, seat: str, move: object
     """What ``move`` of ``seat`` does to a copy of the game (``_copies``), by value or words."""
     trial = copy()
     try:
-        events = trial.submit_move(seat, move) if by_value else trial.submit(seat, move_name(move))  # type: ignore[arg-type]
+        words = move if isinstance(move, str) else move_name(move)  # type: ignore[arg-type]
+        events = trial.submit_move(seat, move) if by_value else trial.submit(seat, words)
     except ArbiterError as exc:
         assert state_snapshot(trial) == before
         return ("refused", type(exc), exc.message, exc.allowed)

@@ -18,7 +18,7 @@ from arbiter.engine.lines import TIMEOUT
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
-from tests.helpers import responses, run
+from tests.helpers import responses, run, snapshot
 
 MAZE, MAFIA = registry.get("magic-maze"), registry.get("mafia")
 LOOKS = ["board", "legal p1", "view", "view p1", "time", "awaiting", "help", "events", "score", "seats",
@@ -295,3 +295,21 @@ def test_each_move_is_recorded_as_its_entry_then_what_it_drew(game: str, variant
     replay.advance_to(session.clock_ms)  # time after the last move (the sand ran out)
     assert replay.entries == session.entries
     assert drawn > 0 or (game, variant, options, seed) not in DRAWING
+
+
+@pytest.mark.parametrize(("game", "mode"), [("fbi-mafia", "standard-3v3"), ("mafia", "8-players"), ("magic-maze", "1")])
+def test_submit_move_reads_words_and_refuses_what_is_neither_a_move_nor_words(game: str, mode: str) -> None:
+    """``Session.submit_move`` takes the game's move values and, in every game, an input's words
+    (a ``str``, read as ``submit`` reads them); anything else is a ``TypeError`` naming what it
+    takes and what it got, and changes nothing."""
+    rules = registry.get(game)
+    by_words, by_move = Session(rules, mode, seed=4), Session(rules, mode, seed=4)
+    seat = by_words.state.awaiting()[0].seat
+    text = by_words.state.legal_inputs(seat)[0]
+    assert by_move.submit_move(seat, f" {text} ") == by_words.submit(seat, text)
+    assert by_move.entries == by_words.entries
+    before = snapshot(by_move)
+    for value in (None, 3, b"pass", [text]):
+        with pytest.raises(TypeError, match=rf"^submit_move takes .*an input's words \(a str\), not {type(value).__name__}"):
+            by_move.submit_move(seat, value)
+        assert snapshot(by_move) == before

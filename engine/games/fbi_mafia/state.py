@@ -14,7 +14,7 @@ from typing import Any
 from arbiter.engine.chance import Chance
 from arbiter.engine.errors import NotYourTurnError
 from arbiter.engine.events import HOST, EventLog
-from arbiter.engine.game import Awaiting
+from arbiter.engine.game import Awaiting, not_a_move
 from arbiter.engine.games.fbi_mafia import grid
 from arbiter.engine.games.fbi_mafia.data import GameData, ModeSpec
 from arbiter.engine.games.fbi_mafia.grid import cell_name
@@ -102,6 +102,8 @@ class FbiMafiaState(InputLayer):
         holds the two paths equal.)"""
         if well_formed(move, self.size):
             return self._accept(seat, move)
+        if not isinstance(move, (str, Move)):
+            raise not_a_move(move)
         words = move if isinstance(move, str) else move_name(move)
         return self.apply(seat, " ".join(words.split()), now_ms)
 

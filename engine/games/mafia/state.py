@@ -16,7 +16,7 @@ from typing import Any
 from arbiter.engine.chance import Chance
 from arbiter.engine.errors import IllegalMoveError, SyntaxInputError
 from arbiter.engine.events import HOST, EventLog
-from arbiter.engine.game import SECRET_SEAT, Awaiting
+from arbiter.engine.game import SECRET_SEAT, Awaiting, not_a_move
 from arbiter.engine.games.mafia.data import MafiaData
 from arbiter.engine.games.mafia.day import Day
 from arbiter.engine.games.mafia.moves import (
@@ -113,13 +113,17 @@ class MafiaState(Day, Night):
         self._check_timing(seat, verb)
         return self._accept(seat, parse_move(text, self.seats, self.data.selection.say_max_chars))
 
-    def apply_move(self, seat: str, move: Move, now_ms: int) -> str:
+    def apply_move(self, seat: str, move: Any, now_ms: int) -> str:
         """``apply`` of the input ``move_name(move)``, given as the move value it reads as (a bot
         that chose it from ``legal_moves``): the same checks in the same order, but the reading
         of the words. A value that is not one ``parse_move`` reads from its name (``well_formed``)
-        goes through its words. (``tests/test_mafia_move_path.py`` holds them equal.)"""
+        goes through its words, and so do words (a ``str``). (``tests/test_mafia_move_path.py``
+        holds them equal.)"""
         if not well_formed(move, self.seats, self.data.selection.say_max_chars):
-            return self.apply(seat, move_name(move), now_ms)
+            if not isinstance(move, (str, Move)):
+                raise not_a_move(move)
+            words = move if isinstance(move, str) else move_name(move)
+            return self.apply(seat, " ".join(words.split()), now_ms)
         if not self.alive[seat]:
             raise IllegalMoveError(f"{seat} is out of the game ({self.fate[seat]}): the out neither act nor speak")
         self._check_timing(seat, move.verb)
