@@ -461,6 +461,23 @@ def test_the_barbarian_past_a_live_camera_reaches_an_hourglass_locked_from_beyon
         assert got.get(hourglass) == (Route(3, south) if flip else None)  # the flip, only when wanted
 
 
+def test_a_search_read_square_by_square_searches_until_the_square_is_found() -> None:
+    """A ``Search`` is a mapping read lazily: asking for one square (``search[g]``) searches on
+    until that square is found, with the route the whole search gives it; a square it cannot
+    reach is a ``KeyError``, and afterwards the search reads whole as if read whole at once.
+    (The planner asks ``in`` before ``[]``, so only this test reads a square not found yet.)"""
+    state = next(s for n, s in enumerate(positions("7", 4, 1)) if n == 40)
+    actions = planner.team_actions(state)
+    for hero, _ in hero_squares(state):
+        whole = reference_routes(state, hero, actions, True)
+        far = list(whole)[-1]  # found last: the whole search is needed to find it
+        search = planner.routes(state, hero, actions, True)
+        assert search[far] == whole[far]
+        with pytest.raises(KeyError):
+            search[(-99, -99)]
+        assert list(search.items()) == list(whole.items())
+
+
 def best_after_whole_maps(state: MazeState) -> Move | None:
     """``Analysis.best`` of a fresh analysis whose maps were all searched to their end first
     (as a Hidden Roles bot may read them before a seat chooses: the whole plan for a step its
