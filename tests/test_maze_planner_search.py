@@ -461,6 +461,52 @@ def test_the_barbarian_past_a_live_camera_reaches_an_hourglass_locked_from_beyon
         assert got.get(hourglass) == (Route(3, south) if flip else None)  # the flip, only when wanted
 
 
+HOURGLASS_SPLIT = """\
++--+--+--+--+
+|.. .. ..|..|
++  +  +  +  +
+|.. .. .. ..|
++  +  +  +  +
+|.. .. Hg ..|
++  +  +  +  +
+|.. In .. ..|
++--+  +--+--+
+"""
+"""A tile made for the test: the hourglass c3 on row 3 and under c1, a wall east of c1 (so d1,
+above d3, is not one input from a1)."""
+
+
+def test_a_move_over_an_hourglass_already_found_finds_nothing_beyond_it() -> None:
+    """A straight move never slides over an unused hourglass: it stops on it (the flip) or
+    before it. The search scans the squares of a move past squares already found, but not past
+    an unused hourglass already found: a square beyond it on that line is found from the
+    hourglass, one input later, as the plain search finds it."""
+    s = game("6")  # start tile 1B: no camera, so no hourglass is locked
+    tile = parse_map("20", HOURGLASS_SPLIT)
+    check_tile(tile, start=False)
+    door = g_of(s, "1b.c1")  # staging: the tile joined north of 1B, as drawn
+    s.state.mall.place("20", tile, joined_origin(door, "N"), joined_quarters("N"))
+    put(s, "purple", "20.a1")  # the others stay on 1B
+    state = s.state
+    start, first, second = g_of(s, "20.a1"), g_of(s, "20.c1"), g_of(s, "20.a3")
+    hourglass, beyond = g_of(s, "20.c3"), g_of(s, "20.d3")
+    assert not state.cameras_lock() and find(s, "Cm") == []
+    assert state.mall.code(hourglass) == "Hg" and hourglass not in state.used
+    assert state.heroes["purple"] == start
+    assert state.slide("purple", second, "E") == (g_of(s, "20.b3"), hourglass, beyond)
+    # c1 (east) and a3 (south) are one input away, c1 searched from first: its move south ends
+    # on the hourglass (two inputs); then a3's move east crosses it, already found, toward d3
+    actions = planner.team_actions(state)
+    east, south = (Move("move", hero="purple", direction=d, squares=2) for d in "ES")
+    for flip in (False, True):
+        got = planner.routes(state, "purple", actions, flip)
+        assert list(got.items()) == list(reference_routes(state, "purple", actions, flip).items())
+        assert got[first] == Route(1, east) and got[second] == Route(1, south)
+        assert got.get(hourglass) == (Route(2, east) if flip else None)  # the flip, only when wanted
+        if flip:
+            assert got[beyond] == Route(3, east)  # from the hourglass, not from a3 over it
+
+
 def test_a_search_read_square_by_square_searches_until_the_square_is_found() -> None:
     """A ``Search`` is a mapping read lazily: asking for one square (``search[g]``) searches on
     until that square is found, with the route the whole search gives it; a square it cannot
