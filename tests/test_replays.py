@@ -68,6 +68,21 @@ def test_the_folder_holds_every_kind_of_finding(every_kind: Path) -> None:
     assert sum(c.ok for c in found.values()) == 11
 
 
+def test_each_kind_is_reported_in_its_own_words(every_kind: Path) -> None:
+    """The line ``replay`` prints of a file that replays says how its game stands: finished by
+    its written ending, finished by its moves though the ending was cut off (with the moves'
+    result), or unfinished; and each names the moves."""
+    whole, cut, short = (every_kind / n for n in ("g00.yaml", "g10-cut.yaml", "g06.yaml"))
+    text = tr.read(whole).result["text"]
+    moves = sum("move" in entry for entry in tr.read(whole).log)
+    assert text and moves
+    out = run("replay", "--workers", 1, whole, cut, short).output.splitlines()
+    lines = [line for line in out if not line.startswith("note ")]
+    assert lines == [f"ok {whole}: {moves} moves, finished: {text}",
+                     f"ok {cut}: {moves} moves, finished: {text} (the transcript has no ending; the moves make it)",
+                     f"ok {short}: 12 moves, unfinished (resumable)"]
+
+
 @pytest.mark.parametrize("workers", [2, 3, 20])
 def test_any_number_of_workers_finds_the_same_in_the_same_order(every_kind: Path, workers: int) -> None:
     paths = sorted(every_kind.iterdir())
