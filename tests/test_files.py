@@ -163,6 +163,48 @@ def test_replace_false_does_not_take_a_file_made_meanwhile(tmp_path: Path, monke
     assert beside(target) == []
 
 
+@pytest.mark.parametrize("code", [errno.EPERM, errno.EOPNOTSUPP])
+def test_replace_false_without_hard_links_renames_after_a_last_look(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      code: int) -> None:
+    """Where the file system has no hard links (``link`` refused with EPERM or EOPNOTSUPP, as
+    on FAT or some network shares), ``replace=False`` looks once more and renames: a new file is
+    written whole, a file there by the last look is left as it is; any other refusal of ``link``
+    is an error. Nothing is left beside the target either way."""
+    refusal = [code]
+
+    class NoLinks:
+        def __getattr__(self, attr: str) -> Any:
+            if attr != "link":
+                return getattr(os, attr)
+
+            def link(source: Path, dest: Path) -> None:
+                raise OSError(refusal[0], os.strerror(refusal[0]), str(dest))
+            return link
+    monkeypatch.setattr(files, "os", NoLinks())
+    new, taken, other = (tmp_path / d / "t.yaml" for d in ("new", "taken", "other"))
+    for path in (new, taken, other):
+        path.parent.mkdir()
+    files.write_whole(new, NEW, replace=False)
+    assert new.read_text(encoding="utf-8") == NEW and beside(new) == []
+    real_lexists, looks = os.path.lexists, []
+
+    def look(p: Any) -> bool:  # the first look at it finds nothing; another writer's file is there by the last
+        if Path(p) != taken:
+            return real_lexists(p)
+        looks.append(p)
+        if len(looks) > 1 and not real_lexists(taken):
+            taken.write_text(OLD, encoding="utf-8")
+        return len(looks) > 1
+    monkeypatch.setattr(os.path, "lexists", look)
+    with pytest.raises(FileExistsError):
+        files.write_whole(taken, NEW, replace=False)
+    assert taken.read_text(encoding="utf-8") == OLD and beside(taken) == []
+    refusal[0] = errno.EIO
+    with pytest.raises(OSError) as caught:
+        files.write_whole(other, NEW, replace=False)
+    assert caught.value.errno == errno.EIO and not other.exists() and beside(other) == []
+
+
 # -- arbiter replay --update --------------------------------------------------------------------
 
 
