@@ -46,7 +46,7 @@ from arbiter.engine.errors import (
     SyntaxInputError,
     TimeError,
 )
-from arbiter.engine.clock import seconds_name
+from arbiter.engine.clock import MAX_MS, seconds_name
 from arbiter.engine.games.magic_maze import data as mm
 from arbiter.engine.games.magic_maze.mall import joined_origin
 from arbiter.engine.games.magic_maze.tiles import (
@@ -1053,6 +1053,24 @@ def test_advance_past_the_deadline_ends_the_game_at_the_deadline():
     assert host(s)["time_left"] == "0"
     with pytest.raises(GameOverError):
         s.submit("p1", "say anyone?", 260_000)
+
+
+def test_time_that_does_not_pass_records_nothing_and_the_clock_stops_at_its_largest_value():
+    """Time recorded (a tick) is time that passed in a game going on: a stamp equal to the
+    clock's, or any stamp once the game is over, records nothing and tells nothing. The clock
+    may reach its largest value, and not pass it."""
+    s = game("1")
+    s.advance_to(1_000)
+    entries = list(s.entries)
+    assert s.advance_to(1_000) == [] and s.entries == entries
+    s.advance_to(250_000)  # the sand ran out
+    entries = list(s.entries)
+    assert s.over and s.advance_to(300_000) == [] and s.entries == entries
+    last = game("1")
+    last.advance_to(MAX_MS)
+    assert last.clock_ms == MAX_MS and last.over
+    with pytest.raises(TimeError, match="cannot pass"):
+        game("1").advance_to(MAX_MS + 1)
 
 
 def test_inputs_without_a_time_take_the_scenario_step():
