@@ -416,6 +416,19 @@ def test_the_barbarians_map_while_cameras_lock_is_the_plain_searchs(players: int
     assert checked >= 30
 
 
+def staged(tile_map: str, hero: str, square: str) -> Session:
+    """Scenario 6 (start tile 1B) with ``tile_map`` joined north of 1B at its door c1 as tile
+    20, as drawn, and ``hero`` put on ``square`` (the others stay on 1B): a position made for
+    one test (staging, no input)."""
+    s = game("6")
+    tile = parse_map("20", tile_map)
+    check_tile(tile, start=False)
+    door = g_of(s, "1b.c1")
+    s.state.mall.place("20", tile, joined_origin(door, "N"), joined_quarters("N"))
+    put(s, hero, square)
+    return s
+
+
 CAMERA_ROW = """\
 +--+--+--+--+
 |.. .. .. ..|
@@ -438,12 +451,7 @@ def test_the_barbarian_past_a_live_camera_reaches_an_hourglass_locked_from_beyon
     from a square beyond the camera finds it locked. The search goes on past a square it has
     searched from when the line crossed a live camera before it: the hourglass is found, as the
     plain search finds it."""
-    s = game("6")  # cameras in force; start tile 1B
-    tile = parse_map("20", CAMERA_ROW)
-    check_tile(tile, start=False)
-    door = g_of(s, "1b.c1")  # staging: the tile joined north of 1B, as drawn
-    s.state.mall.place("20", tile, joined_origin(door, "N"), joined_quarters("N"))
-    put(s, "yellow", "20.c1")  # the others stay on 1B
+    s = staged(CAMERA_ROW, "yellow", "20.c1")  # scenario 6: cameras in force
     state = s.state
     west, camera, beyond, hourglass = (g_of(s, f"20.{c}2") for c in "abcd")
     assert state.cameras_lock() and find(s, "Cm") == ["20.b2", "20.a4"]
@@ -481,12 +489,7 @@ def test_a_move_over_an_hourglass_already_found_finds_nothing_beyond_it() -> Non
     before it. The search scans the squares of a move past squares already found, but not past
     an unused hourglass already found: a square beyond it on that line is found from the
     hourglass, one input later, as the plain search finds it."""
-    s = game("6")  # start tile 1B: no camera, so no hourglass is locked
-    tile = parse_map("20", HOURGLASS_SPLIT)
-    check_tile(tile, start=False)
-    door = g_of(s, "1b.c1")  # staging: the tile joined north of 1B, as drawn
-    s.state.mall.place("20", tile, joined_origin(door, "N"), joined_quarters("N"))
-    put(s, "purple", "20.a1")  # the others stay on 1B
+    s = staged(HOURGLASS_SPLIT, "purple", "20.a1")  # no camera on 1B or the tile: nothing locked
     state = s.state
     start, first, second = g_of(s, "20.a1"), g_of(s, "20.c1"), g_of(s, "20.a3")
     hourglass, beyond = g_of(s, "20.c3"), g_of(s, "20.d3")
