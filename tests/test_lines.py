@@ -52,6 +52,29 @@ def test_a_huge_line_is_refused_once_and_skipped_without_being_held() -> None:
     assert len(reader._buffer) == 0
 
 
+class Arriving(io.RawIOBase):
+    """A stream whose bytes arrive in the pieces given (as from a pipe, one read a piece)."""
+
+    def __init__(self, pieces: list[bytes]) -> None:
+        self.pieces = list(pieces)
+
+    def readable(self) -> bool:
+        return True
+
+    def read1(self, size: int = -1) -> bytes:
+        return self.pieces.pop(0) if self.pieces else b""
+
+
+def test_the_cap_and_the_skip_hold_wherever_the_bytes_break() -> None:
+    """A line of exactly the cap is a line, even when its bytes stop at the cap before the
+    newline comes; a line over it is refused once, and a newline arriving first in the next
+    piece ends the skipping there: the line after it is read."""
+    at_cap = b"x" * MAX_LINE_BYTES
+    assert list(LineReader(Arriving([at_cap, b"\nnext\n"]))) == ["x" * MAX_LINE_BYTES, "next"]
+    lines = list(LineReader(Arriving([b"y" * (MAX_LINE_BYTES + 1), b"\nnext\n"])))
+    assert len(lines) == 2 and isinstance(lines[0], BadLine) and lines[1] == "next"
+
+
 def test_read_times_out_on_a_pipe_with_no_whole_line() -> None:
     r, w = os.pipe()
     reader = LineReader(os.fdopen(r, "rb"))
