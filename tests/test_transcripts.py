@@ -303,6 +303,30 @@ def test_parse_rejects_a_malformed_log_entry_naming_it(finished):
         tr.parse(text)
 
 
+@pytest.mark.parametrize(("entry", "problem"), [
+    ("[1, 2]", "expected one of {chance: ...}, {move: ...}, {tick: ...}, {note: ...}"),
+    ("{tick: {time: 1}, note: {a: b}}", "expected one of {chance: ...}, {move: ...}, {tick: ...}, {note: ...}"),
+    ("{move: [p1, pass]}", "move: expected a mapping"),
+    ("{chance: {what: 3, outcome: [a]}}", "chance: needs what (text) and outcome (list)"),
+    ("{chance: {what: deal, outcome: a}}", "chance: needs what (text) and outcome (list)"),
+    ("{move: {n: 1, seat: 7, text: pass, time: 1}}", "move: needs seat and text"),
+    ("{move: {n: 1, seat: bandit, text: [pass], time: 1}}", "move: needs seat and text"),
+    ("{undo: {n: 1}}", "unknown entry 'undo'"),
+    ("{move: {n: 1, seat: bandit, text: pass, time: soon}}", "move: time must be seconds (a number not below 0), found 'soon'"),
+    ("{move: {n: 1, seat: bandit, text: pass}}", "move: time must be seconds (a number not below 0), found None"),
+    ("{tick: {time: -1}}", "tick: time must be seconds (a number not below 0), found -1"),
+    ("{tick: {time: true}}", "tick: time must be seconds (a number not below 0), found True"),
+])
+def test_each_malformed_log_entry_is_refused_by_what_is_wrong_with_it(finished, entry: str, problem: str) -> None:
+    """A log entry of the wrong shape is refused with its place and what is wrong with it, for
+    each way it can be wrong, before anything replays."""
+    text = tr.dump(finished["duel-3v3"])
+    text = text.replace("\nlog:\n", f"\nlog:\n- {entry}\n", 1)
+    with pytest.raises(TranscriptError) as caught:
+        tr.parse(text, "t.yaml")
+    assert caught.value.message == f"t.yaml: log[0]: {problem}"
+
+
 # =========================================================================== written as it goes
 def test_every_entry_is_on_disk_after_each_submit(tmp_path):
     path = tmp_path / "live.yaml"
