@@ -25,6 +25,7 @@ import yaml
 from click.testing import CliRunner
 
 from arbiter.cli.main import main
+from arbiter.engine import transcript as tr
 from tests.helpers import clean, precondition, responses, run, run_referee, write
 
 REPO = Path(__file__).resolve().parents[1]
@@ -675,7 +676,8 @@ def test_resume_unfinished_game_and_finish_with_bots(tmp_path: Path) -> None:
 
     again = run("play", "--resume", t, "--bots", "random")
     assert again.exit_code != 0
-    assert "over" in again.output and "nothing to resume" in again.output
+    ending = tr.read(t).result["text"]
+    assert f"that game is over ({ending}); nothing to resume" in again.output and ending
     assert t.read_text(encoding="utf-8") == after
 
 
