@@ -755,12 +755,12 @@ def test_entries_are_flushed_at_once_and_synced_at_most_a_moment_later(tmp_path,
     session = Session(FBI, "standard-3v3", seed=4)
     writer = tr.TranscriptWriter(path, session)
     for seat, text, at in moves_of(whole)[:60]:
+        last_write = clock.monotonic()
         session.submit(seat, text, at)
         assert path.read_text(encoding="utf-8").count("{move:") == len(session.moves)  # flushed already
-    last_write = clock.monotonic()
     assert len(synced) < 20, f"{len(synced)} syncs for 60 moves: they are not batched"
     clock.sleep(tr.SYNC_EVERY_S * 2.5)
-    assert synced[-1] >= last_write - tr.SYNC_EVERY_S  # the last write was synced on its own, no later than that
+    assert synced[-1] >= last_write  # the last write was synced after it was made, on its own
     writer.close()
 
 
