@@ -10,6 +10,7 @@ import hashlib
 import json
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,12 +72,18 @@ class Variant:
         return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def words_of(move: object, kinds: Any = (), name: Callable[[Any], str] = str) -> str:
+    """The words of a value ``apply_move`` (``Session.submit_move``) reads through its words:
+    words (a ``str``) as they are, a move value of the game (an instance of ``kinds``) by its
+    ``name``, white space made single as ``submit`` makes it; any other value is a ``TypeError``
+    saying what ``submit_move`` takes, raised before anything changes."""
+    if isinstance(move, str):
+        return " ".join(move.split())
+    if kinds and isinstance(move, kinds):
+        return " ".join(name(move).split())
+    takes = "one of the game's move values or an input's words (a str)" if kinds else "an input's words (a str)"
+    raise TypeError(f"submit_move takes {takes}, not {type(move).__name__}: {move!r:.60}")
 
-def not_a_move(move: object, *, values: bool = True) -> TypeError:
-    """The error of ``apply_move`` (``Session.submit_move``) given a value that is neither words
-    (a ``str``) nor, where the game has them (``values``), one of its move values."""
-    takes = "one of the game's move values or an input's words (a str)" if values else "an input's words (a str)"
-    return TypeError(f"submit_move takes {takes}, not {type(move).__name__}: {move!r:.60}")
 
 class GameState(ABC):
     """One game in progress. Inputs go through ``apply``, which validates completely before it
@@ -118,9 +125,7 @@ class GameState(ABC):
         are read like any input. A game whose bots choose among values may apply one without
         writing and reading its words, provided it accepts and refuses exactly what ``apply``
         does of the value's words, and read words (a ``str``) as ``apply`` does."""
-        if not isinstance(move, str):
-            raise not_a_move(move, values=False)
-        return self.apply(seat, " ".join(move.split()), now_ms)
+        return self.apply(seat, words_of(move), now_ms)
 
     def public_input(self, seat: str, text: str) -> str | None:
         """What other seats may know of the input ``text`` (canonical words) that ``seat`` has

@@ -14,7 +14,7 @@ from typing import Any
 from arbiter.engine.chance import Chance
 from arbiter.engine.errors import NotYourTurnError
 from arbiter.engine.events import HOST, EventLog
-from arbiter.engine.game import Awaiting, not_a_move
+from arbiter.engine.game import Awaiting, words_of
 from arbiter.engine.games.fbi_mafia import grid
 from arbiter.engine.games.fbi_mafia.data import GameData, ModeSpec
 from arbiter.engine.games.fbi_mafia.grid import cell_name
@@ -102,10 +102,7 @@ class FbiMafiaState(InputLayer):
         holds the two paths equal.)"""
         if well_formed(move, self.size):
             return self._accept(seat, move)
-        if not isinstance(move, (str, Move)):
-            raise not_a_move(move)
-        words = move if isinstance(move, str) else move_name(move)
-        return self.apply(seat, " ".join(words.split()), now_ms)
+        return self.apply(seat, words_of(move, Move, move_name), now_ms)
 
     def _accept(self, seat: str, move: Move) -> str:
         """Judge ``move`` of ``seat`` completely, then apply it; its canonical words."""

@@ -16,7 +16,7 @@ from typing import Any
 from arbiter.engine.chance import Chance
 from arbiter.engine.errors import IllegalMoveError, SyntaxInputError
 from arbiter.engine.events import HOST, EventLog
-from arbiter.engine.game import SECRET_SEAT, Awaiting, not_a_move
+from arbiter.engine.game import SECRET_SEAT, Awaiting, words_of
 from arbiter.engine.games.mafia.data import MafiaData
 from arbiter.engine.games.mafia.day import Day
 from arbiter.engine.games.mafia.moves import (
@@ -120,10 +120,7 @@ class MafiaState(Day, Night):
         goes through its words, and so do words (a ``str``). (``tests/test_mafia_move_path.py``
         holds them equal.)"""
         if not well_formed(move, self.seats, self.data.selection.say_max_chars):
-            if not isinstance(move, (str, Move)):
-                raise not_a_move(move)
-            words = move if isinstance(move, str) else move_name(move)
-            return self.apply(seat, " ".join(words.split()), now_ms)
+            return self.apply(seat, words_of(move, Move, move_name), now_ms)
         if not self.alive[seat]:
             raise IllegalMoveError(f"{seat} is out of the game ({self.fate[seat]}): the out neither act nor speak")
         self._check_timing(seat, move.verb)
