@@ -289,6 +289,57 @@ def test_replay_ignores_notes(transcript):
     assert tr.replay(t).ok
 
 
+
+def test_replay_names_a_refused_tick_by_its_time(transcript):
+    """A tick the clock cannot take (it runs backwards) is refused by its place and its time,
+    as a refused move is by its words."""
+    t = copy.deepcopy(transcript)
+    i = log_index(t, lambda e: "move" in e and e["move"]["n"] == 4)
+    assert t.log[i]["move"]["time"] > 1, "precondition: the fourth move is stamped after 1 s"
+    t.log.insert(i + 1, {"tick": {"time": 1}})
+    report = tr.replay(t)
+    assert not report.ok
+    assert report.problems == [f"log[{i + 1}] {{'time': 1}}: refused on replay: time: "
+                               f"time 1 is before the clock ({t.log[i]['move']['time']}); the clock never runs backwards"]
+    assert len(report.session.moves) == 4  # it stopped there
+
+
+def test_until_keeps_each_position_with_the_chance_its_moves_drew():
+    """``until(k)``: the first k moves, each followed by the chance outcomes it drew, and nothing
+    of the k+1-th; the whole game at its last move, and no position outside the game."""
+    t = tr.parse(tr.dump(play_random(FBI, "duel-3v3", 8)))  # a game whose identity deck is rebuilt mid-game
+    moves = [k for k, e in enumerate(t.log) if "move" in e]
+    assert t.move_count == len(moves) and any("chance" in e for e in t.log[moves[0]:])  # the case is there
+    for k in range(t.move_count + 1):
+        cut = t.until(k)
+        end = moves[k] if k < len(moves) else len(t.log)  # the k+1-th move's place
+        assert cut.log == t.log[:end], k
+        assert cut.move_count == k and (cut.result is None) == (k < t.move_count)
+    for k in (-1, t.move_count + 1):
+        with pytest.raises(TranscriptError, match=f"has only {t.move_count} moves; there is no position after {k}"):
+            t.until(k)
+
+
+def test_a_closed_writer_hears_no_more_of_its_session(tmp_path):
+    """Closing a writer takes it off the session's listeners: the game may go on (a caller that
+    stopped recording), the file stays as closed, and a second writer can take over."""
+    whole = play_random(FBI, "standard-3v3", 2)
+    session = Session(FBI, "standard-3v3", seed=2)
+    path = tmp_path / "first.yaml"
+    writer = tr.TranscriptWriter(path, session)
+    moves = moves_of(whole)
+    for seat, text, t in moves[:5]:
+        session.submit(seat, text, t)
+    writer.close()
+    assert session.listeners == []
+    closed = path.read_bytes()
+    for seat, text, t in moves[5:10]:
+        session.submit(seat, text, t)  # no write to a closed file
+    assert path.read_bytes() == closed
+    writer.close()  # twice is harmless
+    assert tr.parse(closed.decode("utf-8")).move_count == 5
+
+
 @pytest.mark.parametrize("bad", [
     "not: a transcript\n", "- a list\n", "format: 2\n", "", "format: 1\ngame: fbi-mafia\n",
 ])
