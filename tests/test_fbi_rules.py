@@ -427,10 +427,11 @@ def test_masquerade_dead_draw_is_discarded_and_identity_unchanged():
     assert private.to == ("undercover",) and private.data["adopted"] is False
 
 
-def _empty_deck(hand: list[str], dead: list[str], alive: list[str] = ()) -> Session:
-    """4v4 at the Undercover's turn with an empty identity deck; every suspect is dead but the
-    identities, the cards of ``hand`` not in ``dead``, and ``alive`` (test setup)."""
-    s = game("standard-4v4", hand=hand)
+def _empty_deck(hand: list[str], dead: list[str], alive: list[str] = (), mode: str = "standard-4v4") -> Session:
+    """``mode`` (4v4: with a hand) at the Undercover's turn with an empty identity deck; every
+    suspect is dead but the identities, the cards of ``hand`` not in ``dead``, and ``alive``
+    (test setup)."""
+    s = game(mode, hand=hand or None)
     advance_to(s, "undercover")
     st = s.state
     st.deck = []
@@ -451,7 +452,15 @@ def test_masquerade_on_an_empty_deck_does_not_depend_on_the_hand():
     assert "masquerade" not in a.state.legal_inputs("undercover")
     ea, eb = refuse(a, "undercover", "masquerade"), refuse(b, "undercover", "masquerade")
     assert (ea.message, ea.allowed) == (eb.message, eb.allowed)
-    assert ea.message.startswith("masquerade: the identity deck is empty")
+    assert ea.message == ("masquerade: the identity deck is empty, and a rebuilt deck might hold no card: "
+                          "there are no more living suspects than identities and evidence cards")
+
+
+def test_masquerade_on_an_empty_deck_without_a_hand_names_only_the_identities():
+    s = _empty_deck([], dead=[], mode="standard-3v3")  # 3v3 deals no evidence hand
+    assert s.state.hand == [] and "masquerade" not in s.state.legal_inputs("undercover")
+    assert refuse(s, "undercover", "masquerade") == ("masquerade: the identity deck is empty, and a rebuilt deck "
+                                                     "might hold no card: there are no more living suspects than identities")
 
 
 def test_masquerade_on_an_empty_deck_rebuilds_when_a_card_is_surely_free():
@@ -871,7 +880,7 @@ def test_protect_interrupt_in_row_yes_cancels_the_kill_and_removes_the_token():
     offered = next(e for e in since(s, start) if e.kind == "protect-offered")
     assert offered.to is None
     refuse(s, "undercover", "shift row 6 right", NotYourTurnError)
-    refuse(s, "operative", "protect d3")
+    assert refuse(s, "operative", "protect d3") == "the operative must first answer: protect yes|no"
     do(s, "operative", "protect yes")
     assert status(s, "d3") == "alive" and tok(s, "d3") == set()
     assert st.kills == 0
