@@ -273,16 +273,16 @@ def test_nomination_is_public_and_answers_that_seat():
 def test_a_seat_nominates_only_once():
     s = mafia_game(EIGHT)
     s.submit("p1", "nominate p6")
-    refused(s, "p1", "nominate p7", IllegalMoveError)
-    refused(s, "p1", "pass", IllegalMoveError)
+    assert refused(s, "p1", "nominate p7", IllegalMoveError) == "p1 has already nominated p6 today"
+    assert refused(s, "p1", "pass", IllegalMoveError) == "p1 has already nominated or passed today"
 
 
 def test_a_seat_passes_only_once():
     s = mafia_game(EIGHT)
     events = s.submit("p1", "pass")
     assert [(e.kind, e.data) for e in events] == [("pass", {"seat": "p1"})]
-    refused(s, "p1", "pass", IllegalMoveError)
-    refused(s, "p1", "nominate p6", IllegalMoveError)
+    assert refused(s, "p1", "pass", IllegalMoveError) == "p1 has already nominated or passed today"
+    assert refused(s, "p1", "nominate p6", IllegalMoveError) == "p1 has already passed today"
 
 
 def test_nobody_nominates_themselves():
@@ -374,8 +374,10 @@ def test_voting_twice_is_refused():
     s = mafia_game(EIGHT)
     nominate(s, p1="p6")
     s.submit("p1", "vote p6")
-    refused(s, "p1", "vote p6", IllegalMoveError)
-    refused(s, "p1", "abstain", IllegalMoveError)
+    assert refused(s, "p1", "vote p6", IllegalMoveError) == "p1 has already voted for p6 in this round"
+    assert refused(s, "p1", "abstain", IllegalMoveError) == "p1 has already voted for p6 in this round"
+    s.submit("p2", "abstain")
+    assert refused(s, "p2", "vote p6", IllegalMoveError) == "p2 has already abstained in this round"
 
 
 def test_a_unique_top_is_expelled_and_shows_the_card():
