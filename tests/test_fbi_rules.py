@@ -474,6 +474,19 @@ def test_masquerade_on_an_empty_deck_rebuilds_when_a_card_is_surely_free():
     assert "masquerade" in s.state.legal_inputs("undercover")
 
 
+def test_a_rebuilt_deck_takes_its_living_cards_out_of_the_discard():
+    """The rebuild shuffles every living card that is nobody's identity, those in the discard
+    too (an identity given up by a masquerade); the discard keeps the rest (the dead)."""
+    s = _empty_deck(["Rex", "Sofia", "Theo", "Uma"], dead=[], alive=["Vito"])
+    st = s.state
+    dead = next(n for n in st.suspects if st.status[n] == "dead")
+    st.discard = [dead, "Vito"]  # Vito: given up earlier, alive, nobody's identity now
+    old = st.identity["undercover"]
+    evs = do(s, "undercover", "masquerade")
+    assert next(e for e in evs if e.kind == "deck-rebuilt").data == {"size": 1}
+    assert st.identity["undercover"] == "Vito" and st.discard == [dead, old]
+
+
 # =============================================================================== autopsy
 
 
