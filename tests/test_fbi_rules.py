@@ -270,10 +270,15 @@ def test_shift_distances_per_role():
             do(s, character, f"protect {cell_of(s, st.identity[character])}")
         shifts = [o.split() for o in st.legal_inputs(character) if o.startswith("shift ")]
         assert {int(w[4]) if len(w) == 5 else 1 for w in shifts} == expected[character]
+        dist = " [1|2]" if 2 in expected[character] else ""
+        form = f"shift row N left|right{dist}  or  shift col X up|down{dist}"  # in every list of its forms
+        other = "arrest a1" if character == "bomber" else "plant a1"
+        assert form in refuse(s, character, other).allowed
         if 2 in expected[character]:
             do(s, character, "shift row 7 right 2")
         else:
-            refuse(s, character, "shift row 7 right 2")
+            err = refuse(s, character, "shift row 7 right 2")
+            assert (err, err.allowed) == (f"shift row 7 right 2: the {character} shifts by 1", (form,))
             do(s, character, "shift row 7 right")
         if st.phase == "threat":
             do(s, character, [o for o in st.legal_inputs(character) if o.startswith("threat ")][-1])
@@ -544,8 +549,10 @@ def test_inspect_must_be_finished_before_anything_else():
     refuse(s, "detective", "inspect", IllegalMoveError)
     refuse(s, "detective", "keep a1")  # not one of the two cards
     refuse(s, "bomber", "plant f5", NotYourTurnError)
+    quinn = cell_name(s.state.pos["Quinn"])
     do(s, "detective", "keep quinn")  # by name works too
     assert s.state.kept == ["Quinn"]
+    assert s.moves[-1].text == f"keep {quinn}"  # recorded by the card's cell, as a replay reads it
 
 
 def test_surrender_is_accepted_in_the_middle_of_an_inspect():
