@@ -35,7 +35,7 @@ from arbiter.engine.games.magic_maze.tiles import STEP, Cell, check_tile, parse_
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
-from tests.test_maze_rules import find, g_of, game, put
+from tests.test_maze_rules import act, find, g_of, game, put
 
 MAZE = registry.get("magic-maze")
 SOLO_ACTIONS = ("north", "south", "east", "west", "vortex", "escalator", "explore")
@@ -467,6 +467,19 @@ def test_the_barbarian_past_a_live_camera_reaches_an_hourglass_locked_from_beyon
         assert list(got.items()) == list(reference_routes(state, "yellow", actions, flip).items())
         assert got[beyond] == Route(1, south) and got[west] == Route(2, south)
         assert got.get(hourglass) == (Route(3, south) if flip else None)  # the flip, only when wanted
+
+
+@pytest.mark.parametrize("hero", ["purple", "green", "orange"])
+def test_another_heros_move_over_a_live_camera_leaves_the_hourglass_locked(hero: str) -> None:
+    """Only the barbarian disables a camera it crosses: another hero's move over the camera
+    leaves both live, so it stops before the hourglass the barbarian's same move reaches."""
+    s = staged(CAMERA_ROW, hero, "20.a2")
+    state = s.state
+    west, camera, beyond, hourglass = (g_of(s, f"20.{c}2") for c in "abcd")
+    assert state.cameras_lock() and state.heroes[hero] == west
+    assert state.slide(hero, west, "E") == (camera, beyond)
+    events = act(s, f"move {hero} east")
+    assert state.heroes[hero] == beyond and "camera" not in [e.kind for e in events] and state.cameras_lock()
 
 
 HOURGLASS_SPLIT = """\

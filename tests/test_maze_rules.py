@@ -27,6 +27,7 @@ Two players: p1 holds vortex, north, east; p2 holds escalator, explore, south, w
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 from collections import Counter
 
@@ -882,6 +883,19 @@ def own_exit_game() -> Session:
     return s
 
 
+def test_a_hero_cannot_leave_by_its_exit_while_another_hero_stands_on_it():
+    s = own_exit_game()
+    for hero in HEROES:
+        s.state.heroes[hero] = None  # staging: everyone off the items
+    put(s, "green", "10.a1")
+    put(s, "purple", "10.b1")  # on the green exit, which is only a square to the mage
+    put(s, "yellow", "1a.c2")
+    put(s, "orange", "1a.c3")
+    refused(s, "p1", "move green east", IllegalMoveError)
+    assert heroes(s)["green"] == "10.a1" and host(s)["escaped"] == []
+    assert "move green east" not in " ".join(s.state.legal_inputs("p1"))
+
+
 def test_before_the_theft_a_move_runs_over_an_exit():
     s = item_game("2", more=("2", "10"))
     explore_at(s, "6.a2")
@@ -1248,6 +1262,33 @@ def test_crystal_explore_needs_the_mage_on_the_ball_and_an_unexplored_square():
     assert "crystal ball" in message
 
 
+def explores(s: Session, seat: str) -> list[str]:
+    return [m for m in s.state.legal_inputs(seat) if m.startswith("explore ")]
+
+
+def test_the_crystal_balls_explorations_are_listed_exactly_while_the_mage_may_use_it():
+    """``legal`` lists a crystal ball's explorations (squares no hero stands on) to the seat
+    holding explore, while the mage stands on an unused ball or may still place its second tile,
+    and only in scenarios 5 and up; each one listed is accepted."""
+    s = crystal_game()
+    listed = explores(s, "p2")
+    assert "explore 1b.d3" in listed and explores(s, "p1") == []  # p1 holds no explore
+    for text in listed:
+        fresh = crystal_game()
+        fresh.submit("p2", text)
+        assert fresh.moves[-1].text == text
+    s.submit("p2", "explore 1b.d3")
+    assert "explore 3.c1" in explores(s, "p2")  # the second tile, which may join the first
+    s.submit("p2", "move purple south 1")
+    assert "explore 1b.a2" not in explores(s, "p2")  # the mage left the ball
+    s.submit("p1", "move purple north 1")
+    assert explores(s, "p2") == []  # back on it, used up
+    # the same position where crystal balls are not in force (as in scenarios 1 to 4)
+    s = crystal_game()
+    s.state.scenario = dataclasses.replace(s.state.scenario, crystal=False)
+    assert "explore 1b.d3" not in explores(s, "p2")
+
+
 def test_crystal_balls_are_not_in_force_before_scenario_5():
     s = game("4")
     refused(s, "p2", "explore 1a.c1", IllegalMoveError)
@@ -1485,6 +1526,13 @@ def test_every_game_action_closes_the_talk_window(action):
         put(s, "purple", "1a.a2")
     act(s, action)
     assert host(s)["talk"] == "silence"
+
+
+def test_a_stare_at_oneself_is_refused_listing_the_others():
+    s = game("2", players=3)
+    err = refused(s, "p2", "stare p2", IllegalMoveError)
+    assert err == "p2 cannot stare at itself; stare at another player"
+    assert list(err.allowed) == ["stare p1", "stare p3"] == [m for m in s.state.legal_inputs("p2") if m.startswith("stare")]
 
 
 def test_pawn_and_stare_are_always_allowed():
