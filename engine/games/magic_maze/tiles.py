@@ -125,10 +125,6 @@ class Tile:
             out[pair[0]], out[pair[1]] = pair[1], pair[0]
         return out
 
-    def doors(self) -> dict[str, str]:
-        """Side -> the door square's code, for sides whose door is an entrance or exploration."""
-        return {s: self.code[c] for s, c in DOORS.items() if self.code[c] == "In" or self.code[c][0] == "E"}
-
 
 def parse_map(name: str, text: str) -> Tile:
     """Read one tile map (9 lines of 13 characters; see ``scenarios/magic_maze/tiles.yaml``)."""
