@@ -50,6 +50,7 @@ from arbiter.engine.errors import (
 from arbiter.engine.clock import MAX_MS, seconds_name
 from arbiter.engine.games.magic_maze import data as mm
 from arbiter.engine.games.magic_maze.mall import joined_origin
+from arbiter.engine.games.magic_maze.moves import FORMS, Move, action_needed, parse_move
 from arbiter.engine.games.magic_maze.tiles import (
     DOORS,
     EXAMPLE,
@@ -249,10 +250,11 @@ def test_a_vortex_behind_an_orange_wall_is_allowed():
     check_tile(parse_map("x", with_rows(VALID, l2="|.. .. ..!Vp|", l3="+  +  +  +==+")), start=False)
 
 
-def test_an_unknown_square_code_is_refused_at_parse_time_with_its_square():
+@pytest.mark.parametrize("code", ["Zz", "Vz", "Zg", "Sx"])  # neither part known; a kind with no colour; a colour with no kind
+def test_an_unknown_square_code_is_refused_at_parse_time_with_its_square(code: str):
     with pytest.raises(TileError) as info:
-        parse_map("x", with_rows(VALID, l4="|.. .. Zz ..|"))
-    assert info.value.square == (1, 2) and "unknown square code 'Zz'" in info.value.problem
+        parse_map("x", with_rows(VALID, l4=f"|.. .. {code} ..|"))
+    assert info.value.square == (1, 2) and f"unknown square code {code!r}" in info.value.problem
 
 
 def test_a_bad_wall_mark_is_refused_with_its_square():
@@ -1592,6 +1594,29 @@ def test_unreadable_inputs_are_refused_without_change():
     refused(s, "p1", "move purple", SyntaxInputError)
     refused(s, "p1", "vortex purple 9z.a1", SyntaxInputError)
     refused(s, "p1", "say", SyntaxInputError)
+
+
+def test_a_verb_a_variant_lists_but_this_reader_does_not_know_is_unreadable_listing_the_forms():
+    """A variant passes its own forms (more verbs) and reads its verbs itself; one of them
+    reaching this reader is refused as unreadable, listing the variant's forms, not a crash."""
+    forms = {**FORMS, "accuse": "accuse SEAT...: accuse players"}
+    with pytest.raises(SyntaxInputError) as info:
+        parse_move("accuse p2", ("p1", "p2"), forms)
+    assert info.value.message == "'accuse' is not an action of Magic Maze"
+    assert info.value.allowed == tuple(forms.values())
+
+
+def test_each_input_names_the_action_tile_it_needs():
+    seats = ("p1", "p2")
+    needs = {"move purple north 2": "north", "move green west": "west", "vortex orange": "vortex",
+             "escalator yellow": "escalator", "explore purple": "explore", "explore 1a.c1": "explore",
+             "draw": None, "say hi": None, "pawn p2": None, "stare p1": None}
+    assert {text: action_needed(parse_move(text, seats)) for text in needs} == needs
+
+
+def test_a_move_shows_only_its_fields_that_are_set():
+    assert repr(parse_move("move purple north 2", ("p1",))) == "Move(verb='move', hero='purple', direction='N', squares=2)"
+    assert repr(Move("draw")) == "Move(verb='draw')"
 
 
 def test_every_refusal_in_a_busy_position_leaves_everything_unchanged():
