@@ -33,6 +33,7 @@ from arbiter.engine.errors import (
 )
 from arbiter.engine.events import HOST
 from arbiter.engine.games.fbi_mafia.grid import cell_name, cells as all_cells
+from arbiter.engine.games.fbi_mafia.moves import parse_move
 from arbiter.engine.session import Session
 from tests.helpers import FBI, cell_of, fbi_game, kinds, names, refused, since, snapshot
 
@@ -1265,6 +1266,23 @@ BAD_INPUTS = [
     ("swap a1 c3", IllegalMoveError), ("keep a1", IllegalMoveError), ("arrest f6", IllegalMoveError),
     ("kill f6", IllegalMoveError), ("plant f6", IllegalMoveError), ("unprotect f6", IllegalMoveError),
 ]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("keep a1 b1", "keep: expected 1 word(s) after 'keep', found 2"),
+    ("defuse a1 bomb now", "defuse: expected 1 to 2 word(s) after 'defuse', found 3"),
+    ("masquerade now", "masquerade: expected 0 word(s) after 'masquerade', found 1"),
+])
+def test_a_wrong_number_of_words_is_refused_saying_how_many_the_verb_takes(text, message):
+    with pytest.raises(SyntaxInputError) as info:
+        parse_move(text, 6)
+    assert info.value.message == message
+
+
+def test_a_move_shows_only_its_fields_that_are_set():
+    assert repr(parse_move("defuse c3 bomb", 6)) == "Move(verb='defuse', cells=((2, 2),), token='bomb')"
+    assert repr(parse_move("shift col b up 2", 6)) == "Move(verb='shift', line='col', index=1, delta=-2)"
+    assert repr(parse_move("protect no", 6)) == "Move(verb='protect', answer=False)"
 
 
 @pytest.mark.parametrize("position", list(POSITIONS))
