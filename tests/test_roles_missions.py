@@ -153,9 +153,12 @@ def test_an_input_at_exactly_the_mission_time_comes_after_the_failure() -> None:
 def test_explores_done_and_failed() -> None:
     s = roles_game("3", ["mute", "pathfinder", "traitor", "dwarf-averse"], level=3)
     clear_centre(s)
+    assert s.state.view("p2")["roles"]["you"]["mission"]["status"] == "pending (0 of 2)"  # a counting mission shows its count
     explore_at(s, "1a.c1")
+    assert s.state.view("p2")["roles"]["you"]["mission"]["status"] == "pending (1 of 2)"
     events = explore_at(s, "1a.d3")
     assert done_told(events, "p2") and s.state.mission_of("p2").count == 2
+    assert s.state.view("p2")["roles"]["you"]["mission"]["status"] == "done"  # the count only while it counts
     s = roles_game("3", ["pathfinder", "mute", "traitor", "dwarf-averse"], level=3)
     s.state.stack = s.state.stack[:2]  # staging: two tiles left, p1 (no explore tile) still needs two
     clear_centre(s)
@@ -168,6 +171,13 @@ def test_flip_with_under_done() -> None:
     s = roles_game("1", ["close-call", "mute", "traitor"], level=3)
     events = s.submit("p3", "move purple north 1", 141_000)  # onto 1a.b1's hourglass with 39 s left
     assert of_kind(events, "flip") and done_told(events, "p1")
+
+
+def test_flip_with_under_wants_strictly_less_than_its_time() -> None:
+    s = roles_game("1", ["close-call", "mute", "traitor"], level=3)
+    events = s.submit("p3", "move purple north 1", 140_000)  # a flip with exactly 40 s left: not under 40
+    assert of_kind(events, "flip") and mission(s, "p1") == "pending"
+    assert s.state.view("p1")["roles"]["you"]["mission"]["status"] == "pending"  # a mission that counts nothing: no count
 
 
 def test_flip_with_under_fails_when_no_hourglass_and_no_tile_are_left() -> None:

@@ -300,6 +300,25 @@ def test_an_upheld_accusation_while_the_sand_runs_gives_a_flip_that_may_go_by() 
     assert [m for m in s.state.legal_inputs("p2") if m.startswith("accuse")]  # accusing again
 
 
+@pytest.mark.parametrize("accuser", ["p3", "p1"])
+def test_the_flip_goes_by_when_its_accuser_leaves_the_game_and_only_then(accuser: str) -> None:
+    """An upheld accusation at 98 s gives the accuser a flip until 103 s; at 100 s p1's
+    mission (a theft before 100 s) fails and p1 leaves the game. The flip stays the accuser's
+    while it is in the game, and goes by at once when the accuser is the one who left."""
+    s = roles_game("1", ["quick-hands", "traitor", "mute", "trusting"], level=3)
+    voters = [v for v in ("p1", "p3", "p4") if v != accuser]
+    play(s, f"@96 {accuser} accuse p2", f"@97 {voters[0]} vote yes", f"@98 {voters[1]} vote yes")
+    assert s.state.flip_window is not None and s.state.flip_window.until_ms == 103_000
+    events = s.advance_to(100_000)
+    assert [e.kind for e in events][:3] == ["failed", "reveal", "eliminate"] and "p1" in s.state.eliminated
+    if accuser == "p1":
+        assert [e.kind for e in events][3:] == ["no-flip"] and s.state.flip_window is None
+        assert events[-1].text == "p1, the accuser, is out of the game: no flip."
+    else:
+        assert len(events) == 3 and s.state.flip_window.accuser == "p3"
+        assert "flip" in s.state.legal_inputs("p3")
+
+
 # ============================================================================ elimination
 HAND_OFF = {  # players: (who is eliminated, in order), and every seat's tiles after
     3: (["p1"], {"p2": [["escalator", "explore", "south"], ["vortex", "west"]], "p3": [["north", "east"]]}),
