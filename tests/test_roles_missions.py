@@ -264,6 +264,17 @@ def switched(events, seat: str, side: str) -> bool:
     return any(e.kind == "switch" and e.to == (seat,) and e.data["side"] == side for e in events)
 
 
+def test_each_seat_sees_its_own_card_and_what_it_tracks_and_the_host_sees_every_card() -> None:
+    s = roles_game("1", ["nervous-hero", "traitor", "hasty-traitor"], level=4)
+    mine = s.state.view("p1")["roles"]
+    assert "cards" not in mine and mine["you"]["card"] == "nervous-hero"
+    assert mine["you"]["switch"] == {"asks": "a flip of the timer with under 30 s of sand left", "status": "pending"}
+    assert "mission" not in mine["you"]  # a variable card tracks a switch, not a mission
+    host_view = s.state.view(HOST)["roles"]
+    assert "you" not in host_view and host_view["cards"] == {seat: s.state.card_view(seat) for seat in s.seats}
+    assert [host_view["cards"][seat]["card"] for seat in s.seats] == ["nervous-hero", "traitor", "hasty-traitor"]
+
+
 def test_nervous_hero_turns_traitor_at_a_flip_under_30_s() -> None:
     s = roles_game("1", ["nervous-hero", "traitor", "hasty-traitor"], level=4)
     events = s.submit("p3", "move purple north 1", 151_000)
