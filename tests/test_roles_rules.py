@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from arbiter.engine import registry, transcript
-from arbiter.engine.errors import GameOverError, IllegalMoveError, InputError, ScenarioError
+from arbiter.engine.errors import GameOverError, IllegalMoveError, InputError, ScenarioError, SyntaxInputError
 from arbiter.engine.events import HOST
 from arbiter.engine.games.magic_maze import data as mm
 from arbiter.engine.games.magic_maze.roles import data as rd
@@ -65,6 +65,8 @@ def test_the_setup_is_chosen_by_level_or_deck_and_recorded() -> None:
         assert info.value.message == f"Magic Maze: Hidden Roles is played by 3 to 8 players, not {players}"
         assert info.value.allowed == tuple(f"--players {n}" for n in range(3, 9))
     assert MAZE.choose_setup("3", 2) == ("3", {"players": 2})  # the base game as ever
+    for players in (3, 8):  # both ends of the range
+        assert MAZE.choose_setup("3", players, None, 2) == ("3", {"players": players, "roles": 2})
 
 
 def test_the_digest_holds_the_role_deck_only_with_roles() -> None:
@@ -317,6 +319,41 @@ def test_the_flip_goes_by_when_its_accuser_leaves_the_game_and_only_then(accuser
     else:
         assert len(events) == 3 and s.state.flip_window.accuser == "p3"
         assert "flip" in s.state.legal_inputs("p3")
+
+
+def test_an_accuser_who_left_during_the_vote_gets_no_flip_and_the_game_goes_on() -> None:
+    """p1 accuses p2 at 98 s; at 100 s p1's own mission fails and p1 leaves the game; the vote
+    goes on and upholds: p2 is out, nobody may flip, and the sand still runs."""
+    s = roles_game("1", ["quick-hands", "traitor", "mute", "trusting"], level=3)
+    play(s, "@98 p1 accuse p2")
+    s.advance_to(100_000)
+    assert s.state.eliminated == ("p1",) and s.state.vote is not None
+    events = play(s, "@101 p3 vote yes", "@102 p4 vote yes")
+    assert [e.kind for e in events] == ["vote", "vote", "verdict", "reveal", "eliminate"]
+    assert s.state.eliminated == ("p1", "p2") and s.state.flip_window is None and not s.over
+
+
+@pytest.mark.parametrize("line", ["p3 vote", "p3 vote yes no", "p3 vote maybe"])
+def test_a_vote_is_one_word_yes_or_no(line: str) -> None:
+    s = roles_game("1", ["traitor", "hero", "hero", "hero"], level=2)
+    play(s, "@10 p2 accuse p1")
+    with pytest.raises(SyntaxInputError) as info:
+        play(s, line)
+    assert info.value.message == "vote yes or vote no"
+
+
+def test_pass_and_flip_without_a_flip_due_say_so() -> None:
+    s = roles_game("1", ["traitor", "hero", "hero", "hero"], level=2)
+    assert refused(s, "p2 pass") == "nothing to pass: pass lets the accuser's flip go by, or (level 5) a divining"
+    assert refused(s, "p2 flip") == ("no flip is due: the accuser of an upheld accusation may flip the timer, "
+                                     "within the flip window")
+
+
+def test_accusing_a_seat_out_of_the_game_is_refused_naming_it() -> None:
+    s = roles_game("1", ["traitor", "hero", "hero", "hero", "hero"], level=2)
+    s.state.out.update({"p2": "failed", "p3": "failed"})  # staging: two seats out
+    assert refused(s, "p4 accuse p2") == "p2 is out of the game: accuse players still in it"
+    assert refused(s, "p4 accuse p1 p2 p3") == "p2 and p3 are out of the game: accuse players still in it"
 
 
 # ============================================================================ elimination
