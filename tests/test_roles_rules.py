@@ -256,6 +256,17 @@ def test_the_accusers_flip_after_the_sand_ran_out_during_the_vote() -> None:
     replays(s)
 
 
+def test_an_accusers_flip_of_a_full_timer_leaves_no_sand_and_ends_the_game() -> None:
+    """At 0 s the sand is full; an accusation upheld at once gives p2 its flip, which turns
+    180 s left into none: the game ends there, as when the sand runs out."""
+    s = roles_game("3", ["traitor", "hero", "hero", "hero"], level=2)
+    play(s, "@0 p2 accuse p1", "@0 p3 vote yes", "@0 p4 vote yes")
+    assert s.state.flip_window is not None and s.state.time_left_ms() == 180_000
+    events = play(s, "@0 p2 flip")
+    assert of_kind(events, "flip")[0].data["left"] == "0" and s.over
+    assert s.state.result.reason == "time" and s.state.result.text.startswith("The flip left no sand at 0 s")
+
+
 def test_a_voter_eliminated_while_the_sand_is_out_may_not_vote() -> None:
     """A voter whose mission fails during the vote is no longer asked, and its vote is refused,
     even while the sand is out (when votes are the only inputs that pass)."""
@@ -490,6 +501,13 @@ def test_an_early_theft_fails_the_traitors_mission_and_no_traitor_is_left_to_div
     s = divining_game()
     assert "p1" in s.state.eliminated and s.over and s.state.result.winner == "heroes"
     assert s.state.result.winners == ("p2", "p3")
+
+
+def test_divining_before_the_escape_is_refused_by_level() -> None:
+    early = roles_game("1", ["above-suspicion", "mage-first", "master-thief"], level=5)
+    assert refused(early, "p1 divine p2 mage-first") == "divining comes after the heroes' escape, at level 5"
+    other = roles_game("1", ["quick-hands", "traitor", "mute"], level=3)
+    assert refused(other, "p2 divine p1 quick-hands") == "divining is a rule of level 5"
 
 
 def test_divining_right_swaps_the_outcomes() -> None:
