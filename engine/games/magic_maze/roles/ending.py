@@ -213,8 +213,7 @@ class Ending:
         side = self.side[seat]
         if seat in self.out and seat not in self.phantoms:
             return False, "eliminated (its mission failed)" if self.out[seat] == "failed" else "eliminated"
-        team = ("the heroes escaped" if heroes_won else "the heroes lost") if side == "hero" else \
-            ("the heroes lost" if not heroes_won else "the heroes escaped")
+        team = "the heroes escaped" if heroes_won else "the heroes lost"  # the same words for either side
         won = heroes_won if side == "hero" else not heroes_won
         if not won:
             return False, team
