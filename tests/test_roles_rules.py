@@ -545,6 +545,19 @@ def test_divining_wrong_changes_nothing_and_the_window_closes_after_thirty_secon
     assert result.winners == ("p2", "p4") and result.winner == "heroes"
 
 
+def test_when_every_winning_hero_is_divined_the_traitors_win_the_escape() -> None:
+    """The heroes escaped, but both traitors name their heroes' missions right: each takes its
+    hero's place among the winners, so only traitors won, and the game is the traitors'."""
+    s = item_roles(["above-suspicion", "mage-first", "nuisance", "master-thief"], level=5, players=4)
+    theft(s, time_ms=50_000)
+    for n, hero in enumerate(("purple", "yellow", "green", "orange")):
+        escape(s, hero, 60_000 + n * 1000)
+    play(s, "@64 p1 divine p2 mage-first", "@65 p3 divine p4 master-thief")
+    result = s.state.result
+    assert result.reason == "escape" and result.winners == ("p1", "p3") and result.winner == "traitors"
+    assert result.text.endswith("the traitors win (winners: p1 p3).")
+
+
 def test_the_result_has_one_line_per_player() -> None:
     s = roles_game("3", ["traitor", "trusting", "mute", "quick-hands"], level=3)
     s.advance_to(180_000)
