@@ -104,6 +104,19 @@ def test_play_records_a_bots_illegal_input_as_run_does(game, variant):
     assert _record(played) == _record(ran)
 
 
+@pytest.mark.parametrize("length", [200, 201])
+def test_a_bots_illegal_input_is_quoted_whole_up_to_200_characters(length):
+    """The forfeit note quotes a bot's illegal input whole up to 200 characters; a longer one
+    is cut there, with its size in bytes."""
+    session, match = _match("fbi-mafia", "standard-3v3", 3, "random")
+    seat, word = session.seats[0], "x" * length
+    match.bots[seat].choose = lambda s: word  # type: ignore[method-assign]
+    match.play()
+    forfeit = next(e["note"]["forfeit"] for e in session.entries if "note" in e)
+    quoted = repr(word) if length <= 200 else repr(word[:200]) + f"... ({length} bytes)"
+    assert forfeit.startswith(f"illegal input {quoted}: ")
+
+
 def test_play_answers_a_persons_lines_without_writing_them():
     """A person's lines (moves, looks, a refused one) are applied as ``run`` applies them."""
     session = Session(registry.get("fbi-mafia"), "standard-3v3", seed=5)

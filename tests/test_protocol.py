@@ -893,6 +893,16 @@ def test_text_meta_command_bodies():
     assert body_values(body, "event") == [e.text for e in session.events.visible_to("bandit")[1:]]
 
 
+def test_a_views_list_of_words_is_one_line_and_an_empty_one_a_dash():
+    session = Session(registry.get("magic-maze"), "1", seed=1, options={"players": 2})
+    p = Protocol(session)
+    _, body = ok_frame(p.handle("view host"))
+    assert body_values(body, "escaped") == ["-"] and body_values(body, "used") == ["-"]  # nobody, nothing yet
+    mafia = Protocol(Session(registry.get("mafia"), "6-players", seed=1))
+    _, body = ok_frame(mafia.handle("view host"))
+    assert body_values(body, "alive") == ["p1 p2 p3 p4 p5 p6"]
+
+
 @pytest.mark.parametrize("line,canonical", [
     ("BANDIT SHIFT ROW 1 RIGHT", "bandit shift row 1 right"),
     ("bandit shift row 1 right 1", "bandit shift row 1 right"),

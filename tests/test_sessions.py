@@ -99,6 +99,15 @@ def test_with_realtime_the_sand_runs_out_while_nobody_types() -> None:
     assert person.waits == [pytest.approx(180.0)]  # it waited exactly until the deadline
 
 
+def test_with_realtime_blank_lines_and_comments_are_not_stamped_and_get_no_response() -> None:
+    session = maze()
+    clock = [50.0]
+    person = Silent(clock, ["", "   ", "# a remark", "p1 stare p2"])
+    out = list(Match(Protocol(session), {}, person, realtime=True, clock=lambda: clock[0]).run())
+    assert out[0].startswith("= p1 stare p2") and not any(o.startswith("?") for o in out)
+    assert [(m.seat, m.text) for m in session.moves] == [("p1", "stare p2")]
+
+
 def test_with_realtime_bots_act_as_the_wall_clock_runs() -> None:
     session = maze("1", 2, seed=1)
     clock = [0.0]
