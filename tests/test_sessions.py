@@ -108,6 +108,18 @@ def test_with_realtime_blank_lines_and_comments_are_not_stamped_and_get_no_respo
     assert [(m.seat, m.text) for m in session.moves] == [("p1", "stare p2")]
 
 
+def test_an_unstamped_move_past_the_deadline_shows_the_sand_running_out_before_its_refusal() -> None:
+    """An unstamped input happens one step after the clock: when the sand runs out within that
+    step, the referee shows the time passing first (its own frame), then refuses the input."""
+    session = maze("1", 2, seed=1)
+    out = list(Match(Protocol(session), {}, ["@179.9 p1 stare p2", "p1 stare p2", "@179.9 time"]).run())
+    assert out[1] == ("= time 180\nevent: The sand ran out at 180 s: everyone loses.\n"
+                      "result: The sand ran out at 180 s: everyone loses.\n\n")
+    assert out[2].startswith("? game-over: the game is over: The sand ran out at 180 s")
+    assert out[3].startswith("? time: time 179.9 is before the clock (180)")  # a stamp before it: refused
+    assert session.entries[-1] == {"tick": {"time": 180}}
+
+
 def test_with_realtime_bots_act_as_the_wall_clock_runs() -> None:
     session = maze("1", 2, seed=1)
     clock = [0.0]
