@@ -120,6 +120,16 @@ def test_an_unstamped_move_past_the_deadline_shows_the_sand_running_out_before_i
     assert session.entries[-1] == {"tick": {"time": 180}}
 
 
+def test_without_realtime_the_match_waits_for_a_line_as_long_as_it_takes() -> None:
+    """On the game's own clock nothing happens while nobody types: the match asks for the next
+    line with no timeout, however near the deadline, and time passes only by stamps."""
+    session = maze()
+    clock = [50.0]
+    person = Silent(clock, ["@179 p1 stare p2"])
+    list(Match(Protocol(session), {}, person, realtime=False, clock=lambda: clock[0]).run())
+    assert person.waits == [] and not session.over and session.clock_ms == 179_000
+
+
 def test_with_realtime_bots_act_as_the_wall_clock_runs() -> None:
     session = maze("1", 2, seed=1)
     clock = [0.0]
