@@ -120,6 +120,33 @@ def test_an_unstamped_move_past_the_deadline_shows_the_sand_running_out_before_i
     assert session.entries[-1] == {"tick": {"time": 180}}
 
 
+class SlowBot:
+    """A bot that thinks 200 s of wall clock before each answer."""
+
+    def __init__(self, seat: str, clock: list[float]) -> None:
+        self.seat, self.clock, self.asked = seat, clock, 0
+
+    def choose(self, session: Session) -> str:
+        self.asked += 1
+        self.clock[0] += 200.0
+        return "stare p1"
+
+    def close(self) -> None:
+        pass
+
+
+def test_with_realtime_a_bot_that_thinks_past_the_deadline_is_too_late() -> None:
+    """The sand runs out at 180 s while the bot thinks until 200 s: the loss is shown and
+    recorded at 180 s, and the bot's input, chosen for a game still on, is not played."""
+    session = maze()
+    clock = [0.0]
+    bot = SlowBot("p2", clock)
+    out = list(Match(Protocol(session, "p1"), {"p2": bot}, Silent(clock), realtime=True, clock=lambda: clock[0]).run())
+    assert out == ["= time 180\nevent: The sand ran out at 180 s: everyone loses.\n"
+                   "result: The sand ran out at 180 s: everyone loses.\n\n"]
+    assert not session.moves and session.entries[-1] == {"tick": {"time": 180}} and bot.asked == 1
+
+
 def test_without_realtime_the_match_waits_for_a_line_as_long_as_it_takes() -> None:
     """On the game's own clock nothing happens while nobody types: the match asks for the next
     line with no timeout, however near the deadline, and time passes only by stamps."""
