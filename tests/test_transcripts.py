@@ -588,6 +588,11 @@ def test_recorded_outcomes_are_reused_in_order():
     assert seen == recorded == c.records
 
 
+@pytest.mark.parametrize("end", [1, 6])
+def test_a_recorded_integer_at_either_end_of_its_range_is_reused(end):
+    assert Chance(1, [ChanceRecord("die", [end])]).randint("die", 1, 6) == end  # strict: a misfit would raise
+
+
 @pytest.mark.parametrize("bad", [ChanceRecord("other", ["a", "b", "c"]), ChanceRecord("deck", ["a", "b"]),
                                  ChanceRecord("deck", ["a", "b", "d"])])
 def test_strict_chance_refuses_an_outcome_that_does_not_fit(bad):
