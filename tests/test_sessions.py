@@ -367,7 +367,8 @@ def test_submit_move_reads_words_and_refuses_what_is_neither_a_move_nor_words(ga
     assert by_move.submit_move(seat, f" {text} ") == by_words.submit(seat, text)
     assert by_move.entries == by_words.entries
     before = snapshot(by_move)
-    for value in (None, 3, b"pass", [text]):
-        with pytest.raises(TypeError, match=rf"^submit_move takes .*an input's words \(a str\), not {type(value).__name__}"):
+    takes = "an input's words" if game == "magic-maze" else "one of the game's move values or an input's words"
+    for value in (None, 3, b"pass", [text]):  # (Magic Maze's bots play words: it has no move value path)
+        with pytest.raises(TypeError, match=rf"^submit_move takes {takes} \(a str\), not {type(value).__name__}"):
             by_move.submit_move(seat, value)
         assert snapshot(by_move) == before
