@@ -117,6 +117,17 @@ def test_a_bots_illegal_input_is_quoted_whole_up_to_200_characters(length):
     assert forfeit.startswith(f"illegal input {quoted}: ")
 
 
+def test_a_seats_session_is_not_told_of_a_secret_input_that_showed_it_nothing():
+    """Bots play Classic Mafia around p1's session: a night input p1 may not see is answered
+    to p1 only when it showed p1 something (an event), never as a bare frame."""
+    session = Session(registry.get("mafia"), "8-players", seed=2)
+    bots = {s: make_bot("random", s, 2, 10.0, session.rules.bot_kinds) for s in session.seats}
+    out = list(Match(Protocol(session, "p1"), bots, None, max_moves=60).run())
+    secret = [o for o in out if o.startswith("= - (a secret input)")]
+    assert secret and all("\nevent: " in o for o in secret)
+    assert len(out) < len(session.moves)  # the night inputs that showed p1 nothing got no frame
+
+
 def test_play_answers_a_persons_lines_without_writing_them():
     """A person's lines (moves, looks, a refused one) are applied as ``run`` applies them."""
     session = Session(registry.get("fbi-mafia"), "standard-3v3", seed=5)
