@@ -9,6 +9,7 @@ import pytest
 
 from arbiter.engine import registry
 from arbiter.engine.bots import BotFailure, make_bot
+from arbiter.engine.clock import seconds_name
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
@@ -140,3 +141,38 @@ def test_play_answers_a_persons_lines_without_writing_them():
     match.play()
     assert match.protocol.done and any(o.startswith("? ") for o in out)
     assert _record(played) == _record(ran) and played.moves[0].text == legal[0]
+
+
+@pytest.mark.parametrize("players, seed", [(2, 2), (3, 1), (4, 2)])
+def test_no_bot_is_asked_for_an_input_once_a_real_time_game_is_over(players, seed):
+    """In a real-time game with a person's lines, every bot gets one go each time the clock
+    moves; when one bot's move ends the game, the bots after it in that round are not asked
+    (an ``exec`` bot would be sent a ``go`` for a game that is over), and the lines left are
+    answered. Here planner bots play every seat and the lines, the host's, move the clock a
+    millisecond at a time; each game is won by a move in the middle of a round."""
+    session = Session(registry.get("magic-maze"), "1", seed=seed, options={"players": players})
+    asked: list[tuple[str, bool]] = []
+
+    class Watched:
+        def __init__(self, seat: str) -> None:
+            self.seat, self.inner = seat, make_bot("planner", seat, seed, 10.0, session.rules.bot_kinds)
+
+        def choose(self, s: Session) -> str | None:
+            asked.append((self.seat, s.over))
+            return self.inner.choose(s)
+
+        def close(self) -> None:
+            self.inner.close()
+
+    def lines():
+        while not session.over:
+            yield f"@{seconds_name(session.clock_ms + 1)} time\n"
+        yield "score\n"
+
+    out = list(Match(Protocol(session), {s: Watched(s) for s in session.seats}, lines(), max_moves=2000).run())
+    assert session.over and session.state.result.winner == "team", session.state.result
+    assert out[-1].startswith("= score"), out[-1]
+    last = session.moves[-1].seat
+    assert last != session.seats[-1], "the winning move must not close a round"
+    assert not [seat for seat, over in asked if over], asked[-3:]
+    assert asked[-1] == (last, False)  # the winner was the last one asked
