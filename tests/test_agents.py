@@ -4,12 +4,15 @@ its seat may see."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
-from arbiter.engine.agents import AgentBot, news, observation
+from arbiter.engine.agents import AgentBot, load_agent, news, observation
 from arbiter.engine.bench import play_random
+from arbiter.engine.errors import ArbiterError
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
@@ -93,3 +96,35 @@ def test_news_is_the_observation_counted_along_the_log(game: str, variant: str) 
     assert session.over
     for seat in session.seats:
         assert told[seat] == [f"event: {e.text}" for e in session.events.visible_to(seat)]
+
+
+@pytest.mark.parametrize("spec", ["mybots", ":Greedy", "mybots:", ":"])
+def test_an_agent_spec_without_module_and_class_is_refused_as_such(spec) -> None:
+    with pytest.raises(ArbiterError) as err:
+        load_agent(spec)
+    assert str(err.value) == f"py:{spec}: expected py:MODULE:CLASS, e.g. py:mybots:Greedy"
+
+
+AGENT_MODULE = "class Echo:\n    def act(self, observation, legal):\n        return legal.legal[0]\n"
+
+
+def test_an_agents_module_is_found_in_the_working_folder_or_the_one_given(tmp_path, monkeypatch) -> None:
+    """By default the module is looked for in the working folder (put first on the path);
+    a tournament's entrants are looked for in the folder it names."""
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(tmp_path))])
+    here, there = tmp_path / "here", tmp_path / "there"
+    names = {here: "agents_here_x1", there: "agents_there_x1"}
+    for folder, name in names.items():
+        folder.mkdir()
+        (folder / f"{name}.py").write_text(AGENT_MODULE, encoding="utf-8")
+    monkeypatch.chdir(here)
+    try:
+        assert type(load_agent("agents_here_x1:Echo")).__name__ == "Echo"
+        assert sys.path[0] == str(here)
+        assert type(load_agent("agents_there_x1:Echo", str(there))).__name__ == "Echo"
+        assert sys.path[0] == str(there)
+        with pytest.raises(ArbiterError, match="cannot make the agent: ModuleNotFoundError"):
+            load_agent("agents_nowhere_x1:Echo", str(there))
+    finally:
+        for name in names.values():
+            sys.modules.pop(name, None)
