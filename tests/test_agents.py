@@ -12,6 +12,7 @@ from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.agents import AgentBot, load_agent, news, observation
 from arbiter.engine.bench import play_random
+from arbiter.engine.bots import BotFailure
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
@@ -128,3 +129,39 @@ def test_an_agents_module_is_found_in_the_working_folder_or_the_one_given(tmp_pa
     finally:
         for name in names.values():
             sys.modules.pop(name, None)
+
+
+class Idle:
+    """Has nothing to say; counts how often it is closed."""
+
+    def __init__(self) -> None:
+        self.closed = 0
+
+    def act(self, observation: str, legal):
+        return None
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+class BadClose(Idle):
+    def close(self) -> None:
+        raise RuntimeError("cannot close")
+
+
+def test_an_agent_with_nothing_to_say_waits_in_real_time_and_forfeits_a_turn() -> None:
+    """None is "nothing to do now" in a real-time game; a turn game waits for the seat, so
+    there it is the agent's failure."""
+    maze = Session(registry.get("magic-maze"), "1", seed=1, options={"players": 2})
+    assert AgentBot("p1", Idle()).choose(maze) is None
+    fbi = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
+    with pytest.raises(BotFailure, match="^the agent Idle had no input to give$"):
+        AgentBot("mafia", Idle(), "Idle").choose(fbi)
+
+
+def test_closing_the_bot_closes_its_agent_and_swallows_its_errors() -> None:
+    agent = Idle()
+    AgentBot("p1", agent).close()
+    assert agent.closed == 1
+    AgentBot("p1", BadClose()).close()  # an agent's failing close is not the referee's crash
+    AgentBot("p1", Last()).close()  # nor is an agent without close
