@@ -32,6 +32,7 @@ from arbiter.engine.errors import (
     SyntaxInputError,
     UnknownSeatError,
 )
+from arbiter.engine.events import HOST
 from arbiter.engine.games.mafia import data as md
 from arbiter.engine.games.mafia.moves import move_name, parse_move
 from arbiter.engine.games.mafia.rules import variant_name
@@ -250,6 +251,27 @@ def test_a_seat_knows_its_team_cards_but_not_the_others():
     assert s.state.view("p2")["cards"] == {"p1": "boss", "p2": "mafia"}
     assert s.state.view("p5")["cards"] == {"p4": "chief", "p5": "police"}
     assert s.state.view("p6")["cards"] == {"p6": "civilian"}
+
+
+def test_a_seats_view_names_its_team_and_shows_a_night_step_to_those_awake_in_it():
+    """A team's members see its seats (the Seducer, Mafia-side but acting alone, has none);
+    at night the step is shown to those awake in it and the host, and a team's suggestions
+    to the team."""
+    s = mafia_game(EIGHT)
+    teams = {seat: s.state.view(seat).get("team") for seat in ("p1", "p2", "p3", "p5", "p6", HOST)}
+    assert teams == {"p1": ["p1", "p2"], "p2": ["p1", "p2"], "p3": None, "p5": ["p4", "p5"], "p6": None, HOST: None}
+
+    def night(seat: str) -> tuple:
+        view = s.state.view(seat)
+        return view.get("step"), view.get("suggestions")
+    quiet_day(s)
+    seen = {seat: night(seat) for seat in ("p1", "p3", "p6", HOST)}
+    assert seen == {"p1": (None, None), "p3": ("seducer", None), "p6": (None, None), HOST: ("seducer", None)}
+    s.submit("p3", "seduce p4")
+    s.submit("p2", "suggest p7")
+    seen = {seat: night(seat) for seat in ("p1", "p2", "p3", "p6", HOST)}
+    assert seen == {"p1": ("mafia", {"p2": "p7"}), "p2": ("mafia", {"p2": "p7"}), "p3": (None, None),
+                    "p6": (None, None), HOST: ("mafia", {"p2": "p7"})}
 
 
 def test_day_one_nominations_await_every_seat():
