@@ -4,9 +4,13 @@ a seat's observation holds nothing that seat may not know (twin games)."""
 from __future__ import annotations
 
 import doctest
+import random
 from pathlib import Path
 
-from arbiter.engine.api import Game, load_game, new_game
+import pytest
+
+from arbiter.engine.api import Game, load_game, new_game, play_agents
+from arbiter.engine.errors import UnknownSeatError
 from tests.helpers import mafia_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,3 +53,33 @@ def test_a_game_loads_from_a_transcript_mid_way(tmp_path: Path) -> None:
     path = game.save(tmp_path / "g.yaml")
     again = load_game(path)
     assert again.awaiting() == ["fbi"] and again.legal("fbi") == game.legal("fbi") and not again.over
+
+
+class Drawn:
+    """Plays a legal input drawn by its own seeded generator (never the game's resign)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, observation: str, choices):
+        return self.rng.choice(choices.legal)
+
+
+def test_a_seats_outcome_is_none_until_the_end_then_its_win_or_loss() -> None:
+    game = new_game("fbi-mafia", "duel-3v3", seed=4)
+    assert [game.outcome(s) for s in game.seats] == [None, None]
+    with pytest.raises(ValueError, match="the game is not over"):
+        game.returns()
+    result = play_agents(game, {s: Drawn(i) for i, s in enumerate(game.seats)})
+    assert result is not None and result is game.result and len(result.winners) == 1
+    outcomes = {s: game.outcome(s) for s in game.seats}
+    assert outcomes == game.returns() == {s: int(s in result.winners) for s in game.seats}
+    assert sorted(outcomes.values()) == [0, 1]
+    with pytest.raises(UnknownSeatError):
+        game.outcome("nobody")
+
+
+def test_play_agents_stops_after_max_inputs_unfinished() -> None:
+    game = new_game("mafia", "8-players", seed=2)
+    assert play_agents(game, {s: Drawn(i) for i, s in enumerate(game.seats)}, max_inputs=5) is None
+    assert len(game.session.moves) == 5 and not game.over and game.outcome("p1") is None
