@@ -83,3 +83,28 @@ def test_play_agents_stops_after_max_inputs_unfinished() -> None:
     game = new_game("mafia", "8-players", seed=2)
     assert play_agents(game, {s: Drawn(i) for i, s in enumerate(game.seats)}, max_inputs=5) is None
     assert len(game.session.moves) == 5 and not game.over and game.outcome("p1") is None
+
+
+class Idle:
+    def act(self, observation: str, choices):
+        return None
+
+
+def test_agent_iter_lets_each_change_of_time_pass_until_the_end_when_no_agent_acts() -> None:
+    """A whole round with nothing to do lets time pass to its next change, again and again:
+    here p5's mission fails at 100 s (it leaves the game, which goes on), the sand ends it at 180 s."""
+    game = new_game("magic-maze", "1", players=5, roles=3, seed=1)
+    assert play_agents(game, {s: Idle() for s in game.seats}) is game.result is not None
+    assert game.result.reason == "time" and game.time == 180.0 and not game.session.moves
+    assert [e.data["seat"] for e in game.events() if e.kind == "eliminate"] == ["p5"]
+
+
+def test_agents_play_a_real_time_game_through_agent_iter() -> None:
+    """Each answer lands a step of the clock after the last; time acts first only when it
+    changes the game by then."""
+    game = new_game("magic-maze", "1", players=2, seed=3)
+    result = play_agents(game, {s: Drawn(i) for i, s in enumerate(game.seats)}, max_inputs=40)
+    moves = game.session.moves
+    assert result is None and len(moves) == 40 and {m.seat for m in moves} == {"p1", "p2"}
+    step = game.session.state.clock_step_ms
+    assert [m.time_ms for m in moves] == [step * (i + 1) for i in range(40)]
