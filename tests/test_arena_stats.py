@@ -157,6 +157,30 @@ def test_sprt_on_synthetic_streams():
         Sprt(10, 0)
 
 
+@pytest.mark.parametrize("args, problem", [
+    ((10, 10), "SPRT needs ELO0 < ELO1, not 10 and 10"), ((10, 0), "SPRT needs ELO0 < ELO1, not 10 and 0"),
+    ((0, 10, 0, 0.05), "between 0 and 0.5"), ((0, 10, 0.5, 0.05), "between 0 and 0.5"),
+    ((0, 10, 0.05, 0), "between 0 and 0.5"), ((0, 10, 0.05, 0.5), "between 0 and 0.5"),
+    ((0, 10, 0.6, 0.05), "between 0 and 0.5"), ((0, 10, 0.05, -0.1), "between 0 and 0.5"),
+])
+def test_sprt_refuses_hypotheses_that_are_not_ordered_and_error_rates_outside_0_to_half(args, problem):
+    with pytest.raises(ValueError, match=problem):
+        Sprt(*args)
+
+
+def test_sprt_accepts_error_rates_just_inside_the_bounds():
+    assert Sprt(-1, 1, 0.001, 0.499).as_dict() == {"elo0": -1, "elo1": 1, "alpha": 0.001, "beta": 0.499}
+
+
+def test_sprt_decides_when_the_llr_reaches_a_bound_exactly(monkeypatch):
+    """H1 once the LLR is at or above the upper bound, H0 once at or below the lower one."""
+    t = Sprt(0, 10)
+    for value, status in ((t.upper, "H1"), (t.lower, "H0"), (math.nextafter(t.upper, 0), None),
+                          (math.nextafter(t.lower, 0), None)):
+        monkeypatch.setattr(Sprt, "llr", lambda self, w, l, v=value: v)
+        assert t.status(3, 1) == status, value
+
+
 def _duel_tournament(sprt=(0, 100)):
     config = {"game": "fbi-mafia", "modes": ["duel-3v3"], "players": None, "seed": 1, "games": 400,
               "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}],
