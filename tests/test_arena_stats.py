@@ -108,6 +108,61 @@ def test_head_to_head_counts():
     assert h["elo"] == pytest.approx(-400 * math.log10(1 / 0.8 - 1))
 
 
+def test_head_to_head_gives_each_interval_its_elo_and_none_for_entrants_who_never_met():
+    [ab, ac, bc] = stats.head_to_head(RECORDS, ["A", "B", "C"])
+    assert ab["elo_low"] == pytest.approx(stats.elo(ab["a_score_low"]))
+    assert ab["elo_high"] == pytest.approx(stats.elo(ab["a_score_high"]))
+    assert ab["elo_low"] < ab["elo"] < ab["elo_high"]
+    for never in (ac, bc):
+        assert (never["games"], never["a_score"], never["a_score_low"], never["a_score_high"]) == (0, 0.5, 0.0, 1.0)
+        assert never["elo"] is never["elo_low"] is never["elo_high"] is None
+
+
+def test_elo_is_none_at_a_certain_score():
+    assert stats.elo(1.0) is None and stats.elo(0.0) is None and stats.elo(0.5) == 0
+
+
+def test_a_pair_of_seats_that_both_won_or_both_lost_gives_no_point():
+    """Three seats: A's loner and town seat against B's town seat. The loner and the town can
+    both win (or both lose): such a pair is met but gives no point; only a pair where one won
+    and the other lost does."""
+    sides = {"l": "loner", "t": "town", "u": "mafia"}
+
+    def game(won):
+        return rec(0, {"l": "A", "t": "B", "u": "A"}, sides, won)
+    assert stats.pair_result(game({"l", "t"}), "A", "B") == "loss"  # l-t: both won, 0; u-t: t won
+    assert stats.pair_result(game({"l", "t", "u"}), "A", "B") == "draw"  # every pair both won
+    assert stats.pair_result(game(set()), "A", "B") == "draw"  # every pair both lost
+    assert stats.pair_result(game({"l", "u"}), "A", "B") == "win"
+    assert stats.pair_result(game({"u"}), "B", "A") == "loss"
+
+
+def test_a_block_with_no_game_or_an_unfinished_one_has_no_result():
+    done = rec(0, {"m": "A", "f": "B"}, DUEL, {"m"})
+    assert stats.block_result([done], "A", "B") == "win"
+    assert stats.block_result([], "A", "B") is None
+    assert stats.block_result([done, RECORDS[5]], "A", "B") is None  # RECORDS[5] is unfinished
+
+
+def test_side_rates_count_each_sides_seats_and_wins():
+    rates = stats.side_rates(RECORDS)
+    # mafia seats: m (games 0-3: won once), x (won) -> 2 of 5; fbi: 3 of 4; town: t1, t2 lost
+    assert {side: (r["seats"], r["wins"]) for side, r in rates.items()} == {
+        "fbi": (4, 3), "mafia": (5, 2), "town": (2, 0)}
+    assert (rates["fbi"]["rate"], rates["mafia"]["rate"], rates["town"]["rate"]) == (0.75, 0.4, 0.0)
+    assert stats.Tally().as_dict() == {"seats": 0, "wins": 0, "rate": 0.0, "low": 0.0, "high": 1.0}
+
+
+@pytest.mark.parametrize("reason, kind", [
+    ("no answer within 1 s", "timeout"), ("illegal input 'x': syntax: ...", "illegal"),
+    ("the bot sent a line not asked for: 'x'", "protocol"), ("the bot exited (status 1)", "crash"),
+    ("the agent A raised ValueError: x", "crash"), ("something nobody foresaw", "other"),
+    ("something nobody foresaw; its stderr ends: the bot exited", "other"),
+])
+def test_forfeit_kinds_are_read_from_the_referees_words(reason, kind):
+    assert stats.forfeit_kind(reason) == kind
+
+
 def test_openskill_ratings_are_the_librarys_own():
     m = PlackettLuce()
     a, b = m.rating(name="A"), m.rating(name="B")
