@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from arbiter.engine.arena import rating, stats
-from arbiter.engine.arena.results import FolderError, ResultsWriter, read_results
+from arbiter.engine.arena.results import Folder, FolderError, ResultsWriter, read_results
 from arbiter.engine.arena.schedule import Setup, rounded_games, schedule
 from arbiter.engine.arena.sprt import Sprt
 from arbiter.engine.arena.tournament import Tournament
@@ -151,16 +151,6 @@ def test_side_rates_count_each_sides_seats_and_wins():
         "fbi": (4, 3), "mafia": (5, 2), "town": (2, 0)}
     assert (rates["fbi"]["rate"], rates["mafia"]["rate"], rates["town"]["rate"]) == (0.75, 0.4, 0.0)
     assert stats.Tally().as_dict() == {"seats": 0, "wins": 0, "rate": 0.0, "low": 0.0, "high": 1.0}
-
-
-@pytest.mark.parametrize("reason, kind", [
-    ("no answer within 1 s", "timeout"), ("illegal input 'x': syntax: ...", "illegal"),
-    ("the bot sent a line not asked for: 'x'", "protocol"), ("the bot exited (status 1)", "crash"),
-    ("the agent A raised ValueError: x", "crash"), ("something nobody foresaw", "other"),
-    ("something nobody foresaw; its stderr ends: the bot exited", "other"),
-])
-def test_forfeit_kinds_are_read_from_the_referees_words(reason, kind):
-    assert stats.forfeit_kind(reason) == kind
 
 
 def test_openskill_ratings_are_the_librarys_own():
@@ -328,8 +318,63 @@ def test_a_torn_last_line_is_ignored_and_cut_before_appending(tmp_path: Path):
     assert len(read_results(path)[0]) == 1, "a game recorded twice counts once"
 
 
+@pytest.mark.parametrize("line", ["", "[1]", '{"x": 1}', '{"game": "3"}', "null"])
+def test_a_line_that_is_not_a_games_record_is_refused_before_the_last(tmp_path: Path, line: str):
+    """Only the last line may be torn or garbled (a crash mid-write); any other line that is
+    not a game's record (an empty line, JSON of another shape) means the file was changed by
+    hand, and is refused rather than read past, or the rest cut off by the next append."""
+    path = tmp_path / "results.jsonl"
+    path.write_text(line + "\n" + json.dumps({"game": 1}) + "\n")
+    with pytest.raises(FolderError, match="line 1 is not a game's record"):
+        read_results(path)
+    path.write_text(json.dumps({"game": 1}) + "\n" + line + "\n" + '{"game": 2, "fin')  # then a torn line
+    with pytest.raises(FolderError, match="line 2 is not a game's record"):
+        read_results(path)
+    path.write_text(json.dumps({"game": 1}) + "\n" + line + "\n")  # the last line: ignored
+    assert read_results(path) == ([{"game": 1}], len(json.dumps({"game": 1})) + 1)
+
+
+def test_a_folder_is_held_by_one_run_at_a_time(tmp_path: Path):
+    first = Folder.create(tmp_path / "t", {"game": "mafia"})
+    with pytest.raises(FolderError, match="being played by another run right now"):
+        Folder.existing(tmp_path / "t")
+    first.unlock()
+    first.unlock()  # twice is harmless
+    again, config = Folder.existing(tmp_path / "t")
+    assert config == {"format": 1, "game": "mafia"}
+    again.unlock()
+
+
+@pytest.mark.parametrize("text", ['{"format": 2}', "[1, 2]", '{"game": "mafia"}'])
+def test_a_configuration_of_another_format_is_refused(tmp_path: Path, text: str):
+    (tmp_path / "tournament.json").write_text(text)
+    with pytest.raises(FolderError, match=r"not a tournament of this arbiter \(format 1\)"):
+        Folder.existing(tmp_path)
+
+
+def test_a_folder_that_cannot_be_made_is_refused_with_the_systems_reason(tmp_path: Path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(FolderError) as err:
+        Folder.create(tmp_path / "file" / "t", {})
+    assert str(err.value) == f"cannot make the tournament's folder {tmp_path / 'file' / 't'}: Not a directory"
+
+
+@pytest.mark.parametrize("name", ["../escape.yaml", "sub/game.yaml", ".hidden", ".."])
+def test_files_a_worker_returns_with_a_bad_name_are_refused(tmp_path: Path, name: str):
+    folder = Folder.create(tmp_path / "t", {})
+    with pytest.raises(FolderError, match="a worker returned a file with a bad name"):
+        folder.write_files({name: "x"})
+    folder.write_files({"game-00001.yaml": "text"})
+    assert (folder.transcripts / "game-00001.yaml").read_text() == "text"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == sorted(
+        [".lock", "game-00001.yaml", "t", "tournament.json", "transcripts"])
+    folder.unlock()
+
+
 def test_forfeit_kinds():
     assert stats.forfeit_kind("no answer within 0.3 s") == "timeout"
     assert stats.forfeit_kind("the bot closed its output (exit status 3)") == "crash"
     assert stats.forfeit_kind("illegal input 'xyzzy': syntax: ...") == "illegal"
     assert stats.forfeit_kind("the bot sent a line it was not asked for: 'hi'") == "protocol"
+    assert stats.forfeit_kind("something nobody foresaw") == "other"
+    assert stats.forfeit_kind("something nobody foresaw; its stderr ends: the bot exited") == "other"
