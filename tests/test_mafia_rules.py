@@ -117,6 +117,13 @@ def test_each_default_setup_keeps_the_selection_rules(players):
     assert md.deck_problem(deck, D) is None
 
 
+def test_a_variant_describes_its_default_deck_with_counts_above_one():
+    variants = {v.name: v for v in MAFIA.variants()}
+    assert variants["9-players"].description == (
+        "default deck: Agent, Civilian x2, Police Chief, Police, Mafia Boss, Mafia x2, Fighter")
+    assert variants["9-players"].seats == tuple(f"p{i}" for i in range(1, 10))
+
+
 def test_deck_with_two_leaders_is_refused_with_the_counts():
     deck = {"boss": 1, "mafia": 1, "seducer": 1, "agent": 1, "chief": 1, "civilian": 2}
     assert md.deck_problem(deck, D) == \
