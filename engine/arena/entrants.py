@@ -27,11 +27,6 @@ class Entrant:
     name: str
     spec: str
 
-    @property
-    def kind(self) -> str:
-        """``builtin``, ``exec`` or ``py``."""
-        return "exec" if self.spec.startswith("exec:") else "py" if self.spec.startswith("py:") else "builtin"
-
 
 def check_spec(spec: str, kinds: tuple[str, ...], directory: str | None = None) -> str:
     """``spec`` when it names a bot: a built-in kind, ``exec:COMMAND``, or ``py:MODULE:CLASS``
