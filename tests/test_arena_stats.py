@@ -18,7 +18,9 @@ from arbiter.engine.arena import rating, report, stats
 from arbiter.engine.arena.results import Folder, FolderError, ResultsWriter, read_results
 from arbiter.engine.arena.schedule import Setup, rounded_games, schedule
 from arbiter.engine.arena.sprt import Sprt
-from arbiter.engine.arena.tournament import Tournament
+from arbiter.engine.arena.entrants import Entrant
+from arbiter.engine.arena.tournament import Progress, Tournament, _leader, configuration
+from arbiter.engine.errors import ArbiterError
 
 # -- the schedule ----------------------------------------------------------------------------------
 
@@ -468,3 +470,59 @@ def test_roles_are_tabled_when_there_are_two_to_forty(count, shown):
     config = {"game": "fbi-mafia", "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}]}
     text = report.tables(report.summary(config, records, count))
     assert ("role: seats won / seats played, win%" in text) == shown
+
+
+# -- a run's bookkeeping ---------------------------------------------------------------------------
+
+
+class _Submissions:
+    """A pool that takes games and never plays them: what a run asks of it."""
+
+    workers = 1
+    busy = 0
+
+    def __init__(self) -> None:
+        self.submitted: list[int] = []
+
+    def submit(self, game) -> None:
+        self.submitted.append(game.index)
+
+    def done(self, timeout: float):
+        return []
+
+    def close(self, cancel: bool = False) -> None:
+        pass
+
+
+@pytest.mark.parametrize("decided", [True, False])
+def test_a_resumed_run_plays_on_exactly_when_its_sprt_is_undecided(tmp_path: Path, decided: bool):
+    t = _duel_tournament()
+    folder = Folder.create(tmp_path / "t", {"format": 1, **t.config})
+    writer = folder.writer()
+    for g in t.games[:40]:  # A always wins (decided: H1), or the first seat always does (every block drawn)
+        winner = ("mafia" if g.entrants[0] == "A" else "fbi") if decided else "mafia"
+        writer.append(rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"}, {winner}))
+    writer.close()
+    pool = _Submissions()
+    outcome = t.run(folder, pool)
+    folder.unlock()
+    assert outcome.sprt["result"] == ("H1" if decided else None) and outcome.played == 0
+    assert pool.submitted == ([] if decided else [g.index for g in t.games[40:]])
+
+
+def test_an_sprt_needs_exactly_two_entrants():
+    three = [Entrant("a", "random"), Entrant("b", "random"), Entrant("c", "random")]
+    with pytest.raises(ArbiterError, match="an SPRT compares two entrants; this tournament has 3"):
+        configuration("fbi-mafia", three, 6, sprt=Sprt(0, 10))
+    assert configuration("fbi-mafia", three[:2], 6, sprt=Sprt(0, 10))["sprt"]["elo1"] == 10
+
+
+def test_progress_has_no_rate_or_eta_before_time_has_passed_or_a_game_was_played():
+    assert (Progress(3, 10, 0, 0.0, None).rate, Progress(3, 10, 0, 0.0, None).eta) == (0.0, None)
+    assert (Progress(3, 10, 0, 2.0, None).rate, Progress(3, 10, 0, 2.0, None).eta) == (0.0, None)
+    assert (Progress(4, 10, 2, 4.0, None).rate, Progress(4, 10, 2, 4.0, None).eta) == (0.5, 12.0)
+
+
+def test_the_leader_is_the_best_seat_win_rate_among_entrants_that_played():
+    assert _leader({"a": stats.Tally(), "b": stats.Tally()}) is None
+    assert _leader({"a": stats.Tally(4, 1), "b": stats.Tally(2, 1), "c": stats.Tally()}) == ("b", 0.5)
