@@ -19,7 +19,9 @@ from arbiter.engine.arena.schedule import rotation
 from arbiter.engine.games.mafia import sleuth
 from arbiter.engine.games.mafia.rules import MafiaRules
 from arbiter.engine.session import Session
+from arbiter.engine.games.mafia.moves import move_name
 from tests.helpers import mafia_game
+from tests.test_mafia_rules import ALL, nominate, vote_round
 
 CARDS8 = ["civilian", "boss", "mafia", "seducer", "chief", "police", "civilian", "chameleon"]
 
@@ -181,3 +183,40 @@ def test_what_the_sleuth_keeps_between_turns_is_its_stream_read_again():
                 move = bots[seat].choose_move(s)
             s.submit_move(seat, move)
     assert turns > 200 and carried > turns // 2, (turns, carried)
+
+
+# ------------------------------------------------------------------ its policy, rule by rule
+def _sleuths_night(s) -> dict[str, str]:
+    """Each awaited seat's sleuth choice, played, until the night is over: seat -> its input."""
+    chosen = {}
+    while s.state.phase == "night":
+        seat = s.state.awaited_seats()[0]
+        chosen[seat] = move_name(sleuth.choose(s.state, seat, random.Random(0)))
+        s.submit(seat, chosen[seat])
+    return chosen
+
+
+def test_at_night_the_sleuth_shields_and_kills_the_most_trusted_and_shoots_the_most_suspect():
+    """p2 (Mafia) is expelled on day 1: every voter for it earned trust, p6 (who nominated it
+    too) the most; p8 abstained and is the most suspect. Then the Seducer shields p6, the Boss
+    kills p6, the Police suggest and shoot p8, and the Chameleon, whom nobody acted against,
+    bans the most suspect (p1, p3, p4, p5 and p7 are level: the first in seat order)."""
+    s = mafia_game(["boss", "mafia", "seducer", "chief", "police", "civilian", "civilian", "chameleon"])
+    nominate(s, p6="p2")
+    vote_round(s, default="p2", p2=None, p8=None)
+    assert _sleuths_night(s) == {"p3": "seduce p6", "p1": "kill p6", "p5": "suggest p8", "p4": "shoot p8",
+                                 "p8": "ban p1"}
+
+
+@pytest.mark.parametrize("against", [True, False])
+def test_the_mafia_suggest_and_kill_whom_the_table_trusts_most_and_the_fighter_whom_acted_against_it(against):
+    """p3 (the Seducer, a town card) is expelled on day 1; with ``against``, p6 nominated and
+    voted for p8 (the Fighter). Nobody earned trust (no Mafia card was shown), so the Mafia's
+    suggestion and kill agree on the first in seat order, p4; the Fighter kills p6 when p6
+    acted against it, and passes when nobody did."""
+    s = mafia_game(ALL, deck={c: 1 for c in ALL})
+    nominate(s, p1="p3", **({"p6": "p8"} if against else {}))
+    vote_round(s, default="p3", p3=None, **({"p6": "p8"} if against else {}))
+    night = _sleuths_night(s)
+    assert (night["p2"], night["p1"]) == ("suggest p4", "kill p4")
+    assert night["p8"] == ("kill p6" if against else "pass")
