@@ -526,3 +526,44 @@ def test_progress_has_no_rate_or_eta_before_time_has_passed_or_a_game_was_played
 def test_the_leader_is_the_best_seat_win_rate_among_entrants_that_played():
     assert _leader({"a": stats.Tally(), "b": stats.Tally()}) is None
     assert _leader({"a": stats.Tally(4, 1), "b": stats.Tally(2, 1), "c": stats.Tally()}) == ("b", 0.5)
+
+
+class _Playing(_Submissions):
+    """Plays each game it takes as soon as asked: A's seats always win (``a_wins``), or else
+    the mafia seat always does (every block a draw)."""
+
+    def __init__(self, a_wins: bool) -> None:
+        super().__init__()
+        self.a_wins, self.pending = a_wins, []
+
+    @property
+    def busy(self) -> int:
+        return len(self.pending)
+
+    def submit(self, game) -> None:
+        super().submit(game)
+        self.pending.append(game)
+
+    def done(self, timeout: float):
+        out = []
+        for g in self.pending:
+            winner = ("mafia" if g.entrants[0] == "A" else "fbi") if self.a_wins else "mafia"
+            out.append((g, rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"}, {winner})))
+        self.pending = []
+        return out
+
+
+@pytest.mark.parametrize("a_wins", [True, False])
+def test_a_run_stops_submitting_games_once_its_sprt_decides(tmp_path: Path, a_wins: bool):
+    t = _duel_tournament()
+    folder = Folder.create(tmp_path / "t", {"format": 1, **t.config})
+    pool, seen = _Playing(a_wins), []
+    outcome = t.run(folder, pool, on_progress=seen.append)
+    folder.unlock()
+    p0, p1 = 0.5, 1 / (1 + 10 ** (-100 / 400))
+    blocks = math.ceil(t.sprt.upper / math.log(p1 / p0)) if a_wins else 200  # undecided: every game
+    assert outcome.sprt["result"] == ("H1" if a_wins else None) and outcome.played == 2 * blocks
+    assert pool.submitted == [g.index for g in t.games[:2 * blocks]]
+    assert [p.done for p in seen] == list(range(1, 2 * blocks + 1))
+    leader, rate = seen[-1].leader
+    assert ((leader, rate) == ("A", 1.0)) if a_wins else (rate == 0.5)  # A won every game, or each won half
