@@ -194,6 +194,25 @@ for line in sys.stdin:
 """
 
 
+def test_without_reuse_each_game_has_its_own_process_told_how_its_game_ended(tmp_path):
+    """Without --reuse every game starts the program afresh (a hello each, no new-game) and
+    ends it; a game stopped by --max-moves is told so: ``result none``."""
+    (tmp_path / "parrot.py").write_text(PROTOCOL_BOT)
+    log = tmp_path / "heard.log"
+    entrants = [Entrant("parrot", f"exec:{PY} {tmp_path / 'parrot.py'} {log}"), Entrant("rnd", "random")]
+    _, records = play(tmp_path / "t", 1, entrants=entrants, game="fbi-mafia", modes=("duel-3v3",), players=None,
+                      games=2, max_moves=4)
+    assert [r["finished"] for r in records] == [False, False]
+    heard = [line.split(" ", 1) for line in log.read_text().splitlines()]
+    by_pid: dict[str, list[str]] = {}
+    for pid, text in heard:
+        by_pid.setdefault(pid, []).append(text)
+    assert len(by_pid) == 2, "a process per game"
+    for lines in by_pid.values():
+        assert lines[0].startswith("arbiter 1 fbi-mafia duel-3v3 ") and not any(t.startswith("new-game") for t in lines)
+        assert lines[-1] == "result none the game did not finish"
+
+
 def test_a_name_after_the_first_answer_is_a_line_not_asked_for(tmp_path):
     (tmp_path / "late.py").write_text(LATE_NAME)
     entrants = [Entrant("late", f"exec:{PY} {tmp_path / 'late.py'}"), Entrant("rnd", "random")]
