@@ -1,6 +1,6 @@
 """In-process bots (``engine.agents``): a Python class plays a seat from its observation and
 its legal inputs; its failures are forfeits like a program's; its observation holds only what
-its seat may see."""
+its seat may see; ``py:MODULE:CLASS`` is loaded from the working folder or the one given."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The Python API (``engine.api``, ``docs/api.md``): the guide's examples run as written, and
-a seat's observation holds nothing that seat may not know (twin games)."""
+"""The Python API (``engine.api``, ``docs/api.md``): the guide's examples run as written, a
+seat's observation holds nothing that seat may not know (twin games), and the outcomes and the
+multi-agent loop (``agent_iter``, ``play_agents``) hold at their edges."""
 
 from __future__ import annotations
 

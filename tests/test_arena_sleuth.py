@@ -1,4 +1,5 @@
-"""The ``sleuth`` bot of Classic Mafia decides from its seat's knowledge only, and beats ``random``.
+"""The ``sleuth`` bot of Classic Mafia decides from its seat's knowledge only, beats ``random``,
+and makes the night moves its policy names (staged games, at the end).
 
 Twin games (as in ``tests/test_mafia_hidden_info.py``): two deals that differ only in the cards
 of two seats the sleuth's seat does not know. Everyone else plays the same public inputs in both

@@ -1,6 +1,8 @@
-"""The arena's arithmetic: the schedule's balance (a property over games, seat counts and entrant
-counts), Wilson intervals, head-to-head counts, OpenSkill ratings against the library's own
-model, the SPRT on synthetic streams, and the results file's torn last line."""
+"""The arena's arithmetic and bookkeeping: the schedule's balance (a property over games, seat
+counts and entrant counts), Wilson intervals, head-to-head counts and their edges, OpenSkill
+ratings against the library's own model, the SPRT on synthetic streams and at its bounds, the
+tournament's folder (its results file's torn last line, its lock, its configuration), the
+report's text, and a run's stopping and progress with a pool that plays games at once."""
 
 from __future__ import annotations
 
