@@ -1419,3 +1419,118 @@ def test_the_head_is_awaited_once_the_team_has_spoken_but_may_act_sooner():
     early.submit("p3", "seduce p5")
     early.submit("p1", "kill p6")
     assert awaited(early) == [("p4", "night")]
+
+
+# ========================================================================= the table, drawn
+MAFIA_BOARDS = {
+    "DAY": """\
+Classic Mafia, custom deck, 8 players: day 2: nominations
+seat  status                  card          nominated by  vote  note
+----  ----------------------  ------------  ------------  ----  -------
+p1    alive                   Mafia Boss
+p2    alive                   Mafia
+p3    alive                   Agent
+p4    alive                   Police Chief
+p5    out: killed in night 1  Police
+p6    alive                   Civilian                          (below)
+p7    alive                   Chameleon                         (below)
+p8    alive                   Fighter                           (below)
+note: p6: protected from today's vote
+note: p7: arrested: skips next night
+note: p8: may not vote today
+alive: town 3, mafia 2, loners 2""",
+    "VOTE_HOST": """\
+Classic Mafia, custom deck, 8 players: day 2: vote, round 1
+candidates: p6 p4   next to vote: p3
+seat  status                  card          nominated by  vote  note
+----  ----------------------  ------------  ------------  ----  -------
+p1    alive                   Mafia Boss                  p6
+p2    alive                   Mafia                       p4
+p3    alive                   Agent
+p4    alive                   Police Chief  p2
+p5    out: killed in night 1  Police
+p6    alive                   Civilian      p1                  (below)
+p7    alive                   Chameleon                         (below)
+p8    alive                   Fighter                           (below)
+note: p6: protected from today's vote
+note: p7: arrested: skips next night
+note: p8: may not vote today
+alive: town 3, mafia 2, loners 2""",
+    "VOTE_P2": """\
+Classic Mafia, custom deck, 8 players: day 2: vote, round 1
+candidates: p6 p4   next to vote: p3
+seat  status                  card        nominated by  vote  note
+----  ----------------------  ----------  ------------  ----  ---------
+p1    alive                   Mafia Boss                p6    your team
+p2    alive                   Mafia                     p4    you
+p3    alive                   ?
+p4    alive                   ?           p2
+p5    out: killed in night 1  Police
+p6    alive                   ?           p1
+p7    alive                   ?
+p8    alive                   ?                               (below)
+note: p8: may not vote today
+your card: Mafia""",
+    "NIGHT_HOST": """\
+Classic Mafia, custom deck, 8 players: night 2: mafia step
+seat  status                  card          nominated by  vote  note
+----  ----------------------  ------------  ------------  ----  -------
+p1    alive                   Mafia Boss
+p2    alive                   Mafia
+p3    alive                   Agent
+p4    alive                   Police Chief
+p5    out: killed in night 1  Police
+p6    alive                   Civilian
+p7    alive                   Chameleon                         (below)
+p8    alive                   Fighter
+note: p7: under arrest tonight
+awake: The Mafia wakes and chooses a victim.
+suggestions: p2 p8
+alive: town 3, mafia 2, loners 2""",
+    "NIGHT_P1": """\
+Classic Mafia, custom deck, 8 players: night 2: mafia step
+seat  status                  card        nominated by  vote  note
+----  ----------------------  ----------  ------------  ----  ---------
+p1    alive                   Mafia Boss                      you
+p2    alive                   Mafia                           your team
+p3    alive                   ?
+p4    alive                   ?
+p5    out: killed in night 1  Police
+p6    alive                   ?
+p7    alive                   ?
+p8    alive                   ?
+awake: The Mafia wakes and chooses a victim.
+suggestions: p2 p8
+your card: Mafia Boss""",
+    "NIGHT_P6": """\
+Classic Mafia, custom deck, 8 players: night 2: mafia step
+seat  status                  card      nominated by  vote  note
+----  ----------------------  --------  ------------  ----  ----
+p1    alive                   ?
+p2    alive                   ?
+p3    alive                   ?
+p4    alive                   ?
+p5    out: killed in night 1  Police
+p6    alive                   Civilian                      you
+p7    alive                   ?
+p8    alive                   ?
+awake: The Mafia wakes and chooses a victim.
+your card: Civilian""",
+}
+
+
+def test_the_table_reads_as_written_for_the_host_a_team_and_a_civilian():
+    """Whole tables at four moments of one game: by day the host's notes (a protection, an
+    arrest, a ban); a roll-call's votes and the next voter, as the host and a Mafia player see
+    them ("you", "your team", unknown cards as "?"); at night the one under arrest, the step
+    awake, and the team's suggestions, for the host and the Mafia but not a Civilian."""
+    s = mafia_game(ALL_AGENT, deck=ALL_AGENT_DECK)
+    quiet_day(s)
+    play(s, "p3 protect p6", "p2 suggest p5", "p1 kill p5", "p4 arrest p7", "p7 ban p8", "p8 pass")
+    assert s.render(HOST) == MAFIA_BOARDS["DAY"]
+    nominate(s, p1="p6", p2="p4")
+    play(s, "p1 vote p6", "p2 vote p4")
+    assert (s.render(HOST), s.render("p2")) == (MAFIA_BOARDS["VOTE_HOST"], MAFIA_BOARDS["VOTE_P2"])
+    play(s, "p3 vote p6", "p4 vote p6", "p6 vote p4", "p7 vote p6", "p3 protect p4", "p2 suggest p8")
+    assert [s.render(seat) for seat in (HOST, "p1", "p6")] == [
+        MAFIA_BOARDS["NIGHT_HOST"], MAFIA_BOARDS["NIGHT_P1"], MAFIA_BOARDS["NIGHT_P6"]]
