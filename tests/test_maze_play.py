@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
+from arbiter.engine.api import new_game
 from arbiter.engine.bench import play_random
 from arbiter.engine.bots import RandomBot
 from arbiter.engine.chance import Chance
@@ -529,3 +530,95 @@ def test_random_legal_inputs_keep_the_invariants(scenario: str, players: int, se
     assert [e["move"]["seat"] for e in recorded.log if "move" in e] == [m.seat for m in session.moves]
     report = tr.replay(recorded)
     assert report.ok, report.problems
+
+
+# -------------------------------------------------------------------------- the board, drawn
+MAZE_BOARDS = {
+    "PLANNED": """\
+                           +2-+--+--+--+
+                           |Xp ..|## S1|
+                           +  +  +  +  +6-+--+  +--+
+                           |.. Vp .. ..|.. ##|Eg Iy|
++11+--+  +--+              +--+  +--+  +  +  +  +  +
+|.. .. Eg ..|              |S1 .. Vg eo In Vp|.. ..|
++  +  +  +  +3-+--+--+--+  +  +  +--+  +  +  +  +--+
+|.. ## .. ..|..|##|Vo ..|  |.. In|## ..|..|.. .. Eo
++--+  +--+  +  +  +--+  +8-+--+  +--+--+  +--+  +  +
+|.. ..|Vy In ep .. .. ..|.. ..|eo ..|  |.. .. ..|##|
++  +  +  +  +--+  +  +  +  +--+  +  +  +--+--+--+--+
+|Xy Eo ..|##|.. .. ..|In ep .. ..|G@|
++--+  +--+--+  +  +  +  +--+  +  +  +
+            |Vg ey|Hg ..|Y@ .. ## ..|
+         +10+--+--+--+--+  +  +--+  +
+         |.. Xg ..|##|  |## In .. ..|
+         +  +  +  +--+1a+--+  +--+--+
+          Ey ..|Vg ..|Vp Hg|eo Vy|
+         +--+  +--+  +--+  +  +  +7-+--+  +--+
+         |Vo .. .. In ep .. .. S1|##|S1 Ep O@|
+         +  +  +  +  +  +  +  +--+  +  +  +  +
+         |S1 ep|## S1|S1 .. .. eg In ..|.. ..|
+      +12+--+  +--+--+--+  +  +  +--+  +--+--+
+      |## .. In S2|  |Vg ey Vo ##|.. .. .. ##|
+      +--+  +  +  +9-+--+  +--+--+  +  +  +  +
+      |Vo S1|.. Vp|..|.. In ..|  |.. Vg|Vy S1|
+      +  +--+  +--+  +--+  +  +5-+--+--+--+--+
+      |.. .. .. Xo|Vo .. ## ..|##|.. ey ..|
+      +  +  +  +  +--+  +--+  +  +  +  +  +
+      |S2 Ey|.. S1|## .. ..|ey In P@ ..|##|
+      +--+  +--+--+  +  +  +  +  +  +  +  +
+                  |.. ..|.. Ip|.. Vp|.. Eo
+                  +--+--+--+--+--+  +--+  +
+                              |.. Eg Hg ..|
+                              +--+  +--+--+
+Magic Maze, scenario 2: own exits; 2 player(s)
+time left 135 s of 180 (clock 45); flips 0; stack 1
+theft: not yet
+talk: silence; pawn: on the table
+p1: vortex north east
+p2: escalator explore south west""",
+    "ROLES": """\
++1a+--+  +--+
+|Vp Hg|Eo Vy|
++--+  +  +  +
+ Ep P@ Y@ S1|
++  +  +  +--+
+|S1 G@ O@ Eg
++--+  +  +  +
+|Vg Ey Vo ##|
++--+  +--+--+
+Magic Maze, scenario 1: the first heist; 5 player(s)
+time left 80 s of 180 (clock 100); flips 0; stack 8
+theft: not yet
+talk: open; pawn: on the table
+p1: vortex west west
+p2: explore south
+p3: escalator east
+p4: north
+p5: -
+Hidden Roles, level 3, missions and special rules
+eye card: on the table; pawn put by: -
+out: p5 (failed)
+revealed: p5 quick-hands (hero)
+p1's card: Traitor (traitor), traitor. You are a traitor. The heroes must not
+  get out in time, and nobody must find you out.
+p2's card: Small steps (small-steps), hero. Every hero you move goes one square
+  at a time.
+p3's card: No shortcuts for the elf (no-shortcuts), hero [mission: pending]. The
+  green elf must never travel by vortex.
+p4's card: Close call (close-call), hero [mission: pending]. Someone must flip
+  the timer while less than 40 seconds of sand are left.
+p5's card: Quick hands (quick-hands), hero [mission: failed]. The theft must
+  happen before the clock shows 100 seconds.""",
+}
+
+
+def test_the_board_reads_as_written():
+    """Two whole boards, as the host sees them: scenario 2 after 45 planner inputs (eight
+    tiles, their corners and doors, explored exits in lower case, heroes as ``X@``, each seat's
+    action tiles), and a Hidden Roles game of five after p5's mission failed at 100 s (p5 out,
+    its hand empty: ``-``; the level's cards and missions below the status)."""
+    planned = play_random(registry.get("magic-maze"), "2", 1, max_inputs=45, kind="planner", options={"players": 2})
+    assert len(planned.moves) == 45 and planned.render(HOST) == MAZE_BOARDS["PLANNED"]
+    roles = new_game("magic-maze", "1", players=5, roles=3, seed=1)
+    roles.wait()
+    assert roles.board() == MAZE_BOARDS["ROLES"]
