@@ -612,3 +612,83 @@ def test_tournaments_see_each_seat_by_its_card() -> None:
     s = roles_game("3", ["traitor", "mute", "dwarf-averse"], level=3)
     assert s.rules.seat_sides(s.state) == {"p1": ("traitor", "traitor"), "p2": ("hero", "mute"),
                                            "p3": ("hero", "dwarf-averse")}
+
+
+# ------------------------------------------------------------------------- the block, drawn
+ROLES_BLOCKS = [
+    ("level1-scenario1-4p-catch-heroes-seed1", 11, "p2", """\
+Hidden Roles, level 1, there is a traitor among you
+vote: p1 accuses p3 until 16 s; yes: p1; waiting: p2 p4
+eye card: on the table; pawn put by: -
+your card: Hero (hero), hero. You are a hero. Steal the four items and get out
+  before the sand runs out."""),
+    ("level1-scenario1-4p-catch-heroes-seed1", 13, HOST, """\
+Hidden Roles, level 1, there is a traitor among you
+flip: p1 may flip the timer until 16.8 s
+eye card: on the table; pawn put by: -
+out: p3 (accused)
+revealed: p3 traitor (traitor)
+p1's card: Hero (hero), hero. You are a hero. Steal the four items and get out
+  before the sand runs out.
+p2's card: Hero (hero), hero. You are a hero. Steal the four items and get out
+  before the sand runs out.
+p3's card: Traitor (traitor), traitor. You are a traitor. The heroes must not
+  get out in time, and nobody must find you out.
+p4's card: Hero (hero), hero. You are a hero. Steal the four items and get out
+  before the sand runs out."""),
+    ("level1-scenario1-4p-catch-heroes-seed1", 71, "p3", """\
+Hidden Roles, level 1, there is a traitor among you
+eye card: on the table; pawn put by: -
+out: p3 (accused)
+p1: hero, hero: won (the heroes escaped)
+p2: hero, hero: won (the heroes escaped)
+p3: traitor, traitor: lost (eliminated)
+p4: hero, hero: won (the heroes escaped)"""),
+    ("level2-scenario3-4p-late-vote-heroes-seed1", 14, HOST, """\
+Hidden Roles, level 2, multiple traitors... could be!
+vote: p2 accuses p1 until 183.6 s; yes: p2 p3; waiting: p4
+the sand has run out: the game waits for the vote
+eye card: on the table; pawn put by: -
+p1's card: Traitor (traitor), traitor. You are a traitor. The heroes must not
+  get out in time, and nobody must find you out.
+p2's card: Hero (hero), hero. You are a hero. Steal the four items and get out
+  before the sand runs out.
+p3's card: Hero (hero), hero. You are a hero. Steal the four items and get out
+  before the sand runs out.
+p4's card: Hero (hero), hero. You are a hero. Steal the four items and get out
+  before the sand runs out."""),
+    ("level2-scenario3-4p-late-vote-heroes-seed1", 15, "p1", """\
+Hidden Roles, level 2, multiple traitors... could be!
+flip: p2 may flip the timer until 185.6 s
+the sand has run out: the game waits for the vote
+eye card: on the table; pawn put by: -
+out: p1 (phantom)
+revealed: p1 traitor (traitor)
+your card: Traitor (traitor), traitor. You are a traitor. The heroes must not
+  get out in time, and nobody must find you out."""),
+    ("level5-scenario1-4p-divine-heroes-seed18", 75, HOST, """\
+Hidden Roles, level 5, missions for traitors
+divining until 105 s: waiting for p4
+eye card: on the table; pawn put by: -
+revealed: p4 above-suspicion (traitor)
+p1's card: Clean record (clean-record), hero [mission: pending]. Nobody may
+  accuse you of treason, ever.
+p2's card: The mage leads the way out (mage-first), hero [mission: done]. The
+  purple mage must be the first hero to leave the mall.
+p3's card: Quick hands (quick-hands), hero [mission: done]. The theft must
+  happen before the clock shows 100 seconds.
+p4's card: Above suspicion (above-suspicion), traitor [mission: pending]. Nobody
+  may accuse you of treason, ever."""),
+]
+
+
+@pytest.mark.parametrize("name, moves, seat, block", ROLES_BLOCKS, ids=lambda x: str(x)[:40])
+def test_the_roles_block_reads_as_written(name, moves, seat, block):
+    """The Hidden Roles block under the board, whole, at the moments that show each of its
+    lines (goldens cut after ``moves`` inputs): an open vote and who it waits for, the
+    accuser's flip, the sand run out while a vote is open, a phantom out, the revealed cards,
+    the divining, each card's mission, a seat's own card, and the end's line per player."""
+    path = Path(__file__).resolve().parents[1] / "transcripts" / "magic-maze" / f"roles-{name}.yaml"
+    session = transcript.replayed(transcript.read(path).until(moves))
+    board = session.render(seat)
+    assert board[board.index("Hidden Roles, "):] == block
