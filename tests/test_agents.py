@@ -17,7 +17,7 @@ from arbiter.engine.errors import ArbiterError
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
-from tests.agents_for_tests import Last
+from tests.agents_for_tests import Idle, Last
 from tests.helpers import responses, run
 
 
@@ -129,19 +129,6 @@ def test_an_agents_module_is_found_in_the_working_folder_or_the_one_given(tmp_pa
     finally:
         for name in names.values():
             sys.modules.pop(name, None)
-
-
-class Idle:
-    """Has nothing to say; counts how often it is closed."""
-
-    def __init__(self) -> None:
-        self.closed = 0
-
-    def act(self, observation: str, legal):
-        return None
-
-    def close(self) -> None:
-        self.closed += 1
 
 
 class BadClose(Idle):

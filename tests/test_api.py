@@ -12,6 +12,7 @@ import pytest
 
 from arbiter.engine.api import Game, load_game, new_game, play_agents
 from arbiter.engine.errors import UnknownSeatError
+from tests.agents_for_tests import Idle
 from tests.helpers import mafia_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,11 +85,6 @@ def test_play_agents_stops_after_max_inputs_unfinished() -> None:
     game = new_game("mafia", "8-players", seed=2)
     assert play_agents(game, {s: Drawn(i) for i, s in enumerate(game.seats)}, max_inputs=5) is None
     assert len(game.session.moves) == 5 and not game.over and game.outcome("p1") is None
-
-
-class Idle:
-    def act(self, observation: str, choices):
-        return None
 
 
 def test_agent_iter_lets_each_change_of_time_pass_until_the_end_when_no_agent_acts() -> None:

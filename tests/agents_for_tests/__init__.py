@@ -16,6 +16,19 @@ class Last:
         return legal.legal[-1] if legal.legal else None
 
 
+class Idle:
+    """Has nothing to say, ever; counts how often it is closed."""
+
+    def __init__(self) -> None:
+        self.closed = 0
+
+    def act(self, observation: str, legal):
+        return None
+
+    def close(self) -> None:
+        self.closed += 1
+
+
 class Broken:
     def act(self, observation: str, legal):
         raise ValueError("it fell over")
