@@ -682,7 +682,8 @@ p4's card: Above suspicion (above-suspicion), traitor [mission: pending]. Nobody
 ]
 
 
-@pytest.mark.parametrize("name, moves, seat, block", ROLES_BLOCKS, ids=lambda x: str(x)[:40])
+@pytest.mark.parametrize("name, moves, seat, block", ROLES_BLOCKS,
+                         ids=[f"{name.split('-')[0]}-{moves}-{seat}" for name, moves, seat, _ in ROLES_BLOCKS])
 def test_the_roles_block_reads_as_written(name, moves, seat, block):
     """The Hidden Roles block under the board, whole, at the moments that show each of its
     lines (goldens cut after ``moves`` inputs): an open vote and who it waits for, the

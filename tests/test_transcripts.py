@@ -289,7 +289,6 @@ def test_replay_ignores_notes(transcript):
     assert tr.replay(t).ok
 
 
-
 def test_replay_names_a_refused_tick_by_its_time(transcript):
     """A tick the clock cannot take (it runs backwards) is refused by its place and its time,
     as a refused move is by its words."""
