@@ -10,7 +10,7 @@ import click
 import tabulate as tabulating
 from tabulate import tabulate
 
-from arbiter.cli.common import EXIT_INTERRUPTED, SETUP_ERRORS, explain, fail, usage
+from arbiter.cli.common import SETUP_ERRORS, explain, fail, interrupted, usage
 from arbiter.cli.types import BotKindType, GameType, VariantType, check_variant
 from arbiter.engine import registry
 from arbiter.engine.bench import BenchResult, peak_memory_mib
@@ -77,7 +77,7 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
     players = players or rules.info.bench_players
     names = list(variants) or [v.name for v in rules.variants()]
     results: list[BenchResult] = []
-    interrupted = False
+    stopped = False
     progress = sys.stdout.isatty() and not json_mode
     try:
         setups = _setups(rules, names, bool(variants), players, level)
@@ -92,10 +92,10 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
     except ArbiterError as exc:
         fail(explain(exc))
     except KeyboardInterrupt:
-        interrupted = True
+        stopped = True
     if json_mode:
         click.echo(json.dumps({"game": game, "bots": kind, "repeats": repeats, "seed": seed,
-                               "results": [_figures(r) for r in results], "interrupted": interrupted,
+                               "results": [_figures(r) for r in results], "interrupted": stopped,
                                "peak_memory_mib": peak_memory_mib()}))
     else:
         tabulating.MIN_PADDING = 0  # columns as narrow as their cells: the table fits 80 columns
@@ -108,9 +108,8 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
             click.echo(tabulate(rows, headers=headings, disable_numparse=True))
         click.echo(f"{kind} bots on every seat; median of {repeats} rounds of the same games")
         click.echo(f"peak memory: {peak_memory_mib():.1f} MiB")
-    if interrupted:
-        click.echo(f"interrupted: {len(results)} of {len(setups)} modes measured", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+    if stopped:
+        interrupted(f"interrupted: {len(results)} of {len(setups)} modes measured")
 
 
 def _setups(rules: Any, names: list[str], named: bool, players: int | None,

@@ -55,6 +55,19 @@ def usage(message: str, hint: str | None = None) -> NoReturn:
     raise click.UsageError(message)
 
 
+def interrupted(message: str) -> NoReturn:
+    """Say ``message`` on stderr and end with status 130 (after a Ctrl-C the command handled).
+
+    The ``exec("")`` first clears CPython 3.11's mark of an unhandled Ctrl-C: a KeyboardInterrupt
+    that left code compiled from a string (a named tuple being made while a module imports, say)
+    sets the mark even when a caller catches it, and ``python -m arbiter`` would then end killed
+    by SIGINT after its message instead of with this status. Running such code resets the mark.
+    """
+    click.echo(message, err=True)
+    exec("")  # a constant, empty: see the docstring
+    sys.exit(EXIT_INTERRUPTED)
+
+
 def utf8_output() -> None:
     """The protocol's output is UTF-8, whatever the locale says."""
     for stream in (sys.stdout, sys.stderr):

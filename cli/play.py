@@ -8,7 +8,7 @@ from typing import IO, Any
 
 import click
 
-from arbiter.cli.common import EXIT_INTERRUPTED, EXIT_REFUSED, EXIT_UNFINISHED, SETUP_ERRORS, explain, fail, finite, usage
+from arbiter.cli.common import EXIT_REFUSED, EXIT_UNFINISHED, SETUP_ERRORS, explain, fail, finite, interrupted, usage
 from arbiter.cli.types import (
     BotKindType, BotSpecType, GameType, MovesFile, SeatType, VariantType, check_kind, check_seat, check_variant, stdin_bytes,
 )
@@ -217,8 +217,7 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
     except ArbiterError as exc:
         fail(explain(exc))
     except KeyboardInterrupt:
-        click.echo("\ninterrupted" + (f"; the transcript {writer.path} can be resumed" if writer else ""), err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        interrupted("\ninterrupted" + (f"; the transcript {writer.path} can be resumed" if writer else ""))
     except BrokenPipeError:  # the reader went away (e.g. piped into head): stop quietly
         sys.stderr.close()
         sys.exit(0)

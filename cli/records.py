@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from arbiter.cli.common import EXIT_ERROR, EXIT_INTERRUPTED, explain, fail, usage
+from arbiter.cli.common import EXIT_ERROR, explain, fail, interrupted, usage
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.errors import ArbiterError, UnknownSeatError
@@ -51,8 +51,7 @@ def replay(files: tuple[str, ...], update: bool, diff: bool, workers: int | None
             bad += not found.ok
             click.echo(_report(found), nl=False)
     except KeyboardInterrupt:
-        click.echo(f"interrupted: {checked} of {len(paths)} transcripts checked", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        interrupted(f"interrupted: {checked} of {len(paths)} transcripts checked")
     except ArbiterError as exc:
         fail(exc.message)
     if bad:

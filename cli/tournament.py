@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from arbiter.cli.common import EXIT_INTERRUPTED, explain, fail, finite, usage
+from arbiter.cli.common import explain, fail, finite, interrupted, usage
 from arbiter.cli.types import GameType, VariantType, check_variant
 from arbiter.engine import registry
 from arbiter.engine.errors import ArbiterError
@@ -195,8 +195,7 @@ def _play(t: Any, folder: Any, config: dict[str, Any], o: dict[str, Any]) -> Non
         click.echo(f"{len(outcome.records)} of {len(t.games)} games recorded; {outcome.played} played by this run\n"
                    f"in {outcome.elapsed:.1f} s{rate} ({pool.workers} workers)")
     if outcome.interrupted:
-        click.echo(f"interrupted; go on with: arbiter tournament --resume {folder.path}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        interrupted(f"interrupted; go on with: arbiter tournament --resume {folder.path}")
 
 
 def _pool(t: Any, folder: Any, o: dict[str, Any]) -> Any:

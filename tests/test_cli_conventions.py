@@ -6,7 +6,10 @@ terminal player's completion of what may be typed."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -20,7 +23,7 @@ from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
-from tests.helpers import responses, run
+from tests.helpers import REPO, responses, run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -114,6 +117,22 @@ def test_bench_interrupted_prints_what_it_measured(monkeypatch: pytest.MonkeyPat
     assert r.exit_code == 130
     assert "standard-3v3" in r.output and "standard-4v4" not in r.output.split("interrupted")[0].split("\n")[2]
     assert "interrupted: 1 of 4 modes measured" in r.output
+
+
+def test_a_handled_ctrl_c_ends_with_status_130_after_code_made_from_a_string(tmp_path: Path) -> None:
+    """A Ctrl-C that left code compiled from a string (a named tuple being made as a module is
+    imported) is marked unhandled by CPython 3.11 even once caught; every command's message and
+    status 130 still end the run, not a kill by SIGINT after the message (``python -m``)."""
+    (tmp_path / "ctrl_c_in_made_code.py").write_text(
+        "from arbiter.cli.common import interrupted\n"
+        "try:\n"
+        "    eval('(_ for _ in ()).throw(KeyboardInterrupt)')\n"
+        "except KeyboardInterrupt:\n"
+        "    interrupted('interrupted: 0 of 2 checked')\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run([sys.executable, "-m", "ctrl_c_in_made_code"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted: 0 of 2 checked\n")
 
 
 def test_validate_names_every_problem_of_a_file_with_its_line(tmp_path: Path) -> None:
