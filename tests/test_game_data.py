@@ -1,0 +1,160 @@
+"""The games' YAML data as the engine judges it: each check of Classic Mafia's cards and Magic
+Maze's scenarios and action tiles refuses what breaks it, with its path and words, and takes
+its edge cases (a range whose ends meet, the ends of an allowed span). The packaged files are
+the starting point; each case changes one thing in a copy. (FBI vs Mafia's files and the Hidden
+Roles deck have their own: ``tests/test_cli.py``, ``tests/test_roles_data.py``.)"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from arbiter.engine.errors import ScenarioError
+from arbiter.engine.games.mafia import data as mafia
+from arbiter.engine.games.magic_maze import data as maze
+from arbiter.engine.scenario import load_text
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+
+
+def packaged(relative: str) -> dict[str, Any]:
+    return yaml.safe_load((SCENARIOS / relative).read_text(encoding="utf-8"))
+
+
+def parsed(relative: str, change: Callable[[dict[str, Any]], None], parse: Callable[[Any], Any]) -> Any:
+    """``parse`` of the packaged file at ``relative`` after ``change`` edits a copy of it."""
+    doc = copy.deepcopy(packaged(relative))
+    change(doc)
+    return parse(load_text(yaml.safe_dump(doc, sort_keys=False), relative))
+
+
+def refusal(relative: str, change: Callable[[dict[str, Any]], None], parse: Callable[[Any], Any]) -> str:
+    with pytest.raises(ScenarioError) as caught:
+        parsed(relative, change, parse)
+    return caught.value.message
+
+
+# -- Classic Mafia: cards.yaml ------------------------------------------------------------------
+def cards(change: Callable[[dict[str, Any]], None]) -> tuple[Any, ...]:
+    return parsed("mafia/cards.yaml", change, mafia.parse_cards)
+
+
+def cards_refusal(change: Callable[[dict[str, Any]], None]) -> str:
+    return refusal("mafia/cards.yaml", change, mafia.parse_cards)
+
+
+def test_the_packaged_cards_parse_as_the_game_reads_them() -> None:
+    found, selection, night = cards(lambda doc: None)
+    assert (found, selection, night) == (mafia.load().cards, mafia.load().selection, mafia.load().night)
+
+
+@pytest.mark.parametrize("card, side, problem", [
+    ("mafia", "town", "a mafia team card must be on the mafia side"),
+    ("boss", "loner", "a mafia team card must be on the mafia side"),
+    ("police", "mafia", "a police team card must be on the town side"),
+    ("chief", "loner", "a police team card must be on the town side"),
+])
+def test_a_team_card_off_its_teams_side_is_refused(card: str, side: str, problem: str) -> None:
+    def move(doc: dict[str, Any]) -> None:
+        doc["cards"][card]["side"] = side
+    assert cards_refusal(move) == f"mafia/cards.yaml: cards.{card}.team: {problem}"
+
+
+def test_a_ratio_or_a_player_range_whose_ends_meet_is_one_value() -> None:
+    def narrow(doc: dict[str, Any]) -> None:
+        doc["selection"]["town_per_mafia"] = {"min": 2, "max": 2}
+        doc["selection"]["players"] = {"min": 8, "max": 8}
+    _, selection, _ = cards(narrow)
+    assert (selection.ratio_min, selection.ratio_max, selection.min_players, selection.max_players) == (2.0, 2.0, 8, 8)
+
+
+def test_a_ratio_or_a_player_range_upside_down_is_refused() -> None:
+    def ratio(doc: dict[str, Any]) -> None:
+        doc["selection"]["town_per_mafia"] = {"min": 2.5, "max": 1.5}
+
+    def players(doc: dict[str, Any]) -> None:
+        doc["selection"]["players"] = {"min": 9, "max": 8}
+    assert cards_refusal(ratio) == "mafia/cards.yaml: selection.town_per_mafia: min 2.5 is above max 1.5"
+    assert cards_refusal(players) == "mafia/cards.yaml: selection.players: min is above max"
+
+
+@pytest.mark.parametrize("value", [0, -1.5, "2", True, None])
+def test_a_ratio_that_is_not_a_positive_number_is_refused(value: Any) -> None:
+    def ratio(doc: dict[str, Any]) -> None:
+        doc["selection"]["town_per_mafia"]["min"] = value
+    assert cards_refusal(ratio) == "mafia/cards.yaml: selection.town_per_mafia.min: expected a positive number"
+
+
+def night_step(name: str, **fields: Any) -> Callable[[dict[str, Any]], None]:
+    def change(doc: dict[str, Any]) -> None:
+        step = next(s for s in doc["night"] if s["step"] == name)
+        step.update(fields)
+    return change
+
+
+def test_a_step_of_one_role_names_one_card_the_deck_holds_once() -> None:
+    one = "a step of one role names exactly one card, of which the deck holds one"
+    assert cards_refusal(night_step("seducer", cards=["seducer", "agent"])) == f"mafia/cards.yaml: night[0].cards: {one}"
+
+    def two_fighters(doc: dict[str, Any]) -> None:
+        doc["cards"]["fighter"]["copies"] = 2
+    assert cards_refusal(two_fighters) == f"mafia/cards.yaml: night[5].cards: {one}"
+
+
+@pytest.mark.parametrize("step, cards_named, problem", [
+    ("seducer", ["boss"], "night[0].cards[0]: 'boss' cannot act in the seducer step: it belongs to a team"),
+    ("mafia", ["boss", "civilian"], "night[2].cards[1]: 'civilian' cannot act in the mafia step: it is not on the mafia team"),
+    ("police", ["chief", "mafia"], "night[3].cards[1]: 'mafia' cannot act in the police step: it is not on the police team"),
+])
+def test_a_card_in_a_step_it_cannot_act_in_is_named(step: str, cards_named: list[str], problem: str) -> None:
+    assert cards_refusal(night_step(step, cards=cards_named)) == f"mafia/cards.yaml: {problem}"
+
+
+# -- Magic Maze: scenarios.yaml and actions.yaml -------------------------------------------------
+def scenario_1(**fields: Any) -> Any:
+    def change(doc: dict[str, Any]) -> None:
+        doc["scenarios"]["1"].update(fields)
+    return parsed("magic_maze/scenarios.yaml", change, lambda d: maze.parse_scenarios(d, maze.load().tiles))["1"]
+
+
+@pytest.mark.parametrize("timer, step, timer_ms, step_ms", [
+    (1, 0.001, 1_000, 1), (3600, 3600, 3_600_000, 3_600_000), (180, 1.5, 180_000, 1_500),
+])
+def test_seconds_take_the_ends_of_their_span(timer: float, step: float, timer_ms: int, step_ms: int) -> None:
+    s = scenario_1(timer_seconds=timer, step_seconds=step)
+    assert (s.timer_ms, s.step_ms) == (timer_ms, step_ms)
+
+
+@pytest.mark.parametrize("field, value, low", [
+    ("timer_seconds", 0.5, "1"), ("timer_seconds", 3600.5, "1"), ("timer_seconds", "180", "1"),
+    ("timer_seconds", True, "1"), ("step_seconds", 0.0005, "0.001"), ("step_seconds", 3601, "0.001"),
+    ("step_seconds", None, "0.001"),
+])
+def test_seconds_outside_their_span_or_not_a_number_are_refused(field: str, value: Any, low: str) -> None:
+    with pytest.raises(ScenarioError) as caught:
+        scenario_1(**{field: value})
+    assert caught.value.message == (f"magic_maze/scenarios.yaml: scenarios.1.{field}: "
+                                    f"expected a number of seconds from {low} to 3600")
+
+
+def actions(change: Callable[[dict[str, Any]], None]) -> Any:
+    return parsed("magic_maze/actions.yaml", change, maze.parse_actions)
+
+
+def test_the_packaged_action_tiles_parse_as_the_game_reads_them() -> None:
+    assert actions(lambda doc: None) == (maze.load().actions, maze.load().solo)
+
+
+@pytest.mark.parametrize("count, shown", [(1, "1"), (9, "9"), ("4", "4"), (2.5, "2.5")])
+def test_a_player_count_outside_2_to_8_is_refused(count: Any, shown: str) -> None:
+    def add(doc: dict[str, Any]) -> None:
+        players = count if isinstance(count, int) and not isinstance(count, bool) else 4
+        doc["players"][count] = [list(maze.ACTIONS)] + [["north"]] * (players - 1)
+    with pytest.raises(ScenarioError) as caught:
+        actions(add)
+    assert caught.value.message == f"magic_maze/actions.yaml: players.{shown}: a player count is a whole number from 2 to 8"
