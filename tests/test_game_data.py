@@ -1,8 +1,9 @@
-"""The games' YAML data as the engine judges it: each check of Classic Mafia's cards and Magic
-Maze's scenarios and action tiles refuses what breaks it, with its path and words, and takes
-its edge cases (a range whose ends meet, the ends of an allowed span). The packaged files are
-the starting point; each case changes one thing in a copy. (FBI vs Mafia's files and the Hidden
-Roles deck have their own: ``tests/test_cli.py``, ``tests/test_roles_data.py``.)"""
+"""The games' YAML data as the engine judges it: each check of Classic Mafia's cards, setups and
+talk, FBI vs Mafia's roles and modes, and Magic Maze's scenarios and action tiles refuses what
+breaks it, with its path and words, and takes its edge cases (a range whose ends meet, the ends
+of an allowed span). The packaged files are the starting point; each case changes one thing in
+a copy. (``arbiter validate`` on broken copies: ``tests/test_cli.py`` and the games' CLI tests;
+the Hidden Roles deck: ``tests/test_roles_data.py``.)"""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 import yaml
 
 from arbiter.engine.errors import ScenarioError
+from arbiter.engine.games.fbi_mafia import data as fbi
 from arbiter.engine.games.mafia import data as mafia
 from arbiter.engine.games.magic_maze import data as maze
 from arbiter.engine.scenario import load_text
@@ -113,6 +115,63 @@ def test_a_step_of_one_role_names_one_card_the_deck_holds_once() -> None:
 ])
 def test_a_card_in_a_step_it_cannot_act_in_is_named(step: str, cards_named: list[str], problem: str) -> None:
     assert cards_refusal(night_step(step, cards=cards_named)) == f"mafia/cards.yaml: {problem}"
+
+
+# -- Classic Mafia: setups.yaml and talk.yaml ----------------------------------------------------
+@pytest.mark.parametrize("key, shown", [("six", "six"), (6.5, "6.5")])
+def test_a_setup_not_keyed_by_a_whole_number_is_refused(key: Any, shown: str) -> None:
+    def add(doc: dict[str, Any]) -> None:
+        doc["setups"][key] = dict(doc["setups"][6])
+    assert refusal("mafia/setups.yaml", add, lambda d: mafia.parse_setups(d, mafia.load())) == \
+        f"mafia/setups.yaml: setups.{shown}: a setup is keyed by its player count (a whole number)"
+
+
+@pytest.mark.parametrize("line", ["I trust {name}", "I trust {seat", "seat} is quiet", "{seat} and {seat}}"])
+def test_a_talk_line_with_a_brace_outside_seat_is_refused(line: str) -> None:
+    def add(doc: dict[str, Any]) -> None:
+        doc["night"].append(line)
+    where = f"night[{len(packaged('mafia/talk.yaml')['night'])}]"
+    assert refusal("mafia/talk.yaml", add, mafia.parse_talk) == \
+        f"mafia/talk.yaml: {where}: the only placeholder a line may hold is {{seat}}"
+
+
+def test_a_talk_line_may_name_seat_more_than_once() -> None:
+    def add(doc: dict[str, Any]) -> None:
+        doc["day"].append("{seat}, {seat}: answer me.")
+    assert parsed("mafia/talk.yaml", add, mafia.parse_talk)["day"][-1] == "{seat}, {seat}: answer me."
+
+
+# -- FBI vs Mafia: roles.yaml and modes.yaml -------------------------------------------------------
+def test_threats_per_turn_may_be_one_number_and_not_upside_down() -> None:
+    def fixed(doc: dict[str, Any]) -> None:
+        doc["limits"]["threats_per_turn"] = [2, 2]
+
+    def upside_down(doc: dict[str, Any]) -> None:
+        doc["limits"]["threats_per_turn"] = [3, 2]
+    _, limits = parsed("fbi_mafia/roles.yaml", fixed, fbi.parse_roles)
+    assert (limits.threats_min, limits.threats_max) == (2, 2)
+    assert refusal("fbi_mafia/roles.yaml", upside_down, fbi.parse_roles) == \
+        "fbi_mafia/roles.yaml: limits.threats_per_turn: minimum 3 is above maximum 2"
+
+
+def mode_refusal(mode: str, **fields: Any) -> str:
+    def change(doc: dict[str, Any]) -> None:
+        doc["modes"][mode].update(fields)
+    return refusal("fbi_mafia/modes.yaml", change, lambda d: fbi.parse_modes(d, fbi.load().roles))
+
+
+@pytest.mark.parametrize("order, team", [
+    (["undercover", "detective", "operative"], "mafia"), (["bandit", "maniac", "bomber"], "fbi"),
+])
+def test_a_turn_order_without_a_team_is_refused(order: list[str], team: str) -> None:
+    assert mode_refusal("standard-3v3", turn_order=order) == \
+        f"fbi_mafia/modes.yaml: modes.standard-3v3.turn_order: no {team} character in the turn order"
+
+
+def test_an_evidence_hand_needs_a_character_who_can_use_it() -> None:
+    assert mode_refusal("standard-3v3", evidence_hand=4) == ("fbi_mafia/modes.yaml: modes.standard-3v3.evidence_hand: "
+                                                             "an evidence hand needs a character with the evidence action")
+    assert fbi.load().modes["standard-4v4"].evidence_hand == 4  # the Criminalist's
 
 
 # -- Magic Maze: scenarios.yaml and actions.yaml -------------------------------------------------

@@ -103,6 +103,14 @@ def test_level_one_needs_a_traitor_and_heroes() -> None:
         parse(cards)
 
 
+def test_level_one_without_a_traitor_card_is_refused() -> None:
+    cards = packaged_cards()
+    cards["traitor"]["levels"] = [level for level in cards["traitor"]["levels"] if level != "A"]
+    with pytest.raises(ScenarioError, match=r"level 1 \(A cards\): scenario 1 with 3 players needs a traitor card "
+                                            r"and 2 hero cards; it has 8 hero cards"):
+        parse(cards)
+
+
 def test_conditions_follow_the_scenario_features() -> None:
     maze = load_maze()
     assert rd.features(maze, maze.scenarios["1"]) == frozenset()
