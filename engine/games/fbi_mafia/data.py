@@ -97,12 +97,12 @@ def parse_roles(doc: Node) -> tuple[dict[str, RoleSpec], Limits]:
     return roles, limits
 
 
-def parse_modes(doc: Node, roles: dict[str, RoleSpec] | None = None) -> dict[str, ModeSpec]:
+def parse_modes(doc: Node, roles: dict[str, RoleSpec]) -> dict[str, ModeSpec]:
     modes: dict[str, ModeSpec] = {}
     for name, node in doc.key("modes").items():
         node.only_keys("title", "seating", "board", "turn_order", "win", "evidence_hand")
         order_node = node.key("turn_order")
-        order = tuple(order_node.texts(list(roles) if roles is not None else None))
+        order = tuple(order_node.texts(list(roles)))
         win = node.key("win")
         win.only_keys("arrests", "kills")
         mode = ModeSpec(
@@ -115,13 +115,12 @@ def parse_modes(doc: Node, roles: dict[str, RoleSpec] | None = None) -> dict[str
             win_kills=win.key("kills").integer(1),
             evidence_hand=node.key("evidence_hand").integer(0, 9),
         )
-        if roles is not None:
-            teams = [roles[r].team for r in order]
-            for team in TEAMS:
-                if team not in teams:
-                    raise order_node.fail(f"no {team} character in the turn order")
-            if mode.evidence_hand and not any("evidence" in roles[r].actions for r in order):
-                raise node.key("evidence_hand").fail("an evidence hand needs a character with the evidence action")
+        teams = [roles[r].team for r in order]
+        for team in TEAMS:
+            if team not in teams:
+                raise order_node.fail(f"no {team} character in the turn order")
+        if mode.evidence_hand and not any("evidence" in roles[r].actions for r in order):
+            raise node.key("evidence_hand").fail("an evidence hand needs a character with the evidence action")
         if len(order) > mode.board * mode.board // 2:
             raise order_node.fail(f"{len(order)} characters do not fit a {mode.board}x{mode.board} board")
         modes[name] = mode
