@@ -168,6 +168,17 @@ def test_a_turn_order_without_a_team_is_refused(order: list[str], team: str) -> 
         f"fbi_mafia/modes.yaml: modes.standard-3v3.turn_order: no {team} character in the turn order"
 
 
+def test_a_turn_order_fills_at_most_half_the_board() -> None:
+    def board(size: int) -> Callable[[dict[str, Any]], None]:
+        def change(doc: dict[str, Any]) -> None:
+            doc["modes"]["standard-4v4"]["board"] = size
+        return change
+    half = parsed("fbi_mafia/modes.yaml", board(4), lambda d: fbi.parse_modes(d, fbi.load().roles))["standard-4v4"]
+    assert (half.board, len(half.turn_order)) == (4, 8)
+    assert refusal("fbi_mafia/modes.yaml", board(3), lambda d: fbi.parse_modes(d, fbi.load().roles)) == \
+        "fbi_mafia/modes.yaml: modes.standard-4v4.turn_order: 8 characters do not fit a 3x3 board"
+
+
 def test_an_evidence_hand_needs_a_character_who_can_use_it() -> None:
     assert mode_refusal("standard-3v3", evidence_hand=4) == ("fbi_mafia/modes.yaml: modes.standard-3v3.evidence_hand: "
                                                              "an evidence hand needs a character with the evidence action")
