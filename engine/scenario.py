@@ -48,10 +48,12 @@ class Node:
         return ScenarioError(self.source, self.path, problem, self.steps)
 
     def _child(self, value: Any, step: str | int) -> Node:
-        if isinstance(step, int):
+        """The value at ``step``: an index of this list (``path[1]``), or a key of this mapping
+        (``path.key``, a whole-number key too: ``setups.6``)."""
+        if isinstance(step, int) and isinstance(self.value, list):
             path = f"{self.path}[{step}]"
         else:
-            path = f"{self.path}.{step}" if self.path else step
+            path = f"{self.path}.{step}" if self.path else str(step)
         return Node(value, self.source, path, (*self.steps, step))
 
     # -- mappings ------------------------------------------------------------------------------
@@ -201,7 +203,8 @@ def _check_bounds(root: Node) -> None:
             if depth >= MAX_DEPTH:
                 raise node.fail(f"nested more than {MAX_DEPTH} levels deep")
             children = v.items() if isinstance(v, dict) else enumerate(v)
-            stack.extend((node._child(c, k if isinstance(k, int) else str(k)), depth + 1) for k, c in children)
+            stack.extend((node._child(c, k if isinstance(k, int) and not isinstance(k, bool) else str(k)), depth + 1)
+                         for k, c in children)
 
 
 def line_of(text: str, steps: tuple[str | int, ...] | list[str | int]) -> int | None:
@@ -213,8 +216,8 @@ def line_of(text: str, steps: tuple[str | int, ...] | list[str | int]) -> int | 
         return None
     line = node.start_mark.line + 1 if node is not None else None
     for step in steps:
-        if isinstance(node, yaml.MappingNode) and isinstance(step, str):
-            pair = next(((k, v) for k, v in node.value if k.value == step), None)
+        if isinstance(node, yaml.MappingNode):
+            pair = next(((k, v) for k, v in node.value if k.value == str(step)), None)
             if pair is None:
                 return line
             node, line = pair[1], pair[0].start_mark.line + 1  # the key's line
@@ -234,6 +237,8 @@ def every_problem(text: str, source: str, check: Callable[[Node], None], limit: 
     try:
         root = load_text(text, source)
     except ScenarioError as exc:
+        if exc.line is None and exc.steps:  # a text too long or too deep: where it stands
+            exc.line = line_of(text, exc.steps)
         return [exc]
     value, found, dropped = root.value, [], []
     while len(found) < limit:

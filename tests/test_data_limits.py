@@ -12,7 +12,7 @@ from arbiter.engine import transcript as tr
 from arbiter.engine.errors import ScenarioError, TranscriptError
 from arbiter.engine.games.mafia.data import TITLE_MAX_CHARS
 from arbiter.engine.scenario import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT_CHARS, load_file, load_text
-from tests.helpers import run
+from tests.helpers import precondition, run
 
 DECK = "game: mafia\nkind: deck\n{title}cards: {{boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2, " \
        "chameleon: 1, fighter: 1}}\n"
@@ -28,14 +28,55 @@ def test_yaml_nested_100000_deep_is_refused_by_validate_and_deck(tmp_path: Path)
 
 
 def test_yaml_nested_past_the_limit_names_the_place() -> None:
-    with pytest.raises(ScenarioError, match=rf"nested more than {MAX_DEPTH} levels"):
-        load_text("cards: " + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "deck.yaml")
+    """The document's mapping and MAX_DEPTH - 1 lists in it are MAX_DEPTH levels: the limit."""
+    with pytest.raises(ScenarioError) as caught:
+        load_text("cards: " + "[" * MAX_DEPTH + "]" * MAX_DEPTH, "deck.yaml")
+    assert caught.value.message == "deck.yaml: cards" + "[0]" * (MAX_DEPTH - 1) + f": nested more than {MAX_DEPTH} levels deep"
     load_text("cards: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1), "deck.yaml")  # at the limit: fine
 
 
 def test_a_text_too_long_is_refused_with_its_path() -> None:
     with pytest.raises(ScenarioError, match=rf"deck.yaml: title: a text of {MAX_TEXT_CHARS + 1} characters"):
         load_text("title: " + "x" * (MAX_TEXT_CHARS + 1), "deck.yaml")
+    assert load_text("title: " + "x" * MAX_TEXT_CHARS, "deck.yaml").key("title").text() == "x" * MAX_TEXT_CHARS
+
+
+@pytest.mark.parametrize("text, path", [
+    ("lines: [short, LONG]", "lines[1]"), ("setups: {6: LONG}", "setups.6"), ("setups: {6: [a, {b: LONG}]}", "setups.6[1].b"),
+])
+def test_a_text_too_long_is_named_by_its_keys_and_indexes(text: str, path: str) -> None:
+    with pytest.raises(ScenarioError) as caught:
+        load_text(text.replace("LONG", "x" * (MAX_TEXT_CHARS + 1)), "f.yaml")
+    assert caught.value.message == f"f.yaml: {path}: a text of {MAX_TEXT_CHARS + 1} characters is too long " \
+                                   f"(at most {MAX_TEXT_CHARS})"
+
+
+def test_validate_names_the_line_of_a_text_too_long_under_a_whole_number_key(tmp_path: Path) -> None:
+    setups = tmp_path / "setups.yaml"
+    text = (Path(__file__).resolve().parents[1] / "scenarios" / "mafia" / "setups.yaml").read_text(encoding="utf-8")
+    precondition(text.count("\n  7:  {boss: 1,") == 1, "the packaged setups are not as this test expects")
+    setups.write_text(text.replace("\n  7:  {boss: 1,", "\n  7:  {note: " + "x" * (MAX_TEXT_CHARS + 1) + ", boss: 1,"),
+                      encoding="utf-8")
+    line = next(i for i, s in enumerate(setups.read_text(encoding="utf-8").splitlines(), 1) if s.startswith("  7:"))
+    r = run("validate", setups)
+    assert r.exit_code == 1
+    assert r.output == f"FAIL {setups}:{line}: setups.7.note: a text of {MAX_TEXT_CHARS + 1} characters is too long " \
+                       f"(at most {MAX_TEXT_CHARS})\n"
+
+
+def test_a_value_not_among_the_choices_is_quoted_up_to_60_characters() -> None:
+    for value, shown in (("y" * 60, "y" * 60), ("y" * 61, "y" * 60 + "...")):
+        with pytest.raises(ScenarioError) as caught:
+            load_text(f"side: {value}", "f.yaml").key("side").text(("town", "mafia"))
+        assert caught.value.message == f"f.yaml: side: {shown!r} is not one of: town, mafia"
+
+
+def test_a_text_of_the_largest_size_a_file_may_have_is_read() -> None:
+    head = "title: x\n"
+    largest = head + "#" * (MAX_FILE_BYTES - len(head))
+    assert load_text(largest, "f.yaml").key("title").text() == "x"
+    with pytest.raises(ScenarioError, match=rf"f.yaml: {MAX_FILE_BYTES + 1} characters is larger than a data file"):
+        load_text(largest + "#", "f.yaml")
 
 
 def test_a_huge_deck_title_is_refused(tmp_path: Path) -> None:
