@@ -11,7 +11,7 @@ import pytest
 from arbiter.engine import transcript as tr
 from arbiter.engine.errors import ScenarioError, TranscriptError
 from arbiter.engine.games.mafia.data import TITLE_MAX_CHARS
-from arbiter.engine.scenario import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT_CHARS, load_file, load_text
+from arbiter.engine.scenario import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT_CHARS, line_of, load_file, load_text
 from tests.helpers import precondition, run
 
 DECK = "game: mafia\nkind: deck\n{title}cards: {{boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2, " \
@@ -62,6 +62,20 @@ def test_validate_names_the_line_of_a_text_too_long_under_a_whole_number_key(tmp
     assert r.exit_code == 1
     assert r.output == f"FAIL {setups}:{line}: setups.7.note: a text of {MAX_TEXT_CHARS + 1} characters is too long " \
                        f"(at most {MAX_TEXT_CHARS})\n"
+
+
+@pytest.mark.parametrize("steps, line", [
+    (["b"], 2), (["b", "c", 1], 5), (["b", "c", 2], 3), (["b", "d"], 2), (["e", 6], 6), (["e", "6"], 6), ([], 1),
+])
+def test_line_of_finds_a_value_by_its_keys_and_indexes_or_the_nearest_holder(steps: list, line: int) -> None:
+    text = "a: 1\nb:\n  c:\n    - x\n    - y\ne: {6: z}\n"
+    assert line_of("\n" + text, steps) == line + 1  # a blank first line: lines count from the file's first
+    assert line_of(text, steps) == line
+
+
+def test_line_of_an_empty_or_broken_document_is_unknown() -> None:
+    assert line_of("", ["a"]) is None
+    assert line_of("a: [1\n", ["a"]) is None
 
 
 def test_a_value_not_among_the_choices_is_quoted_up_to_60_characters() -> None:
