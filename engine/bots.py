@@ -31,6 +31,7 @@ import subprocess
 import time
 from collections import deque
 from pathlib import Path
+from typing import BinaryIO
 from typing import Protocol as TypingProtocol
 
 from arbiter.engine.errors import ArbiterError
@@ -77,8 +78,7 @@ class RandomBot:
     def __init__(self, seat: str, seed: int, kind: str = "random") -> None:
         self.seat = seat
         self.kind = kind
-        self.rng = random.Random(f"arbiter-{kind}-bot:{seed}:{seat}" if kind != "random"
-                                 else f"arbiter-random-bot:{seed}:{seat}")
+        self.rng = random.Random(f"arbiter-{kind}-bot:{seed}:{seat}")
 
     def choose(self, session: Session) -> str | None:
         return session.rules.bot_input(self.kind, session.state, self.seat, self.rng)
@@ -133,6 +133,14 @@ def _quote(data: bytes | bytearray, size: bool = True) -> str:
     return f"{text[:QUOTE_CHARS] + '…'!r}" + (f" ({len(data)} bytes)" if size else "")
 
 
+def _open_log(seat: str, log: str | Path) -> BinaryIO:
+    """The file a bot's stderr is appended to, unbuffered; an ``ArbiterError`` saying why not."""
+    try:
+        return open(log, "ab", buffering=0)  # noqa: SIM115 - the bot closes it in close()
+    except OSError as exc:
+        raise ArbiterError(f"cannot open the log of {seat}'s bot: {log}: {exc.strerror or exc}") from None
+
+
 def _printable(data: bytes) -> str:
     text = "".join(c if c.isprintable() else " " for c in data.decode("utf-8", "replace")).strip()
     return text if len(text) <= TAIL_CHARS else text[:TAIL_CHARS] + "…"
@@ -168,10 +176,7 @@ class ProcessBot:
         try:
             argv = shlex.split(command)
             if log is not None:
-                try:
-                    self._log = open(log, "ab", buffering=0)  # noqa: SIM115 - closed in close()
-                except OSError as exc:
-                    raise ArbiterError(f"cannot open the log of {seat}'s bot: {log}: {exc.strerror or exc}") from None
+                self._log = _open_log(seat, log)
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, bufsize=0, start_new_session=True)
         except (OSError, ValueError) as exc:
@@ -373,10 +378,7 @@ class ProcessBot:
             self._log.close()
             self._log = None
         if log is not None:
-            try:
-                self._log = open(log, "ab", buffering=0)  # noqa: SIM115 - closed in close()
-            except OSError as exc:
-                raise ArbiterError(f"cannot open the log of {seat}'s bot: {log}: {exc.strerror or exc}") from None
+            self._log = _open_log(seat, log)
         self._logged, self._log_nl, self._log_full = 0, True, False
         self._name_open = True  # it may name itself again, before its first answer of this game
         self._send(f"new-game {game} {variant} {seat}")

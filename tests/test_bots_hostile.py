@@ -23,7 +23,7 @@ import pytest
 
 from tests.helpers import run_referee
 from arbiter.engine import registry
-from arbiter.engine.bots import BotFailure, ProcessBot, make_bot
+from arbiter.engine.bots import QUOTE_CHARS, TAIL_CHARS, BotFailure, ProcessBot, _printable, _quote, make_bot
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.events import EventLog
 from arbiter.engine.lines import MAX_LINE_BYTES
@@ -221,6 +221,16 @@ print("hello, I am a bot", flush=True)        # nobody asked
 READY()
 for line in sys.stdin:
     if line.startswith("go "):
+        print("pass", flush=True)
+'''
+
+BANNER_MID_TURN = r'''
+import sys, time
+sys.stdin.buffer.readline()                     # the turn has begun to arrive, its go not yet
+print("hello, I am a bot", flush=True)        # nobody asked
+time.sleep(0.3)                                 # the rest of the turn waits in the referee
+for line in sys.stdin.buffer:
+    if line.startswith(b"go "):
         print("pass", flush=True)
 '''
 
@@ -422,6 +432,34 @@ def test_a_line_before_the_first_go_is_not_taken_as_its_answer(tmp_path: Path) -
     assert reason == "the bot sent a line it was not asked for: 'hello, I am a bot'"
 
 
+def test_a_line_sent_while_a_large_turn_is_still_written_is_not_its_answer(tmp_path: Path) -> None:
+    """900 kB of events fill the pipe: the bot has its first line, not its go, when it speaks."""
+    bot = ProcessBot("p", script(tmp_path, "mid", BANNER_MID_TURN), 10)
+    try:
+        reason, _ = failure_of(bot, fake_session(["z" * 5000] * 180), watchdog=15)
+    finally:
+        within(3, bot.close)
+    assert reason == "the bot sent a line it was not asked for: 'hello, I am a bot'"
+
+
+@pytest.mark.parametrize("line, size, quoted", [
+    ("x" * QUOTE_CHARS, True, repr("x" * QUOTE_CHARS)),
+    ("x" * (QUOTE_CHARS + 1), True, repr("x" * QUOTE_CHARS + "…") + f" ({QUOTE_CHARS + 1} bytes)"),
+    ("x" * (QUOTE_CHARS + 1), False, repr("x" * QUOTE_CHARS + "…")),
+    ("é" * QUOTE_CHARS, True, repr("é" * QUOTE_CHARS)),  # 2 bytes a character: whole
+    ("😀" * QUOTE_CHARS, True, repr("😀" * QUOTE_CHARS)),  # 4 bytes a character: the most quoted whole
+    ("😀" * QUOTE_CHARS + "x", True, repr("😀" * QUOTE_CHARS + "…") + f" ({4 * QUOTE_CHARS + 1} bytes)"),
+])
+def test_a_bots_line_in_a_reason_is_quoted_whole_up_to_its_cap(line: str, size: bool, quoted: str) -> None:
+    assert _quote(line.encode(), size) == quoted
+
+
+def test_a_stderr_line_in_a_reason_is_printable_and_capped() -> None:
+    assert _printable(b"  a\tb\x1bc  ") == "a b c"
+    assert _printable(b"y" * TAIL_CHARS) == "y" * TAIL_CHARS
+    assert _printable(b"y" * (TAIL_CHARS + 1)) == "y" * TAIL_CHARS + "…"
+
+
 def test_a_second_answer_is_never_the_answer_to_the_next_go(tmp_path: Path) -> None:
     bot = ProcessBot("p", script(tmp_path, "two", TWO_ANSWERS), 2)
     answers = []
@@ -500,8 +538,10 @@ def test_a_bot_that_exits_before_its_first_go_fails_there_with_status_and_stderr
 def test_a_bot_that_cannot_start_is_an_arbiter_error(tmp_path: Path) -> None:
     with pytest.raises(ArbiterError, match="cannot start bot for p: '/no/such/bot'"):
         make_bot("exec:/no/such/bot", "p", 1, 1)
-    with pytest.raises(ArbiterError, match="cannot open the log"):
+    with pytest.raises(ArbiterError) as caught:
         make_bot(f"exec:{sys.executable} {EXAMPLE}", "p", 1, 1, log=tmp_path / "no" / "such" / "p.log")
+    assert caught.value.message == f"cannot open the log of p's bot: {tmp_path / 'no' / 'such' / 'p.log'}: " \
+                                   "No such file or directory"
 
 
 # -- 6. what the bot is told before go ---------------------------------------------------------------
