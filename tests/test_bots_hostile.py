@@ -190,12 +190,14 @@ time.sleep(987654)
 DEAF = "import time\ntime.sleep(987654)\n"
 
 ANSWER_BYTES = r'''
-import sys
-data = bytes.fromhex(sys.argv[1])
+import sys, time
+parts = [bytes.fromhex(a) for a in sys.argv[1:]]  # the answer's bytes, a pause between the parts
 for line in sys.stdin:
     if line.startswith("go "):
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
+        for i, part in enumerate(parts):
+            time.sleep(0.2 if i else 0)
+            sys.stdout.buffer.write(part)
+            sys.stdout.flush()
 '''
 
 HALF_LINE_THEN_HANG = r'''
@@ -377,9 +379,9 @@ def test_a_10_mb_line_fails_at_once_with_a_short_reason(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("size", [MAX_LINE_BYTES, MAX_LINE_BYTES + 1])
 def test_the_line_cap_is_exact_and_a_long_line_fails_before_it_ends(tmp_path: Path, size: int) -> None:
-    if size == MAX_LINE_BYTES:  # the longest line a bot may send, then its newline
-        answer = ("pass" + " " * (size - 4) + "\n").encode()
-        bot = ProcessBot("p", script(tmp_path, "max", ANSWER_BYTES, answer.hex()), 2)
+    if size == MAX_LINE_BYTES:  # the longest line a bot may send, held a moment, then its newline
+        answer = ("pass" + " " * (size - 4)).encode()
+        bot = ProcessBot("p", script(tmp_path, "max", ANSWER_BYTES, answer.hex(), b"\n".hex()), 2)
         try:
             assert within(5, bot.choose, fake_session([])) == "pass"
         finally:
@@ -391,6 +393,16 @@ def test_the_line_cap_is_exact_and_a_long_line_fails_before_it_ends(tmp_path: Pa
     finally:
         within(3, bot.close)
     assert took < 0.6 and "longer than 8192 bytes" in reason, (took, reason)
+
+
+@pytest.mark.parametrize("answer", [b"\n", b" \t \n", b"\r\n"])
+def test_an_empty_answer_fails_at_once(tmp_path: Path, answer: bytes) -> None:
+    bot = ProcessBot("p", script(tmp_path, "empty", ANSWER_BYTES, answer.hex()), 5)
+    try:
+        reason, took = failure_of(bot, fake_session([]))
+    finally:
+        within(3, bot.close)
+    assert (reason, took < 2) == ("the bot sent an empty line", True)
 
 
 def test_a_line_that_is_not_utf8_fails_with_a_clear_reason(tmp_path: Path) -> None:
