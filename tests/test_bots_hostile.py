@@ -547,6 +547,24 @@ def test_a_bot_that_exits_before_its_first_go_fails_there_with_status_and_stderr
                         r"its stderr ends: cannot find my opening book", reason), reason
 
 
+KILLS_ITSELF = r'''
+import os, sys
+for line in sys.stdin:
+    if line.startswith("go "):
+        os.kill(os.getpid(), int(sys.argv[1]))
+'''
+
+
+@pytest.mark.parametrize("signum, name", [(9, "SIGKILL"), (15, "SIGTERM"), (40, "signal 40")])
+def test_a_bot_killed_by_a_signal_fails_naming_it(tmp_path: Path, signum: int, name: str) -> None:
+    bot = ProcessBot("p", script(tmp_path, "killed", KILLS_ITSELF, signum), 5)
+    try:
+        reason, _ = failure_of(bot, fake_session([]))
+    finally:
+        within(3, bot.close)
+    assert re.fullmatch(rf"the bot (closed its output|exited) \(killed by {name}\)", reason), reason
+
+
 def test_a_bot_that_cannot_start_is_an_arbiter_error(tmp_path: Path) -> None:
     with pytest.raises(ArbiterError, match="cannot start bot for p: '/no/such/bot'"):
         make_bot("exec:/no/such/bot", "p", 1, 1)
