@@ -65,7 +65,7 @@ def test_validate_names_the_line_of_a_text_too_long_under_a_whole_number_key(tmp
 
 
 @pytest.mark.parametrize("steps, line", [
-    (["b"], 2), (["b", "c", 1], 5), (["b", "c", 2], 3), (["b", "d"], 2), (["e", 6], 6), (["e", "6"], 6), ([], 1),
+    (["b"], 2), (["b", "c", 1], 5), (["b", "c", 2], 3), (["b", "d"], 2), (["e", 6], 6), (["e", "6"], 6), (["a", "x"], 1), ([], 1),
 ])
 def test_line_of_finds_a_value_by_its_keys_and_indexes_or_the_nearest_holder(steps: list, line: int) -> None:
     text = "a: 1\nb:\n  c:\n    - x\n    - y\ne: {6: z}\n"
