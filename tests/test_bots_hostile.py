@@ -341,6 +341,23 @@ def test_a_bot_that_exits_when_its_input_closes_is_closed_at_once(tmp_path: Path
 # -- 2. writing never blocks -------------------------------------------------------------------
 
 
+CLOSES_ITS_INPUT = r'''
+import os, time
+os.close(0)
+READY()
+time.sleep(987654)
+'''
+
+
+def test_a_bot_that_closed_its_input_fails_saying_so(tmp_path: Path) -> None:
+    bot = launch(tmp_path, "deafened", CLOSES_ITS_INPUT, timeout=5)
+    try:
+        reason, took = failure_of(bot, fake_session([]))
+    finally:
+        within(3, bot.close)
+    assert (reason, took < 2) == ("the bot closed its input (still running)", True)
+
+
 def test_a_bot_that_stops_reading_fails_once_its_unread_input_passes_the_cap(tmp_path: Path) -> None:
     bot = launch(tmp_path, "deaf", DEAF, timeout=10)
     try:
@@ -604,3 +621,59 @@ def test_mafia_bots_are_told_their_give_up_input_apart(tmp_path: Path) -> None:
     assert {f"nominate p{i}" for i in range(2, 7)} | {"pass", "leave"} <= set(session.state.legal_inputs("p1"))
     assert block == [f"legal: {m}" for m in session.state.legal_inputs("p1") if m != "leave"] + \
         [f"form: {t}" for t in session.state.input_forms("p1")] + ["resign: leave", "go p1 nominate"]
+
+
+# -- 7. a process kept for the next game (--reuse) ------------------------------------------------------------
+
+
+TURNS_ON_STDERR = r'''
+import sys
+n = 0
+for line in sys.stdin:
+    if line.startswith("new-game "):
+        print("told: " + line.strip(), file=sys.stderr, flush=True)
+    elif line.startswith("go "):
+        n += 1
+        print(f"turn {n}", file=sys.stderr, flush=True)  # before the answer: read with it
+        print("pass", flush=True)
+'''
+
+
+def test_a_reused_bot_logs_each_game_to_its_own_file(tmp_path: Path) -> None:
+    first, second = tmp_path / "game1.log", tmp_path / "game2.log"
+    bot = ProcessBot("p", script(tmp_path, "turns", TURNS_ON_STDERR), 5, log=first)
+    try:
+        assert within(5, bot.choose, fake_session([])) == "pass"
+        assert bot.reusable
+        bot.new_game("mafia", "6-players", "p3", log=second)
+        assert within(5, bot.choose, fake_session([])) == "pass"
+    finally:
+        within(3, bot.close)
+    assert first.read_text(encoding="utf-8") == "turn 1\n"
+    assert second.read_text(encoding="utf-8") == "told: new-game mafia 6-players p3\nturn 2\n"
+
+
+def test_a_reused_bot_without_a_log_plays_on() -> None:
+    bot = ProcessBot("mafia", f"{sys.executable} {EXAMPLE}", 5)
+    try:
+        assert within(5, bot.choose, duel()) is not None
+        bot.new_game("fbi-mafia", "duel-3v3", "mafia")
+        assert within(5, bot.choose, duel()) is not None and bot.reusable
+    finally:
+        within(3, bot.close)
+
+
+def test_a_bot_that_failed_exited_or_was_closed_is_not_reused(tmp_path: Path) -> None:
+    exited = launch(tmp_path, "early", EXIT_EARLY, timeout=2)
+    flooding = launch(tmp_path, "flood", STDOUT_FLOOD, timeout=2)
+    closed = ProcessBot("p", f"{sys.executable} {EXAMPLE}", 5)
+    try:
+        for bot in (exited, flooding):
+            failure_of(bot, fake_session([]))
+            assert not bot.reusable
+        assert closed.reusable
+        within(3, closed.close)
+        assert not closed.reusable
+    finally:
+        for bot in (exited, flooding, closed):
+            within(3, bot.close)
