@@ -241,20 +241,42 @@ def every_problem(text: str, source: str, check: Callable[[Node], None], limit: 
             exc.line = line_of(text, exc.steps)
         return [exc]
     value, found, dropped = root.value, [], []
+    kept: dict[Any, list[int]] = {}  # a top-level list's indexes in the file, once entries of it are left out
     while len(found) < limit:
         try:
             check(Node(value, source))
             break
-        except ScenarioError as exc:
+        except ScenarioError as problem:
+            at = list(problem.steps or ())  # where it is in what is left
+            exc = _as_written(problem, at, kept)
             steps = list(exc.steps or ())
             if any(steps[:len(d)] == d for d in dropped):
                 break  # a consequence of what was left out to go on: nothing more to learn
             exc.line = line_of(text, steps)
             found.append(exc)
-            if not _drop(value, steps):
+            head = value.get(at[0]) if isinstance(value, dict) and at else None
+            if isinstance(head, list) and len(at) > 1 and isinstance(at[1], int):
+                kept.setdefault(at[0], list(range(len(head))))
+            if not _drop(value, at):
                 break
+            if isinstance(head, list) and at[0] in kept:
+                del kept[at[0]][at[1]]  # the entries after it move up one
             dropped.append(steps[:2])
     return found
+
+
+def _as_written(exc: ScenarioError, steps: list[str | int], kept: dict[Any, list[int]]) -> ScenarioError:
+    """``exc`` with the index of an entry of a list the search has left entries out of put back
+    to the entry's index in the file (``night[2]`` when ``night[1]`` was left out is the file's
+    ``night[3]``)."""
+    if len(steps) < 2 or steps[0] not in kept or not isinstance(steps[1], int):
+        return exc
+    key, index = steps[0], steps[1]
+    written = kept[key][index]
+    here = f"{key}[{index}]"
+    if written == index or not exc.path.startswith(here):
+        return exc
+    return ScenarioError(exc.source, f"{key}[{written}]{exc.path[len(here):]}", exc.problem, (key, written, *steps[2:]))
 
 
 def _drop(value: Any, steps: list[str | int]) -> bool:

@@ -19,7 +19,7 @@ from arbiter.engine.errors import ScenarioError
 from arbiter.engine.games.fbi_mafia import data as fbi
 from arbiter.engine.games.mafia import data as mafia
 from arbiter.engine.games.magic_maze import data as maze
-from arbiter.engine.scenario import load_text
+from arbiter.engine.scenario import every_problem, load_text
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -228,3 +228,38 @@ def test_a_player_count_outside_2_to_8_is_refused(count: Any, shown: str) -> Non
     with pytest.raises(ScenarioError) as caught:
         actions(add)
     assert caught.value.message == f"magic_maze/actions.yaml: players.{shown}: a player count is a whole number from 2 to 8"
+
+
+# -- every problem of one file (what validate names) ---------------------------------------------
+def found_in(relative: str, change: Callable[[dict[str, Any]], None]) -> tuple[list[ScenarioError], list[str]]:
+    """The problems ``every_problem`` finds in a changed copy of a packaged file, and its lines."""
+    doc = copy.deepcopy(packaged(relative))
+    change(doc)
+    text = yaml.safe_dump(doc, sort_keys=False)
+    return every_problem(text, relative, mafia.validate_document), text.splitlines()
+
+
+def problems(relative: str, change: Callable[[dict[str, Any]], None]) -> list[str]:
+    return [e.message for e in found_in(relative, change)[0]]
+
+
+def test_every_problem_of_a_file_is_named_at_its_place_in_the_file() -> None:
+    """Each holder at fault is left out to go on; an entry after one left out of the same list
+    keeps its own index and line (night[3], not the night[2] it is once night[1] is out)."""
+    def three(doc: dict[str, Any]) -> None:
+        doc["colour"] = "red"  # a stray key that holds no collection
+        doc["night"][1]["cards"] = ["wizard"]
+        doc["night"][3]["cards"] = ["chief", "civilian"]
+    found, lines = found_in("mafia/cards.yaml", three)
+    assert [e.path for e in found] == ["colour", "night[1].cards[0]", "night[3].cards[1]"], [e.message for e in found]
+    assert [lines[e.line - 1] for e in found if e.line] == ["colour: red", "  - wizard", "  - civilian"]
+    assert "'civilian' cannot act in the police step" in found[2].message
+
+
+@pytest.mark.parametrize("change, only", [
+    (lambda doc: doc.update(night=[]), "night: expected at least 1 entries, found 0"),
+    (lambda doc: doc["selection"].pop("leaders"), "selection.leaders: missing (required)"),
+    (lambda doc: doc.update(selection=5), "selection: expected a mapping, found a number"),
+])
+def test_a_problem_of_a_whole_section_is_named_and_the_search_stops_there(change: Any, only: str) -> None:
+    assert problems("mafia/cards.yaml", change) == [f"mafia/cards.yaml: {only}"]
