@@ -111,6 +111,15 @@ def test_a_file_too_large_is_refused_before_it_is_read(tmp_path: Path) -> None:
     assert r.exit_code == 1 and "larger than a data file may be" in r.output
 
 
+def test_a_file_of_the_largest_size_is_read(tmp_path: Path) -> None:
+    largest = tmp_path / "largest.yaml"
+    largest.write_bytes(b"title: x\n" + b"#" * (MAX_FILE_BYTES - 9))
+    assert load_file(largest).key("title").text() == "x"
+    largest.write_bytes(largest.read_bytes() + b"#")
+    with pytest.raises(ScenarioError, match=rf"{MAX_FILE_BYTES + 1} bytes is larger than a data file may be"):
+        load_file(largest)
+
+
 def test_a_transcript_nested_too_deep_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "t.yaml"
     path.write_text("format: 1\nlog: " + "[" * 100_000 + "\n", encoding="utf-8")

@@ -263,3 +263,13 @@ def test_every_problem_of_a_file_is_named_at_its_place_in_the_file() -> None:
 ])
 def test_a_problem_of_a_whole_section_is_named_and_the_search_stops_there(change: Any, only: str) -> None:
     assert problems("mafia/cards.yaml", change) == [f"mafia/cards.yaml: {only}"]
+
+
+def test_every_problem_stops_at_its_limit_and_at_a_problem_of_the_document_itself() -> None:
+    def three(doc: dict[str, Any]) -> None:
+        doc.update(colour="red", size="big", weight="heavy")
+    text = yaml.safe_dump({**packaged("mafia/cards.yaml"), "colour": "red", "size": "big", "weight": "heavy"})
+    assert [e.path for e in every_problem(text, "c.yaml", mafia.validate_document, limit=2)] == ["colour", "size"]
+    assert [e.path for e in found_in("mafia/cards.yaml", three)[0]] == ["colour", "size", "weight"]
+    whole = every_problem("- a list\n- not a mapping\n", "c.yaml", mafia.validate_document)
+    assert [(e.path, e.problem) for e in whole] == [("", "expected a mapping, found a list")]
