@@ -313,6 +313,26 @@ def test_a_bot_whose_child_holds_its_pipes_cannot_hang_the_referee(tmp_path: Pat
     assert_group_ended(pgid)
 
 
+TERM_HANDLER = r'''
+import pathlib, signal, sys, time
+def bye(signum, frame):
+    pathlib.Path(sys.argv[1]).write_text("terminated in good order")
+    sys.exit(0)
+signal.signal(signal.SIGTERM, bye)
+READY()
+while True:
+    time.sleep(1)                      # deaf to its input closing: only a signal ends it
+'''
+
+
+def test_a_bot_is_given_a_moment_after_sigterm_before_sigkill(tmp_path: Path) -> None:
+    note = tmp_path / "bye.txt"
+    bot = launch(tmp_path, "term", TERM_HANDLER, note, timeout=2)
+    within(5, bot.close)
+    assert note.read_text(encoding="utf-8") == "terminated in good order"
+    assert bot.proc.returncode == 0
+
+
 def test_a_game_with_a_bot_whose_child_holds_its_pipes_ends(tmp_path: Path) -> None:
     token = random.randrange(10**6, 10**7)
     command = script(tmp_path, "hang", CHILD_THEN_HANG, token)

@@ -19,7 +19,7 @@ from arbiter.engine.errors import ScenarioError
 from arbiter.engine.games.fbi_mafia import data as fbi
 from arbiter.engine.games.mafia import data as mafia
 from arbiter.engine.games.magic_maze import data as maze
-from arbiter.engine.scenario import every_problem, load_text
+from arbiter.engine.scenario import every_problem, load_file, load_text
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -260,6 +260,7 @@ def test_every_problem_of_a_file_is_named_at_its_place_in_the_file() -> None:
     (lambda doc: doc.update(night=[]), "night: expected at least 1 entries, found 0"),
     (lambda doc: doc["selection"].pop("leaders"), "selection.leaders: missing (required)"),
     (lambda doc: doc.update(selection=5), "selection: expected a mapping, found a number"),
+    (lambda doc: doc.pop("night"), "night: missing (required)"),
 ])
 def test_a_problem_of_a_whole_section_is_named_and_the_search_stops_there(change: Any, only: str) -> None:
     assert problems("mafia/cards.yaml", change) == [f"mafia/cards.yaml: {only}"]
@@ -273,3 +274,14 @@ def test_every_problem_stops_at_its_limit_and_at_a_problem_of_the_document_itsel
     assert [e.path for e in found_in("mafia/cards.yaml", three)[0]] == ["colour", "size", "weight"]
     whole = every_problem("- a list\n- not a mapping\n", "c.yaml", mafia.validate_document)
     assert [(e.path, e.problem) for e in whole] == [("", "expected a mapping, found a list")]
+
+
+def test_setups_and_decks_are_checked_against_the_cards_beside_them(tmp_path: Path) -> None:
+    cards = packaged("mafia/cards.yaml")
+    cards["cards"]["civilian"]["copies"] = 2  # this folder's game holds two Civilians
+    (tmp_path / "cards.yaml").write_text(yaml.safe_dump(cards, sort_keys=False), encoding="utf-8")
+    setups = tmp_path / "setups.yaml"
+    setups.write_text((SCENARIOS / "mafia" / "setups.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"setups\.10: deck refused: 3 Civilian cards, but the deck holds only 2"):
+        mafia.validate_document(load_file(setups))
+    mafia.validate_document(load_file(SCENARIOS / "mafia" / "setups.yaml"))  # against the packaged cards: fine
