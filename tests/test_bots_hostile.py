@@ -509,6 +509,46 @@ def test_a_stderr_line_in_a_reason_is_printable_and_capped() -> None:
     assert _printable(b"y" * (TAIL_CHARS + 1)) == "y" * TAIL_CHARS + "…"
 
 
+NAMES_ITSELF = r'''
+import sys
+name = bytes.fromhex(sys.argv[1])
+for line in sys.stdin.buffer:
+    if line.startswith(b"arbiter "):               # the hello
+        sys.stdout.buffer.write(name)
+        sys.stdout.flush()
+    elif line.startswith(b"go "):
+        if len(sys.argv) > 2:                      # the name again, unasked
+            sys.stdout.buffer.write(name)
+        sys.stdout.buffer.write(b"pass\n")
+        sys.stdout.flush()
+'''
+
+
+@pytest.mark.parametrize("line, name", [
+    (b"name  Deep  Blue \n", "Deep  Blue"), (b"name    \n", None), (b"name \xff\xfe\n", None),
+    (b"name " + b"n" * 100 + b"\n", "n" * 64),
+])
+def test_a_bot_names_itself_after_the_hello_with_readable_words_or_not_at_all(
+        tmp_path: Path, line: bytes, name: str | None) -> None:
+    bot = ProcessBot("p", script(tmp_path, "named", NAMES_ITSELF, line.hex()), 5)
+    try:
+        bot.hello("fbi-mafia", "duel-3v3")
+        assert within(5, bot.choose, fake_session([])) == "pass"
+        assert bot.name == name
+    finally:
+        within(3, bot.close)
+
+
+def test_a_second_name_is_one_nobody_asked_for(tmp_path: Path) -> None:
+    bot = ProcessBot("p", script(tmp_path, "renamed", NAMES_ITSELF, b"name Bob\n".hex(), "again"), 5)
+    try:
+        bot.hello("fbi-mafia", "duel-3v3")
+        reason, _ = failure_of(bot, fake_session([]))
+    finally:
+        within(3, bot.close)
+    assert (reason, bot.name) == ("the bot sent a name it was not asked for: 'name Bob'", "Bob")
+
+
 def test_a_second_answer_is_never_the_answer_to_the_next_go(tmp_path: Path) -> None:
     bot = ProcessBot("p", script(tmp_path, "two", TWO_ANSWERS), 2)
     answers = []
