@@ -111,7 +111,7 @@ class Node:
     def text(self, choices: tuple[str, ...] | list[str] | None = None, max_len: int | None = None) -> str:
         v = self.value
         if not isinstance(v, str) or not v.strip():
-            raise self.fail(f"expected text, found {_kind(v)}")
+            raise self.fail(f"expected text, found {_kind(v) if not isinstance(v, str) else 'only blanks'}")
         if choices is not None and v not in choices:
             raise self.fail(f"{_clip(v)!r} is not one of: {', '.join(choices)}")
         if max_len is not None and len(v) > max_len:

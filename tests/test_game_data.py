@@ -192,6 +192,17 @@ def scenario_1(**fields: Any) -> Any:
     return parsed("magic_maze/scenarios.yaml", change, lambda d: maze.parse_scenarios(d, maze.load().tiles))["1"]
 
 
+@pytest.mark.parametrize("fields, problem", [
+    ({"title": "   "}, "scenarios.1.title: expected text, found only blanks"),
+    ({"title": 7}, "scenarios.1.title: expected text, found a number"),
+    ({"stack": ["2", "3", "2"]}, "scenarios.1.stack[2]: '2' is listed twice"),
+])
+def test_a_text_must_have_words_and_a_list_of_names_no_name_twice(fields: dict[str, Any], problem: str) -> None:
+    with pytest.raises(ScenarioError) as caught:
+        scenario_1(**fields)
+    assert caught.value.message == f"magic_maze/scenarios.yaml: {problem}"
+
+
 @pytest.mark.parametrize("timer, step, timer_ms, step_ms", [
     (1, 0.001, 1_000, 1), (3600, 3600, 3_600_000, 3_600_000), (180, 1.5, 180_000, 1_500),
 ])
