@@ -788,6 +788,17 @@ def test_validate_unknown_role_in_turn_order(tmp_path: Path, target: str) -> Non
 # -- bench -------------------------------------------------------------------------------------
 
 
+def test_bench_tells_its_progress_after_each_game_of_each_round() -> None:
+    from arbiter.engine import registry
+    from arbiter.engine.bench import bench
+
+    told: list[int] = []
+    result = bench(registry.get("fbi-mafia"), "duel-3v3", 3, 7, 2, on_game=lambda: told.append(len(told)))
+    assert told == list(range(6)) and len(result.rounds_s) == 2
+    alone = bench(registry.get("fbi-mafia"), "duel-3v3", 3, 7, 1)  # no one to tell
+    assert (alone.inputs, alone.wins) == (result.inputs, result.wins)
+
+
 def test_bench_prints_rates_and_memory() -> None:
     r = run("bench", "fbi-mafia", "--games", 2, "--mode", "standard-3v3", "--repeat", 2)
     assert r.exit_code == 0, r.output
