@@ -89,6 +89,12 @@ class Node:
                 raise self.fail(f"keys must be text, found {k!r}")
             yield k, self._child(v, k)
 
+    def entries(self) -> Iterator[tuple[Any, Node]]:
+        """A mapping's keys as they are written, whole numbers too (a player count), each with
+        its value's node (``items`` takes text keys only)."""
+        for k, v in self.mapping().items():
+            yield k, self._child(v, k)
+
     # -- sequences ------------------------------------------------------------------------------
     def sequence(self, min_len: int = 0) -> list[Node]:
         if not isinstance(self.value, list):

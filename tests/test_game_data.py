@@ -296,3 +296,16 @@ def test_setups_and_decks_are_checked_against_the_cards_beside_them(tmp_path: Pa
     with pytest.raises(ScenarioError, match=r"setups\.10: deck refused: 3 Civilian cards, but the deck holds only 2"):
         mafia.validate_document(load_file(setups))
     mafia.validate_document(load_file(SCENARIOS / "mafia" / "setups.yaml"))  # against the packaged cards: fine
+
+
+def test_a_problem_inside_a_setup_is_named_at_its_line_and_the_next_setup_still_checked() -> None:
+    def two(doc: dict[str, Any]) -> None:
+        doc["setups"][7] = {"wizard": 1, **doc["setups"][7]}
+        doc["setups"][9]["mafia"] = 5
+    doc = copy.deepcopy(packaged("mafia/setups.yaml"))
+    two(doc)
+    text = yaml.safe_dump(doc, sort_keys=False)
+    found = every_problem(text, "setups.yaml", lambda node: mafia.parse_setups(node, mafia.load()))
+    assert [e.path for e in found] == ["setups.7.wizard", "setups.9"], [e.message for e in found]
+    lines = text.splitlines()
+    assert [lines[e.line - 1].strip() for e in found] == ["wizard: 1", "9:"]

@@ -194,8 +194,7 @@ def check_deck(node: Node, data: MafiaData) -> dict[str, int]:
 def parse_setups(doc: Node, data: MafiaData) -> tuple[dict[int, dict[str, int]], int]:
     doc.only_keys("game", "kind", "default", "setups")
     setups: dict[int, dict[str, int]] = {}
-    for key, node in doc.key("setups").mapping().items():
-        child = Node(node, doc.source, f"setups.{key}")
+    for key, child in doc.key("setups").entries():
         if isinstance(key, bool) or not isinstance(key, int):
             raise child.fail("a setup is keyed by its player count (a whole number)")
         deck = check_deck(child, data)

@@ -102,8 +102,7 @@ def parse_scenarios(doc: Node, tiles: dict[str, Tile]) -> dict[str, Scenario]:
 def parse_actions(doc: Node) -> tuple[dict[int, tuple[tuple[str, ...], ...]], tuple[str, ...]]:
     doc.only_keys("game", "kind", "players", "solo")
     players: dict[int, tuple[tuple[str, ...], ...]] = {}
-    for key, value in doc.key("players").mapping().items():
-        node = Node(value, doc.source, f"players.{key}")
+    for key, node in doc.key("players").entries():
         if isinstance(key, bool) or not isinstance(key, int) or not 2 <= key <= 8:
             raise node.fail("a player count is a whole number from 2 to 8")
         tiles = [tuple(t.texts(ACTIONS)) for t in node.sequence()]
