@@ -47,7 +47,7 @@ class Node:
     def fail(self, problem: str) -> ScenarioError:
         return ScenarioError(self.source, self.path, problem, self.steps)
 
-    def _child(self, value: Any, step: str | int) -> Node:
+    def _child(self, value: Any, step: Any) -> Node:
         """The value at ``step``: an index of this list (``path[1]``), or a key of this mapping
         (``path.key``, a whole-number key too: ``setups.6``)."""
         if isinstance(step, int) and isinstance(self.value, list):
@@ -209,8 +209,7 @@ def _check_bounds(root: Node) -> None:
             if depth >= MAX_DEPTH:
                 raise node.fail(f"nested more than {MAX_DEPTH} levels deep")
             children = v.items() if isinstance(v, dict) else enumerate(v)
-            stack.extend((node._child(c, k if isinstance(k, int) and not isinstance(k, bool) else str(k)), depth + 1)
-                         for k, c in children)
+            stack.extend((node._child(c, k), depth + 1) for k, c in children)
 
 
 def line_of(text: str, steps: tuple[str | int, ...] | list[str | int]) -> int | None:
