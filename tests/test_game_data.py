@@ -19,7 +19,7 @@ from arbiter.engine.errors import ScenarioError
 from arbiter.engine.games.fbi_mafia import data as fbi
 from arbiter.engine.games.mafia import data as mafia
 from arbiter.engine.games.magic_maze import data as maze
-from arbiter.engine.scenario import every_problem, load_file, load_text
+from arbiter.engine.scenario import MAX_FILE_BYTES, every_problem, load_file, load_text
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -275,6 +275,24 @@ def test_every_problem_of_a_file_is_named_at_its_place_in_the_file() -> None:
 ])
 def test_a_problem_of_a_whole_section_is_named_and_the_search_stops_there(change: Any, only: str) -> None:
     assert problems("mafia/cards.yaml", change) == [f"mafia/cards.yaml: {only}"]
+
+
+def test_a_whole_entry_at_fault_after_one_left_out_keeps_its_index() -> None:
+    def two(doc: dict[str, Any]) -> None:
+        doc["night"][1]["cards"] = ["wizard"]
+        doc["night"][3] = "police"  # the entry itself, not a value inside it
+    found, lines = found_in("mafia/cards.yaml", two)
+    assert [(e.path, e.problem) for e in found] == [
+        ("night[1].cards[0]", "'wizard' is not one of: " + ", ".join(sorted(mafia.load().cards))),
+        ("night[3]", "expected a mapping, found text")]
+    assert lines[found[1].line - 1] == "- police"
+
+
+def test_a_yaml_error_is_named_at_its_line() -> None:
+    (problem,) = every_problem("game: mafia\nkind: cards\ncards: [1, 2\n", "c.yaml", mafia.validate_document)
+    assert (problem.line, problem.message.split(": ")[1]) == (4, "line 4, column 1")
+    (whole,) = every_problem("#" * (MAX_FILE_BYTES + 1), "c.yaml", mafia.validate_document)
+    assert whole.line is None and "larger than a data file may be" in whole.message  # the file's, no line's
 
 
 def test_every_problem_stops_at_its_limit_and_at_a_problem_of_the_document_itself() -> None:
