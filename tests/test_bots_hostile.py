@@ -108,6 +108,14 @@ def failure_of(bot: ProcessBot, session: Any, watchdog: float = 5) -> tuple[str,
     return str(caught.value), time.monotonic() - start
 
 
+def failure_then_close(bot: ProcessBot, session: Any, watchdog: float = 5) -> tuple[str, float]:
+    """``failure_of`` the bot's turn; the bot closed whatever happens."""
+    try:
+        return failure_of(bot, session, watchdog)
+    finally:
+        within(3, bot.close)
+
+
 def group_members(pgid: int) -> list[tuple[int, str, int]]:
     """(pid, state letter, parent's pid) of every process in group ``pgid``, from /proc."""
     out = []
@@ -371,10 +379,7 @@ time.sleep(987654)
 
 def test_a_bot_that_closed_its_input_fails_saying_so(tmp_path: Path) -> None:
     bot = launch(tmp_path, "deafened", CLOSES_ITS_INPUT, timeout=5)
-    try:
-        reason, took = failure_of(bot, fake_session([]))
-    finally:
-        within(3, bot.close)
+    reason, took = failure_then_close(bot, fake_session([]))
     assert (reason, took < 2) == ("the bot closed its input (still running)", True)
 
 
@@ -405,10 +410,7 @@ def test_a_large_turn_reaches_a_bot_that_reads_it(tmp_path: Path) -> None:
 
 def test_a_10_mb_line_fails_at_once_with_a_short_reason(tmp_path: Path) -> None:
     bot = launch(tmp_path, "long", TEN_MB_LINE, timeout=1, seat="mafia")
-    try:
-        reason, took = failure_of(bot, duel())
-    finally:
-        within(3, bot.close)
+    reason, took = failure_then_close(bot, duel())
     assert took < 0.6, f"{took:.2f} s to refuse the line"
     assert reason.startswith(f"the bot sent a line longer than {MAX_LINE_BYTES} bytes"), reason
     assert len(reason) < 300, reason
@@ -425,39 +427,27 @@ def test_the_line_cap_is_exact_and_a_long_line_fails_before_it_ends(tmp_path: Pa
             within(3, bot.close)
         return
     bot = launch(tmp_path, "half", HALF_LINE_THEN_HANG, size, timeout=1)
-    try:
-        reason, took = failure_of(bot, fake_session([]))
-    finally:
-        within(3, bot.close)
+    reason, took = failure_then_close(bot, fake_session([]))
     assert took < 0.6 and "longer than 8192 bytes" in reason, (took, reason)
 
 
 @pytest.mark.parametrize("answer", [b"\n", b" \t \n", b"\r\n"])
 def test_an_empty_answer_fails_at_once(tmp_path: Path, answer: bytes) -> None:
     bot = ProcessBot("p", script(tmp_path, "empty", ANSWER_BYTES, answer.hex()), 5)
-    try:
-        reason, took = failure_of(bot, fake_session([]))
-    finally:
-        within(3, bot.close)
+    reason, took = failure_then_close(bot, fake_session([]))
     assert (reason, took < 2) == ("the bot sent an empty line", True)
 
 
 def test_a_line_that_is_not_utf8_fails_with_a_clear_reason(tmp_path: Path) -> None:
     bot = ProcessBot("p", script(tmp_path, "latin1", ANSWER_BYTES, b"pass caf\xe9\n".hex()), 2)
-    try:
-        reason, _ = failure_of(bot, fake_session([]))
-    finally:
-        within(3, bot.close)
+    reason, _ = failure_then_close(bot, fake_session([]))
     assert reason.startswith("the bot sent a line that cannot be read: the line is not UTF-8 text: byte 0xe9 "
                              "at column 9 cannot be read: 'pass caf"), reason
 
 
 def test_a_line_with_a_control_character_fails_as_a_persons_would(tmp_path: Path) -> None:
     bot = ProcessBot("p", script(tmp_path, "ctl", ANSWER_BYTES, b"say \x1b[2J\n".hex()), 2)
-    try:
-        reason, _ = failure_of(bot, fake_session([]))
-    finally:
-        within(3, bot.close)
+    reason, _ = failure_then_close(bot, fake_session([]))
     assert "control character (U+001B) at column 5" in reason, reason
 
 
@@ -474,20 +464,14 @@ def test_a_carriage_return_is_white_space(tmp_path: Path) -> None:
 
 def test_a_line_before_the_first_go_is_not_taken_as_its_answer(tmp_path: Path) -> None:
     bot = launch(tmp_path, "banner", BANNER, timeout=2)
-    try:
-        reason, _ = failure_of(bot, fake_session([]))
-    finally:
-        within(3, bot.close)
+    reason, _ = failure_then_close(bot, fake_session([]))
     assert reason == "the bot sent a line it was not asked for: 'hello, I am a bot'"
 
 
 def test_a_line_sent_while_a_large_turn_is_still_written_is_not_its_answer(tmp_path: Path) -> None:
     """900 kB of events fill the pipe: the bot has its first line, not its go, when it speaks."""
     bot = ProcessBot("p", script(tmp_path, "mid", BANNER_MID_TURN), 10)
-    try:
-        reason, _ = failure_of(bot, fake_session(["z" * 5000] * 180), watchdog=15)
-    finally:
-        within(3, bot.close)
+    reason, _ = failure_then_close(bot, fake_session(["z" * 5000] * 180), watchdog=15)
     assert reason == "the bot sent a line it was not asked for: 'hello, I am a bot'"
 
 
@@ -563,10 +547,7 @@ def test_a_second_answer_is_never_the_answer_to_the_next_go(tmp_path: Path) -> N
 
 def test_a_bot_flooding_its_output_fails_fast(tmp_path: Path) -> None:
     bot = launch(tmp_path, "flood", STDOUT_FLOOD, timeout=2)
-    try:
-        reason, took = failure_of(bot, fake_session([]))
-    finally:
-        within(3, bot.close)
+    reason, took = failure_then_close(bot, fake_session([]))
     assert reason == "the bot sent a line it was not asked for: 'spam'"
     assert took < 0.5
 
@@ -587,10 +568,7 @@ def test_a_bot_with_a_wrong_path_forfeits_with_pythons_message(tmp_path: Path) -
 def test_a_failure_ends_with_the_last_stderr_lines_and_the_log_has_them_all(tmp_path: Path) -> None:
     log = tmp_path / "bot.log"
     bot = launch(tmp_path, "tail", STDERR_TAIL_THEN_HANG, timeout=0.5, log=log)
-    try:
-        reason, _ = failure_of(bot, fake_session([]))
-    finally:
-        within(3, bot.close)
+    reason, _ = failure_then_close(bot, fake_session([]))
     head, _, tail = reason.partition("; its stderr ends: ")
     assert head == "no answer within 0.5 s"
     lines = tail.split(" | ")
@@ -616,10 +594,7 @@ def test_a_bot_flooding_stderr_plays_on_and_its_log_is_capped(tmp_path: Path) ->
 
 def test_a_bot_that_exits_before_its_first_go_fails_there_with_status_and_stderr(tmp_path: Path) -> None:
     bot = launch(tmp_path, "early", EXIT_EARLY, timeout=2)
-    try:
-        reason, _ = failure_of(bot, fake_session([]))
-    finally:
-        within(3, bot.close)
+    reason, _ = failure_then_close(bot, fake_session([]))
     assert re.fullmatch(r"the bot (closed its output|exited) \(exit status 4\); "
                         r"its stderr ends: cannot find my opening book", reason), reason
 
@@ -635,10 +610,7 @@ for line in sys.stdin:
 @pytest.mark.parametrize("signum, name", [(9, "SIGKILL"), (15, "SIGTERM"), (40, "signal 40")])
 def test_a_bot_killed_by_a_signal_fails_naming_it(tmp_path: Path, signum: int, name: str) -> None:
     bot = ProcessBot("p", script(tmp_path, "killed", KILLS_ITSELF, signum), 5)
-    try:
-        reason, _ = failure_of(bot, fake_session([]))
-    finally:
-        within(3, bot.close)
+    reason, _ = failure_then_close(bot, fake_session([]))
     assert re.fullmatch(rf"the bot (closed its output|exited) \(killed by {name}\)", reason), reason
 
 
