@@ -259,13 +259,8 @@ def every_problem(text: str, source: str, check: Callable[[Node], None], limit: 
                 break  # a consequence of what was left out to go on: nothing more to learn
             exc.line = line_of(text, steps)
             found.append(exc)
-            head = value.get(at[0]) if isinstance(value, dict) and at else None
-            if isinstance(head, list) and len(at) > 1 and isinstance(at[1], int):
-                kept.setdefault(at[0], list(range(len(head))))
-            if not _drop(value, at):
+            if not _drop(value, at, kept):
                 break
-            if isinstance(head, list) and at[0] in kept:
-                del kept[at[0]][at[1]]  # the entries after it move up one
             dropped.append(steps[:2])
     return found
 
@@ -277,17 +272,18 @@ def _as_written(exc: ScenarioError, steps: list[str | int], kept: dict[Any, list
     if len(steps) < 2 or steps[0] not in kept or not isinstance(steps[1], int):
         return exc
     key, index = steps[0], steps[1]
-    written = kept[key][index]
     here = f"{key}[{index}]"
-    if written == index or not exc.path.startswith(here):
+    if not exc.path.startswith(here):
         return exc
+    written = kept[key][index]
     return ScenarioError(exc.source, f"{key}[{written}]{exc.path[len(here):]}", exc.problem, (key, written, *steps[2:]))
 
 
-def _drop(value: Any, steps: list[str | int]) -> bool:
+def _drop(value: Any, steps: list[str | int], kept: dict[Any, list[int]]) -> bool:
     """Remove the entry of ``value`` at the second step of ``steps`` (a card of ``cards``), or a
     top-level key that holds no collection; False when nothing may go (the problem is the
-    document's own)."""
+    document's own). An entry of a list goes from ``kept`` too, the list's indexes in the file
+    (the entries after it move up one)."""
     if not isinstance(value, dict) or not steps or steps[0] not in value:
         return False
     head = value[steps[0]]
@@ -300,6 +296,7 @@ def _drop(value: Any, steps: list[str | int]) -> bool:
         del head[steps[1]]
         return True
     if isinstance(head, list) and isinstance(steps[1], int) and steps[1] < len(head):
+        del kept.setdefault(steps[0], list(range(len(head))))[steps[1]]
         del head[steps[1]]
         return True
     return False
