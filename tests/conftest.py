@@ -6,7 +6,7 @@ database of past failures), so a run of the suite is the same on every machine a
 stop; a counterexample found while developing becomes an ``@example`` of its test.
 
 The workers take the next test as they finish one (``--dist loadgroup``: every test is its own
-unit of work, but for the groups below), so starting the long tests first leaves only short
+unit of work), so starting the long tests first leaves only short
 ones for the end, and neither worker sits idle while the other finishes a long test. The
 order changes nothing a test asserts; a test missing from ``SLOW`` keeps its place after them.
 
@@ -31,7 +31,9 @@ settings.load_profile("arbiter")
 SLOW: dict[str, float] = {
     "tests/test_goldens.py::test_magic_maze_goldens_are_what_the_generator_writes": 8.0,
     "tests/test_hidden_info.py::test_twins_with_inputs_legal_in_both": 7.0,
-    "tests/test_install.py::": 7.0,  # its module fixture builds a virtual environment (wall time: pip)
+    # its fixture builds a virtual environment (wall time: pip), once a run: the first test makes
+    # it early; the others, in their place, find it made (a worker waiting on it would sit idle)
+    "tests/test_install.py::test_one_import_package_named_arbiter": 7.0,
     "tests/test_arena_ray.py::": 7.0,  # Ray starts for it
     "tests/test_roles_bot.py::test_the_bot_decides_from_its_seats_knowledge_only": 5.0,
     "tests/test_transcripts.py::test_a_log_line_is_what_the_yaml_library_writes": 5.0,
@@ -71,21 +73,13 @@ SLOW: dict[str, float] = {
     "tests/test_transcript_reading.py::test_any_header_or_ending_of_game_values_reads_back_as_the_library_reads_it": 1.3,
 }
 
-# Tests sharing an expensive module fixture run on one worker, so it is made once.
-GROUPS = {"tests/test_install.py::": "install"}
-
 
 def _key(nodeid: str) -> str:
     name = nodeid.split("[", 1)[0]
     return name if name in SLOW else name.split("::", 1)[0] + "::"
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        group = GROUPS.get(_key(item.nodeid))
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=lambda item: -SLOW.get(_key(item.nodeid), 0.0))  # stable: the rest keep their order
 
 

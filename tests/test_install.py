@@ -12,12 +12,14 @@ environment's own interpreter from a folder that is not the repository.
 
 from __future__ import annotations
 
+import fcntl
 import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 from importlib import metadata
 from pathlib import Path
@@ -93,12 +95,30 @@ def _lend_dependencies(site: Path, folder: Path) -> None:
     (site / "lent.pth").write_text(f"{folder}\n", encoding="utf-8")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """(the environment's python, its site-packages) with arbiter installed from a copy."""
+    """(the environment's python, its site-packages) with arbiter installed from a copy: made
+    once a run. Under pytest-xdist the first worker to ask makes it in the run's shared temporary
+    folder while the others wait on a lock, then all use it (a pip install is seconds of CPU;
+    xdist's ``xdist_group`` cannot keep these tests on one worker under pytest 9, whose node ids
+    no longer take the group's suffix)."""
     if importlib.util.find_spec("pip") is None:
         pytest.skip("pip is not installed")
-    tmp = tmp_path_factory.mktemp("install")
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:  # one process: this run's own folder
+        return _install(tmp_path_factory.mktemp("install"))
+    shared = tmp_path_factory.getbasetemp().parent  # the run's folder, shared by its workers
+    made = shared / "install.json"
+    with open(shared / "install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, even by a failure
+        if not made.exists():
+            python, site = _install(Path(tempfile.mkdtemp(prefix="install-", dir=shared)))
+            made.write_text(json.dumps([str(python), str(site)]), encoding="utf-8")
+    python_path, site_path = json.loads(made.read_text(encoding="utf-8"))
+    return Path(python_path), Path(site_path)
+
+
+def _install(tmp: Path) -> tuple[Path, Path]:
+    """A fresh environment in ``tmp`` with arbiter installed from a copy of the repository."""
     src = tmp / "src"
     shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(
         ".git", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis",
