@@ -27,6 +27,14 @@ def test_cell_names_read_column_letter_then_row_counting_down():
     assert cell_name((0, 5)) == "f1"
 
 
+def test_a_cell_no_input_names_is_written_from_its_coordinates_never_as_another_cell():
+    """A move value may hold any pair (an agent's); its name, which the refusal quotes, is its
+    own: a negative row is not looked up from the end of the names' table."""
+    assert cell_name((-1, 2)) == "c0"  # not "c99", the table's last row
+    assert cell_name((0, 0)) == "a1" and cell_name((98, 25)) == "z99"  # the table's corners
+    assert cell_name((99, 0)) == "a100"  # past it
+
+
 @pytest.mark.parametrize("text", ["g1", "a7", "a0", "1a", "aa1", ""])
 def test_cells_off_a_6x6_board_are_syntax_errors(text):
     with pytest.raises(SyntaxInputError):
