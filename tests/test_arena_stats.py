@@ -528,6 +528,7 @@ def test_progress_has_no_rate_or_eta_before_time_has_passed_or_a_game_was_played
 def test_the_leader_is_the_best_seat_win_rate_among_entrants_that_played():
     assert _leader({"a": stats.Tally(), "b": stats.Tally()}) is None
     assert _leader({"a": stats.Tally(4, 1), "b": stats.Tally(2, 1), "c": stats.Tally()}) == ("b", 0.5)
+    assert _leader({"b": stats.Tally(2, 1), "a": stats.Tally(4, 2)}) == ("a", 0.5)  # a tie: the first name
 
 
 class _Playing(_Submissions):

@@ -227,11 +227,13 @@ class SprtCount:
 
 
 def _leader(tallies: dict[str, Tally]) -> tuple[str, float] | None:
-    played = [(t.rate, name) for name, t in tallies.items() if t.seats]
+    """The entrant with the best seat win rate so far; of a tie, the name that sorts first
+    (as the tables list them)."""
+    played = [(-t.rate, name) for name, t in tallies.items() if t.seats]
     if not played:
         return None
-    rate, name = max(played)
-    return name, rate
+    rate, name = min(played)
+    return name, -rate
 
 
 def folder_for(game: str, out: str | None) -> Path:
