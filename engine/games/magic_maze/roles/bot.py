@@ -191,8 +191,11 @@ def _judge(state: HiddenRolesState, w: Watch, before: Snapshot, after: Snapshot,
 
 
 def _rules_in_deck(state: HiddenRolesState) -> bool:
-    """Whether the deck (public) holds special rules, which may keep a hero from a step."""
-    return any(c.kind == "hero-rule" for c in state.setup.deck.cards.values())
+    """Whether the game's deck (public: the cards dealt from, not only the seats' cards) holds
+    special rules, which may keep a hero from a step. Not the catalogue of every card the deck
+    file describes, which holds them at every level."""
+    cards = state.setup.deck.cards
+    return any(cards[name].kind == "hero-rule" for name in set(state.setup.cards))
 
 
 def _judge_step(state: HiddenRolesState, w: Watch, before: Snapshot, after: Snapshot, seat: str,
