@@ -1,0 +1,115 @@
+"""The Hidden Roles bot's decisions from the record (``roles/bot.py``): whom a hero accuses and
+with whom, when it votes yes, when it abandons, when a traitor strikes first, and which steps
+a hero's own mission rules out; each at its bound, with scores planted in the watch as the
+record would hold them (how the watch scores play is ``test_roles_watch.py``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arbiter.engine.games.magic_maze.moves import move_name
+from arbiter.engine.games.magic_maze.roles import bot
+from arbiter.engine.games.magic_maze.roles.bot import THRESHOLD, VOTE_YES
+from arbiter.engine.session import Session
+from tests.helpers import roles_game
+from tests.test_roles_bot import MAZE, game, traitor_of
+
+BELOW = 0.01
+"""How far under a bound a score is planted to be under it."""
+
+
+def planted(s: Session, scores: dict[str, float]) -> bot.Watch:
+    w = bot.watch_of(s.state)
+    for seat, score in scores.items():
+        w.add(seat, "planted", score)
+    return w
+
+
+def chosen(s: Session, seat: str) -> str | None:
+    return MAZE.bot_input("planner", s.state, seat, random.Random(0))
+
+
+@pytest.mark.parametrize("score, accuses", [(THRESHOLD, True), (THRESHOLD - BELOW, False)])
+def test_a_hero_accuses_the_top_suspect_from_the_threshold(score: float, accuses: bool) -> None:
+    s = game()
+    t = traitor_of(s)
+    hero = next(x for x in s.seats if x != t)
+    planted(s, {t: score})
+    assert (chosen(s, hero) == f"accuse {t}") == accuses
+
+
+@pytest.mark.parametrize("level, second, group", [
+    (2, THRESHOLD + 1, True), (2, THRESHOLD + 1 - BELOW, False), (1, THRESHOLD + 1, False),
+])
+def test_from_level_2_a_hero_accuses_with_the_top_suspect_each_seat_past_threshold_plus_one(
+        level: int, second: float, group: bool) -> None:
+    players = 5 if level == 2 else 4
+    s = game(level=level, players=players, seed=3)
+    hero, a, b = s.seats[0], s.seats[1], s.seats[2]
+    planted(s, {a: THRESHOLD + 2, b: second})
+    assert chosen(s, hero) == (f"accuse {a} {b}" if group else f"accuse {a}")
+
+
+@pytest.mark.parametrize("gain, accuses", [(1.0, True), (1.0 - BELOW, False)])
+def test_an_accusation_rejected_once_comes_back_only_with_a_point_of_new_evidence(gain: float, accuses: bool) -> None:
+    s = game()
+    t = traitor_of(s)
+    heroes = [x for x in s.seats if x != t]
+    w = planted(s, {t: THRESHOLD})
+    s.submit(heroes[0], f"accuse {t}")
+    s.submit(heroes[1], "vote no")  # one no rejects it
+    bot.watch_of(s.state)
+    assert s.state.vote is None and w.rejected == {(t,): THRESHOLD}
+    w.add(t, "planted", gain)
+    assert (chosen(s, heroes[0]) == f"accuse {t}") == accuses
+
+
+@pytest.mark.parametrize("score, strikes", [(VOTE_YES, True), (VOTE_YES - BELOW, False)])
+def test_a_traitor_strikes_first_once_its_own_score_reaches_vote_yes(score: float, strikes: bool) -> None:
+    s = game(level=2, players=5, seed=3)
+    t = traitor_of(s)
+    target = next(x for x in s.seats if x != t)
+    planted(s, {t: score, target: 0.5})
+    assert (chosen(s, t) == f"accuse {target}") == strikes
+
+
+@pytest.mark.parametrize("score, answer", [(VOTE_YES, "yes"), (VOTE_YES - BELOW, "no")])
+def test_a_hero_votes_yes_from_vote_yes(score: float, answer: str) -> None:
+    s = game()
+    t = traitor_of(s)
+    heroes = [x for x in s.seats if x != t]
+    planted(s, {t: score})
+    s.submit(heroes[0], f"accuse {t}")
+    assert chosen(s, heroes[1]) == f"vote {answer}"
+
+
+def test_a_hero_abandons_only_from_level_2_before_the_theft_when_every_other_seat_is_a_suspect() -> None:
+    s = game(level=2, players=5, seed=3)
+    me = bot.seat_of(s.state, next(x for x in s.seats if x != traitor_of(s)))
+    others = [x for x in s.seats if x != me.seat]
+    w = planted(s, {x: THRESHOLD for x in others[1:]} | {others[0]: THRESHOLD - BELOW})
+    assert not bot._abandon_wanted(s.state, me, w)  # one seat the record clears
+    w.add(others[0], "planted", BELOW)
+    assert bot._abandon_wanted(s.state, me, w)  # every other seat past the threshold
+    one = game()  # level 1: no abandoning
+    me1 = bot.seat_of(one.state, next(x for x in one.seats if x != traitor_of(one)))
+    w1 = planted(one, {x: THRESHOLD + 1 for x in one.seats if x != me1.seat})
+    assert not bot._abandon_wanted(one.state, me1, w1)
+    s.state.theft = True  # after the theft the heroes leave: nobody abandons
+    assert not bot._abandon_wanted(s.state, me, w)
+
+
+def test_a_hero_whose_mission_forbids_a_heros_vortex_counts_only_that_step_as_failing_it() -> None:
+    """``no-shortcuts``: the green hero never travels by vortex. Once the mission is no longer
+    pending (the vortex taken), no step can fail it any more."""
+    s = roles_game("1", ["no-shortcuts", "mage-first", "traitor", "elf-last"], level=3)
+    me = bot.seat_of(s.state, "p1")
+    moves = {move_name(m): m for m in s.state.legal_moves("p1")}
+    assert [t for t in ("vortex green 1a.a4", "vortex purple 1a.a1", "move green west 1")
+            if bot._fails_mission(s.state, me, moves[t])] == ["vortex green 1a.a4"]
+    s.submit("p1", "vortex green 1a.a4")
+    me = bot.seat_of(s.state, "p1")
+    assert me.view["you"]["mission"]["status"] != "pending"
+    assert not any(bot._fails_mission(s.state, me, m) for m in s.state.legal_moves("p1"))
