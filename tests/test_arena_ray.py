@@ -4,12 +4,13 @@ transcripts and the same stderr logs of its exec entrant."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import pytest
 
 from arbiter.engine.arena.entrants import Entrant
-from arbiter.engine.arena.pool import RayPool, connect_ray
+from arbiter.engine.arena.pool import RayPool, connect_ray, source_root
 from arbiter.engine.arena.results import Folder
 from arbiter.engine.arena.tournament import Tournament, configuration
 from tests.helpers import REPO
@@ -27,6 +28,9 @@ def ray():
 
 
 def test_ray_writes_the_files_local_workers_write(tmp_path, ray):
+    # the local instance is ours, made with the runtime environment that puts this tree first
+    env_vars = ray.get_runtime_context().runtime_env.get("env_vars", {})
+    assert env_vars.get("PYTHONPATH", "").split(os.pathsep)[0] == source_root()
     _, local = play(tmp_path / "local", 1, entrants=ENTRANTS, games=3)
     config = configuration("mafia", ENTRANTS, 3, players=6, cwd=str(tmp_path))
     folder = Folder.create(tmp_path / "ray", config)

@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 
 from arbiter.engine.arena import report
 from arbiter.engine.arena.entrants import Entrant
@@ -312,3 +313,27 @@ def test_a_game_played_again_replaces_what_a_crashed_run_left_of_it_and_nothing_
     assert {k: v for k, v in again.items() if k != "time"} == {k: v for k, v in first.items() if k != "time"}
     assert transcript.read_text() == whole and log.read_text() == told
     assert all(path.read_text() == text for path, text in others.items())
+
+
+PDEATHSIG = r'''
+import ctypes, signal, sys
+sys.path.insert(0, sys.argv[1])
+from arbiter.engine.arena import pool
+libc = ctypes.CDLL(None, use_errno=True)
+asked = ctypes.c_int(-1)
+libc.prctl(2, ctypes.byref(asked), 0, 0, 0)  # PR_GET_PDEATHSIG
+before = asked.value
+pool._die_with_parent()
+libc.prctl(2, ctypes.byref(asked), 0, 0, 0)
+print(before, asked.value, int(signal.SIGKILL))
+'''
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_local_worker_asks_to_be_killed_when_the_tournament_dies() -> None:
+    """A worker whose tournament process is killed (SIGKILL, a crash) must not live on playing
+    games nobody records: Linux kills it with its parent."""
+    out = subprocess.run([sys.executable, "-c", PDEATHSIG, str(REPO)], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    before, after, kill = map(int, out.stdout.split())
+    assert (before, after) == (0, kill)
