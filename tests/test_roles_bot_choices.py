@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from arbiter.engine.games.magic_maze import planner
 from arbiter.engine.games.magic_maze.moves import move_name
 from arbiter.engine.games.magic_maze.roles import bot
 from arbiter.engine.games.magic_maze.roles.bot import THRESHOLD, VOTE_YES
@@ -113,3 +114,25 @@ def test_a_hero_whose_mission_forbids_a_heros_vortex_counts_only_that_step_as_fa
     me = bot.seat_of(s.state, "p1")
     assert me.view["you"]["mission"]["status"] != "pending"
     assert not any(bot._fails_mission(s.state, me, m) for m in s.state.legal_moves("p1"))
+
+
+def test_a_hero_keeps_its_leaving_order_mission_from_the_step_that_would_break_it() -> None:
+    """Level 3, scenario 1: p1 must see the purple hero leave first, p2 the green hero leave
+    last. Played on by the base planner (which knows no missions) to the first positions where
+    a hero can leave: orange first (p1's mission fails by it; p2's does not), then green with
+    others still inside (p2's fails by it; p1's, already failed, no longer counts)."""
+    s = roles_game("1", ["mage-first", "elf-last", "traitor", "master-thief"], level=3)
+    state = s.state
+    seen: list[tuple[str, bool, bool]] = []
+    for _ in range(400):
+        if state.result is not None or len(seen) == 2:
+            break
+        a = planner.analyse(state)
+        leaving = [r.first for h in a.heroes for g, r in a.maps[h].first_steps() if state.exit_usable(g, h)]
+        if state.theft and leaving and (not seen or leaving[0].hero != seen[-1][0]):
+            step = leaving[0]
+            p1, p2 = bot.seat_of(state, "p1"), bot.seat_of(state, "p2")
+            seen.append((step.hero, bot._fails_mission(state, p1, step), bot._fails_mission(state, p2, step)))
+        seat, move = next((x, m) for x in s.seats if (m := planner.choose(state, x)) is not None)
+        s.submit(seat, move_name(move))
+    assert seen == [("orange", True, False), ("green", False, True)]
