@@ -6,6 +6,7 @@ record would hold them (how the watch scores play is ``test_roles_watch.py``).""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -136,3 +137,39 @@ def test_a_hero_keeps_its_leaving_order_mission_from_the_step_that_would_break_i
         seat, move = next((x, m) for x in s.seats if (m := planner.choose(state, x)) is not None)
         s.submit(seat, move_name(move))
     assert seen == [("orange", True, False), ("green", False, True)]
+
+
+def divining_state(inputs: list[tuple[str, str, int]], theft_event: int | None,
+                   targets: tuple[str, ...] = ("p1", "p2", "p4"),
+                   missions: tuple[str, ...] = ("master-thief", "pathfinder", "quick-hands")) -> SimpleNamespace:
+    """Just what a traitor's divining reads of the game, all of it public: whom it may name,
+    the missions it may name, the events it saw (the theft's index) and who played what (each
+    input with the number of events before it)."""
+    events = [SimpleNamespace(kind="theft" if i == theft_event else "moved", index=i) for i in range(12)]
+    return SimpleNamespace(divine_targets=lambda seat: list(targets), hero_missions=lambda: list(missions),
+                           events=SimpleNamespace(visible_to=lambda seat: events), inputs=inputs)
+
+
+def divined(state: SimpleNamespace, scores: dict[str, float] | None = None) -> str:
+    w = bot.Watch()
+    for seat, score in (scores or {}).items():
+        w.add(seat, "planted", score)
+    me = bot.Seat("p3", "traitor", "traitor", None, 5, {})
+    return move_name(bot._divine(state, me, w, random.Random(0)))  # type: ignore[arg-type]
+
+
+def test_a_traitor_divines_the_thief_for_master_thief_then_a_two_tile_explorer_for_pathfinder() -> None:
+    """The public record points at a hero mission: the seat whose input came last before the
+    theft's event (it made the theft) for ``master-thief``, then a seat that explored two tiles
+    for ``pathfinder``; else a mission for the most trusted seat (the lowest score)."""
+    moves = [("p1", "move purple north 1", 2), ("p4", "explore 2.b1", 3), ("p2", "move green west 1", 5),
+             ("p4", "explore 3.a2", 6), ("p1", "move purple east 1", 8)]
+    assert divined(divining_state(moves, theft_event=5)) == "divine p2 master-thief"  # p2's input made event 5
+    assert divined(divining_state(moves, theft_event=4)) == "divine p4 master-thief"
+    assert divined(divining_state(moves, theft_event=5, missions=("pathfinder", "quick-hands"))) == "divine p4 pathfinder"
+    assert divined(divining_state(moves, theft_event=5, targets=("p1", "p4"))) == "divine p4 pathfinder"  # p2 named
+    assert divined(divining_state(moves, theft_event=None)) == "divine p4 pathfinder"  # no theft yet
+    once = [m for m in moves if m[2] != 6]  # p4 explored one tile only
+    fallback = divined(divining_state(once, theft_event=None), {"p1": 0.5, "p2": 0.2, "p4": 1.0})
+    assert fallback.startswith("divine p2 ") and fallback.split()[2] in ("master-thief", "pathfinder", "quick-hands")
+    assert divined(divining_state(moves, theft_event=5, targets=())) == "pass"
