@@ -173,3 +173,34 @@ def test_a_traitor_divines_the_thief_for_master_thief_then_a_two_tile_explorer_f
     fallback = divined(divining_state(once, theft_event=None), {"p1": 0.5, "p2": 0.2, "p4": 1.0})
     assert fallback.startswith("divine p2 ") and fallback.split()[2] in ("master-thief", "pathfinder", "quick-hands")
     assert divined(divining_state(moves, theft_event=5, targets=())) == "pass"
+
+
+class Draws:
+    """A stand-in for the bot's generator with its draws chosen: ``random()`` always ``p``,
+    ``uniform()`` the caution, ``randrange()`` the first."""
+
+    def __init__(self, p: float, caution: float) -> None:
+        self.p, self.caution = p, caution
+
+    def random(self) -> float:
+        return self.p
+
+    def uniform(self, low: float, high: float) -> float:
+        return self.caution
+
+    def randrange(self, n: int) -> int:
+        return 0
+
+
+def test_a_traitor_holding_a_flips_step_sabotages_it_more_often() -> None:
+    """Scenario 1 with 20 s of sand left: the team's goal is a flip, and p4, the traitor, holds
+    its step. It sabotages a flip's step on a draw under 0.8 (another step under 0.4)."""
+    s = roles_game("1", ["hero", "hero", "hero", "traitor"], level=1)
+    s.advance_to(s.state.scenario.timer_ms - 20_000)
+    w = bot.watch_of(s.state)
+    wanted = planner.choose(s.state, "p4")
+    assert w.snap.phase == "flip" and w.snap.holder == "p4" and wanted is not None
+    me = bot.seat_of(s.state, "p4")
+    for p, sabotages in ((0.6, True), (0.85, False)):
+        step = bot._traitor_step(s.state, me, w, Draws(p, THRESHOLD + 1.0))  # type: ignore[arg-type]
+        assert (step != wanted) == sabotages, (p, step)
