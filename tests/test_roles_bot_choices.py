@@ -10,6 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from arbiter.engine import transcript as tr
+from arbiter.engine.bench import play_random
 from arbiter.engine.games.magic_maze import planner
 from arbiter.engine.games.magic_maze.moves import move_name
 from arbiter.engine.games.magic_maze.roles import bot
@@ -204,3 +206,23 @@ def test_a_traitor_holding_a_flips_step_sabotages_it_more_often() -> None:
     for p, sabotages in ((0.6, True), (0.85, False)):
         step = bot._traitor_step(s.state, me, w, Draws(p, THRESHOLD + 1.0))  # type: ignore[arg-type]
         assert (step != wanted) == sabotages, (p, step)
+
+
+def test_during_the_divining_only_the_traitors_still_to_divine_play() -> None:
+    """A level-5 bot game whose heroes escape ends in a divining; at its first position (found
+    by replaying the game's transcript one move shorter until none is open) the traitor still to
+    divine names a mission or passes, and every other seat has nothing to play."""
+    full = play_random(MAZE, "1", 1, kind="planner", options={"players": 4, "roles": 5})
+    t = tr.parse(tr.dump(full))
+    k = len(full.moves)
+    while tr.replayed(t.until(k - 1)).state.divining is not None:
+        k -= 1
+    s = tr.replayed(t.until(k))
+    divining = s.state.divining
+    assert divining is not None and divining.waiting(), "precondition: a divining is open"
+    for seat in s.seats:
+        choice = chosen(s, seat)
+        if seat in divining.waiting():
+            assert choice is not None and choice.split()[0] in ("divine", "pass"), choice
+        else:
+            assert choice is None, (seat, choice)
