@@ -226,3 +226,18 @@ def test_during_the_divining_only_the_traitors_still_to_divine_play() -> None:
             assert choice is not None and choice.split()[0] in ("divine", "pass"), choice
         else:
             assert choice is None, (seat, choice)
+
+
+def test_a_hero_its_rule_blocks_stares_at_each_next_seat_in_turn_never_at_itself() -> None:
+    """p1 (``needs-a-push``: no action without the pawn in front of it) holds the plan's step
+    and no other step it may play: it stares ("I cannot") at the next seat; unanswered, at the
+    seat after the one it stared at, going round the table past itself."""
+    s = roles_game("1", ["needs-a-push", "mage-first", "barbarian-first", "mute"])
+    stares = []
+    for _ in range(4):
+        bot.watch_of(s.state)
+        move = bot._hero_step(s.state, bot.seat_of(s.state, "p1"))
+        assert move is not None
+        stares.append(move_name(move))
+        s.submit("p1", move_name(move))
+    assert stares == ["stare p2", "stare p3", "stare p4", "stare p2"]
