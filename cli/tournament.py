@@ -129,6 +129,7 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
                       + ", ".join("--" + c.replace("_", "-") for c in clash))
             folder, config = Folder.existing(resume)
             if game is not None and game != config["game"]:
+                folder.unlock()  # refused: the folder is free for the run that names its game
                 usage(f"--resume {resume}: it is a tournament of {config['game']}, not {game}")
         else:
             if game is None:
@@ -176,9 +177,9 @@ def _play(t: Any, folder: Any, config: dict[str, Any], o: dict[str, Any]) -> Non
     if not o["json_mode"]:
         click.echo(f"# {t.rules.title}: {len(t.games)} games{note}; entrants "
                    + ", ".join(f"{e.name}={e.spec}" for e in t.entrants) + f"; results in {folder.path}", err=True)
-    pool = _pool(t, folder, o)
     bar = _Bar(show)
     try:
+        pool = _pool(t, folder, o)  # inside: a pool that cannot start leaves the folder free too
         outcome = t.run(folder, pool, on_progress=bar.update)
     finally:
         bar.close()

@@ -244,7 +244,11 @@ def test_the_command_refuses_folders_it_must_not_fill_and_resumes_with_nothing_e
     assert r.exit_code == 1 and "--resume" in r.output and (out / "results.jsonl").read_text() == before
     r = run("tournament", "--resume", out, "--games", "10")
     assert r.exit_code == 2 and "--games" in r.output
-    r = run("tournament", "--resume", out, "--json", "--workers", "1")
+    r = run("tournament", "--resume", out, "--entrant", "c=random")
+    assert r.exit_code == 2 and "leave out --entrant" in r.output, r.output
+    r = run("tournament", "fbi-mafia", "--resume", out)
+    assert r.exit_code == 2 and "it is a tournament of mafia, not fbi-mafia" in r.output, r.output
+    r = run("tournament", "mafia", "--resume", out, "--json", "--workers", "1")  # the game it is: accepted
     assert r.exit_code == 0, r.output
     report_ = json.loads(r.output.splitlines()[-1])
     assert report_["played"] == 0 and report_["recorded"] == 4 and report_["scheduled"] == 4
@@ -252,6 +256,9 @@ def test_the_command_refuses_folders_it_must_not_fill_and_resumes_with_nothing_e
     assert r.exit_code == 2 and "sleuth" in r.output
     r = run("tournament", "mafia", "--entrant", "a=random", "--games", "2", "--out", tmp_path / "y")
     assert r.exit_code == 2 and "two or more" in r.output
+    for extra in (["--alpha", "0.1"], ["--beta", "0.1"]):  # either alone, without --sprt
+        r = run("match", "mafia", "a=random", "b=sleuth", "--games", "2", "--out", tmp_path / "z", *extra)
+        assert r.exit_code == 2 and "--alpha and --beta belong to --sprt" in r.output, r.output
 
 
 def test_a_py_agent_is_found_where_the_games_run_not_where_the_tournament_is_set_up(tmp_path):
@@ -337,3 +344,26 @@ def test_a_local_worker_asks_to_be_killed_when_the_tournament_dies() -> None:
     assert out.returncode == 0, out.stderr
     before, after, kill = map(int, out.stdout.split())
     assert (before, after) == (0, kill)
+
+
+def test_a_run_refused_before_its_games_leaves_the_folder_free(tmp_path, monkeypatch):
+    """A resumed tournament takes its folder's lock first; refused after that (a game that is
+    not its game, a pool that cannot start), it lets the lock go, so the next run in the same
+    process (a library caller's, a test's) may take it."""
+    from arbiter.engine.arena import pool
+    from arbiter.engine.errors import ArbiterError
+
+    out = tmp_path / "t"
+    assert run("match", "mafia", "--players", "6", "a=random", "b=sleuth", "--games", "2", "--out", out,
+               "--workers", "1").exit_code == 0
+
+    def no_ray(*args):
+        raise ArbiterError("no Ray here")
+
+    monkeypatch.setattr(pool, "RayPool", no_ray)
+    r = run("tournament", "--resume", out, "--ray", "local")
+    assert r.exit_code == 1 and "no Ray here" in r.output, r.output
+    r = run("tournament", "fbi-mafia", "--resume", out)
+    assert r.exit_code == 2 and "not fbi-mafia" in r.output, r.output
+    folder, _ = Folder.existing(out)  # not "being played by another run right now"
+    folder.unlock()
