@@ -186,6 +186,8 @@ def test_play_random_bots_whole_game_every_mode(tmp_path: Path, mode: str) -> No
     r = run("play", "fbi-mafia", "--mode", mode, "--bots", "random", "--seed", 1, "--transcript", t)
     assert r.exit_code == 0, r.output
     assert "seed 1" in r.output.splitlines()[0]
+    assert "# one command per line" not in r.output  # nobody types: no typing hints
+    assert "stopped after" not in r.output  # the game ended: --max-moves did not stop it
     resp = responses(r.output)
     moves = [x for x in resp if not x[0].startswith("= board")]
     assert all(x[0].startswith("= ") for x in moves), "a bot move was refused"
@@ -823,6 +825,7 @@ MISTAKES: dict[str, tuple[list[str], str, int]] = {
     "bot for unknown seat": (["play", "fbi-mafia", "--bot", "nobody=random"], "no seat 'nobody'", 2),
     "unknown bot kind": (["play", "fbi-mafia", "--bot", "bandit=weird"], "unknown bot 'weird'", 2),
     "bot without kind": (["play", "fbi-mafia", "--bot", "bandit"], "SEAT=KIND", 2),
+    "bot with a blank kind": (["play", "fbi-mafia", "--bot", "bandit= "], "'bandit= ': expected SEAT=KIND", 2),
     "empty exec": (["play", "fbi-mafia", "--bot", "bandit=exec:", "--bots", "random"], "exec:", 2),
     "as unknown seat": (["play", "fbi-mafia", "--bots", "random", "--as", "nobody"], "nobody", 2),
     "as a bot's seat": (["play", "fbi-mafia", "--bot", "bandit=random", "--as", "bandit"], "played by a bot", 2),

@@ -238,6 +238,18 @@ def test_custom_deck_game_resumes(tmp_path: Path) -> None:
     assert resp[-1][0] == "= board" and resp[-1][1].startswith("Classic Mafia, Friday table, 9 players: game over")
     assert len([line for x in resp[:-1] for line in x if line.startswith("result: ")]) == 1
     assert yaml.safe_load(t.read_text(encoding="utf-8"))["options"]["deck"] == GOOD_DECK_COUNTS
+
+
+def test_a_custom_deck_game_resumes_with_its_deck_file_and_not_another(tmp_path: Path) -> None:
+    deck = deck_file(tmp_path / "friday.yaml", GOOD_DECK)
+    other = deck_file(tmp_path / "saturday.yaml", "{boss: 1, mafia: 2, agent: 1, chief: 1, police: 1, civilian: 2, chameleon: 1}")
+    t = tmp_path / "t.yaml"
+    assert run("play", "mafia", "--deck", deck, "--bots", "random", "--seed", 4, "--transcript", t,
+               "--max-moves", 6).exit_code == 0
+    r = run("play", "--resume", t, "--deck", other)
+    assert r.exit_code == 2 and f"its deck is not the deck of {other}" in r.output, r.output
+    r = run("play", "--resume", t, "--deck", deck, "--max-moves", 8)
+    assert r.exit_code == 0 and "stopped after 8 moves" in r.output, r.output
     rr = run("replay", t)
     assert rr.exit_code == 0 and "finished" in rr.output, rr.output
 

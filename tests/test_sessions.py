@@ -220,6 +220,21 @@ def test_resume_refuses_what_contradicts_the_game(tmp_path: Path, args: list[str
     assert t.read_text(encoding="utf-8") == before
 
 
+def test_resume_accepts_the_options_that_agree_with_the_game(tmp_path: Path) -> None:
+    """Each option a transcript records may be given again with its recorded value (a script
+    that always passes them): only a contradiction is refused."""
+    t = _stopped(tmp_path, "--bots", "random")
+    r = run("play", "mafia", "--resume", t, "--seed", 3, "--mode", "8-players", "--players", 8, "--transcript", t,
+            "--max-moves", 6)
+    assert r.exit_code == 0 and "stopped after 6 moves" in r.output, r.output
+
+
+def test_resume_refuses_a_hidden_roles_level_for_a_game_without_one(tmp_path: Path) -> None:
+    t = _stopped(tmp_path, "--bots", "random")
+    r = run("play", "--resume", t, "--roles", 2)
+    assert r.exit_code == 2 and "its level is none, not 2" in r.output, r.output
+
+
 def test_resume_may_change_the_bots_and_says_so_in_the_record(tmp_path: Path) -> None:
     t = _stopped(tmp_path, "--bots", "random")
     r = run("play", "--resume", t, "--bot", "p1=random", "--bot-timeout", 3, "--max-moves", 6)
