@@ -367,3 +367,17 @@ def test_a_run_refused_before_its_games_leaves_the_folder_free(tmp_path, monkeyp
     assert r.exit_code == 2 and "not fbi-mafia" in r.output, r.output
     folder, _ = Folder.existing(out)  # not "being played by another run right now"
     folder.unlock()
+
+
+def test_a_tournament_records_its_defaults_and_names_the_option_a_bad_entrant_came_from(tmp_path):
+    out = tmp_path / "t"
+    r = run("match", "mafia", "--players", "6", "a=random", "b=sleuth", "--games", "2", "--out", out,
+            "--workers", "1", "--sprt", "0", "10")
+    assert r.exit_code == 0, r.output
+    config = json.loads((out / "tournament.json").read_text())
+    assert (config["seed"], config["bot_timeout"], config["max_moves"], config["reuse"]) == (1, 10.0, 20000, False)
+    assert config["sprt"] == {"elo0": 0.0, "elo1": 10.0, "alpha": 0.05, "beta": 0.05}
+    r = run("tournament", "mafia", "--entrant", "bad", "--entrant", "b=random", "--games", "2", "--out", tmp_path / "u")
+    assert r.exit_code == 2 and "Invalid value for --entrant: 'bad': expected NAME=SPEC" in r.output, r.output
+    r = run("match", "mafia", "bad", "b=random", "--games", "2", "--out", tmp_path / "v")
+    assert r.exit_code == 2 and "'bad': expected NAME=SPEC" in r.output and "--entrant" not in r.output, r.output

@@ -226,7 +226,18 @@ def test_resume_accepts_the_options_that_agree_with_the_game(tmp_path: Path) -> 
     t = _stopped(tmp_path, "--bots", "random")
     r = run("play", "mafia", "--resume", t, "--seed", 3, "--mode", "8-players", "--players", 8, "--transcript", t,
             "--max-moves", 6)
+    assert r.exit_code == 0 and f"stopped after 6 moves (--max-moves); resume with: arbiter play --resume {t}" in r.output
+    assert "had already ended" not in r.output  # it had not
+    (tmp_path / "seated").mkdir()
+    seated = _stopped(tmp_path / "seated", "--as", "p3", "--bots", "random")
+    r = run("play", "--resume", seated, "--as", "P3", "--max-moves", 6)  # its own seat, in any case
     assert r.exit_code == 0 and "stopped after 6 moves" in r.output, r.output
+
+
+def test_resume_of_a_hosts_game_refuses_a_seat_naming_the_host(tmp_path: Path) -> None:
+    t = _stopped(tmp_path, "--bots", "random")
+    r = run("play", "--resume", t, "--as", "p2")
+    assert r.exit_code == 2 and "this game was played as the host (no --as)" in r.output, r.output
 
 
 def test_resume_refuses_a_hidden_roles_level_for_a_game_without_one(tmp_path: Path) -> None:
