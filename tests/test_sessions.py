@@ -398,3 +398,14 @@ def test_submit_move_reads_words_and_refuses_what_is_neither_a_move_nor_words(ga
         with pytest.raises(TypeError, match=rf"^submit_move takes {takes} \(a str\), not {type(value).__name__}"):
             by_move.submit_move(seat, value)
         assert snapshot(by_move) == before
+
+
+def test_a_hidden_roles_game_resumes_without_its_level_given_again(tmp_path: Path) -> None:
+    t = tmp_path / "roles.yaml"
+    r = run("play", "magic-maze", "--scenario", 1, "--players", 4, "--roles", 2, "--seed", 1, "--bots", "planner",
+            "--transcript", t, "--max-moves", 4)
+    assert r.exit_code == 0, r.output
+    r = run("play", "--resume", t, "--max-moves", 6)
+    assert r.exit_code == 0 and "stopped after 6 moves" in r.output, r.output
+    r = run("play", "--resume", t, "--roles", 3)
+    assert r.exit_code == 2 and "its level is 2, not 3" in r.output, r.output
