@@ -226,3 +226,16 @@ def test_bench_players_picks_the_modes_that_fit() -> None:
     assert [row["variant"] for row in json.loads(r.output)["results"]] == ["8-players"]
     r = run("bench", "fbi-mafia", "--players", 8, "--games", 1)
     assert r.exit_code == 2 and "not set up by player count" in r.output, r.output
+
+
+def test_the_output_is_utf8_whatever_the_locale_says(tmp_path: Path) -> None:
+    """The protocol's lines are UTF-8 (docs/protocol.md), even where Python would write another
+    encoding (a Latin-1 locale, here PYTHONIOENCODING): a word in French comes out as UTF-8.
+    (Click itself mends an ASCII stream; not one that can write the text another way.)"""
+    moves = tmp_path / "moves.txt"
+    moves.write_text("p1 say café au lait\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1", "PYTHONPATH": str(REPO)}
+    out = subprocess.run([sys.executable, "-m", "arbiter.cli.main", "play", "mafia", "--seed", "1", "--moves", str(moves)],
+                         capture_output=True, env=env, timeout=60, cwd=tmp_path)
+    assert out.returncode == 4, out.stderr  # the moves ran out before the game ended
+    assert "= p1 say café au lait\n".encode() in out.stdout and b"Traceback" not in out.stderr
