@@ -381,3 +381,39 @@ def test_a_tournament_records_its_defaults_and_names_the_option_a_bad_entrant_ca
     assert r.exit_code == 2 and "Invalid value for --entrant: 'bad': expected NAME=SPEC" in r.output, r.output
     r = run("match", "mafia", "bad", "b=random", "--games", "2", "--out", tmp_path / "v")
     assert r.exit_code == 2 and "'bad': expected NAME=SPEC" in r.output and "--entrant" not in r.output, r.output
+
+
+def test_the_progress_bar_draws_on_a_terminal_at_most_every_tenth_of_a_second_and_always_the_end(capsys, monkeypatch):
+    """``tournament``'s progress line (on a terminal only): done/total, games/s, the time left
+    (minutes and seconds, hours past one, unknown before a game is timed) and the leader; one
+    line redrawn in place, not more than every 0.1 s but for the last; a newline when it ends."""
+    from arbiter.cli import tournament as command
+    from arbiter.engine.arena.tournament import Progress
+
+    clock = [100.0]
+    monkeypatch.setattr(command.time, "monotonic", lambda: clock[0])
+    hidden = command._Bar(False)  # not a terminal: nothing at all
+    hidden.update(Progress(1, 4, 1, 2.0, None))
+    hidden.close()
+    assert capsys.readouterr().err == ""
+    bar = command._Bar(True)
+    bar.update(Progress(0, 4, 0, 0.0, None))
+    assert capsys.readouterr().err == "\r" + "[....................] 0/4  0.0 games/s  ETA --:--".ljust(79)
+    clock[0] += 0.05
+    bar.update(Progress(1, 4, 1, 2.0, ("alpha", 0.5)))  # too soon: not drawn
+    assert capsys.readouterr().err == ""
+    clock[0] += 0.06
+    bar.update(Progress(1, 4, 1, 2.0, ("alpha", 0.5)))  # 0.11 s after: 0.5 games/s, 3 games left, 6 s
+    assert capsys.readouterr().err == "\r" + "[#####...............] 1/4  0.5 games/s  ETA 00:06  leader alpha 50%".ljust(79)
+    bar.update(Progress(1, 9001, 1, 1.0, None))  # at once, but not the last: not drawn
+    assert capsys.readouterr().err == ""
+    clock[0] += 0.11
+    bar.update(Progress(1, 9001, 1, 1.0, None))  # 9,000 s left
+    assert capsys.readouterr().err.rstrip().endswith("ETA 2.5 h")
+    clock[0] += 0.11
+    bar.update(Progress(0, 3600, 1, 1.0, None))  # an hour exactly: in hours
+    assert capsys.readouterr().err.rstrip().endswith("ETA 1.0 h")
+    bar.update(Progress(4, 4, 4, 2.0, None))  # the last, at once
+    assert capsys.readouterr().err.startswith("\r[####################] 4/4  2.0 games/s  ETA 00:00")
+    bar.close()
+    assert capsys.readouterr().err == "\n"
