@@ -117,6 +117,7 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
     from arbiter.engine.arena.tournament import Tournament, configuration, folder_for
 
     resume = o["resume"]
+    folder: Folder | None = None  # the folder this run holds (locked), once it has one
     try:
         if resume and ctx.command.name == "match":
             usage(f"a match goes on as a tournament: arbiter tournament --resume {resume}")
@@ -129,7 +130,6 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
                       + ", ".join("--" + c.replace("_", "-") for c in clash))
             folder, config = Folder.existing(resume)
             if game is not None and game != config["game"]:
-                folder.unlock()  # refused: the folder is free for the run that names its game
                 usage(f"--resume {resume}: it is a tournament of {config['game']}, not {game}")
         else:
             if game is None:
@@ -166,6 +166,9 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
         _play(t, folder, config, o)
     except ArbiterError as exc:
         fail(explain(exc))
+    finally:  # however the run ends (done, refused, interrupted), the folder is free for the next
+        if folder is not None:
+            folder.unlock()
 
 
 def _play(t: Any, folder: Any, config: dict[str, Any], o: dict[str, Any]) -> None:
@@ -177,13 +180,12 @@ def _play(t: Any, folder: Any, config: dict[str, Any], o: dict[str, Any]) -> Non
     if not o["json_mode"]:
         click.echo(f"# {t.rules.title}: {len(t.games)} games{note}; entrants "
                    + ", ".join(f"{e.name}={e.spec}" for e in t.entrants) + f"; results in {folder.path}", err=True)
+    pool = _pool(t, folder, o)
     bar = _Bar(show)
     try:
-        pool = _pool(t, folder, o)  # inside: a pool that cannot start leaves the folder free too
         outcome = t.run(folder, pool, on_progress=bar.update)
     finally:
         bar.close()
-        folder.unlock()
     summary = report.summary(config, outcome.records, len(t.games), outcome.sprt)
     summary.update({"folder": str(folder.path), "played": outcome.played, "seconds": round(outcome.elapsed, 3),
                     "games_per_s": outcome.played / outcome.elapsed if outcome.elapsed > 0 else None,
