@@ -19,9 +19,10 @@ from typing import NoReturn
 
 import click
 
+from arbiter.cli.entry import EXIT_INTERRUPTED, interrupted  # noqa: F401 (the commands' from here)
 from arbiter.engine.errors import ArbiterError, IllegalMoveError, UnknownCommandError, UnknownSeatError
 
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_REFUSED, EXIT_UNFINISHED, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_REFUSED, EXIT_UNFINISHED = 0, 1, 2, 3, 4
 EXIT_HELP = """\b
 Exit statuses:
   0    success
@@ -53,19 +54,6 @@ def usage(message: str, hint: str | None = None) -> NoReturn:
     if hint:
         raise click.BadParameter(message, param_hint=hint)
     raise click.UsageError(message)
-
-
-def interrupted(message: str) -> NoReturn:
-    """Say ``message`` on stderr and end with status 130 (after a Ctrl-C the command handled).
-
-    The ``exec("")`` first clears CPython 3.11's mark of an unhandled Ctrl-C: a KeyboardInterrupt
-    that left code compiled from a string (a named tuple being made while a module imports, say)
-    sets the mark even when a caller catches it, and ``python -m arbiter`` would then end killed
-    by SIGINT after its message instead of with this status. Running such code resets the mark.
-    """
-    click.echo(message, err=True)
-    exec("")  # a constant, empty: see the docstring
-    sys.exit(EXIT_INTERRUPTED)
 
 
 def utf8_output() -> None:

@@ -11,7 +11,7 @@ import importlib
 import click
 
 from arbiter import __version__
-from arbiter.cli.common import EXIT_HELP, utf8_output
+from arbiter.cli.common import EXIT_HELP, interrupted, utf8_output
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("arbiter.cli.play", "Play a game: moves from the terminal, a file, a pipe or bots."),
@@ -39,6 +39,14 @@ class LazyGroup(click.Group):
         module = importlib.import_module(COMMANDS[name][0])
         return getattr(module, name)  # type: ignore[no-any-return]
 
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the command; a Ctrl-C that it does not handle itself ends the run with status
+        130 (``cli/entry.py``), not Click's ``Aborted!`` and status 1."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            interrupted("interrupted")
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):
             formatter.write_dl([(name, short) for name, (_, short) in COMMANDS.items()])
@@ -56,4 +64,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from arbiter.cli.entry import run
+
+    run()

@@ -135,6 +135,44 @@ def test_a_handled_ctrl_c_ends_with_status_130_after_code_made_from_a_string(tmp
     assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted: 0 of 2 checked\n")
 
 
+def test_a_ctrl_c_a_command_does_not_handle_ends_with_status_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``games`` and ``validate`` stop on Ctrl-C where they are: one line and the documented
+    status 130 (Click alone says ``Aborted!`` with status 1)."""
+    import arbiter.cli.data as data_cli
+
+    def stop(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(data_cli, "tabulate", stop)
+    monkeypatch.setattr(data_cli, "_report", stop)
+    for command in ("games", "validate"):
+        r = run(command)
+        assert (r.exit_code, r.output) == (130, "interrupted\n"), command
+
+
+def test_a_ctrl_c_while_the_command_starts_ends_with_status_130(tmp_path: Path) -> None:
+    """A Ctrl-C while the command's modules are imported (Click, ~30 ms) ends the run as one
+    at any later instant does: one line, status 130, no traceback. Here it is raised by the
+    import of Click itself, through the entry both ``arbiter`` and ``python -m arbiter`` run."""
+    stop_click = (
+        "import sys\n"
+        "class Stop:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'click':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Stop())\n"
+        "sys.argv = ['arbiter', 'games']\n"
+        "from arbiter.cli.entry import run\n"
+        "run()\n")
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run([sys.executable, "-c", stop_click], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted\n")
+    whole = subprocess.run([sys.executable, "-m", "arbiter", "games"], cwd=tmp_path, env=env, capture_output=True,
+                           text=True, timeout=60)
+    assert whole.returncode == 0 and whole.stdout.startswith("game "), whole.stderr
+
+
 def test_validate_names_every_problem_of_a_file_with_its_line(tmp_path: Path) -> None:
     roles = yaml.safe_load((ROOT / "scenarios" / "magic_maze" / "roles.yaml").read_text(encoding="utf-8"))
     roles["cards"]["mage-first"]["mission"] = {"hero-leaves-second": {"hero": "purple"}}

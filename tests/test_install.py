@@ -162,7 +162,7 @@ def test_one_import_package_named_arbiter(venv: tuple[Path, Path], tmp_path: Pat
         sys.path.remove(str(REPO))
     assert got["version"] == got["distribution"] == arbiter.__version__
     assert project["name"] == "arbiter-referee"
-    assert got["script"] == "arbiter.cli.main:main"
+    assert got["script"] == "arbiter.cli.entry:run"
     assert got["variants"] == ["standard-3v3", "standard-4v4", "duel-3v3", "duel-4v4"]
     assert got["moves"] > 0 and got["events"] > got["moves"]
     assert got["board"].startswith("FBI vs Mafia, Standard 3 vs 3")
@@ -174,7 +174,7 @@ def test_one_import_package_named_arbiter(venv: tuple[Path, Path], tmp_path: Pat
 
 def test_the_installed_command_validates_its_data_and_plays(venv: tuple[Path, Path], tmp_path: Path) -> None:
     python, site = venv
-    cli = ["-m", "arbiter.cli.main"]
+    cli = ["-m", "arbiter"]  # the installed copy's __main__, the entry the script runs
     validate = _run(python, cli + ["validate"], tmp_path)
     assert validate.returncode == 0, validate.stdout + validate.stderr
     assert "ok fbi-mafia: 4 modes load and cross-check" in validate.stdout

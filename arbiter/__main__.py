@@ -1,0 +1,5 @@
+"""``python -m arbiter``: the ``arbiter`` command."""
+
+from arbiter.cli.entry import run
+
+run()

@@ -1,0 +1,45 @@
+"""The ``arbiter`` command's first code (its console script, ``python -m arbiter``): a Ctrl-C
+at any instant of the run ends it with one line on stderr and status 130, as ``arbiter --help``
+documents, never with a Python traceback.
+
+The command's modules are imported here, inside the handler, not by the script's own import
+line (Click alone is ~30 ms to import, a window a Ctrl-C can land in); and ``LazyGroup.invoke``
+(``cli/main.py``) takes over once Click runs a command, which Click would otherwise end with
+``Aborted!`` and status 1. Commands that stop cleanly on Ctrl-C say how far they got themselves
+(``common.interrupted``). Only the interpreter's own start-up, before this module runs, is
+beyond reach. This module imports nothing but ``sys``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import NoReturn
+
+EXIT_INTERRUPTED = 130
+"""The status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
+
+
+def run() -> None:
+    """Run the ``arbiter`` command on ``sys.argv``."""
+    try:
+        from arbiter.cli.main import main
+    except KeyboardInterrupt:
+        interrupted("interrupted")
+    main()
+
+
+def interrupted(message: str) -> NoReturn:
+    """Say ``message`` on stderr and end with status 130 (after a Ctrl-C the command handled).
+
+    The ``exec("")`` first clears CPython 3.11's mark of an unhandled Ctrl-C: a KeyboardInterrupt
+    that left code compiled from a string (a named tuple being made while a module imports, say)
+    sets the mark even when a caller catches it, and ``python -m arbiter`` would then end killed
+    by SIGINT after its message instead of with this status. Running such code resets the mark.
+    """
+    try:
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr closed or gone: the status still says it
+        pass
+    exec("")  # a constant, empty: see the docstring
+    sys.exit(EXIT_INTERRUPTED)
