@@ -33,6 +33,9 @@ from arbiter.engine.arena.runner import Settings, Worker
 from arbiter.engine.arena.schedule import Game
 from arbiter.engine.errors import ArbiterError
 
+STOP_GRACE_S = 5.0
+"""Seconds a local worker told to stop (SIGTERM) has to end its game and its bots before it is
+killed outright (SIGKILL: its bots, left without it, read the end of their input next)."""
 _worker: Worker | None = None
 _directory: Path | None = None
 
@@ -112,7 +115,7 @@ class LocalPool:
                 except (OSError, ValueError):
                     pass
             for p in processes:
-                p.join(5)
+                p.join(STOP_GRACE_S)
                 if p.is_alive():
                     p.kill()
             self._running.clear()
