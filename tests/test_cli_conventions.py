@@ -264,6 +264,9 @@ def test_bench_players_picks_the_modes_that_fit() -> None:
     assert [row["variant"] for row in json.loads(r.output)["results"]] == ["8-players"]
     r = run("bench", "fbi-mafia", "--players", 8, "--games", 1)
     assert r.exit_code == 2 and "not set up by player count" in r.output, r.output
+    # modes named are benched as named: one that does not fit the players is refused, not skipped
+    r = run("bench", "mafia", "--mode", "7-players", "--mode", "8-players", "--players", 7, "--games", 1, "--repeat", 1)
+    assert r.exit_code == 2 and "--mode 8-players does not fit 7 players" in r.output, r.output
 
 
 def test_the_output_is_utf8_whatever_the_locale_says(tmp_path: Path) -> None:
