@@ -66,7 +66,7 @@ SLOW: dict[str, float] = {
     "tests/test_fbi_views.py::test_views_and_boards_are_the_reference_ones": 1.0,
     "tests/test_maze_planner_search.py::test_the_goal_plans_and_solo_steps_are_the_plain_planners": 2.0,
     "tests/test_maze_planner_search.py::test_the_barbarians_map_while_cameras_lock_is_the_plain_searchs": 1.8,
-    "tests/test_maze_rules.py::test_say_text_is_a_form_exactly_when_talk_is_accepted": 1.0,
+    "tests/test_maze_rules_talk.py::test_say_text_is_a_form_exactly_when_talk_is_accepted": 1.0,
     "tests/test_transcripts.py::test_plain_headers_and_endings_are_written_as_the_pure_python_emitter_writes_them": 1.6,
     "tests/test_roles_bot_plans.py::test_every_seats_choice_is_the_whole_plans": 1.5,
     "tests/test_transcript_reading.py::test_headers_and_endings_edited_at_random_are_read_as_the_library_reads_them_or_left_to_it": 1.8,

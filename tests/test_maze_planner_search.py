@@ -35,7 +35,7 @@ from arbiter.engine.games.magic_maze.tiles import STEP, Cell, check_tile, parse_
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
-from tests.test_maze_rules import act, find, g_of, game, put
+from tests.maze_staging import act, find, g_of, game, put
 
 MAZE = registry.get("magic-maze")
 SOLO_ACTIONS = ("north", "south", "east", "west", "vortex", "escalator", "explore")

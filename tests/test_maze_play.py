@@ -11,7 +11,7 @@
   (and now and then beyond the deadline), keep the invariants of the game after every input;
   refused garbage lines change nothing.
 
-Rule-by-rule unit tests live in ``tests/test_maze_rules.py``. Known bugs are written as the
+Rule-by-rule unit tests live in ``tests/test_maze_rules_*.py``. Known bugs are written as the
 correct behaviour and marked ``xfail(strict=True)``; set-up checks raise ``RuntimeError``.
 """
 

@@ -3,7 +3,7 @@ impossible), every variable card's switch, and every special rule's refusals.
 
 Authority: docs/rules/hidden-roles.md ("Missions", "Special rules"). Games are staged: the role
 cards through the recorded ``roles`` chance outcome (``tests.helpers.roles_game``), heroes on
-squares with ``put`` (staging only, as in tests/test_maze_rules.py); every input under test
+squares with ``put`` (staging only: ``tests/maze_staging.py``); every input under test
 goes through ``Session.submit``.
 
 The item game (scenario 1, stack 6 7 8 9 2, three or four players): the four item tiles around
@@ -19,7 +19,7 @@ from arbiter.engine.errors import IllegalMoveError, InputError
 from arbiter.engine.events import HOST
 from arbiter.engine.session import Session
 from tests.helpers import roles_game
-from tests.test_maze_rules import (
+from tests.maze_staging import (
     approach,
     clear_1b,
     clear_centre,
