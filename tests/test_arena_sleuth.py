@@ -22,7 +22,7 @@ from arbiter.engine.games.mafia.rules import MafiaRules
 from arbiter.engine.session import Session
 from arbiter.engine.games.mafia.moves import move_name
 from tests.helpers import mafia_game
-from tests.test_mafia_rules import ALL, nominate, vote_round
+from tests.mafia_staging import ALL, nominate, vote_round
 
 CARDS8 = ["civilian", "boss", "mafia", "seducer", "chief", "police", "civilian", "chameleon"]
 
