@@ -18,7 +18,7 @@ from arbiter.engine.match import Match
 from arbiter.engine.protocol import META_COMMANDS, Protocol
 from arbiter.engine.session import Session
 from tests.helpers import mafia_game, play
-from tests.test_protocol import body_values, err_frame, frame, jframe, ok_frame, snapshot
+from tests.protocol_staging import body_values, err_frame, frame, jframe, ok_frame, snapshot
 
 # p1 Boss, p2 Mafia, p3 Seducer, p4 Chief, p5 Police, p6 p7 Civilians, p8 Chameleon.
 CARDS8 = ["boss", "mafia", "seducer", "chief", "police", "civilian", "civilian", "chameleon"]
