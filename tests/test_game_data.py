@@ -2,7 +2,7 @@
 talk, FBI vs Mafia's roles and modes, and Magic Maze's scenarios and action tiles refuses what
 breaks it, with its path and words, and takes its edge cases (a range whose ends meet, the ends
 of an allowed span). The packaged files are the starting point; each case changes one thing in
-a copy. (``arbiter validate`` on broken copies: ``tests/test_cli.py`` and the games' CLI tests;
+a copy. (``arbiter validate`` on broken copies: ``tests/test_cli_records.py`` and the games' CLI tests;
 the Hidden Roles deck: ``tests/test_roles_data.py``.)"""
 
 from __future__ import annotations

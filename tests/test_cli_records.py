@@ -1,0 +1,314 @@
+"""End-to-end tests of the ``arbiter`` command (``cli.main.main``): ``replay``, ``show``,
+resuming a game, and ``validate``.
+
+Most commands run in-process with Click's ``CliRunner``. Tests with external bots
+(``--bot SEAT=exec:...``) run the referee as a child process with a hard timeout instead, so a
+referee that hangs on a bot fails the test rather than hanging the suite.
+
+A user mistake must never produce a Python traceback: ``clean`` checks that for every result.
+Known bugs are written as the correct behaviour and marked ``xfail(strict=True)``; set-up
+checks inside those tests raise ``RuntimeError`` (not ``AssertionError``) so that only the
+bug's own assertion can satisfy the xfail. Shared data, bots and readings:
+``tests/cli_staging.py``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+import pytest
+from click.testing import CliRunner
+
+from arbiter.cli.main import main
+from arbiter.engine import transcript as tr
+
+from tests.helpers import clean, precondition, responses, run, write
+from tests.cli_staging import OPENING, SCENARIOS, finished_transcript, grid_marks, identities, move_count
+
+
+# -- replay ------------------------------------------------------------------------------------
+
+
+def test_replay_tampered_move_fails_and_names_the_problem(tmp_path: Path) -> None:
+    t = finished_transcript(tmp_path / "t.yaml")
+    text = t.read_text(encoding="utf-8")
+    tampered = re.sub(r"(- \{move: \{n: 1, seat: )bandit,", r"\1undercover,", text, count=1)
+    assert tampered != text
+    t.write_text(tampered, encoding="utf-8")
+    r = run("replay", t)
+    assert r.exit_code == 1
+    lines = r.output.splitlines()
+    assert lines[0] == f"FAIL {t}:"
+    assert re.search(r"log\[\d+\] .*'seat': 'undercover'.*refused on replay: not-your-turn", r.output)
+    # --update cannot make an illegal game legal
+    ru = run("replay", "--update", t)
+    assert ru.exit_code == 1 and "FAIL" in ru.output
+    assert t.read_text(encoding="utf-8") == tampered
+
+
+def test_replay_update_rewrites_a_changed_transcript(tmp_path: Path) -> None:
+    t = finished_transcript(tmp_path / "t.yaml")
+    text = t.read_text(encoding="utf-8")
+    real = re.search(r"^  text: (.*)$", text, re.M)
+    assert real
+    t.write_text(text.replace(real.group(0), "  text: tampered"), encoding="utf-8")
+    r = run("replay", t)
+    assert r.exit_code == 1
+    assert f"FAIL {t}:" in r.output and "result differs" in r.output
+    ru = run("replay", "--update", t)
+    assert ru.exit_code == 0, ru.output
+    assert re.match(rf"updated {re.escape(str(t))}: \d+ moves", ru.output)
+    assert "tampered" not in t.read_text(encoding="utf-8")
+    assert real.group(0) in t.read_text(encoding="utf-8")
+    rr = run("replay", t)
+    assert rr.exit_code == 0 and rr.output.startswith(f"ok {t}:"), rr.output
+
+
+def test_replay_several_files_reports_each(tmp_path: Path) -> None:
+    a = finished_transcript(tmp_path / "a.yaml", "standard-3v3", 1)
+    b = finished_transcript(tmp_path / "b.yaml", "duel-4v4", 2)
+    r = run("replay", a, b)
+    assert r.exit_code == 0
+    assert [line.split()[:2] for line in r.output.splitlines()] == [["ok", f"{a}:"], ["ok", f"{b}:"]]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(re.sub(r"(\{n: 1, seat: )\w+", r"\1operative", a.read_text(encoding="utf-8"), count=1),
+                   encoding="utf-8")
+    r = run("replay", a, bad, b)
+    assert r.exit_code == 1
+    lines = r.output.splitlines()
+    assert lines[0].startswith(f"ok {a}:")
+    assert lines[1] == f"FAIL {bad}:"
+    assert "not-your-turn" in lines[2]
+    assert lines[-1].startswith(f"ok {b}:")
+
+
+@pytest.mark.parametrize("content", [
+    b"\xff\xfe\x00 binary garbage \x80",
+    b"format: 1\nlog: [\n",
+    b"\x00\x01 not yaml",
+    b"",
+    b"- just\n- a list\n",
+    b"format: 1\ngame: fbi-mafia\n",
+    b"format: 2\n",
+], ids=["binary", "bad-yaml", "nul", "empty", "list", "incomplete", "format"])
+def test_replay_unreadable_file_is_a_clear_fail(tmp_path: Path, content: bytes) -> None:
+    good = finished_transcript(tmp_path / "good.yaml")
+    junk = tmp_path / "junk.yaml"
+    junk.write_bytes(content)
+    r = run("replay", junk, good)
+    assert r.exit_code == 1
+    first = r.output.splitlines()[0]
+    assert first.startswith(f"FAIL {junk}: ") and len(first) > len(f"FAIL {junk}: ") + 5
+    assert re.search(r"cannot read|not valid YAML|not a transcript|missing|not supported", first)
+    assert f"ok {good}:" in r.output  # the other file was still checked
+
+
+def test_replay_missing_file_is_a_usage_error(tmp_path: Path) -> None:
+    r = run("replay", tmp_path / "nope.yaml")
+    assert r.exit_code == 2 and "does not exist" in r.output
+
+
+def test_replay_transcript_with_bad_options_is_a_clear_fail(tmp_path: Path) -> None:
+    t = finished_transcript(tmp_path / "t.yaml")
+    t.write_text(t.read_text(encoding="utf-8").replace("options: {}", "options: [1, 2]"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(t)])
+    precondition("options: [1, 2]" in t.read_text(encoding="utf-8"), "no options line to break")
+    clean(result)
+    assert result.exit_code == 1 and f"FAIL {t}" in result.output
+
+
+# -- show --------------------------------------------------------------------------------------
+
+
+def test_show_board_after_n_moves_as_a_seat(tmp_path: Path) -> None:
+    t = tmp_path / "t.yaml"
+    moves = write(tmp_path / "m.txt", "\n".join(OPENING[:2]) + "\nboard\nboard bandit\n" + OPENING[2] + "\n")
+    r = run("play", "fbi-mafia", "--seed", 1, "--moves", moves, "--transcript", t)
+    assert r.exit_code == 4, r.output  # the input ended before the game did
+    played = [x for x in responses(r.output) if x[0] == "= board"]
+    host_board, bandit_board = played[0][1:], played[1][1:]
+
+    s = run("show", t, "--at", 2)
+    assert s.exit_code == 0, s.output
+    assert s.output.splitlines() == host_board  # the same board the game showed after 2 moves
+    assert len(grid_marks(host_board)) == 6
+
+    s = run("show", t, "--seat", "bandit", "--at", 2)
+    assert s.exit_code == 0, s.output
+    lines = s.output.splitlines()
+    assert lines == bandit_board
+    bandit = identities(host_board)["bandit"]
+    assert grid_marks(lines) == [bandit]
+    assert any(line.startswith("You (bandit): ") for line in lines)
+
+    start = run("show", t, "--at", 0)
+    s0 = run("show", t, "--seat", "undercover", "--at", 0)
+    assert start.exit_code == s0.exit_code == 0
+    assert "turn 1" in s0.output.splitlines()[0]
+    assert grid_marks(s0.output.splitlines()) == [identities(start.output.splitlines())["undercover"]]
+    # without --at: the end of the transcript (3 moves)
+    assert "Awaiting maniac (threat)" in run("show", t).output
+
+
+def test_show_at_beyond_the_end_is_a_clear_error(tmp_path: Path) -> None:
+    t = finished_transcript(tmp_path / "t.yaml")
+    n = move_count(t)
+    r = run("show", t, "--at", n + 1)
+    assert r.exit_code != 0
+    assert f"only {n} moves" in r.output
+    r = run("show", t, "--at", -1)
+    assert r.exit_code == 2
+    r = run("show", t, "--seat", "nobody")
+    assert r.exit_code != 0 and "nobody" in r.output
+
+
+def test_show_at_the_last_move_of_a_finished_game(tmp_path: Path) -> None:
+    t = finished_transcript(tmp_path / "t.yaml")
+    n = move_count(t)
+    end = run("show", t)
+    precondition(end.exit_code == 0, end.output)
+    r = run("show", t, "--at", n)
+    assert r.exit_code == 0, r.output
+    assert r.output == end.output
+
+
+# -- resume -----------------------------------------------------------------------------------
+
+
+def _unfinished(tmp_path: Path) -> Path:
+    t = tmp_path / "t.yaml"
+    moves = write(tmp_path / "m.txt", "\n".join(OPENING) + "\n")
+    r = run("play", "fbi-mafia", "--seed", 1, "--moves", moves, "--transcript", t)
+    assert r.exit_code == 4 and "result:" not in r.output, r.output  # the input ended before the game did
+    rr = run("replay", t)
+    assert rr.exit_code == 0 and rr.output.strip().endswith("4 moves, unfinished (resumable)"), rr.output
+    return t
+
+
+def test_resume_unfinished_game_and_finish_with_bots(tmp_path: Path) -> None:
+    t = _unfinished(tmp_path)
+    before = t.read_text(encoding="utf-8")
+    r = run("play", "--resume", t, "--bots", "random")
+    assert r.exit_code == 0, r.output
+    assert "seed 1" in r.output.splitlines()[0]
+    assert len(re.findall(r"^result: ", r.output, re.M)) == 1
+    heads = [x[0] for x in responses(r.output)]
+    assert not any(h.startswith("= bandit shift row 1 left") for h in heads)  # not played again
+    assert heads[0].startswith("= detective ")
+    after = t.read_text(encoding="utf-8")
+    assert after.startswith(before)  # appended to, the hand-written moves kept
+    assert "\nresult:" in after
+    rr = run("replay", t)
+    assert rr.exit_code == 0 and "finished" in rr.output, rr.output
+    assert move_count(t) > 4
+
+    again = run("play", "--resume", t, "--bots", "random")
+    assert again.exit_code != 0
+    ending = tr.read(t).result["text"]
+    assert f"that game is over ({ending}); nothing to resume" in again.output and ending
+    assert t.read_text(encoding="utf-8") == after
+
+
+def test_resume_with_moves_from_a_file(tmp_path: Path) -> None:
+    t = _unfinished(tmp_path)
+    r = run("play", "--resume", t, "--moves", write(tmp_path / "more.txt", "awaiting\nquit\n"))
+    assert r.exit_code == 0, r.output
+    assert [x[0] for x in responses(r.output)] == ["= awaiting", "= bye"]
+    assert "awaiting: detective action" in r.output
+    assert move_count(t) == 4
+
+
+def test_resume_after_a_cut_off_last_line(tmp_path: Path) -> None:
+    t = _unfinished(tmp_path)
+    with t.open("a", encoding="utf-8") as f:
+        f.write("- {move: {n: 5, seat: det")  # a crash in the middle of a line
+    first = run("replay", t)
+    assert first.exit_code == 0 and "cut off" in first.output, first.output
+    r = run("play", "--resume", t, "--bots", "random")
+    assert r.exit_code == 0, r.output
+    assert "seat: det\n" not in t.read_text(encoding="utf-8")
+    rr = run("replay", t)
+    assert rr.exit_code == 0 and "finished" in rr.output, rr.output
+    assert "cut off" not in rr.output
+
+
+# -- validate ---------------------------------------------------------------------------------
+
+
+def test_validate_packaged_data() -> None:
+    r = run("validate")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    for name in ("modes", "roles", "suspects"):
+        assert f"ok scenarios/fbi_mafia/{name}.yaml" in lines
+    assert "ok fbi-mafia: 4 modes load and cross-check" in lines
+    assert "FAIL" not in r.output
+
+
+def test_validate_a_good_copy(tmp_path: Path) -> None:
+    copy = tmp_path / "fbi_mafia"
+    shutil.copytree(SCENARIOS, copy)
+    r = run("validate", copy)
+    assert r.exit_code == 0, r.output
+    assert sorted(r.output.splitlines()) == sorted(f"ok {copy / f}" for f in
+                                                   ("modes.yaml", "roles.yaml", "suspects.yaml"))
+
+
+BREAKAGES = {
+    # id: (file, old text, new text, path inside the file, words of the problem)
+    "wrong-type": ("modes.yaml", "seating: standard\n    board: 6", "seating: standard\n    board: six",
+                   "modes.standard-3v3.board",
+                   "expected a whole number, found text"),
+    "unknown-key": ("modes.yaml", "    evidence_hand: 0\n  standard-4v4:",
+                    "    evidence_hand: 0\n    colour: red\n  standard-4v4:",
+                    "modes.standard-3v3.colour", "unknown key"),
+    "bad-yaml": ("roles.yaml", "actions: [kill, masquerade]", "actions: [kill, masquerade",
+                 "not valid YAML", "not valid YAML"),
+    "cell-name": ("suspects.yaml", "Ada, Boris,", "Ada, c3,", "suspects[1]",
+                  "'c3' cannot be a suspect name"),
+    "role-unknown-key": ("roles.yaml", "    shift: [1, 2]\n  undercover:",
+                         "    shift: [1, 2]\n    speed: 3\n  undercover:", "roles.bandit.speed", "unknown key"),
+    "limit-type": ("roles.yaml", "protection_tokens: 6", "protection_tokens: [6]",
+                   "limits.protection_tokens", "expected a whole number, found a list"),
+    "bad-seating": ("modes.yaml", "seating: duel\n    board: 6", "seating: trio\n    board: 6",
+                    "modes.duel-3v3.seating", "'trio' is not one of: standard, duel"),
+}
+
+
+def _broken_copy(tmp_path: Path, file: str, old: str, new: str) -> Path:
+    copy = tmp_path / "fbi_mafia"
+    shutil.copytree(SCENARIOS, copy)
+    text = (copy / file).read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} is not once in {file}"
+    (copy / file).write_text(text.replace(old, new), encoding="utf-8")
+    return copy
+
+
+@pytest.mark.parametrize("target", ["file", "folder"])
+@pytest.mark.parametrize("case", list(BREAKAGES))
+def test_validate_broken_copy_names_file_path_and_problem(tmp_path: Path, case: str, target: str) -> None:
+    file, old, new, where, problem = BREAKAGES[case]
+    copy = _broken_copy(tmp_path, file, old, new)
+    r = run("validate", copy / file if target == "file" else copy)
+    assert r.exit_code == 1, r.output
+    fails = [line for line in r.output.splitlines() if line.startswith("FAIL ")]
+    assert len(fails) == 1, r.output
+    m = re.match(rf"FAIL {re.escape(str(copy / file))}:(\d+): {re.escape(where)}", fails[0])
+    assert m, fails[0]
+    assert problem in fails[0]
+    if where != "not valid YAML":  # (a syntax error is where the parser notices it, maybe later)
+        line = (copy / file).read_text(encoding="utf-8").splitlines()[int(m.group(1)) - 1]
+        assert new.split("\n")[-1].strip() in line or where.split(".")[-1].split("[")[0] in line, f"line {m.group(1)}: {line!r}"
+    if target == "folder":  # the other files are still checked
+        assert len([line for line in r.output.splitlines() if line.startswith("ok ")]) == 2
+
+
+@pytest.mark.parametrize("target", ["file", "folder"])
+def test_validate_unknown_role_in_turn_order(tmp_path: Path, target: str) -> None:
+    old = "turn_order: [bandit, undercover, maniac, detective, bomber, operative]\n    win: {arrests: 4, kills: 18}\n    evidence_hand: 0\n  standard-4v4"
+    copy = _broken_copy(tmp_path, "modes.yaml", old, old.replace("maniac", "wizard", 1))
+    r = run("validate", copy / "modes.yaml" if target == "file" else copy)
+    assert r.exit_code == 1, r.output
+    assert re.search(rf"{re.escape(str(copy / 'modes.yaml'))}:\d+: modes\.standard-3v3\.turn_order", r.output), r.output
+    assert "wizard" in r.output
