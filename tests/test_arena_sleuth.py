@@ -1,7 +1,7 @@
 """The ``sleuth`` bot of Classic Mafia decides from its seat's knowledge only, beats ``random``,
 and makes the night moves its policy names (staged games, at the end).
 
-Twin games (as in ``tests/test_mafia_hidden_info.py``): two deals that differ only in the cards
+Twin games (as in ``tests/mafia_twins.py``): two deals that differ only in the cards
 of two seats the sleuth's seat does not know. Everyone else plays the same public inputs in both
 (a night input by the seat holding the same card), so the sleuth's seat sees the same things in
 both until a secret legitimately shows (a swapped card revealed); up to then its choices must be

@@ -1,7 +1,7 @@
 """Hidden information in Hidden Roles: a seat knows its own card, and nothing of another seat's
 card until that card is revealed (docs/rules/hidden-roles.md, "What each seat knows").
 
-The method is the *twin game* of tests/test_maze_hidden_info.py and tests/test_mafia_hidden_info.py.
+The method is the *twin game* of tests/test_maze_hidden_info.py and tests/mafia_twins.py.
 The deal is one chance outcome (``roles``: the shuffled cards, dealt top first with the redraw
 rule), so for a seat S a twin is the same game whose ``roles`` outcome gives OTHER seats other
 cards, S's own staying put: two other seats exchange their cards, or another seat's card is
