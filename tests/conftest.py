@@ -36,7 +36,7 @@ SLOW: dict[str, float] = {
     "tests/test_install.py::test_one_import_package_named_arbiter": 7.0,
     "tests/test_arena_ray.py::": 7.0,  # Ray starts for it
     "tests/test_roles_bot.py::test_the_bot_decides_from_its_seats_knowledge_only": 5.0,
-    "tests/test_transcripts.py::test_a_log_line_is_what_the_yaml_library_writes": 5.0,
+    "tests/test_transcripts_lines.py::test_a_log_line_is_what_the_yaml_library_writes": 5.0,
     "tests/test_arena_run.py::test_a_run_killed_with_sigkill_resumes_and_ends_as_an_uninterrupted_one": 4.0,
     "tests/test_maze_play.py::test_random_legal_inputs_keep_the_invariants": 3.5,
     "tests/test_mafia_invariants.py::test_invariants_hold_after_every_input": 3.5,
@@ -67,7 +67,7 @@ SLOW: dict[str, float] = {
     "tests/test_maze_planner_search.py::test_the_goal_plans_and_solo_steps_are_the_plain_planners": 2.0,
     "tests/test_maze_planner_search.py::test_the_barbarians_map_while_cameras_lock_is_the_plain_searchs": 1.8,
     "tests/test_maze_rules_talk.py::test_say_text_is_a_form_exactly_when_talk_is_accepted": 1.0,
-    "tests/test_transcripts.py::test_plain_headers_and_endings_are_written_as_the_pure_python_emitter_writes_them": 1.6,
+    "tests/test_transcripts_lines.py::test_plain_headers_and_endings_are_written_as_the_pure_python_emitter_writes_them": 1.6,
     "tests/test_roles_bot_plans.py::test_every_seats_choice_is_the_whole_plans": 1.5,
     "tests/test_transcript_reading.py::test_headers_and_endings_edited_at_random_are_read_as_the_library_reads_them_or_left_to_it": 1.8,
     "tests/test_transcript_reading.py::test_any_header_or_ending_of_game_values_reads_back_as_the_library_reads_it": 1.3,

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from arbiter.engine import transcript as tr
 from arbiter.engine import yamlio
 from arbiter.engine.logline import entry_line, read_entry_line
-from tests.test_transcripts import _VALUES, _WORDS
+from tests.transcript_staging import _VALUES, _WORDS
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDENS = sorted((ROOT / "transcripts").rglob("*.yaml"))

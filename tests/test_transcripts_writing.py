@@ -1,0 +1,192 @@
+"""Transcripts (docs/transcripts.md): incremental writing, crash tolerance, and
+resuming.
+
+Known bugs are pinned by ``xfail(strict=True)`` tests (search for ``bug:``). Shared games,
+policies and strategies: ``tests/transcript_staging.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from arbiter.engine import transcript as tr
+from arbiter.engine.bench import play_random
+from arbiter.engine.errors import TranscriptError
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
+
+from tests.transcript_staging import FBI, _partial, deck_burner, has_rebuild, moves_of, replay_moves
+
+
+# =========================================================================== written as it goes
+def test_every_entry_is_on_disk_after_each_submit(tmp_path):
+    path = tmp_path / "live.yaml"
+    whole = play_random(FBI, "standard-4v4", 6)
+    session = Session(FBI, "standard-4v4", seed=6)
+    writer = tr.TranscriptWriter(path, session)
+    on_disk = tr.parse(path.read_text(encoding="utf-8"))
+    assert on_disk.log == session.entries and len(on_disk.log) >= 2  # the setup's chance is there at once
+    assert not on_disk.finished
+    for k, (seat, text, t) in enumerate(moves_of(whole)):
+        before = len(session.entries)
+        session.submit(seat, text, t)
+        raw = path.read_text(encoding="utf-8")  # the writer is still open
+        log_lines = [line for line in raw.splitlines(keepends=True) if line.startswith("- ")]
+        assert len(log_lines) == len(session.entries)
+        assert yaml.safe_load("".join(log_lines[before:])) == session.entries[before:]
+        assert ("\nresult:" in raw) == session.over
+        if k % 25 == 0 or session.over:
+            on_disk = tr.parse(raw)
+            assert on_disk.log == session.entries and on_disk.notes == []
+            assert on_disk.finished == session.over
+    assert session.over
+    assert on_disk.result == session.state.result.as_dict()
+    assert on_disk.events == {"count": len(session.events), "digest": session.events.digest()}
+    # refused inputs and meta-commands leave the file alone
+    size = path.stat().st_size
+    p = Protocol(session)
+    for line in ("board", "view", "events", "bandit shift row 1 right", "nobody", "legal bandit"):
+        p.handle(line)
+    assert path.stat().st_size == size
+    writer.close()
+    assert path.read_text(encoding="utf-8") == tr.dump(whole)
+
+
+def test_notes_and_ticks_are_written_as_they_happen(tmp_path):
+    path = tmp_path / "live.yaml"
+    session = Session(FBI, "standard-3v3", seed=1)
+    writer = tr.TranscriptWriter(path, session)
+    p = Protocol(session)
+    assert p.handle("@4 time").startswith("= ")
+    assert tr.parse(path.read_text(encoding="utf-8")).log[-1] == {"tick": {"time": 4}}
+    session.note({"seat": "bandit", "forfeit": "testing"})
+    assert tr.parse(path.read_text(encoding="utf-8")).log[-1] == {"note": {"seat": "bandit", "forfeit": "testing"}}
+    writer.close()
+    report = tr.replay(tr.read(path))
+    assert report.ok, report.problems
+    assert report.session.clock_ms == 4000
+
+
+def _cut_cases():
+    """(cut position in the last log line) for every place a crash could stop the write."""
+    whole = play_random(FBI, "standard-3v3", 3)
+    session = replay_moves("standard-3v3", 3, moves_of(whole), until=12)
+    last = tr.dump(session).splitlines(keepends=True)[-1]
+    assert last.startswith("- ") and last.endswith("\n")
+    return list(range(3, len(last) - 1))
+
+
+@pytest.mark.parametrize("cut", _cut_cases())
+def test_a_cut_off_last_line_is_ignored_with_a_note(tmp_path, cut):
+    path, session, _ = _partial(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    head, last = text[: text.rstrip("\n").rindex("\n") + 1], text[text.rstrip("\n").rindex("\n") + 1:]
+    assert last.startswith("- ")
+    path.write_text(head + last[:cut], encoding="utf-8")
+    t = tr.read(path)
+    assert t.notes and "cut off" in t.notes[0]
+    assert t.log == session.entries[:-1]
+    report = tr.replay(t)
+    assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("cut", [1, 2])
+def test_a_last_line_cut_after_the_dash_is_ignored_with_a_note(tmp_path, cut):
+    path, session, _ = _partial(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    head = text[: text.rstrip("\n").rindex("\n") + 1]
+    path.write_text(head + "- "[:cut], encoding="utf-8")
+    t = tr.read(path)
+    assert t.notes and t.log == session.entries[:-1]
+
+
+def test_a_broken_transcript_is_reported_not_crashed(tmp_path):
+    path, _, _ = _partial(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("log:\n", "log:\n  - [unclosed\n", 1), encoding="utf-8")
+    with pytest.raises(TranscriptError, match=str(path).replace("\\", "\\\\")):
+        tr.read(path)
+
+
+# =========================================================================== resume
+@pytest.mark.parametrize("mode,seed,cut", [("standard-3v3", 3, 12), ("duel-4v4", 2, 40), ("standard-4v4", 6, 1),
+                                           ("duel-3v3", 9, 0)])
+def test_a_partial_transcript_resumes_to_the_same_file(tmp_path, mode, seed, cut):
+    path, _, whole = _partial(tmp_path, mode, seed, cut)
+    t = tr.read(path)
+    assert not t.finished
+    report = tr.replay(t)
+    assert report.ok, report.problems
+    resumed = report.session
+    writer = tr.TranscriptWriter(path, resumed, resume=len(t.log))
+    for seat, text, at in moves_of(whole)[cut:]:
+        resumed.submit(seat, text, at)
+    writer.close()
+    one_go = tmp_path / "one-go.yaml"
+    s = Session(FBI, mode, seed=seed)
+    w = tr.TranscriptWriter(one_go, s)
+    for seat, text, at in moves_of(whole):
+        s.submit(seat, text, at)
+    w.close()
+    assert path.read_bytes() == one_go.read_bytes() == tr.dump(whole).encode("utf-8")
+    assert tr.replay(tr.read(path)).ok
+
+
+def test_resume_twice(tmp_path):
+    path, _, whole = _partial(tmp_path, "standard-3v3", 3, 5)
+    moves = moves_of(whole)
+    for stop in (20, 50, len(moves)):
+        t = tr.read(path)
+        report = tr.replay(t)
+        assert report.ok, report.problems
+        writer = tr.TranscriptWriter(path, report.session, resume=len(t.log))
+        for seat, text, at in moves[report.moves:stop]:
+            report.session.submit(seat, text, at)
+        writer.close()
+    assert path.read_text(encoding="utf-8") == tr.dump(whole)
+
+
+def test_resume_after_a_crash_mid_line(tmp_path):
+    path, session, whole = _partial(tmp_path, "standard-3v3", 3, 12)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[:-10], encoding="utf-8")  # the crash cut the last entry
+    t = tr.read(path)
+    assert t.notes
+    report = tr.replay(t)
+    assert report.ok, report.problems
+    writer = tr.TranscriptWriter(path, report.session, resume=len(t.log))
+    for seat, text_, at in moves_of(whole)[report.moves:]:
+        report.session.submit(seat, text_, at)
+    writer.close()
+    final = tr.read(path)
+    assert final.notes == []
+    assert path.read_text(encoding="utf-8") == tr.dump(whole)
+
+
+def test_resume_before_a_mid_game_chance_gives_the_same_game(tmp_path):
+    mode, seed = "standard-3v3", 11
+    whole = Session(FBI, mode, seed=seed)
+    while not has_rebuild(whole):
+        assert not whole.over and len(whole.moves) < 400, "precondition: the deck burner forces a rebuild"
+        whole.submit(*deck_burner(whole))
+    for _ in range(10):
+        whole.submit(*deck_burner(whole))
+    n = len(whole.moves)
+
+    path = tmp_path / "partial.yaml"
+    s = Session(FBI, mode, seed=seed)
+    w = tr.TranscriptWriter(path, s)
+    for _ in range(20):
+        s.submit(*deck_burner(s))
+    w.close()
+    assert not has_rebuild(s)
+    t = tr.read(path)
+    report = tr.replay(t)
+    assert report.ok, report.problems
+    resumed = report.session
+    w = tr.TranscriptWriter(path, resumed, resume=len(t.log))
+    while len(resumed.moves) < n:
+        resumed.submit(*deck_burner(resumed))
+    w.close()
+    assert path.read_text(encoding="utf-8") == tr.dump(whole)
