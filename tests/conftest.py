@@ -30,7 +30,7 @@ settings.load_profile("arbiter")
 # a figure that drifts costs a little wall time, never a result.
 SLOW: dict[str, float] = {
     "tests/test_goldens.py::test_magic_maze_goldens_are_what_the_generator_writes": 8.0,
-    "tests/test_hidden_info.py::test_twins_with_inputs_legal_in_both": 7.0,
+    "tests/test_hidden_info_twins.py::test_twins_with_inputs_legal_in_both": 7.0,
     # its fixture builds a virtual environment (wall time: pip), once a run: the first test makes
     # it early; the others, in their place, find it made (a worker waiting on it would sit idle)
     "tests/test_install.py::test_one_import_package_named_arbiter": 7.0,
@@ -45,8 +45,8 @@ SLOW: dict[str, float] = {
     "tests/test_transcript_reading.py::test_any_line_the_writer_writes_reads_back_as_the_library_reads_it": 3.0,
     "tests/test_bots_hostile.py::test_a_bot_whose_child_holds_its_pipes_cannot_hang_the_referee": 2.5,
     "tests/test_maze_cli_tools.py::test_bench_with_roles_reports_the_hidden_roles_figures": 2.5,
-    "tests/test_hidden_info.py::test_twins_replaying_random_games": 2.0,
-    "tests/test_hidden_info.py::test_identities_field_shows_only_the_seats_own": 2.0,
+    "tests/test_hidden_info_twins.py::test_twins_replaying_random_games": 2.0,
+    "tests/test_hidden_info_direct.py::test_identities_field_shows_only_the_seats_own": 2.0,
     "tests/test_roles_hidden_info.py::test_other_seats_cards_stay_hidden_until_revealed": 2.0,
     "tests/test_maze_hidden_info.py::test_the_face_down_orders_stay_hidden_until_a_tile_is_turned": 2.0,
     "tests/test_record.py::test_every_cut_point_of_a_finished_transcript_reads_replays_and_resumes": 2.0,
@@ -56,7 +56,7 @@ SLOW: dict[str, float] = {
     "tests/test_protocol_framing.py::test_garbage_lines_in_a_seats_session": 2.0,
     "tests/test_roles_bot.py::test_bots_accuse_vote_and_catch_traitors_over_many_games": 2.0,
     "tests/test_roles_bot.py::test_a_whole_bot_game_finishes_and_replays": 1.5,
-    "tests/test_hidden_info.py::test_criminalist_hand_is_absent_from_other_seats": 1.5,
+    "tests/test_hidden_info_direct.py::test_criminalist_hand_is_absent_from_other_seats": 1.5,
     "tests/test_transcript_reading.py::test_every_golden_reads_as_the_yaml_library_reads_it_and_fast": 1.5,
     "tests/test_arena_run.py::test_crashing_hanging_and_cheating_entrants_forfeit_and_the_tournament_finishes": 1.5,
     "tests/test_protocol_framing.py::test_garbage_lines_as_host": 1.5,

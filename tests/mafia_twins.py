@@ -1,7 +1,7 @@
 """The twin games of Classic Mafia's hidden-information tests (``test_mafia_hidden_info_*.py``):
 a seat never learns what docs/rules/mafia.md ("What each seat sees") keeps from it.
 
-The main method is the *twin game* of tests/test_hidden_info.py. Every secret of a Mafia game
+The main method is the *twin game* of tests/fbi_twins.py. Every secret of a Mafia game
 is the deal (the "deal" chance outcome: seat k gets card k) and the night's inputs. For a seat S
 we play two games that differ ONLY in something S may not know:
 

@@ -5,7 +5,7 @@ Everything else in Magic Maze is public, but two things lie face down: the stack
 the deck of action tiles. Nothing a seat can see or try may depend on their order until an
 explore or a draw turns the next one over.
 
-The method is the *twin game* of tests/test_hidden_info.py. Each secret is one chance outcome
+The method is the *twin game* of tests/fbi_twins.py. Each secret is one chance outcome
 (the "stack" shuffle, which holds only the shuffled tiles, never ``on_top``; the "solo-deck"
 shuffle), so a twin is the same game with a reordered outcome: the two top tiles swapped, the
 two bottom ones swapped (a difference that shows only late), everything reshuffled; the same
