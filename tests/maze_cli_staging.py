@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+
 import yaml
 
 from arbiter.engine import registry

@@ -20,6 +20,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+
 import pytest
 import yaml
 from click.testing import CliRunner

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+
 import pytest
 
 from tests.helpers import precondition, responses, run, write

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 

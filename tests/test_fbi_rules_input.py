@@ -9,6 +9,7 @@ drawn there); every input under test goes through ``Session.submit``.
 from __future__ import annotations
 
 import itertools
+
 import pytest
 
 from arbiter.engine.bots import RandomBot

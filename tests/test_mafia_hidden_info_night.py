@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+
 import pytest
 
 from arbiter.engine.game import SECRET_SEAT

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+
 import pytest
 
 from arbiter.engine.bots import RandomBot

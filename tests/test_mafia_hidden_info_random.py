@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator
+
 import pytest
 
 from arbiter.engine.bots import RandomBot

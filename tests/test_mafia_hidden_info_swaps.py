@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from typing import Any
+
 import pytest
 
 from arbiter.engine.errors import NotYourTurnError

@@ -9,6 +9,7 @@ and read through the state's view, awaiting, legal inputs and result, and the ev
 from __future__ import annotations
 
 import random
+
 import pytest
 
 from arbiter.engine.errors import IllegalMoveError, NotYourTurnError, SyntaxInputError, UnknownSeatError

@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+
 import yaml
 
 from arbiter.engine.match import Match

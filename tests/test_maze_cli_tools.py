@@ -14,6 +14,7 @@ import json
 import re
 import shutil
 from pathlib import Path
+
 import pytest
 
 from arbiter.engine import transcript as tr

@@ -8,6 +8,7 @@ squares; the start tile 1A drawn there); every input under test goes through ``S
 from __future__ import annotations
 
 import dataclasses
+
 import pytest
 
 from arbiter.engine.errors import IllegalMoveError

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pickle
 from collections import Counter
+
 import pytest
 
 from arbiter.engine.errors import IllegalMoveError, InputError, SyntaxInputError

@@ -9,8 +9,8 @@ squares; the start tile 1A drawn there); every input under test goes through ``S
 from __future__ import annotations
 
 from collections import Counter
-import pytest
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 

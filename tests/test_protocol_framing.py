@@ -9,8 +9,8 @@ pinned by tests. Sessions, frames and staged positions: ``tests/protocol_staging
 from __future__ import annotations
 
 import re
-import pytest
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 

@@ -9,8 +9,8 @@ pinned by tests. Sessions, frames and staged positions: ``tests/protocol_staging
 from __future__ import annotations
 
 import json
-import pytest
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

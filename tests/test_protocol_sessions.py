@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import re
+
 import pytest
 
 from arbiter.engine import transcript as tr

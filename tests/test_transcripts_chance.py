@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import functools
 import random
-import pytest
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

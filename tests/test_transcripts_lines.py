@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import functools
 import os
+
 import pytest
 import yaml
-
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 

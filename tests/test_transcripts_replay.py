@@ -12,6 +12,7 @@ import hashlib
 import os
 import subprocess
 import sys
+
 import pytest
 import yaml
 

@@ -7,8 +7,8 @@ log line may hold (hypothesis strategies).
 from __future__ import annotations
 
 from pathlib import Path
-import pytest
 
+import pytest
 from hypothesis import strategies as st
 
 from arbiter.engine import registry
