@@ -318,7 +318,7 @@ def test_a_seat_sees_the_same_through_a_sand_out_vote_and_the_accusers_flip() ->
     accuser's flip window. Two games that differ only in p1's card (both heroes' rule cards)
     give p4 the same views, legal lists, forms, awaited inputs and refusals at each of them."""
     from tests.helpers import roles_game
-    from tests.test_roles_rules import play
+    from tests.roles_staging import play
 
     games = [roles_game("3", [first, "dwarf-averse", "traitor", "clean-record"], level=3)
              for first in ("mute", "mage-averse")]

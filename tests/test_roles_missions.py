@@ -29,39 +29,7 @@ from tests.maze_staging import (
     put,
     step_onto,
 )
-
-EXIT = "2.a1"
-
-
-def item_roles(cards: list[str], *, level: int = 3, scenario: str = "1", players: int | None = None,
-               more: tuple[str, ...] = ("2",)) -> Session:
-    s = roles_game(scenario, cards, level=level, players=players, stack=["6", "7", "8", "9", *more])
-    clear_centre(s)
-    for sq in ("1a.c1", "1a.d3", "1a.b4", "1a.a2"):
-        explore_at(s, sq)
-    explore_at(s, "6.c1")
-    return s
-
-
-def theft(s: Session, last: str = "orange", time_ms: int | None = None):
-    """Three heroes on their items (staging), then ``last`` steps onto its own: the theft."""
-    for hero in ("purple", "yellow", "green", "orange"):
-        if hero != last:
-            s.state.heroes[hero] = None
-    for hero in ("purple", "yellow", "green", "orange"):
-        if hero != last:
-            put(s, hero, item_of(s, hero))
-    events = step_onto(s, last, item_of(s, last), time_ms)
-    assert s.state.theft
-    return events
-
-
-def escape(s: Session, hero: str, time_ms: int | None = None):
-    return step_onto(s, hero, EXIT, time_ms)
-
-
-def of_kind(events, kind: str) -> list:
-    return [e for e in events if e.kind == kind]
+from tests.roles_staging import escape, item_roles, of_kind, theft
 
 
 def mission(s: Session, seat: str) -> str:

@@ -1,0 +1,225 @@
+"""Hidden Roles: accusations and votes (on the clock, during the sand's last
+seconds).
+
+Authority: docs/rules/hidden-roles.md. Cards are staged through the recorded ``roles`` chance
+outcome (``tests.helpers.roles_game``); every input goes through ``Session.submit``. Games
+that stage nothing are replayed from their transcript and must come out the same
+(``tests/roles_staging.py``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from arbiter.engine.errors import IllegalMoveError, SyntaxInputError
+
+from tests.helpers import roles_game
+from tests.roles_staging import of_kind, play, refused, replays
+
+
+# ============================================================================ accusations
+def test_an_upheld_accusation_reveals_and_eliminates_a_traitor_who_becomes_a_phantom() -> None:
+    s = roles_game("3", ["traitor", "hero", "hero", "hero"], level=2)
+    events = play(s, "@10 p2 accuse p1", "@11 p3 vote yes", "@12 p4 vote yes")
+    assert [e.kind for e in events] == ["accuse", "vote", "vote", "verdict", "reveal", "eliminate", "flip-window"]
+    assert of_kind(events, "verdict")[0].data == {"accuser": "p2", "accused": ["p1"], "upheld": True}
+    assert s.state.phantoms == ["p1"] and s.state.revealed == ["p1"] and not s.over
+    assert s.state.legal_inputs("p2")[:2] == ["flip", "pass"] or "flip" in s.state.legal_inputs("p2")
+    play(s, "@13 p2 pass")
+    assert s.state.flip_window is None
+    replays(s)
+
+
+def test_a_no_rejects_the_accusation_at_once() -> None:
+    s = roles_game("3", ["traitor", "hero", "hero", "hero"], level=2)
+    events = play(s, "@10 p2 accuse p1", "@11 p3 vote no")
+    assert of_kind(events, "verdict")[0].data["upheld"] is False and s.state.vote is None
+    assert s.state.revealed == [] and refused(s, "@12 p4 vote yes") == "no vote is open"
+    replays(s)
+
+
+def test_a_missing_vote_rejects_at_exactly_five_seconds() -> None:
+    s = roles_game("3", ["traitor", "hero", "hero", "hero"], level=2)
+    play(s, "@10 p2 accuse p1", "@11 p3 vote yes")
+    assert s.state.next_deadline() == 15_000
+    assert [a.seat for a in s.state.awaiting() if a.kind == "vote"] == ["p4"]
+    assert "until 15 s" in next(a.hint for a in s.state.awaiting() if a.kind == "vote")
+    play(s, "@14.999 p3 stare p1")
+    assert s.state.vote is not None
+    with pytest.raises(IllegalMoveError, match="no vote is open"):
+        play(s, "@15 p4 vote yes")
+    (verdict,) = of_kind(s.events, "verdict")
+    assert verdict.data["upheld"] is False and verdict.text.endswith("(no vote in time from p4).")
+    assert {"tick": {"time": 15}} in s.entries
+    replays(s)
+
+
+def test_one_vote_at_a_time() -> None:
+    s = roles_game("3", ["traitor", "hero", "hero", "hero"], level=2)
+    play(s, "@10 p2 accuse p1")
+    assert refused(s, "@10.5 p3 accuse p4") == "a vote is open until 15 s: one accusation at a time"
+    assert not [m for m in s.state.legal_inputs("p3") if m.startswith("accuse")]
+    play(s, "@11 p2 move green south 1")  # the game goes on during the vote
+
+
+def test_who_votes_and_who_may_not() -> None:
+    s = roles_game("3", ["traitor", "hero", "hero", "hero"], level=2)
+    play(s, "@10 p2 accuse p1")
+    assert refused(s, "@11 p2 vote yes") == "p2 made the accusation: the accuser counts as a yes"
+    assert refused(s, "@11 p1 vote no") == "p1 is accused: the accused do not vote"
+    play(s, "@11 p3 vote yes")
+    assert refused(s, "@12 p3 vote yes") == "p3 has voted already"
+    assert refused(s, "@12 p2 accuse p2") == "a vote is open until 15 s: one accusation at a time"
+
+
+def test_a_multi_accusation_with_a_hero_among_the_accused_ends_the_game() -> None:
+    s = roles_game("3", ["traitor", "hero", "hero", "hero", "hero"], level=2)
+    events = play(s, "@20 p2 accuse p1 p3", "@21 p4 vote yes", "@22 p5 vote yes")
+    assert {e.data["seat"]: e.data["side"] for e in of_kind(events, "reveal")}.items() >= {"p1": "traitor",
+                                                                                          "p3": "hero"}.items()
+    result = s.state.result
+    assert result.reason == "wrong-accusation" and result.winner == "traitors" and result.winners == ("p1",)
+    assert set(s.state.revealed) == set(s.seats)
+    replays(s)
+
+
+def test_level_one_accuses_one_seat_and_three_players_two_accused_have_no_voters() -> None:
+    s = roles_game("3", ["traitor", "hero", "hero"], level=1)
+    assert refused(s, "p2 accuse p1 p3") == "at level 1 an accusation names exactly one seat"
+    s = roles_game("3", ["traitor", "hero", "traitor"], level=2)
+    events = play(s, "@5 p2 accuse p1 p3")
+    assert [e.kind for e in events][:2] == ["accuse", "verdict"] and "Nobody else is left to vote." in events[0].text
+    assert set(s.state.eliminated) == {"p1", "p3"}
+    assert s.state.hands == [(), ("escalator", "explore", "south", "vortex", "west", "north", "east"), ()]
+    replays(s)
+
+
+def test_the_accusers_flip_after_the_sand_ran_out_during_the_vote() -> None:
+    s = roles_game("3", ["traitor", "hero", "hero", "hero"], level=2)
+    play(s, "@178 p2 accuse p1")
+    events = s.advance_to(180_000)
+    assert [e.kind for e in events] == ["sand"] and not s.over and s.state.sand_out
+    assert refused(s, "@180.5 p2 move green south 1") == "the sand has run out; the vote decides"
+    assert refused(s, "@180.5 p2 eye p3") == "the sand has run out; the vote decides"
+    assert s.state.legal_inputs("p3") == ["vote yes", "vote no"] and s.state.legal_inputs("p2") == []
+    assert s.state.input_forms("p3") == []
+    play(s, "@181 p3 vote yes", "@182 p4 vote yes")
+    assert s.state.flip_window is not None and s.state.legal_inputs("p2") == ["flip", "pass"]
+    assert refused(s, "@182.5 p3 flip") == "only p2, the accuser, may flip the timer now"
+    events = play(s, "@183 p2 flip")
+    assert of_kind(events, "flip")[0].data == {"square": None, "seat": "p2", "left": "180", "before": "0"}
+    assert s.state.time_left_ms() == 180_000 and s.state.deadline_ms == 363_000 and not s.state.sand_out
+    play(s, "@184 p2 move green south 1")
+    assert s.state.hands[2] == ("escalator", "east") and s.state.flips == 1  # no passing on this flip
+    replays(s)
+
+
+def test_an_accusers_flip_of_a_full_timer_leaves_no_sand_and_ends_the_game() -> None:
+    """At 0 s the sand is full; an accusation upheld at once gives p2 its flip, which turns
+    180 s left into none: the game ends there, as when the sand runs out."""
+    s = roles_game("3", ["traitor", "hero", "hero", "hero"], level=2)
+    play(s, "@0 p2 accuse p1", "@0 p3 vote yes", "@0 p4 vote yes")
+    assert s.state.flip_window is not None and s.state.time_left_ms() == 180_000
+    events = play(s, "@0 p2 flip")
+    assert of_kind(events, "flip")[0].data["left"] == "0" and s.over
+    assert s.state.result.reason == "time" and s.state.result.text.startswith("The flip left no sand at 0 s")
+
+
+def test_a_voter_eliminated_while_the_sand_is_out_may_not_vote() -> None:
+    """A voter whose mission fails during the vote is no longer asked, and its vote is refused,
+    even while the sand is out (when votes are the only inputs that pass)."""
+    s = roles_game("3", ["traitor", "quick-hands", "mute", "dwarf-averse", "mage-averse"], level=3)
+    s.state.deadline_ms = 99_000  # staging: the sand runs out before quick-hands' 100 s mark
+    play(s, "@97 p1 accuse p3", "@98 p4 vote yes")
+    s.advance_to(100_000)
+    assert s.state.sand_out and "p2" in s.state.eliminated and s.state.vote is not None
+    assert s.state.vote.waiting(s.state.out) == ["p5"] and s.state.legal_inputs("p2") == []
+    assert refused(s, "@100.5 p2 vote no") == "p2 is out of the game: it has no inputs any more"
+    play(s, "@101 p5 vote yes")
+    assert of_kind(s.events, "verdict")[0].data["upheld"] is True  # (staged: no replay of it)
+
+
+def test_the_sand_out_and_a_rejected_vote_end_the_game() -> None:
+    s = roles_game("3", ["traitor", "hero", "hero", "hero"], level=2)
+    play(s, "@178 p2 accuse p1", "@181 p3 vote no")
+    assert s.over and s.state.result.reason == "time" and s.state.result.winners == ("p1",)
+    replays(s)
+
+
+@pytest.mark.parametrize("ending", ["pass", "silence"])
+def test_the_sand_out_and_no_flip_end_the_game(ending: str) -> None:
+    s = roles_game("3", ["traitor", "hero", "hero", "traitor"], level=2)
+    play(s, "@178 p2 accuse p1", "@181 p3 vote yes", "@182 p4 vote yes")
+    if ending == "pass":
+        play(s, "@183 p2 pass")
+        assert s.state.now_ms == 183_000
+    else:
+        s.advance_to(200_000)
+        assert s.state.now_ms == 187_000
+    result = s.state.result
+    assert result.reason == "time" and result.winner == "traitors" and result.winners == ("p1", "p4")
+    assert "p1" in s.state.phantoms and "partial victory" in s.state.result.scores["players"]["p1"]["why"]
+    replays(s)
+
+
+def test_an_upheld_accusation_while_the_sand_runs_gives_a_flip_that_may_go_by() -> None:
+    s = roles_game("3", ["traitor", "hero", "hero", "hero"], level=2)
+    play(s, "@10 p2 accuse p1", "@11 p3 vote yes", "@12 p4 vote yes")
+    assert s.state.next_deadline() == 17_000
+    events = s.advance_to(17_000)
+    assert [e.kind for e in events] == ["no-flip"] and s.state.flip_window is None and not s.over
+    assert [m for m in s.state.legal_inputs("p2") if m.startswith("accuse")]  # accusing again
+
+
+@pytest.mark.parametrize("accuser", ["p3", "p1"])
+def test_the_flip_goes_by_when_its_accuser_leaves_the_game_and_only_then(accuser: str) -> None:
+    """An upheld accusation at 98 s gives the accuser a flip until 103 s; at 100 s p1's
+    mission (a theft before 100 s) fails and p1 leaves the game. The flip stays the accuser's
+    while it is in the game, and goes by at once when the accuser is the one who left."""
+    s = roles_game("1", ["quick-hands", "traitor", "mute", "trusting"], level=3)
+    voters = [v for v in ("p1", "p3", "p4") if v != accuser]
+    play(s, f"@96 {accuser} accuse p2", f"@97 {voters[0]} vote yes", f"@98 {voters[1]} vote yes")
+    assert s.state.flip_window is not None and s.state.flip_window.until_ms == 103_000
+    events = s.advance_to(100_000)
+    assert [e.kind for e in events][:3] == ["failed", "reveal", "eliminate"] and "p1" in s.state.eliminated
+    if accuser == "p1":
+        assert [e.kind for e in events][3:] == ["no-flip"] and s.state.flip_window is None
+        assert events[-1].text == "p1, the accuser, is out of the game: no flip."
+    else:
+        assert len(events) == 3 and s.state.flip_window.accuser == "p3"
+        assert "flip" in s.state.legal_inputs("p3")
+
+
+def test_an_accuser_who_left_during_the_vote_gets_no_flip_and_the_game_goes_on() -> None:
+    """p1 accuses p2 at 98 s; at 100 s p1's own mission fails and p1 leaves the game; the vote
+    goes on and upholds: p2 is out, nobody may flip, and the sand still runs."""
+    s = roles_game("1", ["quick-hands", "traitor", "mute", "trusting"], level=3)
+    play(s, "@98 p1 accuse p2")
+    s.advance_to(100_000)
+    assert s.state.eliminated == ("p1",) and s.state.vote is not None
+    events = play(s, "@101 p3 vote yes", "@102 p4 vote yes")
+    assert [e.kind for e in events] == ["vote", "vote", "verdict", "reveal", "eliminate"]
+    assert s.state.eliminated == ("p1", "p2") and s.state.flip_window is None and not s.over
+
+
+@pytest.mark.parametrize("line", ["p3 vote", "p3 vote yes no", "p3 vote maybe"])
+def test_a_vote_is_one_word_yes_or_no(line: str) -> None:
+    s = roles_game("1", ["traitor", "hero", "hero", "hero"], level=2)
+    play(s, "@10 p2 accuse p1")
+    with pytest.raises(SyntaxInputError) as info:
+        play(s, line)
+    assert info.value.message == "vote yes or vote no"
+
+
+def test_pass_and_flip_without_a_flip_due_say_so() -> None:
+    s = roles_game("1", ["traitor", "hero", "hero", "hero"], level=2)
+    assert refused(s, "p2 pass") == "nothing to pass: pass lets the accuser's flip go by, or (level 5) a divining"
+    assert refused(s, "p2 flip") == ("no flip is due: the accuser of an upheld accusation may flip the timer, "
+                                     "within the flip window")
+
+
+def test_accusing_a_seat_out_of_the_game_is_refused_naming_it() -> None:
+    s = roles_game("1", ["traitor", "hero", "hero", "hero", "hero"], level=2)
+    s.state.out.update({"p2": "failed", "p3": "failed"})  # staging: two seats out
+    assert refused(s, "p4 accuse p2") == "p2 is out of the game: accuse players still in it"
+    assert refused(s, "p4 accuse p1 p2 p3") == "p2 and p3 are out of the game: accuse players still in it"

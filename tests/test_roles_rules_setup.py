@@ -1,0 +1,238 @@
+"""Hidden Roles: setting up by level (the deal, the redraw rule, custom decks), the
+command line, and the block of roles as it is drawn.
+
+Authority: docs/rules/hidden-roles.md. Cards are staged through the recorded ``roles`` chance
+outcome (``tests.helpers.roles_game``); every input goes through ``Session.submit``. Games
+that stage nothing are replayed from their transcript and must come out the same
+(``tests/roles_staging.py``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from arbiter.engine import transcript
+from arbiter.engine.errors import IllegalMoveError, ScenarioError
+from arbiter.engine.events import HOST
+from arbiter.engine.games.magic_maze.roles import data as rd
+from arbiter.engine.session import Session
+
+from tests.helpers import roles_game, run, write
+from tests.roles_staging import D, MAZE, of_kind, refused, replays
+
+
+# ============================================================================ setting up
+def test_the_setup_is_chosen_by_level_or_deck_and_recorded() -> None:
+    assert MAZE.choose_setup("3", 5, None, 2) == ("3", {"players": 5, "roles": 2})
+    assert MAZE.choose_setup(None, None, None, 1) == ("1", {"players": 4, "roles": 1})
+    for players in (1, 2, 9):
+        with pytest.raises(IllegalMoveError) as info:
+            MAZE.choose_setup("3", players, None, 2)
+        assert info.value.message == f"Magic Maze: Hidden Roles is played by 3 to 8 players, not {players}"
+        assert info.value.allowed == tuple(f"--players {n}" for n in range(3, 9))
+    assert MAZE.choose_setup("3", 2) == ("3", {"players": 2})  # the base game as ever
+    for players in (3, 8):  # both ends of the range
+        assert MAZE.choose_setup("3", players, None, 2) == ("3", {"players": players, "roles": 2})
+
+
+def test_the_digest_holds_the_role_deck_only_with_roles() -> None:
+    v = MAZE.variant("3")
+    assert MAZE.data_hash(v, {"players": 4}) == v.data_hash
+    with_roles = MAZE.data_hash(v, {"players": 4, "roles": 2})
+    assert with_roles != v.data_hash
+    assert MAZE.data_hash(v, {"players": 5, "deck": {"title": "x", "level": 3, "cards": {"hero": 5}}}) == with_roles
+
+
+@pytest.mark.parametrize("players", range(3, 9))
+def test_level_one_always_deals_exactly_one_traitor(players: int) -> None:
+    for seed in range(25):
+        s = Session(MAZE, "2", seed=seed, options={"players": players, "roles": 1})
+        cards = Counter(s.state.cards.values())
+        assert cards == Counter({"traitor": 1, "hero": players - 1}), (seed, cards)
+        (deal,) = [r for r in s.chance.records if r.label == "roles"]
+        assert deal.outcome == [s.state.cards[x] for x in s.seats]
+
+
+def test_level_two_deals_from_eleven_cards() -> None:
+    traitors = Counter()
+    for seed in range(40):
+        s = Session(MAZE, "3", seed=seed, options={"players": 8, "roles": 2})
+        (deal,) = [r for r in s.chance.records if r.label == "roles"]
+        assert sorted(deal.outcome) == sorted(["hero"] * 8 + ["traitor"] * 3)
+        traitors[sum(c == "traitor" for c in s.state.cards.values())] += 1
+    assert set(traitors) <= {0, 1, 2, 3} and len(traitors) >= 3
+
+
+def test_the_redraw_rule_discards_what_the_game_cannot_use() -> None:
+    # three players in scenario 1: clean-record (4+ players) and pathfinder (passing) cannot be used
+    s = roles_game("1", ["clean-record", "mute", "pathfinder", "traitor", "mage-first"], players=3, level=3)
+    assert s.state.cards == {"p1": "mute", "p2": "traitor", "p3": "mage-first"}
+    cards = {e.to[0]: e for e in of_kind(s.events, "card")}
+    assert cards["p1"].data["discarded"] == ["clean-record"] and cards["p2"].data["discarded"] == ["pathfinder"]
+    assert "discarded" in cards["p1"].text and cards["p3"].data["discarded"] == []
+    assert all(e.to is not None for e in of_kind(s.events, "card"))
+    public = [e.text for e in s.events if e.to is None]
+    assert not any("clean-record" in t or "pathfinder" in t for t in public)
+
+
+@pytest.mark.parametrize("level", range(1, 6))
+def test_every_level_deals_every_scenario_and_player_count(level: int) -> None:
+    for scenario in D.scenarios:
+        for players in (3, 8):
+            s = Session(MAZE, scenario, seed=level, options={"players": players, "roles": level})
+            feats = rd.features(D, D.scenarios[scenario])
+            letter = rd.LEVELS[level - 1]
+            for seat in s.seats:
+                card = s.state.card_of(seat)
+                assert letter in card.levels and card.condition.met(players, feats)
+
+
+def test_a_custom_deck_is_dealt_with_its_own_level(tmp_path: Path) -> None:
+    deck = write(tmp_path / "friday.yaml", """
+        game: magic-maze
+        kind: roles
+        title: Friday night
+        level: 1
+        cards: {traitor: 2, mute: 1, clean-record: 1, hero: 1}
+    """)
+    assert MAZE.choose_setup("1", 3, str(deck), None)[1] == {"players": 3, "deck": {"title": "Friday night", "level": 1,
+                                              "cards": {"traitor": 2, "mute": 1, "clean-record": 1, "hero": 1}}}
+    options = MAZE.choose_setup("1", 3, str(deck), None)[1]
+    s = roles_game("1", ["clean-record", "traitor", "traitor", "mute"], players=3, deck=options["deck"])
+    assert s.state.cards == {"p1": "traitor", "p2": "traitor", "p3": "mute"}  # clean-record needs 4 players
+    assert s.state.level == 1 and "abandon" not in s.state.legal_inputs("p3")
+    assert refused(s, "p3 accuse p1 p2") == "at level 1 an accusation names exactly one seat"
+    assert s.state.setup.title == "Friday night (a custom deck, level 1)"
+    replays(s)
+
+
+def test_custom_decks_that_cannot_be_played_are_refused(tmp_path: Path) -> None:
+    small = write(tmp_path / "small.yaml", """
+        game: magic-maze
+        kind: roles
+        level: 3
+        cards: {traitor: 1, clean-record: 2, pathfinder: 1}
+    """)
+    with pytest.raises(IllegalMoveError, match=r"has 1 card\(s\) that scenario 1 with 3 players can use"):
+        MAZE.choose_setup("1", 3, str(small), None)
+    assert MAZE.choose_setup("3", 4, str(small), None)[1]["players"] == 4  # all usable there
+    with pytest.raises(IllegalMoveError, match="leave out --roles"):
+        MAZE.choose_setup("3", 4, str(small), 2)
+    spy = write(tmp_path / "spy.yaml", "game: magic-maze\nkind: roles\nlevel: 2\ncards: {spy: 3}\n")
+    with pytest.raises(ScenarioError, match="no card 'spy' in the role deck"):
+        MAZE.choose_setup("3", 4, str(spy), None)
+    with pytest.raises(ScenarioError, match="options hold roles or deck, not both"):
+        Session(MAZE, "3", seed=1, options={"players": 4, "roles": 2, "deck": {"level": 2, "cards": {"hero": 4}}})
+
+
+# ============================================================================ the command line
+def test_play_sets_up_hidden_roles_from_the_command_line(tmp_path: Path) -> None:
+    out = tmp_path / "g.yaml"
+    r = run("play", "magic-maze", "--scenario", "3", "--players", "5", "--roles", "2", "--seed", "4",
+            "--as", "p2", "--transcript", out, input="accuse p1\n@3 board\nlegal\n")
+    assert r.exit_code == 4, r.output
+    assert "# event: Your card:" in r.output and r.output.count("Your card") == 1
+    assert "vote: p2 accuses p1 until 6 s" in r.output
+    t = transcript.read(out)
+    assert t.options == {"players": 5, "roles": 2} and [c.label for c in t.chance] == ["stack", "heroes", "roles"]
+    r = run("play", "magic-maze", "--players", "2", "--roles", "1")
+    assert r.exit_code == 2 and "played by 3 to 8 players, not 2" in r.output and "--players 3" in r.output
+
+
+def test_games_lists_the_levels() -> None:
+    r = run("games")
+    assert r.exit_code == 0
+    for level in range(1, 6):
+        assert f"--roles {level}" in r.output
+    assert max(len(line) for line in r.output.splitlines()) <= 80
+
+
+def test_tournaments_see_each_seat_by_its_card() -> None:
+    """The arena reports Hidden Roles by side and card, not as one team."""
+    s = roles_game("3", ["traitor", "mute", "dwarf-averse"], level=3)
+    assert s.rules.seat_sides(s.state) == {"p1": ("traitor", "traitor"), "p2": ("hero", "mute"),
+                                           "p3": ("hero", "dwarf-averse")}
+
+
+# ------------------------------------------------------------------------- the block, drawn
+ROLES_BLOCKS = [
+    ("level1-scenario1-4p-catch-heroes-seed1", 11, "p2", """\
+Hidden Roles, level 1, there is a traitor among you
+vote: p1 accuses p3 until 16 s; yes: p1; waiting: p2 p4
+eye card: on the table; pawn put by: -
+your card: Hero (hero), hero. You are a hero. Steal the four items and get out
+  before the sand runs out."""),
+    ("level1-scenario1-4p-catch-heroes-seed1", 13, HOST, """\
+Hidden Roles, level 1, there is a traitor among you
+flip: p1 may flip the timer until 16.8 s
+eye card: on the table; pawn put by: -
+out: p3 (accused)
+revealed: p3 traitor (traitor)
+p1's card: Hero (hero), hero. You are a hero. Steal the four items and get out
+  before the sand runs out.
+p2's card: Hero (hero), hero. You are a hero. Steal the four items and get out
+  before the sand runs out.
+p3's card: Traitor (traitor), traitor. You are a traitor. The heroes must not
+  get out in time, and nobody must find you out.
+p4's card: Hero (hero), hero. You are a hero. Steal the four items and get out
+  before the sand runs out."""),
+    ("level1-scenario1-4p-catch-heroes-seed1", 71, "p3", """\
+Hidden Roles, level 1, there is a traitor among you
+eye card: on the table; pawn put by: -
+out: p3 (accused)
+p1: hero, hero: won (the heroes escaped)
+p2: hero, hero: won (the heroes escaped)
+p3: traitor, traitor: lost (eliminated)
+p4: hero, hero: won (the heroes escaped)"""),
+    ("level2-scenario3-4p-late-vote-heroes-seed1", 14, HOST, """\
+Hidden Roles, level 2, multiple traitors... could be!
+vote: p2 accuses p1 until 183.6 s; yes: p2 p3; waiting: p4
+the sand has run out: the game waits for the vote
+eye card: on the table; pawn put by: -
+p1's card: Traitor (traitor), traitor. You are a traitor. The heroes must not
+  get out in time, and nobody must find you out.
+p2's card: Hero (hero), hero. You are a hero. Steal the four items and get out
+  before the sand runs out.
+p3's card: Hero (hero), hero. You are a hero. Steal the four items and get out
+  before the sand runs out.
+p4's card: Hero (hero), hero. You are a hero. Steal the four items and get out
+  before the sand runs out."""),
+    ("level2-scenario3-4p-late-vote-heroes-seed1", 15, "p1", """\
+Hidden Roles, level 2, multiple traitors... could be!
+flip: p2 may flip the timer until 185.6 s
+the sand has run out: the game waits for the vote
+eye card: on the table; pawn put by: -
+out: p1 (phantom)
+revealed: p1 traitor (traitor)
+your card: Traitor (traitor), traitor. You are a traitor. The heroes must not
+  get out in time, and nobody must find you out."""),
+    ("level5-scenario1-4p-divine-heroes-seed18", 75, HOST, """\
+Hidden Roles, level 5, missions for traitors
+divining until 105 s: waiting for p4
+eye card: on the table; pawn put by: -
+revealed: p4 above-suspicion (traitor)
+p1's card: Clean record (clean-record), hero [mission: pending]. Nobody may
+  accuse you of treason, ever.
+p2's card: The mage leads the way out (mage-first), hero [mission: done]. The
+  purple mage must be the first hero to leave the mall.
+p3's card: Quick hands (quick-hands), hero [mission: done]. The theft must
+  happen before the clock shows 100 seconds.
+p4's card: Above suspicion (above-suspicion), traitor [mission: pending]. Nobody
+  may accuse you of treason, ever."""),
+]
+
+
+@pytest.mark.parametrize("name, moves, seat, block", ROLES_BLOCKS,
+                         ids=[f"{name.split('-')[0]}-{moves}-{seat}" for name, moves, seat, _ in ROLES_BLOCKS])
+def test_the_roles_block_reads_as_written(name, moves, seat, block):
+    """The Hidden Roles block under the board, whole, at the moments that show each of its
+    lines (goldens cut after ``moves`` inputs): an open vote and who it waits for, the
+    accuser's flip, the sand run out while a vote is open, a phantom out, the revealed cards,
+    the divining, each card's mission, a seat's own card, and the end's line per player."""
+    path = Path(__file__).resolve().parents[1] / "transcripts" / "magic-maze" / f"roles-{name}.yaml"
+    session = transcript.replayed(transcript.read(path).until(moves))
+    board = session.render(seat)
+    assert board[board.index("Hidden Roles, "):] == block
