@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -417,3 +418,26 @@ def test_the_progress_bar_draws_on_a_terminal_at_most_every_tenth_of_a_second_an
     assert capsys.readouterr().err.startswith("\r[####################] 4/4  2.0 games/s  ETA 00:00")
     bar.close()
     assert capsys.readouterr().err == "\n"
+
+
+def test_a_tournament_reports_its_games_per_second_and_no_rate_when_no_time_passed(tmp_path, monkeypatch):
+    """The last line and ``--json`` give the games played by this run per second of it; a run
+    that took no time at all (here a frozen clock) gives no rate rather than dividing by 0."""
+    args = ["match", "mafia", "--players", "6", "a=random", "b=sleuth", "--games", "2", "--workers", "1"]
+    r = run(*args, "--out", tmp_path / "t", "--json")
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.output.splitlines()[-1])
+    assert summary["played"] == 2 and summary["seconds"] > 0
+    assert summary["games_per_s"] == pytest.approx(2 / summary["seconds"], rel=0.01)
+    r = run(*args, "--out", tmp_path / "u")
+    assert r.exit_code == 0, r.output
+    assert re.search(r"in \d+\.\d s, \d+\.\d games/s \(1 workers\)$", r.output.rstrip()), r.output
+    real = Tournament.run
+    monkeypatch.setattr(Tournament, "run", lambda self, folder, pool, **kw: real(self, folder, pool, clock=lambda: 5.0, **kw))
+    r = run(*args, "--out", tmp_path / "v", "--json")
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.output.splitlines()[-1])
+    assert (summary["played"], summary["seconds"], summary["games_per_s"]) == (2, 0.0, None)
+    r = run(*args, "--out", tmp_path / "w")
+    assert r.exit_code == 0, r.output
+    assert r.output.rstrip().endswith("played by this run\nin 0.0 s (1 workers)"), r.output
