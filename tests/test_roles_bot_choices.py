@@ -241,3 +241,51 @@ def test_a_hero_its_rule_blocks_stares_at_each_next_seat_in_turn_never_at_itself
         stares.append(move_name(move))
         s.submit("p1", move_name(move))
     assert stares == ["stare p2", "stare p3", "stare p4", "stare p2"]
+
+
+def test_a_heros_step_that_would_fail_its_mission_gives_way_to_the_next_step_of_the_plan_it_may_play(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_keeping_mission``: when the plan's step would fail the seat's pending mission, the seat
+    plays the first other step of the plan whose action it holds, that it may play now and that
+    does not fail the mission; with none, the step all the same (the team's heist first). The
+    plan and which steps fail are stand-ins; the holding and the playing are the game's (p1
+    holds vortex and west, p2 explore and south)."""
+    s = roles_game("1", ["mage-first", "elf-last", "traitor", "master-thief"], level=3)
+    state, me = s.state, bot.seat_of(s.state, "p1")
+    moves = {move_name(m): m for m in state.legal_moves("p1") + state.legal_moves("p2")}
+    wanted, failing = moves["move purple west 1"], moves["vortex yellow 1a.d1"]
+    theirs, good, also_good = moves["move orange south 1"], moves["vortex green 1a.a4"], moves["move green west 1"]
+    monkeypatch.setattr(bot, "_fails_mission", lambda state, me, step: step in (wanted, failing))
+    plan = [wanted, theirs, failing, good, also_good]
+    monkeypatch.setattr(bot.planner, "plans", lambda state: plan)
+    assert bot._keeping_mission(state, me, wanted) == good
+    plan[:] = [wanted, theirs, failing]  # nothing else it may play: the plan's step
+    assert bot._keeping_mission(state, me, wanted) == wanted
+    plan[:] = [wanted, failing, also_good]
+    monkeypatch.setattr(bot, "_fails_mission", lambda state, me, step: False)  # nothing fails: the step
+    assert bot._keeping_mission(state, me, wanted) == wanted
+
+
+def test_a_hero_leaving_last_breaks_nothing_once_it_is_the_last_inside() -> None:
+    """``hero-leaves-last`` (p2: the green hero leaves last): the step that takes green out fails
+    the mission while other heroes are inside, and fails nothing once green is the last one
+    (the others staged out)."""
+    s = roles_game("1", ["mage-first", "elf-last", "traitor", "master-thief"], level=3)
+    state = s.state
+    for _ in range(400):
+        a = planner.analyse(state)
+        greens = [r.first for g, r in a.maps["green"].first_steps() if state.exit_usable(g, "green")] \
+            if "green" in a.maps else []
+        if state.theft and greens:
+            break
+        seat, move = next((x, m) for x in s.seats if (m := planner.choose(state, x)) is not None)
+        s.submit(seat, move_name(move))
+    (step,) = greens
+    assert [h for h, g in state.heroes.items() if g is not None] == ["purple", "yellow", "green"]
+    assert bot._fails_mission(state, bot.seat_of(state, "p2"), step)
+    for hero in ("purple", "yellow"):
+        state.heroes[hero] = None
+        state.escaped.append(hero)
+    me = bot.seat_of(state, "p2")
+    assert me.view["you"]["mission"]["status"] == "pending"
+    assert not bot._fails_mission(state, me, step)
