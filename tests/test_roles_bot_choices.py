@@ -13,7 +13,7 @@ import pytest
 from arbiter.engine import transcript as tr
 from arbiter.engine.bench import play_random
 from arbiter.engine.games.magic_maze import planner
-from arbiter.engine.games.magic_maze.moves import move_name
+from arbiter.engine.games.magic_maze.moves import Move, move_name
 from arbiter.engine.games.magic_maze.roles import bot
 from arbiter.engine.games.magic_maze.roles.bot import THRESHOLD, VOTE_YES
 from arbiter.engine.session import Session
@@ -289,3 +289,23 @@ def test_a_hero_leaving_last_breaks_nothing_once_it_is_the_last_inside() -> None
     me = bot.seat_of(state, "p2")
     assert me.view["you"]["mission"]["status"] == "pending"
     assert not bot._fails_mission(state, me, step)
+
+
+@pytest.mark.parametrize("card, played", [("small-steps", "move purple west 1"), ("mage-first", "vortex green 1a.a4")])
+def test_a_hero_that_may_not_play_the_plans_step_plays_one_square_of_it_or_another_step_it_holds(
+        monkeypatch: pytest.MonkeyPatch, card: str, played: str) -> None:
+    """``_hero_step`` when the seat may not play the plan's step: a hero whose rule allows only
+    single steps (``small-steps``) moves the step's hero one square its way; any other seat
+    plays the plan's first other step whose action it holds and that it may play now. The plan
+    is a stand-in: a move west too long for the wall (p1 holds vortex and west), a step of
+    another seat's action (p2's south), one of p1's own that the wall refuses, then p1's
+    vortex."""
+    s = roles_game("1", [card, "elf-last", "traitor", "master-thief"], level=3)
+    state, me = s.state, bot.seat_of(s.state, "p1")
+    wanted = Move("move", hero="purple", direction="W", squares=3)
+    theirs, refused = Move("move", hero="orange", direction="S", squares=1), Move("move", hero="green", direction="W", squares=2)
+    vortex = next(m for m in state.legal_moves("p1") if move_name(m) == "vortex green 1a.a4")
+    assert not state.would_accept("p1", wanted) and not state.would_accept("p1", refused)
+    monkeypatch.setattr(bot.planner, "choose", lambda state, seat: wanted)
+    monkeypatch.setattr(bot.planner, "plans", lambda state: [wanted, theirs, refused, vortex])
+    assert move_name(bot._hero_step(state, me)) == played
