@@ -309,3 +309,20 @@ def test_a_hero_that_may_not_play_the_plans_step_plays_one_square_of_it_or_anoth
     monkeypatch.setattr(bot.planner, "choose", lambda state, seat: wanted)
     monkeypatch.setattr(bot.planner, "plans", lambda state: [wanted, theirs, refused, vortex])
     assert move_name(bot._hero_step(state, me)) == played
+
+
+def test_the_seat_a_blocked_holder_stares_at_gives_it_the_pawn_and_no_other_seat_does() -> None:
+    """p1 (``needs-a-push``) holds the plan's step but may act only with the pawn in front of
+    it: its stare at p2 ("I cannot") is answered by p2 giving it the pawn; p3 and p4, who might
+    give it too, were not asked. A stare by a seat that holds no step of the plan asks nothing."""
+    s = roles_game("1", ["needs-a-push", "mage-first", "barbarian-first", "mute"])
+    state = s.state
+    bot.watch_of(state)
+    s.submit("p3", "stare p2")
+    bot.watch_of(state)
+    assert bot._help_blocked(state, bot.seat_of(state, "p2")) is None
+    s.submit("p1", "stare p2")
+    bot.watch_of(state)
+    answers = {x: bot._help_blocked(state, bot.seat_of(state, x)) for x in ("p2", "p3", "p4")}
+    assert {x: m and move_name(m) for x, m in answers.items()} == {"p2": "pawn p1", "p3": None, "p4": None}
+    assert all(state.would_accept(x, Move("pawn", seat="p1")) for x in ("p3", "p4"))  # they could have
