@@ -1,6 +1,16 @@
-"""What the end-to-end tests of the ``arbiter`` command (``test_cli_*.py``) share: FBI vs
-Mafia's data and seats, bot programs written as small scripts (good, slow, deaf, crashing,
-illegal), a finished game's transcript, and readings of a printed board.
+"""What the end-to-end tests of the ``arbiter`` command (``test_cli_play.py``, ``test_cli_bots.py``,
+``test_cli_records.py``) share: FBI vs Mafia's data and seats, bot programs written as small scripts
+(good, slow, deaf, crashing, illegal), a finished game's transcript, and readings of a printed
+board.
+
+Most commands run in-process with Click's ``CliRunner``. Tests with external bots (``--bot
+SEAT=exec:...``) run the referee as a child process with a hard timeout instead, so a referee that
+hangs on a bot fails the test rather than hanging the suite.
+
+A user mistake must never produce a Python traceback: ``clean`` checks that for every result. Known
+bugs are written as the correct behaviour and marked ``xfail(strict=True)``; set-up checks inside
+those tests raise ``RuntimeError`` (not ``AssertionError``) so that only the bug's own assertion can
+satisfy the xfail.
 """
 
 from __future__ import annotations

@@ -12,6 +12,8 @@ Default 6x6 layout (3v3):           Default 7x7 layout (4v4):
  5 Yuri Zora  Abel Bea   Cyril Dora   5 Cyril Dora  Emil  Flora Gus   Hana  Ivo
  6 Emil Flora Gus  Hana  Ivo   Jade   6 Jade  Karl  Lena  Milo  Nora  Otto  Pia
                                       7 Rex   Sofia Theo  Uma   Vito  Wren  Zeno
+
+Every input under test goes through ``Session.submit``.
 """
 
 from __future__ import annotations

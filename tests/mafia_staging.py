@@ -14,6 +14,9 @@ outcome):
     SIX (default 6):    p1 Boss, p2 Mafia, p3 Seducer, p4 Chief, p5 Civilian, p6 Civilian.
     ALL (custom 8):     p1 Boss, p2 Mafia, p3 Seducer, p4 Chief, p5 Police, p6 Civilian,
                         p7 Chameleon, p8 Fighter.    Night: p3, p1 (+p2), p4 (+p5), p7, p8.
+
+Games are driven only through ``Session.submit`` and read through the state's view, awaiting, legal
+inputs and result, and the event log.
 """
 
 from __future__ import annotations

@@ -2,6 +2,11 @@
 share: the game's data and goldens, the board as printed (split into its parts, its squares'
 codes and walls, and their legend), a transcript's moves and notes, a replay's verdict, and
 the environment a referee child process runs in.
+
+Commands run in-process with Click's ``CliRunner``; tests with external bots (``exec:``) or typed
+lines arriving over time run the referee as a child process with a hard timeout, so a referee that
+hangs fails the test instead of hanging the suite. A user mistake must never produce a Python
+traceback: ``clean`` checks that for every result.
 """
 
 from __future__ import annotations

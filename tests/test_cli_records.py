@@ -1,15 +1,8 @@
-"""End-to-end tests of the ``arbiter`` command (``cli.main.main``): ``replay``, ``show``,
-resuming a game, and ``validate``.
+"""End-to-end tests of the ``arbiter`` command (``cli.main.main``): ``replay``, ``show``, resuming a
+game, and ``validate``.
 
-Most commands run in-process with Click's ``CliRunner``. Tests with external bots
-(``--bot SEAT=exec:...``) run the referee as a child process with a hard timeout instead, so a
-referee that hangs on a bot fails the test rather than hanging the suite.
-
-A user mistake must never produce a Python traceback: ``clean`` checks that for every result.
-Known bugs are written as the correct behaviour and marked ``xfail(strict=True)``; set-up
-checks inside those tests raise ``RuntimeError`` (not ``AssertionError``) so that only the
-bug's own assertion can satisfy the xfail. Shared data, bots and readings:
-``tests/cli_staging.py``.
+How these tests run (in-process, or a child process with a hard timeout for external bots; never a
+traceback; known bugs as strict xfails) and what they share: ``tests/cli_staging.py``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
-"""The FBI vs Mafia rules, one focused test per rule: the actions' ranges, shifting rows and
-columns, and each role's turn and actions.
+"""The FBI vs Mafia rules, one focused test per rule: the actions' ranges, shifting rows and columns,
+and each role's turn and actions.
 
-Authority: the rules as implemented, docs/rules/fbi-vs-mafia.md. Positions are staged by
-``tests/fbi_staging.py`` (recorded chance outcomes, tokens put on cards; the default layouts
-drawn there); every input under test goes through ``Session.submit``.
+Authority: the rules as implemented, docs/rules/fbi-vs-mafia.md; how positions are staged (every
+input under test through ``Session.submit``): ``tests/fbi_staging.py``.
 """
 
 from __future__ import annotations

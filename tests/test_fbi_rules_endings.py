@@ -1,8 +1,7 @@
 """The FBI vs Mafia rules, one focused test per rule: winning and surrendering.
 
-Authority: the rules as implemented, docs/rules/fbi-vs-mafia.md. Positions are staged by
-``tests/fbi_staging.py`` (recorded chance outcomes, tokens put on cards; the default layouts
-drawn there); every input under test goes through ``Session.submit``.
+Authority: the rules as implemented, docs/rules/fbi-vs-mafia.md; how positions are staged (every
+input under test through ``Session.submit``): ``tests/fbi_staging.py``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
-"""The Classic Mafia rules, one focused test per rule: the Chameleon's and the Fighter's
-nights, deaths at dawn, and the order the night calls its steps in.
+"""The Classic Mafia rules, one focused test per rule: the Chameleon's and the Fighter's nights, deaths
+at dawn, and the order the night calls its steps in.
 
-Authority: the rules as implemented, docs/rules/mafia.md. Deals are staged by
-``tests/mafia_staging.py`` (which lists them); games are driven only through ``Session.submit``
-and read through the state's view, awaiting, legal inputs and result, and the event log.
+Authority: the rules as implemented, docs/rules/mafia.md; the deals and how games are driven:
+``tests/mafia_staging.py``.
 """
 
 from __future__ import annotations

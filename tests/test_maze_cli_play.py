@@ -1,16 +1,8 @@
-"""End-to-end tests of the ``arbiter`` command for Magic Maze (``docs/rules/magic-maze.md``): whole games
-with the built-in bots, and a newcomer's first game by hand.
+"""End-to-end tests of the ``arbiter`` command for Magic Maze (``docs/rules/magic-maze.md``): whole
+games with the built-in bots, and a newcomer's first game by hand.
 
-The by-hand games below were found by playing in-process first (``legal p1``). Scenario 1,
-seed 1, solo: the heroes start purple 1a.b2, yellow 1a.c2, green 1a.b3, orange 1a.c3, and the
-action deck turns east, escalator, explore, west, north, south, vortex. Two players: p1 holds
-vortex + north + east, p2 escalator + explore + south + west.
-
-Commands run in-process with Click's ``CliRunner``; tests with external bots (``exec:``) or
-typed lines arriving over time run the referee as a child process with a hard timeout, so a
-referee that hangs fails the test instead of hanging the suite. A user mistake must never
-produce a Python traceback: ``clean`` checks that for every result. Shared data and readings:
-``tests/maze_cli_staging.py``.
+How these tests run (in-process, or a child process with a hard timeout; never a traceback) and what
+they share: ``tests/maze_cli_staging.py``.
 """
 
 from __future__ import annotations

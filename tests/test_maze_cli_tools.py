@@ -1,11 +1,8 @@
-"""End-to-end tests of the ``arbiter`` command for Magic Maze (``docs/rules/magic-maze.md``): ``show`` and
-the legend, ``bench`` and ``validate``.
+"""End-to-end tests of the ``arbiter`` command for Magic Maze (``docs/rules/magic-maze.md``): ``show``
+and the legend, ``bench`` and ``validate``.
 
-Commands run in-process with Click's ``CliRunner``; tests with external bots (``exec:``) or
-typed lines arriving over time run the referee as a child process with a hard timeout, so a
-referee that hangs fails the test instead of hanging the suite. A user mistake must never
-produce a Python traceback: ``clean`` checks that for every result. Shared data and readings:
-``tests/maze_cli_staging.py``.
+How these tests run (in-process, or a child process with a hard timeout; never a traceback) and what
+they share: ``tests/maze_cli_staging.py``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """The Magic Maze rules, one focused test per rule: the security cameras and the crystal ball.
 
-Authority: the rules as implemented, docs/rules/magic-maze.md, and the decisions taken by the
-engine. Games are staged by ``tests/maze_staging.py`` (recorded chance outcomes, heroes put on
-squares; the start tile 1A drawn there); every input under test goes through ``Session.submit``.
+Authority: the rules as implemented, docs/rules/magic-maze.md, and the engine's decisions; how games
+are staged (every input under test through ``Session.submit``): ``tests/maze_staging.py``.
 """
 
 from __future__ import annotations

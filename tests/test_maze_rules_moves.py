@@ -1,11 +1,10 @@
-"""The Magic Maze rules, one focused test per rule: moving the heroes (a straight move enters
-every square on its path: hourglasses flip, usable exits take the hero out and stop the move,
-the barbarian disables cameras; a bare ``move HERO DIR`` goes as far as it can and is recorded
-with its count), vortexes and escalators, and the explorations refused.
+"""The Magic Maze rules, one focused test per rule: moving the heroes (a straight move enters every
+square on its path: hourglasses flip, usable exits take the hero out and stop the move, the
+barbarian disables cameras; a bare ``move HERO DIR`` goes as far as it can and is recorded with its
+count), vortexes and escalators, and the explorations refused.
 
-Authority: the rules as implemented, docs/rules/magic-maze.md, and the decisions taken by the
-engine. Games are staged by ``tests/maze_staging.py`` (recorded chance outcomes, heroes put on
-squares; the start tile 1A drawn there); every input under test goes through ``Session.submit``.
+Authority: the rules as implemented, docs/rules/magic-maze.md, and the engine's decisions; how games
+are staged (every input under test through ``Session.submit``): ``tests/maze_staging.py``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""The line protocol of docs/protocol.md: the kinds of error, time stamps,
-and the end of a game (game over, quit).
+"""The line protocol of docs/protocol.md: the kinds of error, time stamps, and the end of a game (game
+over, quit).
 
-Authority: docs/protocol.md. The garbage-line property tests found two bugs here (Unicode
-digits crashing int(), refused stamped meta-commands moving the clock); both are fixed and
-pinned by tests. Sessions, frames and staged positions: ``tests/protocol_staging.py``.
+Authority: docs/protocol.md. Sessions, frames and staged positions: ``tests/protocol_staging.py``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""The line protocol of docs/protocol.md: a seat's session, the Match
-driver at the end of its input, and interrupts.
+"""The line protocol of docs/protocol.md: a seat's session, the Match driver at the end of its input,
+and interrupts.
 
-Authority: docs/protocol.md. The garbage-line property tests found two bugs here (Unicode
-digits crashing int(), refused stamped meta-commands moving the clock); both are fixed and
-pinned by tests. Sessions, frames and staged positions: ``tests/protocol_staging.py``.
+Authority: docs/protocol.md. Sessions, frames and staged positions: ``tests/protocol_staging.py``.
 """
 
 from __future__ import annotations
