@@ -5,7 +5,8 @@ referee"): before each ``go SEAT KIND`` line it is sent the ``event:`` lines its
 and its ``legal:``, ``form:`` and ``resign:`` lines, and it answers with one line.
 
 The referee never blocks on a bot and no bot outlives it. Each bot runs in a process group of
-its own, which ``close`` ends whole (SIGTERM, then SIGKILL). There are no threads: the bots'
+its own, which ``close`` ends whole (SIGTERM, then SIGKILL); a referee killed outright (SIGKILL,
+so nothing of it runs) takes its bots' processes with it on Linux (``_die_with_referee``). There are no threads: the bots'
 pipes are non-blocking and one selector loop (``_pump``) serves every bot whenever the referee
 waits for any of them. Input goes through an outbox, written as the bot reads; output is read
 as bytes and split into lines of at most ``MAX_LINE_BYTES``; stderr is drained all along, its
@@ -28,6 +29,8 @@ import selectors
 import shlex
 import signal
 import subprocess
+import sys
+import threading
 import time
 from collections import deque
 from pathlib import Path
@@ -93,6 +96,37 @@ class RandomBot:
 
 _selector: selectors.BaseSelector | None = None
 _live: set[ProcessBot] = set()
+_prctl: object = None
+"""libc's ``prctl``, loaded (ctypes: ~5 ms a command need not pay) when the first bot starts."""
+
+
+def _die_with_referee() -> object:
+    """A ``preexec_fn`` asking Linux to kill the bot (SIGKILL) when the referee dies, or None
+    where that is not to be had: not Linux, no ``prctl``, or where running code between fork
+    and exec is not safe or not meant. The signal follows the thread that starts the child, so
+    only the main thread asks (it lives as long as the process), and only while it is the one
+    thread (the child of a process with threads may find a lock held for ever)."""
+    global _prctl
+    if not sys.platform.startswith("linux") or threading.current_thread() is not threading.main_thread() \
+            or threading.active_count() != 1:
+        return None
+    if _prctl is None:
+        try:
+            import ctypes
+
+            _prctl = ctypes.CDLL(None, use_errno=True).prctl
+        except (OSError, AttributeError):
+            _prctl = False
+    if not _prctl:
+        return None
+    prctl, parent = _prctl, os.getpid()
+
+    def in_the_child() -> None:
+        prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the referee died before the signal was asked for
+            os._exit(1)
+
+    return in_the_child
 
 
 def _loop() -> selectors.BaseSelector:
@@ -178,7 +212,8 @@ class ProcessBot:
             if log is not None:
                 self._log = _open_log(seat, log)
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, bufsize=0, start_new_session=True)
+                                         stderr=subprocess.PIPE, bufsize=0, start_new_session=True,
+                                         preexec_fn=_die_with_referee())  # type: ignore[arg-type]
         except (OSError, ValueError) as exc:
             if self._log is not None:
                 self._log.close()

@@ -1,7 +1,7 @@
 """The tournament's local pool when a run stops early (Ctrl-C, a failure): ``close(cancel=True)``
 stops the games running, whatever their bots are doing, rather than wait for them; a worker
 that ends its game and its bots when told to (SIGTERM) is let do so, and one that does not is
-killed after ``STOP_GRACE_S``."""
+killed after ``STOP_GRACE_S``, its bots with it."""
 
 from __future__ import annotations
 
@@ -83,12 +83,13 @@ def test_a_worker_that_does_not_stop_when_told_is_killed(tmp_path: Path, monkeyp
     try:
         within(30, p.close, True)
         assert exit_code(worker) == -signal.SIGKILL
+        assert_group_ended(bot)  # the bot went with it (the parent-death signal), stuck as it was
     finally:
         try:
             os.kill(worker.pid, signal.SIGCONT)
         except ProcessLookupError:
             pass
         try:
-            os.killpg(bot, signal.SIGKILL)  # left behind by the killed worker (see STOP_GRACE_S)
+            os.killpg(bot, signal.SIGKILL)  # (only if the test failed)
         except ProcessLookupError:
             pass
