@@ -1,11 +1,15 @@
 """A small tournament on a local Ray instance (started once for this module) writes exactly the
 files local workers write: the same records (but for the time each game took), the same
-transcripts and the same stderr logs of its exec entrant."""
+transcripts and the same stderr logs of its exec entrant; and a Ray pool cancelled (Ctrl-C, a
+failure) stops the game it is running rather than wait for it. One test, so that the suite
+starts Ray once (its workers would each start their own)."""
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import time
 
 import pytest
 
@@ -14,6 +18,7 @@ from arbiter.engine.arena.pool import RayPool, connect_ray, source_root
 from arbiter.engine.arena.results import Folder
 from arbiter.engine.arena.tournament import Tournament, configuration
 from tests.helpers import REPO
+from tests.hostile import within
 from tests.test_arena_run import play, transcripts, without_time
 
 ENTRANTS = [Entrant("rnd", "random"), Entrant("sleuth", "sleuth"),
@@ -27,7 +32,7 @@ def ray():
     r.shutdown()
 
 
-def test_ray_writes_the_files_local_workers_write(tmp_path, ray):
+def test_ray_writes_the_files_local_workers_write_and_stops_a_game_when_cancelled(tmp_path, ray):
     # the local instance is ours, made with the runtime environment that puts this tree first
     env_vars = ray.get_runtime_context().runtime_env.get("env_vars", {})
     assert env_vars.get("PYTHONPATH", "").split(os.pathsep)[0] == source_root()
@@ -41,3 +46,25 @@ def test_ray_writes_the_files_local_workers_write(tmp_path, ray):
     assert transcripts(tmp_path / "ray") == transcripts(tmp_path / "local")
     assert any(name.endswith(".stderr.log") for name in transcripts(tmp_path / "ray"))
     assert (tmp_path / "ray" / "results.jsonl").read_text().count("\n") == 3
+    # cancelled while a bot is stuck (a time-out of two minutes): the pool neither waits for the
+    # game nor asks the busy actor to close; it kills the actor (whose bot then sees its input close)
+    stuck, named = tmp_path / "stuck.py", tmp_path / "stuck.pid"
+    stuck.write_text("import os, sys, time\nfor line in sys.stdin:\n    if line.startswith('go'):\n"
+                     "        open(sys.argv[1], 'w').write(str(os.getpid()))\n        time.sleep(120)\n")
+    entrants = [Entrant("stuck", f"exec:{sys.executable} {stuck} {named}"), Entrant("rnd", "random")]
+    config = configuration("fbi-mafia", entrants, 2, modes=("duel-3v3",), bot_timeout=120.0, cwd=str(tmp_path))
+    t = Tournament({"format": 1, **config})
+    pool = RayPool(t.settings, 1, "local")
+    pool.submit(next(g for g in t.games if g.entrants[0] == "stuck"))
+    deadline = time.monotonic() + 60
+    while not (named.exists() and named.read_text()):
+        assert time.monotonic() < deadline, "set-up: the stuck bot was never asked to move"
+        time.sleep(0.05)
+    try:
+        within(30, pool.close, True)
+        assert pool.busy == 0
+    finally:
+        try:
+            os.killpg(int(named.read_text()), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
