@@ -134,6 +134,30 @@ def test_a_referee_killed_outright_takes_its_bots_process_with_it(tmp_path: Path
         referee.wait(10)
 
 
+def test_the_parent_death_signal_is_asked_for_only_from_a_lone_main_thread() -> None:
+    """Code run between fork and exec is safe only where no other thread may hold a lock, and
+    the signal follows the thread that starts the child: a bot started from another thread, or
+    while other threads run (as here: this test's own), gets no ``preexec_fn``; the killed
+    referee's tests above start their bots from a lone main thread, where it is asked for."""
+    import threading
+
+    from arbiter.engine import bots
+
+    found: list[object] = []
+    worker = threading.Thread(target=lambda: found.append(bots._die_with_referee()))
+    worker.start()
+    worker.join(10)
+    assert found == [None]
+    hold = threading.Event()
+    other = threading.Thread(target=hold.wait)
+    other.start()
+    try:
+        assert bots._die_with_referee() is None  # this (the main) thread, but not alone
+    finally:
+        hold.set()
+        other.join(10)
+
+
 def test_a_bot_that_exits_when_its_input_closes_is_closed_at_once(tmp_path: Path) -> None:
     bot = ProcessBot("mafia", f"{sys.executable} {EXAMPLE} 1", 5)
     assert within(5, bot.choose, duel()) in duel().state.legal_inputs("mafia")
