@@ -15,6 +15,9 @@ from arbiter.engine import registry, transcript
 from arbiter.engine.errors import InputError
 from arbiter.engine.events import HOST
 from arbiter.engine.games.magic_maze import data as mm
+from arbiter.engine.games.magic_maze import planner
+from arbiter.engine.games.magic_maze.moves import move_name
+from arbiter.engine.games.magic_maze.roles import bot
 from arbiter.engine.session import Session
 
 from tests.helpers import roles_game
@@ -83,3 +86,22 @@ def refused(s: Session, line: str) -> str:
         play(s, line)
     assert (s.state.view(HOST), len(s.events), len(s.entries)) == before, line
     return info.value.message
+
+
+def game(scenario: str = "1", players: int = 4, level: int = 1, seed: int = 1) -> Session:
+    return Session(MAZE, scenario, seed=seed, options={"players": players, "roles": level})
+
+
+def plan_steps(s: Session, n: int) -> None:
+    """``n`` inputs of the team plan, played by whoever holds them (the base planner)."""
+    for _ in range(n):
+        for seat in s.seats:
+            move = planner.choose(s.state, seat)
+            if move is not None:
+                s.submit(seat, move_name(move))
+                break
+        bot.watch_of(s.state)  # the table watches every position, as a match's bots do
+
+
+def traitor_of(s: Session) -> str:
+    return next(x for x in s.seats if s.state.side_of(x) == "traitor")

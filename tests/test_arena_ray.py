@@ -17,9 +17,10 @@ from arbiter.engine.arena.entrants import Entrant
 from arbiter.engine.arena.pool import RayPool, connect_ray, source_root
 from arbiter.engine.arena.results import Folder
 from arbiter.engine.arena.tournament import Tournament, configuration
+
 from tests.helpers import REPO
 from tests.hostile import within
-from tests.test_arena_run import play, transcripts, without_time
+from tests.arena_staging import play, transcripts, without_time
 
 ENTRANTS = [Entrant("rnd", "random"), Entrant("sleuth", "sleuth"),
             Entrant("example", f"exec:{sys.executable} {REPO / 'docs' / 'examples' / 'random_bot.py'} 4")]

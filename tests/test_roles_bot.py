@@ -24,7 +24,9 @@ from arbiter.engine.games.magic_maze.moves import move_name
 from arbiter.engine.games.magic_maze.roles import bot
 from arbiter.engine.games.magic_maze.roles.state import HERO_VERBS, HiddenRolesState
 from arbiter.engine.session import Session
-from tests.test_roles_hidden_info import REVEALING, start, twins
+
+from tests.roles_staging import game, plan_steps, traitor_of
+from tests.roles_twins import REVEALING, start, twins
 
 MAZE = registry.get("magic-maze")
 
@@ -153,19 +155,6 @@ def test_a_bot_that_peeks_is_caught(monkeypatch):
 
 
 # ------------------------------------------------------------------------------------ staged play
-def game(scenario: str = "1", players: int = 4, level: int = 1, seed: int = 1) -> Session:
-    return Session(MAZE, scenario, seed=seed, options={"players": players, "roles": level})
-
-
-def plan_steps(s: Session, n: int) -> None:
-    """``n`` inputs of the team plan, played by whoever holds them (the base planner)."""
-    for _ in range(n):
-        for seat in s.seats:
-            move = planner.choose(s.state, seat)
-            if move is not None:
-                s.submit(seat, move_name(move))
-                break
-        bot.watch_of(s.state)  # the table watches every position, as a match's bots do
 
 
 def sabotage(s: Session, seat: str, times: int) -> None:
@@ -184,10 +173,6 @@ def sabotage(s: Session, seat: str, times: int) -> None:
             bot.watch_of(s.state)
             return
     raise AssertionError(f"{seat} found no sabotage")
-
-
-def traitor_of(s: Session) -> str:
-    return next(x for x in s.seats if s.state.side_of(x) == "traitor")
 
 
 def test_a_hero_accuses_the_seat_that_visibly_sabotaged():

@@ -17,8 +17,9 @@ from arbiter.engine.games.magic_maze.moves import Move, move_name
 from arbiter.engine.games.magic_maze.roles import bot
 from arbiter.engine.games.magic_maze.roles.bot import THRESHOLD, VOTE_YES
 from arbiter.engine.session import Session
+
 from tests.helpers import roles_game
-from tests.test_roles_bot import MAZE, game, traitor_of
+from tests.roles_staging import MAZE, game, traitor_of
 
 BELOW = 0.01
 """How far under a bound a score is planted to be under it."""

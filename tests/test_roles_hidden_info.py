@@ -29,14 +29,12 @@ import pytest
 from arbiter.engine import registry
 from arbiter.engine.chance import ChanceRecord
 from arbiter.engine.errors import GameOverError, InputError
-from arbiter.engine.games.magic_maze import data as mm
-from arbiter.engine.games.magic_maze.roles import data as rd
 from arbiter.engine.games.magic_maze.roles.state import HiddenRolesState
 from arbiter.engine.session import Session
 
+from tests.roles_twins import REVEALING, start, twins
+
 MAZE = registry.get("magic-maze")
-D = mm.load()
-REVEALING = ("reveal", "failed")
 GAMES = [  # scenario, players, level, seed, steps
     ("2", 3, 1, 1, 70), ("3", 4, 2, 2, 70), ("4", 5, 3, 1, 60), ("7", 8, 3, 3, 40), ("6", 6, 4, 1, 60),
     ("5", 7, 5, 2, 50), ("1", 4, 5, 4, 90),
@@ -44,49 +42,6 @@ GAMES = [  # scenario, players, level, seed, steps
 
 
 # ------------------------------------------------------------------------------------ twins
-def start(scenario: str, players: int, level: int, seed: int, recs: list[ChanceRecord] = ()) -> Session:
-    return Session(MAZE, scenario, seed=seed, options={"players": players, "roles": level}, recorded=recs)
-
-
-def places(s: Session) -> dict[str, int]:
-    """Where in the ``roles`` outcome each seat's card lies (after the cards it discarded)."""
-    (deal,) = [r for r in s.chance.records if r.label == "roles"]
-    feats = rd.features(D, s.state.scenario)
-    out, k = {}, 0
-    for seat in s.seats:
-        while not rd.load().cards[deal.outcome[k]].condition.met(len(s.seats), feats):
-            k += 1
-        out[seat] = k
-        k += 1
-    return out
-
-
-def twins(s: Session, me: str, rng: random.Random) -> list[tuple[str, list[ChanceRecord]]]:
-    """Deals that differ from ``s``'s only in seats other than ``me``."""
-    recs = list(s.chance.records)
-    i = next(k for k, r in enumerate(recs) if r.label == "roles")
-    outcome = list(recs[i].outcome)
-    at = places(s)
-    feats = rd.features(D, s.state.scenario)
-    others = [x for x in s.seats if x != me]
-    out = []
-    pairs = [(x, y) for x in others for y in others if x < y and outcome[at[x]] != outcome[at[y]]]
-    if pairs:
-        x, y = rng.choice(pairs)
-        twin = list(outcome)
-        twin[at[x]], twin[at[y]] = twin[at[y]], twin[at[x]]
-        out.append((f"swap {x} {y}", twin))
-    last = max(at.values())
-    spare = [k for k in range(last + 1, len(outcome))
-             if rd.load().cards[outcome[k]].condition.met(len(s.seats), feats)]
-    x = rng.choice(others)
-    spare = [k for k in spare if outcome[k] != outcome[at[x]]]
-    if spare:
-        k = rng.choice(spare)
-        twin = list(outcome)
-        twin[at[x]], twin[k] = twin[k], twin[at[x]]
-        out.append((f"{x} gets {outcome[k]}", twin))
-    return [(name, recs[:i] + [ChanceRecord("roles", twin)] + recs[i + 1:]) for name, twin in out]
 
 
 # ------------------------------------------------------------------------------------ probes

@@ -14,8 +14,9 @@ import random
 from arbiter.engine.games.magic_maze.roles import bot
 from arbiter.engine.games.magic_maze.roles.bot import STALL, THRESHOLD, VOTE, VOTE_YES
 from arbiter.engine.session import Session
+
 from tests.helpers import roles_game
-from tests.test_roles_bot import MAZE, game, plan_steps, traitor_of
+from tests.roles_staging import MAZE, game, plan_steps, traitor_of
 
 HOLDER = "p1"
 

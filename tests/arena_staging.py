@@ -1,0 +1,32 @@
+"""What the tournament tests (``test_arena_run.py``, ``test_arena_ray.py``) share: a small
+tournament played by local workers into a folder, its records without their times, and the
+transcripts it wrote.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arbiter.engine.arena.entrants import Entrant
+from arbiter.engine.arena.pool import LocalPool
+from arbiter.engine.arena.results import Folder
+from arbiter.engine.arena.tournament import Tournament, configuration
+
+def play(directory: Path, workers: int = 1, **kw) -> tuple[Tournament, list[dict]]:
+    """A tournament played with ``workers`` local workers into ``directory``; its records."""
+    entrants = kw.pop("entrants", [Entrant("rnd", "random"), Entrant("sleuth", "sleuth")])
+    game = kw.pop("game", "mafia")
+    config = configuration(game, entrants, kw.pop("games", 6), **{"players": 6, **kw}, cwd=str(directory.parent))
+    folder = Folder.create(directory, config)
+    t = Tournament({"format": 1, **config})
+    outcome = t.run(folder, LocalPool(t.settings, workers, directory))
+    folder.unlock()
+    return t, outcome.records
+
+
+def without_time(records: list[dict]) -> list[dict]:
+    return [{k: v for k, v in r.items() if k != "time"} for r in records]
+
+
+def transcripts(directory: Path) -> dict[str, str]:
+    return {p.name: p.read_text() for p in sorted((directory / "transcripts").iterdir())}
