@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from arbiter.engine.events import HOST, Event
-from arbiter.engine.games.fbi_mafia.grid import cell_name, cells
+from arbiter.engine.games.fbi_mafia.grid import cell_name
 from arbiter.engine.session import Session
 
 from tests.fbi_twins import FBI, MAX_INPUTS, MODES, SEEDS, spec

@@ -21,7 +21,8 @@ from arbiter.engine.errors import ChanceMismatchError, SyntaxInputError
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
 
-from tests.transcript_staging import FBI, deck_burner, finished, has_rebuild, moves_of
+from tests.transcript_staging import FBI, deck_burner, has_rebuild, moves_of
+from tests.transcript_staging import finished  # noqa: F401 (a fixture, asked for by name)
 
 
 # =========================================================================== chance

@@ -22,7 +22,8 @@ from arbiter.engine.errors import ChanceMismatchError, TranscriptError
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
 
-from tests.transcript_staging import FBI, MODES, ROOT, finished, log_index, moves_of
+from tests.transcript_staging import FBI, MODES, ROOT, log_index, moves_of
+from tests.transcript_staging import finished  # noqa: F401 (a fixture, asked for by name)
 
 
 # =========================================================================== determinism
