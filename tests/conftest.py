@@ -38,7 +38,7 @@ SLOW: dict[str, float] = {
     "tests/test_roles_bot.py::test_the_bot_decides_from_its_seats_knowledge_only": 5.0,
     "tests/test_transcripts_lines.py::test_a_log_line_is_what_the_yaml_library_writes": 5.0,
     "tests/test_arena_run.py::test_a_run_killed_with_sigkill_resumes_and_ends_as_an_uninterrupted_one": 4.0,
-    "tests/test_maze_play.py::test_random_legal_inputs_keep_the_invariants": 3.5,
+    "tests/test_maze_play_property.py::test_random_legal_inputs_keep_the_invariants": 3.5,
     "tests/test_mafia_invariants.py::test_invariants_hold_after_every_input": 3.5,
     "tests/test_fbi_fast_checks.py::test_one_cell_checks_answer_as_the_listings_do": 3.0,
     "tests/test_record.py::test_whatever_happens_the_written_transcript_replays_the_game": 3.0,
