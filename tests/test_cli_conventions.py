@@ -150,6 +150,24 @@ def test_a_ctrl_c_a_command_does_not_handle_ends_with_status_130(monkeypatch: py
         assert (r.exit_code, r.output) == (130, "interrupted\n"), command
 
 
+def test_a_ctrl_c_during_play_ends_with_status_130_and_names_the_transcript_to_resume(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``play`` stopped by Ctrl-C mid-game: status 130, and where a transcript is being written,
+    the message names it (the game can be resumed from it); without one, just ``interrupted``."""
+    from arbiter.engine.match import Match
+
+    def stop(self: Match):
+        yield from ()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Match, "run", stop)
+    path = tmp_path / "game.yaml"
+    r = run("play", "mafia", "--seed", 1, "--bots", "random", "--transcript", path)
+    assert r.exit_code == 130 and r.output.endswith(f"\ninterrupted; the transcript {path} can be resumed\n"), r.output
+    r = run("play", "mafia", "--seed", 1, "--bots", "random")
+    assert r.exit_code == 130 and r.output.endswith("\ninterrupted\n"), r.output
+
+
 def test_a_ctrl_c_while_the_command_starts_ends_with_status_130(tmp_path: Path) -> None:
     """A Ctrl-C while the command's modules are imported (Click, ~30 ms) ends the run as one
     at any later instant does: one line, status 130, no traceback. Here it is raised by the
