@@ -10,7 +10,22 @@ from pathlib import Path
 from arbiter.engine.arena.entrants import Entrant
 from arbiter.engine.arena.pool import LocalPool
 from arbiter.engine.arena.results import Folder
+from arbiter.engine.arena.schedule import Game
 from arbiter.engine.arena.tournament import Tournament, configuration
+
+from tests.hostile import stuck_bot
+
+
+def stuck_tournament(tmp_path: Path) -> tuple[Tournament, Game, Path]:
+    """A tournament of FBI vs Mafia duels whose bot time-out (two minutes) is far longer than
+    any test waits, one of its games, whose first seat is a ``STUCK_NAMING_ITSELF`` bot, and
+    the file that bot names its process in."""
+    command, named = stuck_bot(tmp_path)
+    entrants = [Entrant("stuck", f"exec:{command}"), Entrant("rnd", "random")]
+    config = configuration("fbi-mafia", entrants, 2, modes=("duel-3v3",), bot_timeout=120.0, cwd=str(tmp_path))
+    t = Tournament({"format": 1, **config})
+    return t, next(g for g in t.games if g.entrants[0] == "stuck"), named
+
 
 def play(directory: Path, workers: int = 1, **kw) -> tuple[Tournament, list[dict]]:
     """A tournament played with ``workers`` local workers into ``directory``; its records."""

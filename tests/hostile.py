@@ -7,6 +7,7 @@ scripts and started with this Python, sessions for them to play, and readings of
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 import time
@@ -139,6 +140,32 @@ def assert_group_ended(pgid: int) -> None:
             return
         assert time.monotonic() < deadline, f"processes of the bot's group still run or wait for us: {alive + ours}"
         time.sleep(0.01)
+
+
+def stuck_bot(tmp_path: Path) -> tuple[str, Path]:
+    """The command of a ``STUCK_NAMING_ITSELF`` bot, and the file it names its process in."""
+    named = tmp_path / "stuck.pid"
+    return script(tmp_path, "stuck", STUCK_NAMING_ITSELF, named), named
+
+
+def pid_named_in(named: Path, running: Callable[[], bool] = lambda: True, seconds: float = 60) -> int:
+    """The process a ``STUCK_NAMING_ITSELF`` bot named in ``named``, once it was asked to move;
+    a set-up failure (``RuntimeError``) if it was not within ``seconds``, or once ``running``
+    (its referee, say) says no."""
+    deadline = time.monotonic() + seconds
+    while not (named.exists() and named.read_text()):
+        if time.monotonic() > deadline or not running():
+            raise RuntimeError("test set-up went wrong: the stuck bot was never asked to move")
+        time.sleep(0.02)
+    return int(named.read_text())
+
+
+def kill_group(pgid: int) -> None:
+    """A test's clean-up: SIGKILL to what is left of process group ``pgid``, if anything."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def sleepers(token: int) -> list[int]:
@@ -285,3 +312,13 @@ print("cannot find my opening book", file=sys.stderr, flush=True)
 READY()
 sys.exit(4)
 '''
+
+STUCK_NAMING_ITSELF = r'''
+import os, sys, time
+for line in sys.stdin:
+    if line.startswith('go'):
+        open(sys.argv[1], 'w').write(str(os.getpid()))
+        time.sleep(120)
+'''
+"""A bot that names its process (in the file its argument names) when it is first asked to move,
+then neither answers nor reads again for two minutes: a game stuck on it."""

@@ -7,46 +7,24 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from arbiter.engine.arena import pool
-from arbiter.engine.arena.entrants import Entrant
 from arbiter.engine.arena.pool import LocalPool
-from arbiter.engine.arena.tournament import Tournament, configuration
-from tests.hostile import assert_group_ended, within
 
-# a bot that names its process when first asked to move, then neither answers nor reads again
-STUCK = """
-import sys, time
-for line in sys.stdin:
-    if line.startswith('go'):
-        open(sys.argv[1], 'w').write(str(__import__('os').getpid()))
-        time.sleep(120)
-"""
+from tests.arena_staging import stuck_tournament
+from tests.hostile import assert_group_ended, kill_group, pid_named_in, within
 
-
-def stuck_game(tmp_path: Path) -> tuple[LocalPool, Path]:
-    """A local pool of one worker playing one game in which a bot is stuck (a time-out of two
-    minutes, far longer than any test waits); the file that names the stuck bot's process,
-    written once it is stuck."""
-    (tmp_path / "stuck.py").write_text(STUCK, encoding="utf-8")
-    named = tmp_path / "stuck.pid"
-    entrants = [Entrant("stuck", f"exec:{sys.executable} {tmp_path / 'stuck.py'} {named}"), Entrant("rnd", "random")]
-    config = configuration("fbi-mafia", entrants, 2, modes=("duel-3v3",), bot_timeout=120.0, cwd=str(tmp_path))
-    t = Tournament({"format": 1, **config})
+def stuck_game(tmp_path: Path) -> tuple[LocalPool, int]:
+    """A local pool of one worker playing one game in which a bot is stuck; the bot's process."""
+    t, game, named = stuck_tournament(tmp_path)
     (tmp_path / "t").mkdir()
     p = LocalPool(t.settings, 1, tmp_path / "t")
-    game = next(g for g in t.games if g.entrants[0] == "stuck")  # the stuck bot moves first
     p.submit(game)
-    deadline = time.monotonic() + 60
-    while not (named.exists() and named.read_text()):
-        assert time.monotonic() < deadline, "set-up: the stuck bot was never asked to move"
-        time.sleep(0.02)
-    return p, named
+    return p, pid_named_in(named)
 
 
 def workers_of(p: LocalPool) -> list:
@@ -64,9 +42,8 @@ def exit_code(worker, seconds: float = 10) -> int | None:
 
 
 def test_a_cancelled_pool_stops_its_running_game_and_its_bots(tmp_path: Path) -> None:
-    p, named = stuck_game(tmp_path)
+    p, bot = stuck_game(tmp_path)
     (worker,) = workers_of(p)
-    bot = int(named.read_text())
     within(30, p.close, True)  # waiting for the game would take the bot's two minutes
     code = exit_code(worker)
     assert code is not None and code != -signal.SIGKILL, code  # it ended itself
@@ -76,9 +53,8 @@ def test_a_cancelled_pool_stops_its_running_game_and_its_bots(tmp_path: Path) ->
 
 def test_a_worker_that_does_not_stop_when_told_is_killed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pool, "STOP_GRACE_S", 0.3)
-    p, named = stuck_game(tmp_path)
+    p, bot = stuck_game(tmp_path)
     (worker,) = workers_of(p)
-    bot = int(named.read_text())
     os.kill(worker.pid, signal.SIGSTOP)  # SIGTERM waits while it is stopped; SIGKILL does not
     try:
         within(30, p.close, True)
@@ -89,7 +65,4 @@ def test_a_worker_that_does_not_stop_when_told_is_killed(tmp_path: Path, monkeyp
             os.kill(worker.pid, signal.SIGCONT)
         except ProcessLookupError:
             pass
-        try:
-            os.killpg(bot, signal.SIGKILL)  # (only if the test failed)
-        except ProcessLookupError:
-            pass
+        kill_group(bot)  # (only if the test failed)

@@ -7,9 +7,7 @@ starts Ray once (its workers would each start their own)."""
 from __future__ import annotations
 
 import os
-import signal
 import sys
-import time
 
 import pytest
 
@@ -19,8 +17,8 @@ from arbiter.engine.arena.results import Folder
 from arbiter.engine.arena.tournament import Tournament, configuration
 
 from tests.helpers import REPO
-from tests.hostile import within
-from tests.arena_staging import play, transcripts, without_time
+from tests.hostile import kill_group, pid_named_in, within
+from tests.arena_staging import play, stuck_tournament, transcripts, without_time
 
 ENTRANTS = [Entrant("rnd", "random"), Entrant("sleuth", "sleuth"),
             Entrant("example", f"exec:{sys.executable} {REPO / 'docs' / 'examples' / 'random_bot.py'} 4")]
@@ -49,23 +47,12 @@ def test_ray_writes_the_files_local_workers_write_and_stops_a_game_when_cancelle
     assert (tmp_path / "ray" / "results.jsonl").read_text().count("\n") == 3
     # cancelled while a bot is stuck (a time-out of two minutes): the pool neither waits for the
     # game nor asks the busy actor to close; it kills the actor (whose bot then sees its input close)
-    stuck, named = tmp_path / "stuck.py", tmp_path / "stuck.pid"
-    stuck.write_text("import os, sys, time\nfor line in sys.stdin:\n    if line.startswith('go'):\n"
-                     "        open(sys.argv[1], 'w').write(str(os.getpid()))\n        time.sleep(120)\n")
-    entrants = [Entrant("stuck", f"exec:{sys.executable} {stuck} {named}"), Entrant("rnd", "random")]
-    config = configuration("fbi-mafia", entrants, 2, modes=("duel-3v3",), bot_timeout=120.0, cwd=str(tmp_path))
-    t = Tournament({"format": 1, **config})
+    t, game, named = stuck_tournament(tmp_path)
     pool = RayPool(t.settings, 1, "local")
-    pool.submit(next(g for g in t.games if g.entrants[0] == "stuck"))
-    deadline = time.monotonic() + 60
-    while not (named.exists() and named.read_text()):
-        assert time.monotonic() < deadline, "set-up: the stuck bot was never asked to move"
-        time.sleep(0.05)
+    pool.submit(game)
+    bot = pid_named_in(named)
     try:
         within(30, pool.close, True)
         assert pool.busy == 0
     finally:
-        try:
-            os.killpg(int(named.read_text()), signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        kill_group(bot)

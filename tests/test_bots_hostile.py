@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import random
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -26,6 +25,7 @@ import pytest
 from tests.helpers import REPO, run_referee
 from tests.hostile import (
     within, script, launch, duel, fake_session, failure_of, failure_then_close, assert_group_ended, sleepers,
+    stuck_bot, pid_named_in, kill_group,
     EXAMPLE, PLAIN_BOT, CHILD_THEN_EXIT, CHILD_THEN_HANG, DEAF, ANSWER_BYTES, HALF_LINE_THEN_HANG, TEN_MB_LINE,
     STDERR_TAIL_THEN_HANG, STDERR_FLOOD, EXIT_EARLY,
 )
@@ -95,40 +95,23 @@ def test_a_game_with_a_bot_whose_child_holds_its_pipes_ends(tmp_path: Path) -> N
         time.sleep(0.01)
 
 
-STUCK_NAMING_ITSELF = """
-import os, sys, time
-for line in sys.stdin:
-    if line.startswith('go'):
-        open(sys.argv[1], 'w').write(str(os.getpid()))
-        time.sleep(120)
-"""
-
-
 def test_a_referee_killed_outright_takes_its_bots_process_with_it(tmp_path: Path) -> None:
     """SIGKILL leaves the referee no moment to close its bots: Linux ends the bot's process for
     it (the parent-death signal), so a bot that neither answers nor reads does not run on."""
-    named = tmp_path / "bot.pid"
-    command = script(tmp_path, "stuck", STUCK_NAMING_ITSELF, named)
+    command, named = stuck_bot(tmp_path)
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     referee = subprocess.Popen([sys.executable, "-m", "arbiter", "play", "fbi-mafia", "--mode", "duel-3v3", "--seed", "1",
                                 "--bots", "random", "--bot", f"mafia=exec:{command}", "--bot-timeout", "120"],
                                cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 30
-        while not (named.exists() and named.read_text()):
-            assert time.monotonic() < deadline and referee.poll() is None, "set-up: the bot was never asked to move"
-            time.sleep(0.02)
-        bot = int(named.read_text())
+        bot = pid_named_in(named, lambda: referee.poll() is None)
         referee.kill()
         referee.wait(10)
         try:
             assert_group_ended(bot)
         finally:
-            try:
-                os.killpg(bot, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            kill_group(bot)
     finally:
         referee.kill()
         referee.wait(10)
