@@ -39,7 +39,7 @@ def interrupted(message: str) -> NoReturn:
     try:
         sys.stderr.write(message + "\n")
         sys.stderr.flush()
-    except (OSError, ValueError):  # stderr closed or gone: the status still says it
+    except (AttributeError, OSError, ValueError):  # stderr None, closed or gone: the status still says it
         pass
     exec("")  # a constant, empty: see the docstring
     sys.exit(EXIT_INTERRUPTED)

@@ -150,6 +150,19 @@ def test_a_ctrl_c_a_command_does_not_handle_ends_with_status_130(monkeypatch: py
         assert (r.exit_code, r.output) == (130, "interrupted\n"), command
 
 
+def test_an_interrupted_run_without_a_stderr_still_ends_with_status_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No stderr to say it on (None, as under pythonw, or closed): the status says it alone."""
+    from arbiter.cli.entry import interrupted
+
+    for stderr in (None, open(os.devnull, "w")):
+        if stderr is not None:
+            stderr.close()
+        monkeypatch.setattr(sys, "stderr", stderr)
+        with pytest.raises(SystemExit) as ended:
+            interrupted("interrupted")
+        assert ended.value.code == 130
+
+
 def test_a_ctrl_c_during_play_ends_with_status_130_and_names_the_transcript_to_resume(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``play`` stopped by Ctrl-C mid-game: status 130, and where a transcript is being written,
