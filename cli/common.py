@@ -19,7 +19,7 @@ from typing import NoReturn
 
 import click
 
-from arbiter.cli.entry import EXIT_INTERRUPTED, interrupted  # noqa: F401 (the commands' from here)
+from arbiter.cli.entry import interrupted  # noqa: F401 (re-exported: the commands import it from here)
 from arbiter.engine.errors import ArbiterError, IllegalMoveError, UnknownCommandError, UnknownSeatError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_REFUSED, EXIT_UNFINISHED = 0, 1, 2, 3, 4

@@ -6,8 +6,8 @@ and its ``legal:``, ``form:`` and ``resign:`` lines, and it answers with one lin
 
 The referee never blocks on a bot and no bot outlives it. Each bot runs in a process group of
 its own, which ``close`` ends whole (SIGTERM, then SIGKILL); a referee killed outright (SIGKILL,
-so nothing of it runs) takes its bots' processes with it on Linux (``_die_with_referee``). There are no threads: the bots'
-pipes are non-blocking and one selector loop (``_pump``) serves every bot whenever the referee
+so nothing of it runs) takes its bots' processes with it on Linux (``_die_with_referee``). There
+are no threads: the bots' pipes are non-blocking and one selector loop (``_pump``) serves every bot whenever the referee
 waits for any of them. Input goes through an outbox, written as the bot reads; output is read
 as bytes and split into lines of at most ``MAX_LINE_BYTES``; stderr is drained all along, its
 last lines end every failure reason and all of it may go to a log file (capped). A timeout, an
@@ -33,8 +33,9 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 from typing import Protocol as TypingProtocol
 
 from arbiter.engine.errors import ArbiterError
@@ -96,11 +97,12 @@ class RandomBot:
 
 _selector: selectors.BaseSelector | None = None
 _live: set[ProcessBot] = set()
-_prctl: object = None
-"""libc's ``prctl``, loaded (ctypes: ~5 ms a command need not pay) when the first bot starts."""
+_prctl: Any = None
+"""libc's ``prctl``, loaded (ctypes: ~5 ms a command need not pay) when the first bot starts;
+False where it cannot be."""
 
 
-def _die_with_referee() -> object:
+def _die_with_referee() -> Callable[[], None] | None:
     """A ``preexec_fn`` asking Linux to kill the bot (SIGKILL) when the referee dies, or None
     where that is not to be had: not Linux, no ``prctl``, or where running code between fork
     and exec is not safe or not meant. The signal follows the thread that starts the child, so
@@ -213,7 +215,7 @@ class ProcessBot:
                 self._log = _open_log(seat, log)
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, bufsize=0, start_new_session=True,
-                                         preexec_fn=_die_with_referee())  # type: ignore[arg-type]
+                                         preexec_fn=_die_with_referee())
         except (OSError, ValueError) as exc:
             if self._log is not None:
                 self._log.close()

@@ -1,6 +1,6 @@
-"""What the tournament tests (``test_arena_run.py``, ``test_arena_ray.py``) share: a small
-tournament played by local workers into a folder, its records without their times, and the
-transcripts it wrote.
+"""What the tournament tests (``test_arena_run.py``, ``test_arena_ray.py``, ``test_arena_pool.py``)
+share: a small tournament played by local workers into a folder, its records without their
+times, and the transcripts it wrote; and a tournament whose game is stuck on a bot.
 """
 
 from __future__ import annotations

@@ -36,6 +36,7 @@ from arbiter.engine.errors import ArbiterError
 STOP_GRACE_S = 5.0
 """Seconds a local worker told to stop (SIGTERM) has to end its game and its bots before it is
 killed outright (SIGKILL; Linux then ends its bots' processes, ``engine.bots``)."""
+
 _worker: Worker | None = None
 _directory: Path | None = None
 
