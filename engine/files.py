@@ -4,11 +4,12 @@ new one, never a part of either.
 The text goes to a new file beside the target (same folder, so the same file system), is
 flushed and synced, and only then renamed over the target, an atomic step; the folder is
 synced after it, so the rename itself survives a power cut. Until the rename the target is
-untouched. A failure on the way (a full disk, an error) removes the new file and raises; a
-kill leaves at most that new file, a hidden ``.NAME.PID-K.tmp`` beside the target, which
-nothing reads. A file written over keeps its permission bits; given a symbolic link, the link
-stays and the file it leads to is the one rewritten; a new file gets the usual bits (0666 less
-the umask), as ``open`` would give it.
+untouched. A target that is there but not a regular file (a device such as ``/dev/null``, a
+pipe, a folder) is refused (``OSError``), never replaced. A failure on the way (a full disk,
+an error) removes the new file and raises; a kill leaves at most that new file, a hidden
+``.NAME.PID-K.tmp`` beside the target, which nothing reads. A file written over keeps its
+permission bits; given a symbolic link, the link stays and the file it leads to is the one
+rewritten; a new file gets the usual bits (0666 less the umask), as ``open`` would give it.
 
 >>> import tempfile
 >>> folder = Path(tempfile.mkdtemp())
@@ -37,6 +38,8 @@ def write_whole(path: str | Path, text: str, *, replace: bool = True) -> None:
     path = Path(path)
     if not replace and os.path.lexists(path):
         raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
+    if os.path.exists(path) and not os.path.isfile(path):  # a device, a pipe, a folder: never replaced by a file
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
     if os.path.islink(path):  # the file it leads to is rewritten; the link stays
         path = Path(os.path.realpath(path))
     data = text.encode("utf-8")

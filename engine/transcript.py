@@ -21,6 +21,7 @@ transcript without ``result`` is a game in progress and can be resumed.
 
 from __future__ import annotations
 
+import io
 import os
 import threading
 import time
@@ -34,6 +35,7 @@ from arbiter.engine import registry, yamlio
 from arbiter.engine.chance import ChanceRecord
 from arbiter.engine.clock import parse_seconds
 from arbiter.engine.errors import ArbiterError, TranscriptError
+from arbiter.engine.files import write_whole
 from arbiter.engine.logline import _flow, entry_line, read_block, read_entry_line  # noqa: F401 (_flow: tests)
 from arbiter.engine.session import Session
 
@@ -111,16 +113,18 @@ class TranscriptWriter:
     ``SYNC_EVERY_S`` later (a power cut loses at most that much); the ending (result and event
     digest) follows in one write, synced at once, the moment the game is over. Nothing is ever
     written after the ending.
-    With ``durable=False`` (a tournament's games, whose record is the results line written after
-    the transcript is closed, and which a resumed tournament plays again if that line is
-    missing) the file is written through its buffer and flushed and synced once, at ``close``; a
-    process killed before then leaves a transcript cut anywhere, which still reads and replays
-    as far as it goes.
+    A new transcript is put in place whole with its opening (``files.write_whole``): a process
+    killed at any instant leaves no file, or one that reads and resumes, never an empty or
+    half-written header. With ``durable=False`` (a tournament's games, whose record is the
+    results line written after the transcript is closed, and which a resumed tournament plays
+    again if that line is missing) the whole transcript is kept in memory and put in place so,
+    once, at ``close``: a process killed before then leaves no file (or the one it replaces).
 
     A new transcript never replaces a file unless ``overwrite``; ``resume`` appends to the
     transcript the session was replayed from (dropping a line or an ending a crash left torn),
     whose log holds the session's first ``resume`` entries (the rest, such as a chance outcome
-    a crash kept from the file, the replay drew again: they are written now)."""
+    a crash kept from the file, the replay drew again: they are written now). Only a durable
+    writer resumes."""
 
     def __init__(self, path: str | Path, session: Session, *, resume: int | None = None, overwrite: bool = False,
                  settings: dict[str, Any] | None = None, durable: bool = True) -> None:
@@ -132,22 +136,30 @@ class TranscriptWriter:
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
         self._synced = 0.0
+        self._overwrite = overwrite
+        if resume is not None and not durable:
+            raise ValueError("only a durable writer resumes a transcript")
         try:
             if resume is not None:
                 _truncate_to_log(self.path)
                 self._file = self.path.open("a", encoding="utf-8")
-                written = resume
+                self._file.write("".join(entry_line(e) for e in session.entries[resume:]))
+            elif durable:
+                write_whole(self.path, opening_of(session, settings)
+                            + "".join(entry_line(e) for e in session.entries), replace=overwrite)
+                self._synced = time.monotonic()
+                self._file = self.path.open("a", encoding="utf-8")
             else:
-                self._file = self.path.open("w" if overwrite else "x", encoding="utf-8")
-                self._file.write(opening_of(session, settings))
-                written = 0
+                if not overwrite and os.path.lexists(self.path):
+                    raise FileExistsError
+                self._file = io.StringIO()
+                self._file.write(opening_of(session, settings) + "".join(entry_line(e) for e in session.entries))
         except FileExistsError:
             raise TranscriptError(f"{self.path} already exists") from None
         except OSError as exc:
             raise TranscriptError(f"cannot write the transcript {self.path}: {exc.strerror or exc}") from None
-        self._file.write("".join(entry_line(e) for e in session.entries[written:]))
         self._flush()
-        if durable:
+        if resume is not None:
             self._fsync()
         session.listeners.append(self.append)
 
@@ -192,13 +204,25 @@ class TranscriptWriter:
             self._fsync_soon()
 
     def close(self) -> None:
+        """Stop writing: the file synced (a durable writer's), or put in place whole (the other's)."""
         if self.append in self.session.listeners:
             self.session.listeners.remove(self.append)
-        if not self._file.closed:
-            self._file.flush()
-            self._fsync()
-            with self._lock:
-                self._file.close()
+        if self._file.closed:
+            return
+        if isinstance(self._file, io.StringIO):
+            text = self._file.getvalue()
+            self._file.close()
+            try:
+                write_whole(self.path, text, replace=self._overwrite)
+            except FileExistsError:
+                raise TranscriptError(f"{self.path} already exists") from None
+            except OSError as exc:
+                raise TranscriptError(f"cannot write the transcript {self.path}: {exc.strerror or exc}") from None
+            return
+        self._file.flush()
+        self._fsync()
+        with self._lock:
+            self._file.close()
 
 
 def _truncate_to_log(path: Path) -> None:
@@ -501,10 +525,26 @@ def read(path: str | Path) -> Transcript:
         if p.stat().st_size > MAX_BYTES:
             raise TranscriptError(f"{p}: {p.stat().st_size} bytes is larger than a transcript can be "
                                   f"({MAX_BYTES // (1024 * 1024)} MiB at most)")
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = p.read_bytes()
+    except OSError as exc:
         raise TranscriptError(f"{p}: cannot read: {exc}") from None
-    return parse(text, str(p))
+    return parse(_text_of(data, p), str(p))
+
+
+def _text_of(data: bytes, p: Path) -> str:
+    """A transcript's bytes as text (UTF-8). A last line a crash cut inside a character is still
+    only a torn line (its bytes decoded with a replacement mark), which the reader leaves out
+    as it leaves out any torn last line; any other byte that is not UTF-8 is refused, naming
+    its line."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        whole = data.rfind(b"\n") + 1  # the end of the last whole line
+        if exc.start >= whole:
+            return data[:whole].decode("utf-8") + data[whole:].decode("utf-8", "replace")
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise TranscriptError(f"{p}: cannot read: line {line} is not UTF-8 text "
+                              f"(byte 0x{data[exc.start]:02x}); a transcript is UTF-8") from None
 
 
 @dataclass

@@ -165,23 +165,28 @@ def test_texts_the_library_quotes_are_asked_of_it_once_and_the_memo_stays_bounde
         assert len(logline._TEXTS) <= 50
 
 
-def test_a_tournaments_writer_writes_the_same_file_synced_once_at_its_close(tmp_path, monkeypatch):
+def test_a_tournaments_writer_puts_the_whole_file_in_place_at_its_close(tmp_path, monkeypatch):
     """``durable=False`` (a tournament's games, whose record is the results line written after):
-    the same bytes as the durable writer's, through the buffer, one sync at the close; cut
-    anywhere before then, the file still replays as far as it goes."""
+    nothing reaches the disk until the close, which puts the whole transcript in place at once,
+    the same bytes as the durable writer's; until then the file it replaces stays as it was (a
+    worker killed mid-game leaves no part of a transcript). Cut anywhere, the text still replays
+    as far as it goes."""
     synced = []
     real = os.fsync
     monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real(fd)))
     whole = play_random(FBI, "standard-3v3", 6)
     path = tmp_path / "t.yaml"
+    path.write_text("a crashed run's transcript\n", encoding="utf-8")
     session = Session(FBI, "standard-3v3", seed=6)
-    writer = tr.TranscriptWriter(path, session, durable=False)
+    writer = tr.TranscriptWriter(path, session, durable=False, overwrite=True)
     for seat, text, at in moves_of(whole):
         session.submit(seat, text, at)
     assert session.over and not synced
+    assert path.read_text(encoding="utf-8") == "a crashed run's transcript\n"
     writer.close()
-    assert len(synced) == 1
+    assert synced  # the file (and its folder) synced once it is whole
     assert path.read_text(encoding="utf-8") == tr.dump(session)
+    assert [p.name for p in tmp_path.iterdir()] == ["t.yaml"]  # no temporary file left
     text = path.read_text(encoding="utf-8")
     for cut in (len(text) // 3, len(text) // 2 + 7):
         report = tr.replay(tr.parse(text[:cut]))
