@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import IO, Any
@@ -184,18 +185,19 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
             usage(f"{person} is played by a bot (--bot {person}={wanted[person]}); a seat is a person's or a bot's",
                   "--as")
         settings = {"as": person, "bots": wanted, "json": json_mode, "realtime": realtime, "bot_timeout": bot_timeout}
+        if transcript_path and not resume and os.path.lexists(transcript_path) and not force:
+            usage(f"{transcript_path}: the file exists; to go on with its game use "
+                  f"`arbiter play --resume {transcript_path}`, to replace it add --force", "--transcript")
+        protocol = Protocol(session, perspective, json_mode=json_mode)
+        log_base = Path(resume or transcript_path) if (resume or transcript_path) else None
+        # the bots first: a bot that cannot start ends the run before the record is touched
+        bots = _start_bots(wanted, session, bot_timeout, log_base)
         if resume:
             writer = tr.TranscriptWriter(resume, session, resume=len(t.log))
             if settings != {k: recorded.get(k) for k in settings}:
                 session.note({"session": settings})
         elif transcript_path:
-            if Path(transcript_path).exists() and not force:
-                usage(f"{transcript_path}: the file exists; to go on with its game use "
-                      f"`arbiter play --resume {transcript_path}`, to replace it add --force", "--transcript")
             writer = tr.TranscriptWriter(transcript_path, session, overwrite=force, settings=settings)
-        protocol = Protocol(session, perspective, json_mode=json_mode)
-        log_base = Path(resume or transcript_path) if (resume or transcript_path) else None
-        bots = _start_bots(wanted, session, bot_timeout, log_base)
         typing = not (len(bots) == len(session.seats) and moves is None) and not session.over
         lines = _lines(moves, protocol, json_mode) if typing else None
         if json_mode:

@@ -177,6 +177,13 @@ def _open_log(seat: str, log: str | Path) -> BinaryIO:
         raise ArbiterError(f"cannot open the log of {seat}'s bot: {log}: {exc.strerror or exc}") from None
 
 
+def _unlink_quietly(path: str | Path | None) -> None:
+    try:
+        os.unlink(path)  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        pass
+
+
 def _printable(data: bytes) -> str:
     text = "".join(c if c.isprintable() else " " for c in data.decode("utf-8", "replace")).strip()
     return text if len(text) <= TAIL_CHARS else text[:TAIL_CHARS] + "…"
@@ -209,6 +216,7 @@ class ProcessBot:
         self._watching: set[str] = set()
         self.name: str | None = None  # what the bot called itself (``name NAME``, in a match)
         self._name_open = False  # a ``name`` line is asked for (after a hello, until the first answer)
+        new_log = log is not None and not os.path.lexists(log)
         try:
             argv = shlex.split(command)
             if log is not None:
@@ -219,6 +227,8 @@ class ProcessBot:
         except (OSError, ValueError) as exc:
             if self._log is not None:
                 self._log.close()
+                if new_log:  # a bot that never ran leaves no log behind
+                    _unlink_quietly(log)
             raise ArbiterError(f"cannot start bot for {seat}: {command!r}: {exc}") from None
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._fd = {"in": self.proc.stdin.fileno(), "out": self.proc.stdout.fileno(),
