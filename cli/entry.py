@@ -5,7 +5,8 @@ documents, never with a Python traceback.
 The command's modules are imported here, inside the handler, not by the script's own import
 line (Click alone is ~30 ms to import, a window a Ctrl-C can land in); and ``LazyGroup.invoke``
 (``cli/main.py``) takes over once Click runs a command, which Click would otherwise end with
-``Aborted!`` and status 1. Commands that stop cleanly on Ctrl-C say how far they got themselves
+``Aborted!`` and status 1; both count a Ctrl-C that CPython 3.11 wrapped on its way out as
+one (``is_interrupt``). Commands that stop cleanly on Ctrl-C say how far they got themselves
 (``common.interrupted``). Only the interpreter's own start-up, before this module runs, is
 beyond reach. This module imports nothing but ``sys``.
 """
@@ -23,9 +24,21 @@ def run() -> None:
     """Run the ``arbiter`` command on ``sys.argv``."""
     try:
         from arbiter.cli.main import main
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, RuntimeError) as exc:
+        if not is_interrupt(exc):
+            raise
         interrupted("interrupted")
     main()
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C: a ``KeyboardInterrupt``, or one that CPython 3.11 wrapped on
+    its way out of a class being made while a module imports (``RuntimeError: Error calling
+    __set_name__ ...``, the interrupt its cause)."""
+    seen: BaseException | None = exc
+    while isinstance(seen, RuntimeError):
+        seen = seen.__cause__
+    return isinstance(seen, KeyboardInterrupt)
 
 
 def interrupted(message: str) -> NoReturn:

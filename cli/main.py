@@ -12,6 +12,7 @@ import click
 
 from arbiter import __version__
 from arbiter.cli.common import EXIT_HELP, interrupted, utf8_output
+from arbiter.cli.entry import is_interrupt
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("arbiter.cli.play", "Play a game: moves from the terminal, a file, a pipe or bots."),
@@ -44,7 +45,9 @@ class LazyGroup(click.Group):
         130 (``cli/entry.py``), not Click's ``Aborted!`` and status 1."""
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, RuntimeError) as exc:
+            if not is_interrupt(exc):
+                raise
             interrupted("interrupted")
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 import pytest
 import yaml
+from click.testing import CliRunner
 
 from arbiter.cli.main import main
 from arbiter.cli.terminal import TerminalLines
@@ -150,6 +151,34 @@ def test_a_ctrl_c_a_command_does_not_handle_ends_with_status_130(monkeypatch: py
         assert (r.exit_code, r.output) == (130, "interrupted\n"), command
 
 
+def _made_while_importing() -> None:
+    """A Ctrl-C landing in a descriptor's ``__set_name__`` while a class is made (a dataclass as
+    its module is imported): CPython 3.11 raises it as the cause of a ``RuntimeError``."""
+    class Field:
+        def __set_name__(self, owner: type, name: str) -> None:
+            raise KeyboardInterrupt
+
+    type("Response", (), {"body": Field()})
+
+
+def test_a_ctrl_c_wrapped_while_a_class_is_made_ends_with_status_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Killing ``play`` with SIGINT as it loaded its code once ended in a traceback ending
+    ``RuntimeError: Error calling __set_name__ ...``: a Ctrl-C all the same. Any other
+    ``RuntimeError`` is still the error it is."""
+    import arbiter.cli.data as data_cli
+
+    monkeypatch.setattr(data_cli, "_report", lambda *a, **k: _made_while_importing())
+    r = run("validate")
+    assert (r.exit_code, r.output) == (130, "interrupted\n")
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(data_cli, "_report", broken)
+    r = CliRunner().invoke(main, ["validate"])
+    assert isinstance(r.exception, RuntimeError) and str(r.exception) == "a bug"
+
+
 def test_an_interrupted_run_without_a_stderr_still_ends_with_status_130(monkeypatch: pytest.MonkeyPatch) -> None:
     """No stderr to say it on (None, as under pythonw, or closed): the status says it alone."""
     from arbiter.cli.entry import interrupted
@@ -197,6 +226,11 @@ def test_a_ctrl_c_while_the_command_starts_ends_with_status_130(tmp_path: Path) 
         "run()\n")
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.run([sys.executable, "-c", stop_click], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted\n")
+    wrapped = stop_click.replace("raise KeyboardInterrupt", "type('R', (), {'b': type('F', (), {'__set_name__': "
+                                 "lambda *a: (_ for _ in ()).throw(KeyboardInterrupt)})()})")
+    proc = subprocess.run([sys.executable, "-c", wrapped], cwd=tmp_path, env=env, capture_output=True,
                           text=True, timeout=60)
     assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted\n")
     whole = subprocess.run([sys.executable, "-m", "arbiter", "games"], cwd=tmp_path, env=env, capture_output=True,
