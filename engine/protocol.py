@@ -290,6 +290,9 @@ class Protocol:
         if args and re.fullmatch(r"[0-9]{1,9}", args[-1]):
             start = int(args[-1])
             args = args[:-1]
+        elif len(args) == 2 or (args and re.fullmatch(r"[-+]?[0-9][0-9.,_]*", args[-1])):
+            raise SyntaxInputError(f"events FROM is an index from 0 of at most 9 digits, not {args[-1]!r}",
+                                   [META_COMMANDS["events"]])
         seat = self._seat_arg(args, "events")
         stream = self.session.events.visible_to(seat)
         chosen = list(enumerate(stream))[start:]

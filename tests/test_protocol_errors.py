@@ -37,6 +37,18 @@ def test_unknown_seat(line):
     assert set(body_values(body, "allowed")) >= set(SEATS_3V3)
 
 
+@pytest.mark.parametrize("line", ["events bandit -5", "events bandit 9999999999", "events bandit 1.5",
+                                  "events -5", "events 10000000000", "@5 events bandit x", "events host 2x"])
+def test_a_bad_events_from_is_named_as_such(line):
+    """``events [SEAT] [FROM]``: a FROM that is not an index of at most 9 digits is a syntax
+    error naming FROM (it was once reported as "events takes at most one seat")."""
+    session = new_session()
+    before = snapshot(session)
+    headline, _ = err_frame(Protocol(session).handle(line), "syntax")
+    assert snapshot(session) == before
+    assert headline.startswith("syntax: events FROM is an index from 0 of at most 9 digits, not "), headline
+
+
 @pytest.mark.parametrize("line", ["nobody", "nobody shift row 1 right", "fbi shift row 1 right", "helpme",
                                   "hel", "bandits kill c3", "=", "?", "@5 nobody"])
 def test_unknown_command(line):
