@@ -66,3 +66,21 @@ def test_a_worker_that_does_not_stop_when_told_is_killed(tmp_path: Path, monkeyp
         except ProcessLookupError:
             pass
         kill_group(bot)  # (only if the test failed)
+
+
+def test_a_worker_sent_ctrl_c_while_it_starts_goes_on_and_says_nothing(tmp_path: Path, capfd) -> None:
+    """A Ctrl-C to the whole process group (a terminal's) while a worker is still starting, before
+    its start-up code ignores Ctrl-C, once printed a traceback from the worker's imports and
+    broke the pool; the worker starts with Ctrl-C held back and drops it, and plays its game."""
+    t, game, named = stuck_tournament(tmp_path)
+    (tmp_path / "t").mkdir()
+    p = LocalPool(t.settings, 1, tmp_path / "t")
+    p.submit(game)
+    (worker,) = workers_of(p)
+    os.kill(worker.pid, signal.SIGINT)  # at once: the new interpreter has not even imported its modules
+    try:
+        bot = pid_named_in(named, lambda: worker.exitcode is None)  # its game reached the stuck bot
+    finally:
+        within(30, p.close, True)
+    assert_group_ended(bot)
+    assert "Traceback" not in capfd.readouterr().err

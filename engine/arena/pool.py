@@ -6,7 +6,7 @@ so a bot process never serves two games at once, and keeps its idle bots between
 (``--reuse``).
 
 - ``LocalPool``: ``W`` processes of the ``spawn`` context (``concurrent.futures``). A worker
-  ignores Ctrl-C (the main process decides what to stop), ends its game's bots when it is told
+  ignores Ctrl-C from its first instant (the main process decides what to stop), ends its game's bots when it is told
   to stop (SIGTERM), and dies with the main process even when that is killed outright
   (Linux's parent-death signal), so no worker of a killed run goes on writing a transcript
   that a resumed run is replaying.
@@ -22,8 +22,11 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
+from contextlib import contextmanager
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -57,12 +60,31 @@ def _stop(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)  # unwinds the game: its bots are closed on the way out
 
 
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C held back from the calling (main) thread, not lost: a process starts with the
+    signal mask of the thread that starts it, so a worker started meanwhile cannot be stopped
+    by a Ctrl-C before it ignores Ctrl-C itself (``_start_worker``; it once printed a traceback
+    from the middle of its start-up). A Ctrl-C that came meanwhile reaches this process as soon
+    as the block ends."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def _start_worker(settings: Settings, directory: str, parent: int) -> None:
     global _worker, _directory
     _die_with_parent()
     if os.getppid() != parent:  # the parent died before the signal was asked for
         os._exit(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # a Ctrl-C held since the start (_ctrl_c_held) is dropped
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, _stop)
     if settings.cwd and os.path.isdir(settings.cwd):
         os.chdir(settings.cwd)
@@ -86,7 +108,9 @@ class LocalPool:
         self._running: dict[Future[dict[str, Any]], Game] = {}
 
     def submit(self, game: Game) -> None:
-        self._running[self._executor.submit(_play, game)] = game
+        with _ctrl_c_held():  # the executor may start a worker here
+            future = self._executor.submit(_play, game)
+        self._running[future] = game
 
     @property
     def busy(self) -> int:
