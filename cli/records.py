@@ -60,8 +60,8 @@ def replay(files: tuple[str, ...], update: bool, diff: bool, workers: int | None
 
 def _report(found: FileCheck) -> str:
     """What ``replay`` prints of one file: its lines, each ending in a newline."""
-    if found.unreadable is not None:
-        return f"FAIL {found.path}: {found.unreadable}\n"
+    if found.unreadable is not None:  # the reader's message names the file too: once is enough
+        return f"FAIL {found.path}: {found.unreadable.removeprefix(f'{found.path}: ')}\n"
     lines = [f"note {note}" for note in found.notes]
     if found.problems:
         lines += [f"FAIL {found.path}:", *(f"  {problem}" for problem in found.problems)]

@@ -94,6 +94,7 @@ def test_replay_unreadable_file_is_a_clear_fail(tmp_path: Path, content: bytes) 
     assert r.exit_code == 1
     first = r.output.splitlines()[0]
     assert first.startswith(f"FAIL {junk}: ") and len(first) > len(f"FAIL {junk}: ") + 5
+    assert first.count(str(junk)) == 1  # the file named once, not again by the reader's message
     assert re.search(r"cannot read|not valid YAML|not a transcript|missing|not supported", first)
     assert f"ok {good}:" in r.output  # the other file was still checked
 
