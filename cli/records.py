@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -58,10 +59,19 @@ def replay(files: tuple[str, ...], update: bool, diff: bool, workers: int | None
         sys.exit(EXIT_ERROR)
 
 
+def _unnamed(message: str, path: str) -> str:
+    """A reader's message without the file's name it starts with (``PATH: ...`` or ``PATH (line
+    N): ...``): the report's line names the file once."""
+    if message.startswith(f"{path}: "):
+        return message[len(path) + 2:]
+    at = re.match(re.escape(path) + r" \((line \d+)\): ", message)
+    return f"{at.group(1)}: {message[at.end():]}" if at else message
+
+
 def _report(found: FileCheck) -> str:
     """What ``replay`` prints of one file: its lines, each ending in a newline."""
-    if found.unreadable is not None:  # the reader's message names the file too: once is enough
-        return f"FAIL {found.path}: {found.unreadable.removeprefix(f'{found.path}: ')}\n"
+    if found.unreadable is not None:
+        return f"FAIL {found.path}: {_unnamed(found.unreadable, str(found.path))}\n"
     lines = [f"note {note}" for note in found.notes]
     if found.problems:
         lines += [f"FAIL {found.path}:", *(f"  {problem}" for problem in found.problems)]
