@@ -17,12 +17,13 @@ from arbiter.engine.replays import FileCheck, check_files, default_workers
 
 
 def _files(paths: tuple[str, ...]) -> list[Path]:
-    """The transcripts named: files, and every ``*.yaml`` under a folder (sorted)."""
+    """The transcripts named: files, and every file ``*.yaml`` under a folder (sorted; a folder
+    so named is looked into, not read)."""
     out: list[Path] = []
     for name in paths:
         p = Path(name)
         if p.is_dir():
-            found = sorted(p.rglob("*.yaml"))
+            found = sorted(f for f in p.rglob("*.yaml") if not f.is_dir())
             if not found:
                 usage(f"{name}: no transcripts (*.yaml) in this folder", "FILES")
             out += found

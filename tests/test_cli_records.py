@@ -104,6 +104,17 @@ def test_replay_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "does not exist" in r.output
 
 
+def test_replay_of_a_folder_reads_its_files_and_looks_into_a_folder_named_like_one(tmp_path: Path) -> None:
+    """A sub-folder named ``*.yaml`` is a folder: its transcripts are checked, it is not
+    reported as a file that cannot be read."""
+    (tmp_path / "old.yaml").mkdir()
+    inner = finished_transcript(tmp_path / "old.yaml" / "t.yaml")
+    outer = finished_transcript(tmp_path / "u.yaml")
+    r = run("replay", tmp_path)
+    assert r.exit_code == 0, r.output
+    assert [line.split(":")[0] for line in r.output.splitlines()] == [f"ok {inner}", f"ok {outer}"]
+
+
 def test_replay_transcript_with_bad_options_is_a_clear_fail(tmp_path: Path) -> None:
     t = finished_transcript(tmp_path / "t.yaml")
     t.write_text(t.read_text(encoding="utf-8").replace("options: {}", "options: [1, 2]"), encoding="utf-8")
