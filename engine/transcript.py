@@ -41,6 +41,8 @@ from arbiter.engine.session import Session
 
 FORMAT = 1
 HEADER = "# arbiter transcript. Replay it with: arbiter replay FILE\n"
+KEYS = ("format", "game", "variant", "data", "seed", "seats", "options", "session", "log", "result", "events")
+"""The keys of a transcript, in the order they are written; no other is read."""
 
 
 def _block(value: dict[str, Any]) -> str:
@@ -459,14 +461,23 @@ def _load_yaml(text: str, source: str) -> tuple[Any, list[str]]:
 
 
 def parse(text: str, source: str = "transcript") -> Transcript:
-    """Read a transcript's text; problems are reported as ``TranscriptError`` with the source."""
-    doc, notes = _load_yaml(text, source)
+    """Read a transcript's text; problems are reported as ``TranscriptError`` with the source.
+    An anchor or alias is refused: the writer writes none, and one value of many copies (the
+    "billion laughs") would make writing it back or comparing it endless."""
+    try:
+        with yamlio.refusing_aliases():
+            doc, notes = _load_yaml(text, source)
+    except yamlio.AliasFound as exc:
+        raise TranscriptError(f"{source}: the transcript holds {exc}, which arbiter never writes") from None
     if not isinstance(doc, dict):
         raise TranscriptError(f"{source}: not a transcript (expected a YAML mapping)")
-    if doc.get("format") != FORMAT:
+    if doc.get("format") != FORMAT or type(doc.get("format")) is not int:
         raise TranscriptError(f"{source}: format {doc.get('format')!r} is not supported (this arbiter reads {FORMAT})")
+    unknown = [str(key) for key in doc if key not in KEYS]
+    if unknown:
+        raise TranscriptError(f"{source}: unknown key {unknown[0]!r} (a transcript has {', '.join(KEYS)})")
     for key, kind in (("game", str), ("variant", str), ("data", str), ("seed", int), ("seats", list)):
-        if not isinstance(doc.get(key), kind):
+        if not isinstance(doc.get(key), kind) or isinstance(doc[key], bool):
             raise TranscriptError(f"{source}: {key}: missing or not {kind.__name__}")
     log = doc.get("log") or []
     if not isinstance(log, list):
@@ -476,10 +487,16 @@ def parse(text: str, source: str = "transcript") -> Transcript:
             raise TranscriptError(f"{source}: {key}: expected a mapping, found {type(doc[key]).__name__}")
     if isinstance(doc.get("result"), dict) and not isinstance(doc["result"].get("text", ""), str):
         raise TranscriptError(f"{source}: result.text: expected text")
+    moves = 0
     for i, entry in enumerate(log):
         problem = _entry_problem(entry)
         if problem:
             raise TranscriptError(f"{source}: log[{i}]: {problem}")
+        if "move" in entry:
+            moves += 1
+            if entry["move"].get("n") != moves or isinstance(entry["move"].get("n"), bool):
+                raise TranscriptError(f"{source}: log[{i}]: move n: {entry['move'].get('n')!r}, but it is move "
+                                      f"{moves} of the log (moves are numbered from 1, in order)")
     return Transcript(
         game=doc["game"], variant=str(doc["variant"]), data=doc["data"], seed=doc["seed"],
         seats=[str(s) for s in doc["seats"]], options=dict(doc.get("options") or {}), log=log,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
+import re
 import subprocess
 import sys
 
@@ -22,6 +23,7 @@ from arbiter.engine.errors import ChanceMismatchError, TranscriptError
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
 
+from tests.helpers import precondition
 from tests.transcript_staging import FBI, MODES, ROOT, log_index, moves_of
 from tests.transcript_staging import finished  # noqa: F401 (a fixture, asked for by name)
 
@@ -323,3 +325,23 @@ def test_each_malformed_log_entry_is_refused_by_what_is_wrong_with_it(finished, 
     with pytest.raises(TranscriptError) as caught:
         tr.parse(text, "t.yaml")
     assert caught.value.message == f"t.yaml: log[0]: {problem}"
+
+
+# ---------------------------------------------------------------------- what the reader refuses
+@pytest.mark.parametrize("edit, refusal", [
+    (("seed: 1\n", "seed: true\n"), "seed: missing or not int"),
+    (("format: 1\n", "format: 1.0\n"), "format 1.0 is not supported"),
+    (("seats:", "comment: edited by hand\nseats:"), "unknown key 'comment'"),
+    (("{n: 3,", "{n: 4,"), "log[4]: move n: 4, but it is move 3 of the log"),
+    (("{n: 2,", "{n: true,"), "move n: True, but it is move 2"),
+])
+def test_an_edited_transcript_is_refused_where_it_was_edited(tmp_path, edit, refusal):
+    """Fields the replay does not otherwise re-derive are checked as read: a changed move number,
+    a seed or format of another type, a key no transcript has; each was once read as if whole."""
+    session = play_random(FBI, "standard-3v3", 1)
+    text = tr.dump(session)
+    old, new = edit
+    precondition(text.count(old) >= 1, f"no {old!r} to edit")
+    with pytest.raises(TranscriptError, match=re.escape(refusal)):
+        tr.parse(text.replace(old, new, 1), "t.yaml")
+    assert tr.replay(tr.parse(text)).ok
