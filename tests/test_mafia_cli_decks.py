@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.helpers import precondition, responses, run
+from tests.helpers import REPO, precondition, responses, run
 from tests.mafia_cli_staging import GOOD_DECK, GOOD_DECK_COUNTS, deck_file, deck_titles, table
 
 
@@ -173,6 +173,19 @@ def test_refused_deck_names_the_file_and_the_rule(tmp_path: Path, case: str) -> 
         assert w in r.output, (w, r.output)
     assert not t.exists(), "a transcript was written for a refused deck"
     assert "result:" not in r.output and "= " not in r.output
+
+
+def test_another_games_file_as_the_deck_is_a_usage_error_either_way(tmp_path: Path) -> None:
+    """A Hidden Roles deck given to Classic Mafia, like a Mafia deck given to Magic Maze, is the
+    wrong file for the option (status 2, naming what the option takes), not bad data (it once
+    was status 1 one way and 2 the other)."""
+    roles = REPO / "scenarios" / "magic_maze" / "roles.yaml"
+    r = run("play", "mafia", "--deck", roles, "--bots", "random")
+    assert r.exit_code == 2 and "Classic Mafia takes a deck (game: mafia, kind: deck); this file is " \
+        "game: magic-maze, kind: roles" in r.output, r.output
+    mafia_deck = deck_file(tmp_path / "friday.yaml", GOOD_DECK)
+    r = run("play", "magic-maze", "--scenario", 3, "--players", 5, "--deck", mafia_deck, "--bots", "random")
+    assert r.exit_code == 2 and "Magic Maze takes a Hidden Roles deck" in r.output, r.output
 
 
 def test_deck_refusal_names_every_broken_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

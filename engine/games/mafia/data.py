@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from arbiter.engine.scenario import Node, document, load_file, load_packaged, sibling
+from arbiter.engine.scenario import Node, document, load_packaged, sibling
 
 GAME = "mafia"
 SIDES = ("town", "mafia", "loner")
@@ -253,10 +253,6 @@ def parse_talk(doc: Node) -> dict[str, tuple[str, ...]]:
 @cache
 def load_talk() -> dict[str, tuple[str, ...]]:
     return parse_talk(_checked(load_packaged("mafia/talk.yaml"), "talk"))
-
-
-def load_deck_file(path: str | Path) -> tuple[str, dict[str, int]]:
-    return parse_deck_document(load_file(path), load())
 
 
 def validate_document(doc: Node) -> None:

@@ -14,7 +14,7 @@ from arbiter.engine.games.mafia.bot import choose
 from arbiter.engine.games.mafia.moves import Move, move_name
 from arbiter.engine.games.mafia.render import render_table
 from arbiter.engine.games.mafia.state import MafiaState
-from arbiter.engine.scenario import Node
+from arbiter.engine.scenario import Node, load_file
 
 
 def variant_name(players: int) -> str:
@@ -59,7 +59,12 @@ class MafiaRules(Rules):
         if level is not None:
             raise IllegalMoveError("Classic Mafia has no levels (--roles is for Magic Maze: Hidden Roles)")
         if deck_file is not None:
-            title, deck = md.load_deck_file(deck_file)
+            doc = load_file(deck_file)
+            found = doc.value if isinstance(doc.value, dict) else {}
+            if (found.get("game"), found.get("kind")) != ("mafia", "deck"):  # another game's file: a usage error
+                raise IllegalMoveError(f"--deck {deck_file}: Classic Mafia takes a deck (game: mafia, kind: deck); "
+                                       f"this file is game: {found.get('game')}, kind: {found.get('kind')}")
+            title, deck = md.parse_deck_document(doc, md.load())
             size = sum(deck.values())
             if players is not None and players != size:
                 raise IllegalMoveError(f"--players {players} does not fit --deck {deck_file}, which has {size} cards")
