@@ -29,6 +29,7 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 
 def write_whole(path: str | Path, text: str, *, replace: bool = True) -> None:
@@ -119,3 +120,79 @@ def _sync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+class NotRegularFile(OSError):
+    """A path to read leads (links followed) to something other than a regular file: a folder,
+    a device such as ``/dev/zero``, a FIFO, a socket. ``kind`` says which, in words."""
+
+    def __init__(self, path: str | Path, kind: str) -> None:
+        super().__init__(f"not a regular file ({kind})")
+        self.path, self.kind = str(path), kind  # (not ``filename``: ``str()`` would then want an errno)
+
+
+class FileTooLarge(ValueError):
+    """A file to read holds more than ``limit`` bytes; ``size`` is how many it holds as far as
+    they were counted: its size on disk, or ``limit + 1`` when it grew past the limit (or its
+    size was wrong) while it was read."""
+
+    def __init__(self, path: str | Path, size: int, limit: int) -> None:
+        super().__init__(f"{size} bytes is more than {limit}")
+        self.path, self.size, self.limit = str(path), size, limit
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"))
+
+
+def _kind(mode: int) -> str:
+    """What a file of ``mode`` is, in words, for a ``NotRegularFile``."""
+    return next((name for test, name in _KINDS if test(mode)), "not a file of a known kind")
+
+
+def read_text_capped(path: str | Path, limit: int) -> str:
+    """The text of the regular file ``path`` (UTF-8; line ends as ``Path.read_text`` gives them,
+    ``\\r\\n`` and ``\\r`` read as ``\\n``), refused if it holds more than ``limit`` bytes.
+
+    A size on disk says nothing for a device (``/dev/zero`` has 0 and never ends) and opening a
+    FIFO waits for a writer, so ``path`` (links followed) must be a regular file, which is
+    checked before it is opened: ``NotRegularFile`` otherwise. It is opened without waiting
+    and checked again (it may have been replaced meanwhile), and at most ``limit + 1`` bytes
+    are read, so a file larger than its size said, or growing, is ``FileTooLarge`` too, and
+    memory stays bounded. Raises ``NotRegularFile`` (an ``OSError``), ``FileTooLarge`` (a
+    ``ValueError``), ``UnicodeDecodeError`` (a ``ValueError``) or the system's ``OSError``
+    (no such file, no permission); each caller words its own message.
+
+    >>> read_text_capped("/dev/null", 10)
+    Traceback (most recent call last):
+    arbiter.engine.files.NotRegularFile: not a regular file (a character device)
+    """
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise NotRegularFile(path, _kind(mode))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with open(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegularFile(path, _kind(info.st_mode))
+        if info.st_size > limit:
+            raise FileTooLarge(path, info.st_size, limit)
+        data = _read_at_most(f, info.st_size, limit)
+    if len(data) > limit:
+        raise FileTooLarge(path, len(data), limit)
+    text = data.decode("utf-8")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _read_at_most(f: BinaryIO, expected: int, limit: int) -> bytes:
+    """Up to ``limit + 1`` bytes of ``f``: the ``expected`` ones in one read (one buffer of
+    their size, not of the limit's), then any more there are in small reads, kept in one
+    growing buffer, until the end or the limit is passed."""
+    data = f.read(expected + 1)
+    more = bytearray()
+    while len(data) + len(more) <= limit:
+        chunk = f.read(min(1 << 16, limit + 1 - len(data) - len(more)))
+        if not chunk:
+            break
+        more += chunk
+    return data + more if more else data

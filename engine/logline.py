@@ -112,8 +112,14 @@ _CONSTANTS: dict[str, Any] = {"null": None, "true": True, "false": False}
 """The words YAML reads as None and the booleans and writes for them."""
 _CONSTANT_WORDS = {v: k for k, v in _CONSTANTS.items()}
 _WORD_END = re.compile(r"[,:\]}]")
-_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
-_FLOAT = re.compile(r"-?[0-9]+\.[0-9]+")
+_DIGITS = 640
+"""The most digits a number read here has (in the patterns below): Python converts any
+whole number this long, whatever ``sys.set_int_max_str_digits`` says (it allows no limit
+below 640). A longer one is left to the YAML library, which reads it or refuses it clearly
+(``yamlio.NumberTooLong``); the writer writes no such number."""
+_NUMBER = f"[0-9]{{1,{_DIGITS}}}"
+_INT = re.compile(rf"-?(?:0|[1-9][0-9]{{0,{_DIGITS - 1}}})")
+_FLOAT = re.compile(rf"-?{_NUMBER}\.{_NUMBER}")
 _FAST_DEPTH = 8  # log entries nest three deep; anything deeper is left to the YAML library
 
 
@@ -187,8 +193,8 @@ def _echo(value: Any) -> str | None:
     return _fast_flow(value, quoted=True)
 
 
-_MOVE = re.compile(r"- \{move: \{n: ([1-9][0-9]*), seat: ([^,:\[\]{}]+), text: ([^,:\[\]{}]+), "
-                   r"time: ([0-9]+(?:\.[0-9]+)?)\}\}\n")
+_MOVE = re.compile(rf"- \{{move: \{{n: ([1-9][0-9]{{0,{_DIGITS - 1}}}), seat: ([^,:\[\]{{}}]+), "
+                   rf"text: ([^,:\[\]{{}}]+), time: ({_NUMBER}(?:\.{_NUMBER})?)\}}\}}\n")
 
 
 def _word(text: str) -> bool:

@@ -24,6 +24,7 @@ import yaml
 
 from arbiter.engine import yamlio
 from arbiter.engine.errors import ScenarioError
+from arbiter.engine.files import FileTooLarge, NotRegularFile, read_text_capped
 
 SCENARIO_PACKAGE = "arbiter.scenarios"
 T = TypeVar("T")
@@ -189,17 +190,72 @@ def load_text(text: str, source: str) -> Node:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc)
-        error = ScenarioError(source, where, f"not valid YAML: {problem}")
+        valid = isinstance(exc, yamlio.NumberTooLong)  # valid YAML, but not a number Python reads
+        error = ScenarioError(source, where, problem if valid else f"not valid YAML: {problem}")
         error.line = mark.line + 1 if mark else None
         raise error from None
-    _check_bounds(Node(value, source))
-    return Node(value, source)
+    root = Node(value, source)
+    shapes = _expansion(root) if "*" in text else None  # (no alias: no value is held twice)
+    _check_bounds(root, shapes)
+    return root
 
 
-def _check_bounds(root: Node) -> None:
+MAX_EXPANDED = 1_000_000
+"""How many values a document may hold as its aliases expand it (each place an alias stands
+holds the whole of what it names): far more than any data file needs, and few enough that
+checking them cannot take long (nine lists of nine aliases to the last, the "billion laughs",
+would be 387 million)."""
+
+
+def _expansion(root: Node) -> dict[int, tuple[int, int]]:
+    """How many values each list and mapping of ``root`` holds as expanded (itself and its
+    values, counted as often as they appear) and how deep it nests, by its ``id`` (aliases
+    make one list or mapping the value of many places; each is measured once, without
+    walking the copies). A document expanding past ``MAX_EXPANDED`` values is refused. A
+    collection that holds itself (``&a [*a]``) counts as ``MAX_DEPTH`` deep, which
+    ``_check_bounds`` then refuses with the path where it passes the limit."""
+    measured: dict[int, tuple[int, int]] = {}
+    open_: set[int] = set()  # begun, its values not all measured yet: its own values and below
+    stack: list[tuple[Any, bool]] = [(root.value, False)]
+    while stack:
+        v, ready = stack.pop()
+        if not isinstance(v, (list, dict)) or id(v) in measured or (not ready and id(v) in open_):
+            continue  # (begun and met again below itself: a cycle, measured as MAX_DEPTH deep)
+        values = v.values() if isinstance(v, dict) else v
+        if ready:
+            open_.discard(id(v))
+            measured[id(v)] = _measure(values, measured)
+        else:
+            open_.add(id(v))
+            stack.append((v, True))
+            stack.extend((c, False) for c in values)
+    size = measured[id(root.value)][0] if id(root.value) in measured else 1
+    if size > MAX_EXPANDED:
+        raise root.fail(f"its aliases expand it to {size} values, more than a data file may hold "
+                        f"(at most {MAX_EXPANDED})")
+    return measured
+
+
+def _measure(values: Any, measured: dict[int, tuple[int, int]]) -> tuple[int, int]:
+    """The size and depth of a collection of ``values`` (see ``_expansion``), its collections
+    measured; one not measured is one that holds this one: a cycle."""
+    size, deep = 1, 1
+    for c in values:
+        if isinstance(c, (list, dict)):
+            s, d = measured.get(id(c), (0, MAX_DEPTH))
+            size, deep = size + s, max(deep, d + 1)
+        else:
+            size += 1
+    return size, deep
+
+
+def _check_bounds(root: Node, shapes: dict[int, tuple[int, int]] | None = None) -> None:
     """Refuse a document nested deeper than ``MAX_DEPTH`` or with a text longer than
-    ``MAX_TEXT_CHARS``, naming where (walked without recursion)."""
+    ``MAX_TEXT_CHARS``, naming where (walked without recursion). With ``shapes`` (a document
+    with aliases, measured by ``_expansion``), a list or mapping met again is not walked
+    again, unless it would reach ``MAX_DEPTH`` from where it is met now (to name the place)."""
     stack = [(root, 0)]
+    walked: set[int] = set()  # the ids of the lists and mappings walked
     while stack:
         node, depth = stack.pop()
         v = node.value
@@ -208,6 +264,10 @@ def _check_bounds(root: Node) -> None:
         if isinstance(v, (list, dict)):
             if depth >= MAX_DEPTH:
                 raise node.fail(f"nested more than {MAX_DEPTH} levels deep")
+            if shapes is not None:
+                if id(v) in walked and depth + shapes[id(v)][1] <= MAX_DEPTH:
+                    continue  # walked already, and nothing in it is too deep from here either
+                walked.add(id(v))
             children = v.items() if isinstance(v, dict) else enumerate(v)
             stack.extend((node._child(c, k), depth + 1) for k, c in children)
 
@@ -303,14 +363,17 @@ def _drop(value: Any, steps: list[str | int], kept: dict[Any, list[int]]) -> boo
 
 
 def read_file(path: str | Path) -> str:
-    """A data file's text (UTF-8, at most ``MAX_FILE_BYTES``), or a ``ScenarioError``."""
+    """A data file's text (UTF-8, at most ``MAX_FILE_BYTES``), or a ``ScenarioError``: a file
+    too large, or not a regular file (a device, a FIFO), is refused before it is read whole
+    (``files.read_text_capped``)."""
     p = Path(path)
     try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ScenarioError(str(p), "", f"{size} bytes is larger than a data file may be "
-                                f"({MAX_FILE_BYTES} at most)")
-        return p.read_text(encoding="utf-8")
+        return read_text_capped(p, MAX_FILE_BYTES)
+    except FileTooLarge as exc:
+        raise ScenarioError(str(p), "", f"{exc.size} bytes is larger than a data file may be "
+                            f"({MAX_FILE_BYTES} at most)") from None
+    except NotRegularFile as exc:
+        raise ScenarioError(str(p), "", f"{exc}: a data file must be a regular file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ScenarioError(str(p), "", f"cannot read: {exc}") from None
 

@@ -1,6 +1,11 @@
 """Reading YAML safely and fast: libyaml's loader where the text cannot nest deeply, the
 pure-Python loader (which stops deep nesting with a clean error) where it might.
 
+Whatever the loader, a whole number too long for Python to convert (more than
+``MAX_INT_DIGITS`` digits) is ``NumberTooLong``, with its line, not a bare ``ValueError``; and
+a reader that never writes anchors and aliases (a transcript's) may refuse them
+(``refusing_aliases``): ``AliasFound``, before anything is built from them.
+
 libyaml composes nested collections by recursion in C, so a hostile file of 100,000 ``[``
 would crash the process; ``nesting_bound`` is a cheap upper bound on a text's nesting that
 sends such a text to the pure-Python loader instead.
@@ -13,6 +18,11 @@ sends such a text to the pure-Python loader instead.
 
 from __future__ import annotations
 
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from typing import Any
 
@@ -37,6 +47,48 @@ class TooDeep(yaml.YAMLError):
         return self.problem
 
 
+MAX_INT_DIGITS = 4300
+"""Whole numbers longer than this (Python's default limit for converting text to a number and
+back; a hexadecimal one as large too) are refused as ``NumberTooLong``: Python could not read
+them, or show them in a message."""
+_LARGEST_INT = 10 ** MAX_INT_DIGITS - 1
+
+
+class NumberTooLong(yaml.constructor.ConstructorError):
+    """A whole number of more than ``MAX_INT_DIGITS`` digits (``problem_mark``: where it is)."""
+
+
+class AliasFound(ValueError):
+    """An anchor (``&name``) or an alias (``*name``) in a text read with aliases refused
+    (``refusing_aliases``). Not a ``yaml.YAMLError``: it is not a text the writer left torn
+    or cut short, and readers that take such errors for that let it pass. ``mark`` is where
+    it stands in the text given to ``load``."""
+
+    def __init__(self, what: str, name: str, mark: Any) -> None:
+        super().__init__(f"a YAML {what} ({'*' if what == 'alias' else '&'}{name})")
+        self.what, self.name, self.mark = what, name, mark
+
+
+_REFUSE_ALIASES: ContextVar[bool] = ContextVar("refuse_aliases", default=False)
+_MAY_ALIAS = re.compile(r"(?<![^\s\[{,])[&*]")
+"""Where an anchor or an alias may start: a ``&`` or ``*`` at the start of the text, or after a
+blank or ``[{,``. (Also in a quoted text such as ``'me & you'``: then the events are looked at.)"""
+
+
+@contextmanager
+def refusing_aliases() -> Iterator[None]:
+    """Within it, ``load`` refuses any anchor or alias (``AliasFound``), in this thread or task
+    only: for a reader whose writer never writes them (a transcript), so that a text cannot
+    make one value of many copies (the "billion laughs") that a later walk over it would
+    expand. A reader of many parts of one text (a transcript's header, lines, ending) is
+    covered whole by one ``with``."""
+    token = _REFUSE_ALIASES.set(True)
+    try:
+        yield
+    finally:
+        _REFUSE_ALIASES.reset(token)
+
+
 def nesting_bound(text: str) -> int:
     """An upper bound on how deep ``text`` nests: per line, its indentation, its ``- `` and
     ``: `` markers and the brackets it opens, on top of the brackets left open before it."""
@@ -52,12 +104,73 @@ def nesting_bound(text: str) -> int:
 
 def load(text: str, loader: type[yaml.SafeLoader] = yaml.SafeLoader, fast: type | None = _C_LOADER) -> Any:
     """``text`` parsed by ``fast`` (libyaml's safe loader by default) when it cannot nest deeply,
-    else by ``loader``; nesting too deep for Python raises ``TooDeep``."""
-    chosen = fast if fast is not None and nesting_bound(text) < FAST_DEPTH else _bounded(loader)
+    else by ``loader``; nesting too deep for Python raises ``TooDeep``, a number too long
+    ``NumberTooLong``, and within ``refusing_aliases`` an anchor or alias ``AliasFound``."""
+    refuse = _REFUSE_ALIASES.get() and ("&" in text or "*" in text) and _MAY_ALIAS.search(text) is not None
+    if fast is not None and nesting_bound(text) < FAST_DEPTH:
+        if refuse:
+            _no_alias_events(text, fast)
+        chosen = _numbers(fast)
+    else:
+        chosen = _numbers(_bounded(_no_aliases(loader) if refuse else loader))
     try:
         return yaml.load(text, Loader=chosen)  # noqa: S506 (safe loaders only)
     except RecursionError:
         raise TooDeep() from None
+
+
+def _refuse(event: Any) -> None:
+    """``AliasFound`` if the parser's ``event`` is an alias or bears an anchor."""
+    if isinstance(event, yaml.AliasEvent):
+        raise AliasFound("alias", event.anchor, event.start_mark)
+    if getattr(event, "anchor", None) is not None:
+        raise AliasFound("anchor", event.anchor, event.start_mark)
+
+
+def _no_alias_events(text: str, fast: type) -> None:
+    """Refuse an anchor or alias in ``text`` by ``fast``'s parser (libyaml's) events, before it
+    is loaded: libyaml's composer takes no hook, and its parser is as fast. A syntax error is
+    raised as loading would raise it."""
+    parser = fast(text)
+    try:
+        while parser.check_event():
+            _refuse(parser.get_event())
+    finally:
+        parser.dispose()
+
+
+@cache
+def _no_aliases(loader: type[yaml.SafeLoader]) -> type[yaml.SafeLoader]:
+    """``loader`` refusing any anchor or alias (``AliasFound``) as its composer meets it."""
+
+    class NoAliases(loader):  # type: ignore[valid-type, misc]
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            _refuse(self.peek_event())
+            return super().compose_node(parent, index)
+
+    NoAliases.__name__ = f"NoAliases{loader.__name__}"
+    return NoAliases
+
+
+def _construct_int(loader: Any, node: yaml.ScalarNode) -> int:
+    """A whole number as the safe loader reads it, but ``NumberTooLong`` past ``MAX_INT_DIGITS``
+    digits (Python refuses to read such a decimal one: a ``ValueError`` with no line)."""
+    try:
+        value = loader.construct_yaml_int(node)
+    except ValueError:
+        value = None
+    if value is None or not -_LARGEST_INT <= value <= _LARGEST_INT:
+        limit = min(MAX_INT_DIGITS, sys.get_int_max_str_digits() or MAX_INT_DIGITS)
+        raise NumberTooLong(None, None, f"a number of more than {limit} digits (at most {limit})", node.start_mark)
+    return value
+
+
+@cache
+def _numbers(loader: type) -> type:
+    """``loader`` reading whole numbers by ``_construct_int``."""
+    guarded = type(f"Numbers{loader.__name__}", (loader,), {})
+    guarded.add_constructor("tag:yaml.org,2002:int", _construct_int)
+    return guarded
 
 
 @cache
