@@ -167,6 +167,13 @@ def read_text_capped(path: str | Path, limit: int) -> str:
     Traceback (most recent call last):
     arbiter.engine.files.NotRegularFile: not a regular file (a character device)
     """
+    text = read_bytes_capped(path, limit).decode("utf-8")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def read_bytes_capped(path: str | Path, limit: int) -> bytes:
+    """``read_text_capped``'s bytes, undecoded (for a reader that decodes them itself): the same
+    checks, the same errors but ``UnicodeDecodeError``."""
     mode = os.stat(path).st_mode
     if not stat.S_ISREG(mode):
         raise NotRegularFile(path, _kind(mode))
@@ -180,8 +187,7 @@ def read_text_capped(path: str | Path, limit: int) -> str:
         data = _read_at_most(f, info.st_size, limit)
     if len(data) > limit:
         raise FileTooLarge(path, len(data), limit)
-    text = data.decode("utf-8")
-    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+    return data
 
 
 def _read_at_most(f: BinaryIO, expected: int, limit: int) -> bytes:

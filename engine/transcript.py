@@ -35,7 +35,7 @@ from arbiter.engine import registry, yamlio
 from arbiter.engine.chance import ChanceRecord
 from arbiter.engine.clock import parse_seconds
 from arbiter.engine.errors import ArbiterError, TranscriptError
-from arbiter.engine.files import write_whole
+from arbiter.engine.files import FileTooLarge, read_bytes_capped, write_whole
 from arbiter.engine.logline import _flow, entry_line, read_block, read_entry_line  # noqa: F401 (_flow: tests)
 from arbiter.engine.session import Session
 
@@ -539,10 +539,10 @@ def time_ms(value: int | float) -> int:
 def read(path: str | Path) -> Transcript:
     p = Path(path)
     try:
-        if p.stat().st_size > MAX_BYTES:
-            raise TranscriptError(f"{p}: {p.stat().st_size} bytes is larger than a transcript can be "
-                                  f"({MAX_BYTES // (1024 * 1024)} MiB at most)")
-        data = p.read_bytes()
+        data = read_bytes_capped(p, MAX_BYTES)  # a regular file only: a device or a pipe may never end
+    except FileTooLarge as exc:
+        raise TranscriptError(f"{p}: {exc.size} bytes is larger than a transcript can be "
+                              f"({MAX_BYTES // (1024 * 1024)} MiB at most)") from None
     except OSError as exc:
         raise TranscriptError(f"{p}: cannot read: {exc}") from None
     return parse(_text_of(data, p), str(p))

@@ -127,9 +127,10 @@ def test_a_data_file_not_regular_is_a_scenario_error_naming_it(tmp_path: Path) -
     assert caught.value.message == f"{fifo}: not a regular file (a FIFO): a data file must be a regular file"
 
 
-@pytest.mark.parametrize("args", [["validate"], ["play", "mafia", "--bots", "random", "--seed", "1", "--deck"]])
+@pytest.mark.parametrize("args", [["validate"], ["play", "mafia", "--bots", "random", "--seed", "1", "--deck"],
+                                  ["replay"], ["show"], ["play", "--resume"]])
 @pytest.mark.parametrize("target", ["/dev/zero", "fifo"])
-def test_validate_and_a_deck_refuse_a_device_or_a_fifo_at_once(tmp_path: Path, args: list[str], target: str) -> None:
+def test_data_files_and_transcripts_refuse_a_device_or_a_fifo_at_once(tmp_path: Path, args: list[str], target: str) -> None:
     if target == "fifo":
         target = str(tmp_path / "ff.yaml")
         os.mkfifo(target)
