@@ -15,6 +15,9 @@ import click
 from arbiter.cli.common import explain, fail, finite, interrupted, usage
 from arbiter.cli.types import GameType, VariantType, check_variant
 from arbiter.engine import registry
+from arbiter.engine.arena.config import BOT_TIMEOUT, check_configuration
+from arbiter.engine.arena.schedule import MAX_GAMES
+from arbiter.engine.arena.sprt import MAX_ELO
 from arbiter.engine.errors import ArbiterError
 
 
@@ -24,8 +27,9 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--mode", "--scenario", "modes", multiple=True, type=VariantType(),
                      help="A mode to play; repeat for several (deals take them in turn). Default: the game's default."),
         click.option("--players", type=click.IntRange(min=1), help="Players, for games set up by player count."),
-        click.option("--games", type=click.IntRange(min=1), help="Games to play, rounded up to whole blocks "
-                     "(one game per entrant for each deal). Default for match: 100."),
+        click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), help="Games to play, rounded up to "
+                     f"whole blocks (one game per entrant for each deal), at most {MAX_GAMES}. "
+                     "Default for match: 100."),
         click.option("--workers", type=click.IntRange(min=1), help="Games at once, each in a worker process "
                      "(default: the machine's cores; with --ray, the cluster's CPUs)."),
         click.option("--out", type=click.Path(file_okay=False), help="A new or empty folder for the results "
@@ -35,7 +39,7 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--ray", "ray_address", metavar="ADDRESS", help="Play the games as Ray tasks on a cluster "
                      "(an address, or auto), or on a new local Ray instance (local). Needs arbiter-referee[ray]."),
         click.option("--seed", type=int, help="The tournament's seed: it fixes every deal (default 1)."),
-        click.option("--bot-timeout", type=click.FloatRange(min=0.01, max=3600.0), callback=finite,
+        click.option("--bot-timeout", type=click.FloatRange(*BOT_TIMEOUT), callback=finite,
                      help="Seconds an exec: bot may take to answer (default 10)."),
         click.option("--reuse", is_flag=True, default=None, help="Keep each exec: bot process for its worker's next game "
                      "(it is told new-game), for bots slow to start."),
@@ -43,7 +47,7 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
                      "(default 20000)."),
         click.option("--sprt", nargs=2, type=float, metavar="ELO0 ELO1", default=None,
                      help="Two entrants: stop once a sequential test decides whether the first is ELO0 (H0) or "
-                          "ELO1 (H1) Elo stronger than the second."),
+                          f"ELO1 (H1) Elo stronger than the second (ELO0 < ELO1, each from -{MAX_ELO} to {MAX_ELO})."),
         click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
                      help="SPRT: the chance of accepting H1 when H0 holds (default 0.05)."),
         click.option("--beta", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
@@ -128,7 +132,7 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
             if clash:
                 usage(f"--resume {resume}: the tournament's settings are in its tournament.json; leave out "
                       + ", ".join("--" + c.replace("_", "-") for c in clash))
-            folder, config = Folder.existing(resume)
+            folder, config = Folder.existing(resume, check=check_configuration)
             if game is not None and game != config["game"]:
                 usage(f"--resume {resume}: it is a tournament of {config['game']}, not {game}")
         else:
@@ -148,8 +152,8 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
             if o["sprt"] is not None:
                 try:
                     sprt = Sprt(o["sprt"][0], o["sprt"][1], o["alpha"] or 0.05, o["beta"] or 0.05)
-                except ValueError as exc:
-                    usage(str(exc), "--sprt")
+                except ArbiterError as exc:
+                    usage(exc.message, "--sprt")
             elif o["alpha"] is not None or o["beta"] is not None:
                 usage("--alpha and --beta belong to --sprt")
             try:

@@ -7,6 +7,7 @@ One job per module:
 - ``runner``: plays one scheduled game in a worker and returns its record;
 - ``pool``: runs games at once in local worker processes or as Ray tasks;
 - ``results``: the tournament folder (configuration, results file, transcripts) and resume;
+- ``config``: the checks a resumed run makes of the configuration its folder holds;
 - ``stats``: win rates with Wilson intervals, sides, roles, forfeits, head-to-head, Elo;
 - ``rating``: OpenSkill (Plackett-Luce) ratings from each game's teams;
 - ``sprt``: the sequential probability ratio test that may stop a two-entrant match;

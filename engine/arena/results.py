@@ -11,7 +11,15 @@ Only the main process writes ``results.jsonl``: each line is written whole, flus
 before the next game is recorded, so a crash, Ctrl-C or ``kill -9`` loses at most the line being
 written. Reading it back, a last line without its newline (or that does not read as JSON) is
 a torn write and is ignored (and cut off before anything is appended); a game is played again
-by a resumed run exactly when it has no whole line.
+by a resumed run exactly when it has no whole line. A whole line of a game the schedule does not
+have is a file changed by hand, and refused like any other line that is not a game's record.
+
+A run killed as it makes the folder, before ``tournament.json`` is written, leaves at most
+``.lock``, an empty ``transcripts/`` and the configuration's temporary file (``engine.files``):
+such a folder holds no tournament and counts as empty for a new run, which takes its lock first
+(a run still making it is refused) and then removes those leftovers. The configuration is
+written only where none is (``write_whole(..., replace=False)``), so a run never replaces the
+one another run wrote.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -46,46 +55,82 @@ class Folder:
 
     @classmethod
     def create(cls, path: str | Path, config: dict[str, Any]) -> Folder:
-        """A new tournament in ``path``: a new folder, or an empty one. A folder holding anything
-        else is refused (a tournament's: resume it; anything else: not ours to fill)."""
+        """A new tournament in ``path``: a new folder, or an empty one (or one holding only what
+        an interrupted ``create`` left, removed once this run holds the folder). A folder holding
+        anything else is refused (a tournament's: resume it; anything else: not ours to fill)."""
         p = Path(path)
         if p.exists() and not p.is_dir():
             raise FolderError(f"{p} is a file, not a folder")
-        if p.is_dir() and any(p.iterdir()):
-            if (p / CONFIG).exists():
-                raise FolderError(f"{p} already holds a tournament; go on with it with --resume {p} "
-                                  "(or choose a new --out)")
-            raise FolderError(f"{p} is not empty and holds no tournament; choose a new or empty --out")
+        if p.is_dir():
+            _fresh(p)
         try:
             p.mkdir(parents=True, exist_ok=True)
-            folder = cls(p)
-            folder.lock()
-            (p / "transcripts").mkdir(exist_ok=True)
-            write_whole(p / CONFIG, json.dumps({"format": FORMAT, **config}, indent=2) + "\n")
         except OSError as exc:
             raise FolderError(f"cannot make the tournament's folder {p}: {exc.strerror or exc}") from None
+        folder = cls(p)
+        folder.lock()
+        try:
+            folder._start(config)
+        except BaseException:
+            folder.unlock()
+            raise
         return folder
 
+    def _start(self, config: dict[str, Any]) -> None:
+        """Write the configuration of a new tournament into the folder this run holds, once
+        more sure it is empty (another run may have filled it before this one took the lock),
+        the leftovers of an interrupted start removed."""
+        p = self.path
+        try:
+            for leftover in _fresh(p):
+                if leftover.name != LOCK and leftover.is_file():  # the lock this run holds stays
+                    leftover.unlink()
+            self.transcripts.mkdir(exist_ok=True)
+            write_whole(p / CONFIG, json.dumps({"format": FORMAT, **config}, indent=2) + "\n", replace=False)
+        except FileExistsError:
+            raise _holds_one(p) from None
+        except OSError as exc:
+            raise FolderError(f"cannot make the tournament's folder {p}: {exc.strerror or exc}") from None
+
     @classmethod
-    def existing(cls, path: str | Path) -> tuple[Folder, dict[str, Any]]:
-        """The tournament in ``path`` and its configuration."""
+    def existing(cls, path: str | Path, check: Callable[[dict[str, Any], Path], object] | None = None
+                 ) -> tuple[Folder, dict[str, Any]]:
+        """The tournament in ``path`` and its configuration, given to ``check`` with the file's
+        path (``engine.arena.config.check_configuration``) once this run holds the folder, so a
+        refused one is left as it was, and free."""
         p = Path(path)
         try:
             config = json.loads((p / CONFIG).read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise FolderError(f"{p} holds no tournament (no {CONFIG})") from None
+            raise _no_tournament(p) from None
         except (OSError, ValueError) as exc:
             raise FolderError(f"{p / CONFIG}: cannot read it: {exc}") from None
         if not isinstance(config, dict) or config.get("format") != FORMAT:
             raise FolderError(f"{p / CONFIG}: not a tournament of this arbiter (format {FORMAT})")
         folder = cls(p)
         folder.lock()
-        (p / "transcripts").mkdir(exist_ok=True)
+        try:
+            if check is not None:
+                check(config, p / CONFIG)
+            folder._open_transcripts()
+        except BaseException:
+            folder.unlock()
+            raise
         return folder, config
+
+    def _open_transcripts(self) -> None:
+        """The transcripts' folder, made again if it was removed."""
+        try:
+            self.transcripts.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise FolderError(f"cannot open the tournament's folder {self.path}: {exc.strerror or exc}") from None
 
     def lock(self) -> None:
         """Hold the folder for this run; another run on it is refused."""
-        f = (self.path / LOCK).open("ab")
+        try:
+            f = (self.path / LOCK).open("ab")
+        except OSError as exc:
+            raise FolderError(f"cannot hold the tournament's folder {self.path}: {exc.strerror or exc}") from None
         try:
             fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -98,9 +143,10 @@ class Folder:
             self._lock.close()
             self._lock = None
 
-    def read_results(self) -> list[dict[str, Any]]:
-        """The recorded games, each once (the first line of a game wins), a torn last line left out."""
-        records, _ = read_results(self.path / RESULTS)
+    def read_results(self, games: int | None = None) -> list[dict[str, Any]]:
+        """The recorded games, each once (the first line of a game wins), a torn last line left
+        out; with ``games``, the number the schedule has, a record of any other game is refused."""
+        records, _ = read_results(self.path / RESULTS, games)
         return records
 
     def writer(self) -> ResultsWriter:
@@ -114,8 +160,55 @@ class Folder:
             write_whole(self.transcripts / name, text)
 
 
-def read_results(path: Path) -> tuple[list[dict[str, Any]], int]:
-    """The records of a results file and the offset after its last whole line."""
+def _leftovers(p: Path) -> list[Path] | None:
+    """What an interrupted ``Folder.create`` leaves in the folder ``p`` (``.lock``, an empty
+    ``transcripts/``, the configuration's temporary files), or None when it holds anything else."""
+    found = []
+    for entry in p.iterdir():
+        name = entry.name
+        if entry.is_symlink():
+            return None
+        if name == LOCK or (name.startswith(f".{CONFIG}.") and name.endswith(".tmp")):
+            if not entry.is_file():
+                return None
+        elif not (name == "transcripts" and entry.is_dir() and not any(entry.iterdir())):
+            return None
+        found.append(entry)
+    return found
+
+
+def _fresh(p: Path) -> list[Path]:
+    """The leftovers (``_leftovers``) of the folder ``p`` a new tournament is to start in;
+    refused when it holds a tournament or anything else."""
+    if (p / CONFIG).exists():
+        raise _holds_one(p)
+    found = _leftovers(p)
+    if found is None:
+        raise FolderError(f"{p} is not empty and holds no tournament; choose a new or empty --out")
+    return found
+
+
+def _holds_one(p: Path) -> FolderError:
+    return FolderError(f"{p} already holds a tournament; go on with it with --resume {p} (or choose a new --out)")
+
+
+def _no_tournament(p: Path) -> FolderError:
+    """Why ``p`` cannot be resumed: no configuration; when it holds the leftovers of a run
+    killed before writing one (and no run is making it now), how to start that run again."""
+    if p.is_dir() and _leftovers(p):
+        if (p / LOCK).is_file():  # "being played by another run" while one is making it
+            probe = Folder(p)
+            probe.lock()
+            probe.unlock()
+        return FolderError(f"{p} holds no tournament: its run was stopped before it wrote its configuration "
+                           f"({CONFIG}), so no game was played; start it again with the same command "
+                           f"(--out {p}), not with --resume")
+    return FolderError(f"{p} holds no tournament (no {CONFIG})")
+
+
+def read_results(path: Path, games: int | None = None) -> tuple[list[dict[str, Any]], int]:
+    """The records of a results file and the offset after its last whole line; with ``games``
+    (the number the schedule has), a whole line of a game outside ``0 .. games - 1`` is refused."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -130,7 +223,8 @@ def read_results(path: Path) -> tuple[list[dict[str, Any]], int]:
         line = data[offset:end]
         try:
             record = json.loads(line)
-            if not isinstance(record, dict) or not isinstance(record.get("game"), int):
+            if not isinstance(record, dict) or not isinstance(record.get("game"), int) \
+                    or isinstance(record["game"], bool):
                 raise ValueError("not a game's record")
         except ValueError as exc:
             if data.find(b"\n", end + 1) < 0 and not data[end + 1:].strip():
@@ -138,6 +232,10 @@ def read_results(path: Path) -> tuple[list[dict[str, Any]], int]:
             number = data[:offset].count(b"\n") + 1
             raise FolderError(f"{path}: line {number} is not a game's record "
                               f"({exc}); the file was changed by hand?") from None
+        if games is not None and not 0 <= record["game"] < games:
+            number = data[:offset].count(b"\n") + 1
+            raise FolderError(f"{path}: line {number} records game {record['game']}, which the schedule does not "
+                              f"have (its games are 0 to {games - 1}); the file was changed by hand?")
         if record["game"] not in seen:
             seen.add(record["game"])
             records.append(record)

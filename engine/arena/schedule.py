@@ -23,6 +23,10 @@ Deals cycle through the setups (modes) in order; deal ``d``'s seed derives from 
 tournament's seed and ``d`` alone, so the same tournament seed plays the same games however
 many workers play them, and in whatever order.
 
+A tournament asks for at most ``MAX_GAMES`` games: the schedule is built whole, in memory, before
+the first game (about 0.4 kB a game, whatever the seats and entrants), and a run keeps every
+game's record in memory too (4 to 7 kB each).
+
 >>> s = schedule(7, [Setup("duel-3v3", {}, ("mafia", "fbi"))], ["a", "b"], 3)
 >>> [(g.index, g.deal, g.rotation, g.entrants) for g in s]
 [(0, 0, 0, ('a', 'b')), (1, 0, 1, ('b', 'a')), (2, 1, 0, ('a', 'b')), (3, 1, 1, ('b', 'a'))]
@@ -37,6 +41,15 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from arbiter.engine.errors import ArbiterError
+
+MAX_GAMES = 100_000
+"""The most games a tournament may ask for. Measured with ``tracemalloc`` on Classic Mafia, 12
+players (the most seats of any game), 2 entrants: the schedule takes 413 bytes a game, 40 MiB
+at this cap (394 MiB at 1,000,000); the records a run holds take 7.4 kB a game there (3.9 kB
+in an FBI vs Mafia duel), 0.7 GiB at this cap, so the two stay under 1 GiB together. A million
+games would hold some 7 GiB of records by the end of the run."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +91,19 @@ def deal_seed(tournament_seed: int, deal: int) -> int:
     return int.from_bytes(digest[:4], "big") % (2**31)
 
 
+def check_games(games: object) -> int:
+    """``games`` when a tournament may ask for that many: a whole number from 1 to ``MAX_GAMES``
+    (not ``true``).
+
+    >>> check_games(MAX_GAMES + 1)
+    Traceback (most recent call last):
+    arbiter.engine.errors.ArbiterError: a tournament plays from 1 to 100000 games, not 100001
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise ArbiterError(f"a tournament plays from 1 to {MAX_GAMES} games, not {games!r}")
+    return games
+
+
 def block_size(entrants: int) -> int:
     """Games per deal: one rotation per entrant."""
     return entrants
@@ -103,7 +129,9 @@ def rotation(seats: int, entrants: int, r: int) -> tuple[int, ...]:
 
 
 def schedule(seed: int, setups: Sequence[Setup], entrants: Sequence[str], games: int) -> list[Game]:
-    """Every game of a tournament, in order: ``rounded_games(games, len(entrants))`` of them."""
+    """Every game of a tournament, in order: ``rounded_games(games, len(entrants))`` of them
+    (``games`` checked first: a number past the cap would fill the memory before any game)."""
+    check_games(games)
     k = len(entrants)
     out: list[Game] = []
     total = rounded_games(games, k)

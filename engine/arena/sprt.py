@@ -15,6 +15,12 @@ same deal played with the entrants swapped over every seat, won by the entrant w
 more often, as fastchess scores game pairs; so the Elo of the hypotheses is per block (in a
 duel, per pair of games with sides swapped, where it is about twice the per-game Elo).
 
+ELO0 and ELO1 are finite numbers from ``-MAX_ELO`` to ``MAX_ELO`` (1000): there ``p`` is
+between 0.0032 and 0.9968, so ``p`` and ``1 - p`` are well inside (0, 1) in floating point and the
+LLR is finite (at 1e308, or infinity, ``p`` is exactly 0 or 1 and its logarithm fails). A
+configuration that breaks a bound (``--sprt``, or a hand-edited ``tournament.json``) is an
+``SprtError`` naming the values.
+
 >>> t = Sprt(0, 10)
 >>> t.status(0, 0), t.status(400, 0), t.status(5000, 5000)
 (None, 'H1', 'H0')
@@ -25,6 +31,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import Any
+
+from arbiter.engine.errors import ArbiterError
+
+MAX_ELO = 1000
+"""The largest Elo difference a hypothesis may state, either way (see the module's text)."""
+
+
+class SprtError(ArbiterError, ValueError):
+    """An SPRT that cannot be run (also a ``ValueError``, as the dataclass's callers expect)."""
 
 
 def win_probability(elo: float) -> float:
@@ -39,10 +54,16 @@ class Sprt:
     beta: float = 0.05
 
     def __post_init__(self) -> None:
+        """Refuse hypotheses and error rates the test cannot be computed with (before any game,
+        not as a ``math`` error in the middle of a run)."""
+        if not all(_finite(x) and abs(x) <= MAX_ELO for x in (self.elo0, self.elo1)):
+            raise SprtError(f"SPRT's ELO0 and ELO1 are finite numbers from -{MAX_ELO} to {MAX_ELO}, not "
+                            f"{_shown(self.elo0)} and {_shown(self.elo1)}")
         if not self.elo0 < self.elo1:
-            raise ValueError(f"SPRT needs ELO0 < ELO1, not {self.elo0:g} and {self.elo1:g}")
-        if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
-            raise ValueError("SPRT's alpha and beta are between 0 and 0.5")
+            raise SprtError(f"SPRT needs ELO0 < ELO1, not {self.elo0:g} and {self.elo1:g}")
+        if not all(_finite(x) and 0 < x < 0.5 for x in (self.alpha, self.beta)):
+            raise SprtError(f"SPRT's alpha and beta are between 0 and 0.5, not {_shown(self.alpha)} "
+                            f"and {_shown(self.beta)}")
 
     @property
     def lower(self) -> float:
@@ -67,3 +88,13 @@ class Sprt:
 
     def as_dict(self) -> dict[str, Any]:
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta}
+
+
+def _finite(x: object) -> bool:
+    """A real, finite number (a JSON ``true`` is not one)."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _shown(x: object) -> str:
+    """A value as an error shows it: a number briefly, anything else as written."""
+    return f"{x:g}" if isinstance(x, (int, float)) and not isinstance(x, bool) else repr(x)

@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from arbiter.engine import registry
+from arbiter.engine.arena.config import check_sprt
 from arbiter.engine.arena.entrants import Entrant, check_entrants, check_spec
 from arbiter.engine.arena.results import Folder
 from arbiter.engine.arena.runner import MAX_MOVES, Settings
 from arbiter.engine.arena.schedule import Game, Setup, block_size, schedule
 from arbiter.engine.arena.sprt import Sprt
 from arbiter.engine.arena.stats import Tally, block_result
-from arbiter.engine.errors import ArbiterError
 from arbiter.engine.session import Session
 
 
@@ -51,8 +51,7 @@ def configuration(game: str, entrants: list[Entrant], games: int, *, modes: tupl
     rules = registry.get(game)
     for e in check_entrants(list(entrants)):
         check_spec(e.spec, rules.bot_kinds, cwd)  # the workers run the games there
-    if sprt is not None and len(entrants) != 2:
-        raise ArbiterError(f"an SPRT compares two entrants; this tournament has {len(entrants)}")
+    check_sprt(sprt, len(entrants))
     config = {"game": game, "modes": list(modes), "players": players,
               "entrants": [{"name": e.name, "spec": e.spec} for e in entrants],
               "games": games, "seed": seed, "bot_timeout": bot_timeout, "reuse": reuse, "max_moves": max_moves,
@@ -131,7 +130,7 @@ class Tournament:
 
         Ctrl-C (``KeyboardInterrupt``) stops the pool, keeps every record written, and ends the
         run with ``interrupted`` set."""
-        recorded = {r["game"]: r for r in folder.read_results()}
+        recorded = {r["game"]: r for r in folder.read_results(len(self.games))}
         todo: Iterator[Game] = iter([g for g in self.games if g.index not in recorded])
         tallies = {name: Tally() for name in self.names}
         for r in recorded.values():

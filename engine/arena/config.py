@@ -1,0 +1,148 @@
+"""The configuration a tournament's folder holds (``tournament.json``), checked when a run
+resumes it: every key a run writes, of the type and in the range a new run's options allow,
+with the same checks (``check_games``, ``Sprt``, ``check_entrants``, ``check_spec``, the game's
+modes), so a file changed by hand is refused whole, naming the file and the key, before any
+game is played or anything in the folder changes.
+
+>>> check_configuration({"format": 1, "game": "mafia"}, "t/tournament.json")
+Traceback (most recent call last):
+arbiter.engine.errors.ArbiterError: t/tournament.json: "modes" is missing (the file was changed by hand?)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from arbiter.engine import registry
+from arbiter.engine.arena.entrants import NAME, Entrant, check_entrants, check_spec
+from arbiter.engine.arena.schedule import check_games
+from arbiter.engine.arena.sprt import Sprt
+from arbiter.engine.errors import ArbiterError
+
+BOT_TIMEOUT = (0.01, 3600.0)
+"""The seconds an ``exec:`` bot may be given to answer, least and most (``--bot-timeout``)."""
+
+KEYS = ("format", "game", "modes", "players", "entrants", "games", "seed", "bot_timeout", "reuse", "max_moves",
+        "sprt", "cwd")
+"""What a run writes in ``tournament.json``, every one of them."""
+
+SPRT_KEYS = ("elo0", "elo1", "alpha", "beta")
+
+
+def check_configuration(config: dict[str, Any], source: str | Path) -> dict[str, Any]:
+    """``config`` (read from ``source``) when it is one a run could have written; else an
+    ``ArbiterError`` saying which key is wrong and what is allowed there."""
+    missing = [k for k in KEYS if k not in config]
+    if missing:
+        raise ArbiterError(f'{source}: "{missing[0]}" is missing (the file was changed by hand?)')
+    unknown = sorted(set(config) - set(KEYS))
+    if unknown:
+        raise ArbiterError(f'{source}: "{unknown[0]}" is not a key of a tournament\'s configuration', KEYS)
+    for key, check in _CHECKS:
+        try:
+            check(config)
+        except ArbiterError as exc:
+            raise ArbiterError(f"{source}: {key}: {exc.message}", exc.allowed) from None
+    return config
+
+
+def _game(config: dict[str, Any]) -> None:
+    if not isinstance(config["game"], str):
+        raise ArbiterError(f"a game's name, not {config['game']!r}", registry.names())
+    registry.get(config["game"])
+
+
+def _modes(config: dict[str, Any]) -> None:
+    """A list of the game's modes that fit its player count (none: the game's default)."""
+    modes, rules = config["modes"], registry.get(config["game"])
+    if not isinstance(modes, list) or not all(isinstance(m, str) for m in modes):
+        raise ArbiterError(f"a list of the game's modes, not {modes!r}")
+    for mode in modes or [None]:
+        rules.choose_setup(mode, config["players"])
+
+
+def _players(config: dict[str, Any]) -> None:
+    if config["players"] is not None:
+        _whole(config["players"], 1)
+
+
+def _entrants(config: dict[str, Any]) -> None:
+    """Two or more ``{"name": NAME, "spec": SPEC}`` with distinct names and specs of the game's
+    bots (a ``py:`` agent made from where the games run, as a new run makes it)."""
+    shape = 'a list of two or more {"name": NAME, "spec": SPEC}'
+    entrants = config["entrants"]
+    if not isinstance(entrants, list):
+        raise ArbiterError(f"{shape}, not {entrants!r}")
+    for e in entrants:
+        if not (isinstance(e, dict) and set(e) == {"name", "spec"} and all(isinstance(v, str) for v in e.values())):
+            raise ArbiterError(f"{shape}, not {e!r} in it")
+        if not NAME.fullmatch(e["name"]):
+            raise ArbiterError(f"{e['name']!r} is not an entrant name: letters, digits and _.+- only, at most 32, "
+                               "starting with a letter or digit")
+    for e in check_entrants([Entrant(e["name"], e["spec"]) for e in entrants]):
+        check_spec(e.spec, registry.get(config["game"]).bot_kinds, config["cwd"])
+
+
+def _sprt(config: dict[str, Any]) -> None:
+    """None, or the four numbers of a test ``Sprt`` accepts, of a tournament of two entrants."""
+    sprt = config["sprt"]
+    if sprt is None:
+        return
+    if not isinstance(sprt, dict) or set(sprt) != set(SPRT_KEYS):
+        shape = ", ".join(f'"{k}": NUMBER' for k in SPRT_KEYS)
+        raise ArbiterError(f"null or {{{shape}}}, not {sprt!r}")
+    check_sprt(Sprt(**sprt), len(config["entrants"]))
+
+
+def check_sprt(sprt: Sprt | None, entrants: int) -> None:
+    """An SPRT compares two entrants."""
+    if sprt is not None and entrants != 2:
+        raise ArbiterError(f"an SPRT compares two entrants; this tournament has {entrants}")
+
+
+def _whole(value: object, least: int) -> None:
+    """A whole number (not ``true``), ``least`` or more."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ArbiterError(f"a whole number from {least} up, not {value!r}")
+
+
+def _number(value: object, least: float, most: float) -> None:
+    """A finite number from ``least`` to ``most``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or not least <= value <= most:
+        raise ArbiterError(f"a number from {least:g} to {most:g}, not {value!r}")
+
+
+def _seed(config: dict[str, Any]) -> None:
+    if isinstance(config["seed"], bool) or not isinstance(config["seed"], int):
+        raise ArbiterError(f"a whole number, not {config['seed']!r}")
+
+
+def _reuse(config: dict[str, Any]) -> None:
+    if not isinstance(config["reuse"], bool):
+        raise ArbiterError(f"true or false, not {config['reuse']!r}")
+
+
+def _cwd(config: dict[str, Any]) -> None:
+    if config["cwd"] is not None and not isinstance(config["cwd"], str):
+        raise ArbiterError(f"the folder the bots start in, or null, not {config['cwd']!r}")
+
+
+_CHECKS: tuple[tuple[str, Callable[[dict[str, Any]], object]], ...] = (
+    ('"game"', _game),
+    ('"players"', _players),
+    ('"modes" with "players"', _modes),
+    ('"cwd"', _cwd),
+    ('"entrants"', _entrants),
+    ('"games"', lambda c: check_games(c["games"])),
+    ('"seed"', _seed),
+    ('"bot_timeout"', lambda c: _number(c["bot_timeout"], *BOT_TIMEOUT)),
+    ('"reuse"', _reuse),
+    ('"max_moves"', lambda c: _whole(c["max_moves"], 1)),
+    ('"sprt"', _sprt),
+)
+"""Each key's check, as its errors name it (``format`` is checked as the file is read), in an
+order where a check may rely on the keys before it."""

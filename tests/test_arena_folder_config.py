@@ -1,0 +1,249 @@
+"""A tournament's folder as a run finds it: the leftovers of a run killed before it wrote its
+configuration, a configuration changed by hand, a results line of a game the schedule does not
+have, and the bounds of ``--sprt`` and ``--games``. Each is refused with a clear error that
+names the file, the key or the line, and what is allowed, and changes nothing in the folder;
+or, for the leftovers, started again."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+
+from arbiter.engine.arena import results
+from arbiter.engine.arena.entrants import Entrant
+from arbiter.engine.arena.results import Folder, FolderError, read_results
+from arbiter.engine.arena.schedule import MAX_GAMES, Setup, schedule
+from arbiter.engine.arena.sprt import MAX_ELO, Sprt
+from arbiter.engine.arena.tournament import configuration
+from arbiter.engine.errors import ArbiterError
+
+from tests.helpers import run
+
+MATCH = ("match", "mafia", "--players", "6", "a=random", "b=random", "--workers", "1")
+
+
+def snapshot(folder: Path) -> dict[str, bytes | None]:
+    """Every file and folder under ``folder`` (hidden ones too) and each file's bytes."""
+    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None) for p in sorted(folder.rglob("*"))}
+
+
+def assert_free(folder: Path) -> None:
+    """No run holds ``folder`` (a refused run let its lock go)."""
+    with (folder / ".lock").open("ab") as f:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> Path:
+    """A finished match of 4 games, to be copied and changed by each test."""
+    out = tmp_path_factory.mktemp("played") / "t"
+    r = run(*MATCH, "--games", "4", "--out", out)
+    assert r.exit_code == 0, r.output
+    return out
+
+
+def copy_of(played: Path, tmp_path: Path) -> Path:
+    folder = tmp_path / "t"
+    shutil.copytree(played, folder)
+    return folder
+
+
+# -- a run killed before it wrote its configuration -----------------------------------------------
+
+
+def killed_before_configuration(folder: Path) -> Path:
+    """What ``Folder.create`` leaves when killed before ``tournament.json`` is in place."""
+    (folder / "transcripts").mkdir(parents=True)
+    (folder / ".lock").write_bytes(b"")
+    (folder / ".tournament.json.4242-0.tmp").write_text('{"format": 1, "ga')
+    return folder
+
+
+def test_a_folder_left_by_a_run_killed_before_its_configuration_is_started_again_not_resumed(tmp_path):
+    folder = killed_before_configuration(tmp_path / "t")
+    (folder / "transcripts" / "game-00000.yaml").write_text("mine")  # more than leftovers: refused
+    before = snapshot(folder)
+    r = run(*MATCH, "--games", "2", "--out", folder)
+    assert r.exit_code == 1 and "not empty and holds no tournament" in r.output, r.output
+    assert snapshot(folder) == before
+    (folder / "transcripts" / "game-00000.yaml").unlink()
+    before = snapshot(folder)
+    r = run("tournament", "--resume", folder)
+    assert r.exit_code == 1, r.output
+    assert "stopped before it wrote its configuration" in r.output and "same command" in r.output, r.output
+    assert snapshot(folder) == before
+    r = run(*MATCH, "--games", "2", "--out", folder)
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in folder.iterdir()) == [".lock", "results.jsonl", "tournament.json", "transcripts"]
+    assert json.loads((folder / "tournament.json").read_text())["games"] == 2
+    assert len((folder / "results.jsonl").read_text().splitlines()) == 2
+
+
+def test_a_folder_a_run_is_still_making_is_refused_as_being_played(tmp_path):
+    folder = killed_before_configuration(tmp_path / "t")
+    before = snapshot(folder)
+    with (folder / ".lock").open("ab") as held:  # the run making it holds its lock
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        for args in (MATCH + ("--games", "2", "--out", folder), ("tournament", "--resume", folder)):
+            r = run(*args)
+            assert r.exit_code == 1 and "being played by another run right now" in r.output, (args, r.output)
+            assert snapshot(folder) == before, args
+
+
+def test_a_new_run_never_writes_over_the_configuration_another_run_wrote(tmp_path, monkeypatch):
+    """Another run may write ``tournament.json`` after this one looked at the folder: this
+    one refuses the folder rather than replace it, and lets its lock go."""
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "tournament.json").write_text("theirs\n")
+    monkeypatch.setattr(results, "_fresh", lambda p: [])  # it looked before the other run wrote
+    with pytest.raises(FolderError, match="already holds a tournament; go on with it with --resume"):
+        Folder.create(folder, {"game": "mafia"})
+    assert (folder / "tournament.json").read_text() == "theirs\n"
+    assert sorted(p.name for p in folder.iterdir()) == [".lock", "tournament.json", "transcripts"]
+    assert_free(folder)
+
+
+# -- --sprt and --games bounds --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("elos", [("-inf", "inf"), ("0", "1e308"), ("nan", "5"), ("-1001", "0"), ("0", "1000.5")])
+def test_sprt_hypotheses_outside_finite_elo_bounds_are_a_usage_error_before_any_folder(tmp_path, elos):
+    out = tmp_path / "t"
+    r = run(*MATCH, "--games", "2", "--sprt", *elos, "--out", out)
+    assert r.exit_code == 2, r.output
+    assert "--sprt" in r.output and f"finite numbers from -{MAX_ELO} to {MAX_ELO}" in r.output, r.output
+    assert not out.exists()
+
+
+def test_sprt_refuses_values_it_cannot_compute_with_and_computes_at_its_bounds():
+    for elos in ((0, math.inf), (0, 1e308), (-math.inf, 0), ("0", 5), (False, True)):
+        with pytest.raises(ArbiterError, match="ELO0 and ELO1 are finite numbers from -1000 to 1000, not"):
+            Sprt(*elos)
+    extreme = Sprt(-MAX_ELO, MAX_ELO)
+    assert math.isfinite(extreme.llr(10**6, 10**6)) and extreme.status(5, 0) == "H1"
+
+
+def test_games_past_the_maximum_are_a_usage_error_and_never_scheduled(tmp_path):
+    out = tmp_path / "t"
+    r = run(*MATCH, "--games", "99999999999", "--out", out)
+    assert r.exit_code == 2 and "--games" in r.output and f"1<=x<={MAX_GAMES}" in r.output, r.output
+    assert not out.exists()
+    setups = [Setup("duel", {}, ("x", "y"))]
+    with pytest.raises(ArbiterError, match=f"from 1 to {MAX_GAMES} games, not {MAX_GAMES + 1}"):
+        schedule(1, setups, ["a", "b"], MAX_GAMES + 1)  # refused before a game is built
+    assert len(schedule(1, setups, ["a", "b"], MAX_GAMES - 1)) == MAX_GAMES  # rounded up to a whole block
+
+
+# -- a configuration changed by hand --------------------------------------------------------------
+
+
+def _set(key, value):
+    def edit(config):
+        config[key] = value
+    return edit
+
+
+def _delete(key):
+    def edit(config):
+        del config[key]
+    return edit
+
+
+def _entrant(index, key, value):
+    def edit(config):
+        config["entrants"][index][key] = value
+    return edit
+
+
+EDITS = [
+    (_delete("entrants"), '"entrants" is missing'),
+    (_delete("cwd"), '"cwd" is missing'),
+    (_set("extra", 1), '"extra" is not a key of a tournament\'s configuration'),
+    (_set("games", "x"), '"games": a tournament plays from 1 to 100000 games, not \'x\''),
+    (_set("games", -5), '"games": a tournament plays from 1 to 100000 games, not -5'),
+    (_set("games", True), '"games": a tournament plays from 1 to 100000 games, not True'),
+    (_set("games", MAX_GAMES + 1), f'"games": a tournament plays from 1 to 100000 games, not {MAX_GAMES + 1}'),
+    (_set("entrants", []), '"entrants": a tournament needs two or more entrants, not 0'),
+    (_set("entrants", {"a": "random", "b": "random"}),
+     '"entrants": a list of two or more {"name": NAME, "spec": SPEC}, not {'),
+    (_entrant(0, "spec", "nosuch"), '"entrants": unknown bot \'nosuch\''),
+    (_entrant(1, "name", "a"), '"entrants": two entrants are named \'a\''),
+    (_entrant(1, "name", "b c"), '"entrants": \'b c\' is not an entrant name'),
+    (_set("sprt", {"elo0": 5, "elo1": 1, "alpha": 0.05, "beta": 0.05}), '"sprt": SPRT needs ELO0 < ELO1, not 5 and 1'),
+    (_set("sprt", {"x": 1}), '"sprt": null or {"elo0": NUMBER, "elo1": NUMBER, "alpha": NUMBER, "beta": NUMBER}'),
+    (_set("sprt", {"elo0": 0, "elo1": 1e308, "alpha": 0.05, "beta": 0.05}), '"sprt": SPRT\'s ELO0 and ELO1 are finite'),
+    (_set("sprt", {"elo0": 0, "elo1": 5, "alpha": 0.5, "beta": 0.05}), '"sprt": SPRT\'s alpha and beta are between 0'),
+    (_set("max_moves", 0), '"max_moves": a whole number from 1 up, not 0'),
+    (_set("players", 0), '"players": a whole number from 1 up, not 0'),
+    (_set("players", 99), '"modes" with "players": mafia has no mode \'99-players\''),
+    (_set("modes", "6-players"), '"modes" with "players": a list of the game\'s modes'),
+    (_set("seed", "x"), '"seed": a whole number, not \'x\''),
+    (_set("seed", 1.5), '"seed": a whole number, not 1.5'),
+    (_set("bot_timeout", 0), '"bot_timeout": a number from 0.01 to 3600, not 0'),
+    (_set("bot_timeout", "10"), '"bot_timeout": a number from 0.01 to 3600, not \'10\''),
+    (_set("reuse", 1), '"reuse": true or false, not 1'),
+    (_set("cwd", 5), '"cwd": the folder the bots start in, or null, not 5'),
+    (_set("game", "chess"), '"game": no game named \'chess\''),
+]
+
+
+@pytest.mark.parametrize("edit, words", EDITS, ids=[w.split(":")[0].split(" ")[0].strip('"') + f"-{i}"
+                                                   for i, (_, w) in enumerate(EDITS)])
+def test_a_configuration_changed_by_hand_is_refused_naming_the_key_and_nothing_changes(played, tmp_path, edit, words):
+    folder = copy_of(played, tmp_path)
+    config = json.loads((folder / "tournament.json").read_text())
+    edit(config)
+    (folder / "tournament.json").write_text(json.dumps(config))
+    before = snapshot(folder)
+    r = run("tournament", "--resume", folder, "--workers", "1")
+    assert r.exit_code == 1, r.output
+    assert f"{folder / 'tournament.json'}: {words}" in r.output, r.output
+    assert len(r.output.strip().splitlines()) == 1, r.output
+    assert snapshot(folder) == before
+    assert_free(folder)
+
+
+def test_a_resumed_run_accepts_what_a_run_writes_and_not_that_changed(played, tmp_path):
+    """The checks are those of a new run's options: a configuration ``configuration`` made
+    with values at their bounds is resumed; a value past one is refused."""
+    folder = copy_of(played, tmp_path)
+    config = {"format": 1, **configuration("mafia", [Entrant("a", "random"), Entrant("b", "random")], 4, players=6,
+                                           sprt=Sprt(-MAX_ELO, MAX_ELO, 0.01, 0.49), max_moves=1, bot_timeout=0.01,
+                                           cwd=str(tmp_path))}
+    (folder / "tournament.json").write_text(json.dumps(config))
+    r = run("tournament", "--resume", folder, "--workers", "1", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output.splitlines()[-1])["recorded"] == 4
+    (folder / "tournament.json").write_text(json.dumps({**config, "games": -4}))
+    r = run("tournament", "--resume", folder, "--workers", "1", "--json")
+    assert r.exit_code == 1 and '"games": a tournament plays from 1 to 100000 games, not -4' in r.output, r.output
+
+
+# -- a results line of a game the schedule does not have ------------------------------------------
+
+
+@pytest.mark.parametrize("game, last", [(7, True), (4, False), (-1, False)])
+def test_a_record_of_a_game_outside_the_schedule_is_refused_naming_its_line(played, tmp_path, game, last):
+    folder = copy_of(played, tmp_path)
+    path = folder / "results.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    stray = json.dumps({**json.loads(lines[0]), "game": game}) + "\n"
+    lines.insert(len(lines) if last else 1, stray)
+    path.write_text("".join(lines))
+    number = len(lines) if last else 2
+    before = snapshot(folder)
+    r = run("tournament", "--resume", folder, "--workers", "1")
+    assert r.exit_code == 1, r.output
+    assert (f"{path}: line {number} records game {game}, which the schedule does not have (its games are 0 to 3)"
+            in r.output), r.output
+    assert "games recorded" not in r.output
+    assert snapshot(folder) == before
+    with pytest.raises(FolderError, match=f"line {number} records game {game}"):
+        read_results(path, 4)
+    assert len(read_results(path)[0]) == 5  # without the schedule's size: every record, as before
