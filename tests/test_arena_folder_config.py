@@ -247,3 +247,19 @@ def test_a_record_of_a_game_outside_the_schedule_is_refused_naming_its_line(play
     with pytest.raises(FolderError, match=f"line {number} records game {game}"):
         read_results(path, 4)
     assert len(read_results(path)[0]) == 5  # without the schedule's size: every record, as before
+
+
+def test_a_whole_last_line_that_is_no_record_is_refused_and_a_garbled_one_cut(played, tmp_path):
+    """A last line that reads as JSON but is not a game's record was added by hand (a crash
+    leaves no whole JSON value): refused, naming it, the file unchanged; one a crash garbled
+    (no JSON) is ignored and cut off before the resumed run appends, as before."""
+    folder = copy_of(played, tmp_path)
+    path = folder / "results.jsonl"
+    whole = path.read_text()
+    path.write_text(whole + '{"foo": 1}\n')
+    before = snapshot(folder)
+    r = run("tournament", "--resume", folder, "--workers", "1")
+    assert r.exit_code == 1 and f"line {whole.count(chr(10)) + 1} is not a game's record" in r.output, r.output
+    assert snapshot(folder) == before
+    path.write_text(whole + '{"game": 3, "wi\x00\x00\n')
+    assert read_results(path)[1] == len(whole.encode())  # the garbled line is left out

@@ -206,6 +206,10 @@ def _no_tournament(p: Path) -> FolderError:
     return FolderError(f"{p} holds no tournament (no {CONFIG})")
 
 
+class _NotARecord(ValueError):
+    """A line of the results file that reads as JSON but is not a game's record."""
+
+
 def read_results(path: Path, games: int | None = None) -> tuple[list[dict[str, Any]], int]:
     """The records of a results file and the offset after its last whole line; with ``games``
     (the number the schedule has), a whole line of a game outside ``0 .. games - 1`` is refused."""
@@ -225,9 +229,10 @@ def read_results(path: Path, games: int | None = None) -> tuple[list[dict[str, A
             record = json.loads(line)
             if not isinstance(record, dict) or not isinstance(record.get("game"), int) \
                     or isinstance(record["game"], bool):
-                raise ValueError("not a game's record")
+                raise _NotARecord("not a game's record")
         except ValueError as exc:
-            if data.find(b"\n", end + 1) < 0 and not data[end + 1:].strip():
+            garbled = not isinstance(exc, _NotARecord)  # a whole JSON value is no crash's doing
+            if garbled and data.find(b"\n", end + 1) < 0 and not data[end + 1:].strip():
                 break  # the last line, garbled by a crash mid-write: ignored like a torn one
             number = data[:offset].count(b"\n") + 1
             raise FolderError(f"{path}: line {number} is not a game's record "
