@@ -368,11 +368,15 @@ class ProcessBot:
         _drain()
 
     def _failure(self, reason: str) -> BotFailure:
-        """``reason``, followed by the last lines the bot wrote on stderr if it wrote any."""
+        return BotFailure(self.explained(reason))
+
+    def explained(self, reason: str) -> str:
+        """``reason`` (why the bot loses), followed by the last lines the bot wrote on stderr if
+        it wrote any: what every forfeit of the bot says, an illegal input's too (``Match``)."""
         _drain()
         lines = [*self._err_tail, bytes(self._err_partial)]
         tail = [text for text in map(_printable, lines) if text][-TAIL_LINES:]
-        return BotFailure(reason + (STDERR_TAIL + " | ".join(tail) if tail else ""))
+        return reason + (STDERR_TAIL + " | ".join(tail) if tail else "")
 
     def _trouble(self) -> str | None:
         """Why the bot cannot answer (any more), or None while it still may."""

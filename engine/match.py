@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol as TypingProtocol
 
-from arbiter.engine.bots import Bot, BotFailure
+from arbiter.engine.bots import Bot, BotFailure, ProcessBot
 from arbiter.engine.clock import seconds_name
 from arbiter.engine.errors import GameOverError, InputError
 from arbiter.engine.lines import BadLine, Timeout
@@ -145,7 +145,8 @@ class Match:
         except GameOverError:
             return True, None
         except InputError as exc:
-            return True, self._forfeit(seat, f"illegal input {_short(text)}: {exc.kind}: {exc.message}")
+            why = f"illegal input {_short(text)}: {exc.kind}: {exc.message}"
+            return True, self._forfeit(seat, bot.explained(why) if isinstance(bot, ProcessBot) else why)
         self._last = seat
         if response.payload["seat"] is None and not response.payload["events"]:
             return True, None

@@ -104,6 +104,16 @@ def test_exec_bot_that_crashes_forfeits(tmp_path: Path) -> None:
 def test_exec_bot_with_an_illegal_input_forfeits(tmp_path: Path) -> None:
     out, transcript, _ = _forfeit_game(tmp_path, bot_script(tmp_path, "cheat", ILLEGAL_BOT))
     _assert_forfeit_recorded(tmp_path, out, transcript, "illegal input 'kill a1'")
+    assert "its stderr ends" not in out  # it wrote nothing there
+
+
+def test_an_illegal_inputs_forfeit_ends_with_the_bots_stderr_as_every_forfeit_does(tmp_path: Path) -> None:
+    """docs/protocol.md: a bot's losing reason ends with the last lines it wrote on stderr; an
+    illegal input's once did not (its reason is made by the referee's loop, not the bot's pipe)."""
+    talking = ILLEGAL_BOT.replace('print("kill a1"', 'print("sure of it", file=sys.stderr, flush=True); print("kill a1"')
+    out, transcript, _ = _forfeit_game(tmp_path, bot_script(tmp_path, "cheat", talking))
+    _assert_forfeit_recorded(tmp_path, out, transcript, "illegal input 'kill a1': illegal: ")
+    assert re.search(r"forfeit: undercover: illegal input 'kill a1': .*; its stderr ends: sure of it\n", out), out
 
 
 @pytest.mark.parametrize("command", ["/nonexistent/dir/bot --fast", "'unbalanced quote"])
