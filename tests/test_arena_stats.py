@@ -326,7 +326,8 @@ def test_a_torn_last_line_is_ignored_and_cut_before_appending(tmp_path: Path):
 def test_a_line_that_is_not_a_games_record_is_refused_before_the_last(tmp_path: Path, line: str):
     """Only the last line may be torn or garbled (a crash mid-write); any other line that is
     not a game's record (an empty line, JSON of another shape) means the file was changed by
-    hand, and is refused rather than read past, or the rest cut off by the next append."""
+    hand, and is refused rather than read past, or the rest cut off by the next append. So is
+    a whole last line that reads as JSON (no crash writes one); one that does not is ignored."""
     path = tmp_path / "results.jsonl"
     path.write_text(line + "\n" + json.dumps({"game": 1}) + "\n")
     with pytest.raises(FolderError, match="line 1 is not a game's record"):
@@ -334,8 +335,12 @@ def test_a_line_that_is_not_a_games_record_is_refused_before_the_last(tmp_path: 
     path.write_text(json.dumps({"game": 1}) + "\n" + line + "\n" + '{"game": 2, "fin')  # then a torn line
     with pytest.raises(FolderError, match="line 2 is not a game's record"):
         read_results(path)
-    path.write_text(json.dumps({"game": 1}) + "\n" + line + "\n")  # the last line: ignored
-    assert read_results(path) == ([{"game": 1}], len(json.dumps({"game": 1})) + 1)
+    path.write_text(json.dumps({"game": 1}) + "\n" + line + "\n")  # the last line
+    if line:  # whole JSON: refused
+        with pytest.raises(FolderError, match="line 2 is not a game's record"):
+            read_results(path)
+    else:  # not JSON: garbled by a crash, ignored
+        assert read_results(path) == ([{"game": 1}], len(json.dumps({"game": 1})) + 1)
 
 
 def test_a_folder_is_held_by_one_run_at_a_time(tmp_path: Path):
