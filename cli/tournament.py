@@ -11,9 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 import click
+from click.shell_completion import CompletionItem
 
 from arbiter.cli.common import explain, fail, finite, interrupted, usage
-from arbiter.cli.types import GameType, VariantType, check_variant
+from arbiter.cli.types import BotKindType, GameType, VariantType, check_variant
 from arbiter.engine import registry
 from arbiter.engine.arena.config import BOT_TIMEOUT, check_configuration
 from arbiter.engine.arena.schedule import MAX_GAMES
@@ -62,9 +63,15 @@ _CONFIG_OPTIONS = ("modes", "players", "games", "seed", "bot_timeout", "reuse", 
                    "beta", "out")
 
 
+def _complete_spec(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """An entrant's spec: a bot of the game (``random``, ``sleuth``, ``exec:``...), named or not."""
+    name, eq, kind = incomplete.rpartition("=")
+    return [CompletionItem(name + eq + item.value) for item in BotKindType().shell_complete(ctx, param, kind)]
+
+
 @click.command()
 @click.argument("game", required=False, type=GameType())
-@click.option("--entrant", "entrants", multiple=True, metavar="NAME=SPEC",
+@click.option("--entrant", "entrants", multiple=True, metavar="NAME=SPEC", shell_complete=_complete_spec,
               help="A bot: NAME=random (a built-in kind), NAME=exec:COMMAND or NAME=py:MODULE:CLASS. Two or more.")
 @_options
 @click.pass_context
@@ -90,8 +97,8 @@ def tournament(ctx: click.Context, game: str | None, entrants: tuple[str, ...], 
 
 @click.command()
 @click.argument("game", type=GameType())
-@click.argument("first", metavar="A=SPEC")
-@click.argument("second", metavar="B=SPEC")
+@click.argument("first", metavar="A=SPEC", shell_complete=_complete_spec)
+@click.argument("second", metavar="B=SPEC", shell_complete=_complete_spec)
 @_options
 @click.pass_context
 def match(ctx: click.Context, game: str, first: str, second: str, **options: Any) -> None:

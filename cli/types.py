@@ -17,10 +17,15 @@ from click.shell_completion import CompletionItem
 
 
 def _rules(ctx: click.Context | None) -> Any:
-    """The rules of the game named so far on the command line, if any."""
+    """The rules of the game named so far on the command line, if any. While an option still
+    waits for the value being completed (``play fbi-mafia --mode <TAB>``), Click stops parsing
+    before it takes the game argument and leaves the words in ``ctx.args``: the game is the
+    first of them that names one."""
     from arbiter.engine import registry
 
-    name = (ctx.params.get("game") if ctx is not None else None) or None
+    if ctx is None:
+        return None
+    name = ctx.params.get("game") or next((w for w in ctx.args if w in registry.names()), None)
     try:
         return registry.get(name) if name else None
     except Exception:  # noqa: BLE001 - completion never fails
