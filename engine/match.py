@@ -29,6 +29,7 @@ from typing import Protocol as TypingProtocol
 from arbiter.engine.bots import Bot, BotFailure, ProcessBot
 from arbiter.engine.clock import seconds_name
 from arbiter.engine.errors import GameOverError, InputError
+from arbiter.engine.events import HOST
 from arbiter.engine.lines import BadLine, Timeout
 from arbiter.engine.protocol import Protocol, Response
 
@@ -155,9 +156,14 @@ class Match:
     def _forfeit(self, seat: str, why: str) -> str:
         """A bot failed: record why and give its seat up (the game's forfeit input). A game
         without one goes on with the seat idle when it runs in real time; a turn game cannot
-        wait for the seat, so the session ends."""
+        wait for the seat, so the session ends. The transcript's note says why, whole; the
+        response says it to the host's session and the seat's own only: the engine's refusal of
+        a secret input, or even that the seat was asked at night, would tell another seat what
+        it may not know (a Civilian once learned who was Mafia from a Mafia bot's refused kill)."""
         self.session.note({"seat": seat, "forfeit": why})
         self.bots.pop(seat).close()
+        if self.protocol.perspective not in (HOST, seat):
+            why = UNSAID
         give_up = self.session.rules.forfeit_input(seat)
         if give_up is not None:
             try:
@@ -274,6 +280,10 @@ class Match:
             for bot in self.bots.values():
                 bot.close()
             self.bots.clear()
+
+
+UNSAID = "its bot failed"
+"""The reason of another seat's forfeit, as a seat's own session is told it (``Match._forfeit``)."""
 
 
 def _short(text: str | None, limit: int = 200) -> str:

@@ -213,3 +213,37 @@ def test_bad_bot_timeout_is_a_clear_error(tmp_path: Path, timeout: str) -> None:
                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert "Traceback" not in proc.stderr
     assert proc.returncode != 0 and "--bot-timeout" in proc.stderr
+
+
+TEAM_KILLER = r'''
+import sys
+legal = []
+for line in sys.stdin:
+    if line.startswith("legal: "):
+        legal.append(line[7:].strip())
+    elif line.startswith("go "):
+        night = line.split()[-1] == "night" and any(m.startswith("kill ") for m in legal)
+        print("kill p2" if night else legal[0], flush=True)  # p2 is of its own team: refused
+        legal = []
+'''
+
+
+@pytest.mark.parametrize("json_mode", [False, True])
+def test_a_seats_session_is_not_told_why_another_seats_bot_failed(tmp_path: Path, json_mode: bool) -> None:
+    """A Mafia bot's refused kill of its teammate once reached a Civilian's session whole ("the
+    Mafia cannot kill one of its own (p2)"): another seat's forfeit is said without its reason
+    there; the host's session and the transcript's note keep it whole."""
+    moves = tmp_path / "p3.txt"
+    moves.write_text("pass\nabstain\nabstain\nabstain\n", encoding="utf-8")
+    bot = bot_script(tmp_path, "teamkill", TEAM_KILLER)
+    common = ["play", "mafia", "--players", "8", "--seed", "1", "--bots", "random", "--bot", f"p4={bot}",
+              "--bot-timeout", "5", *(["--json"] if json_mode else [])]
+    civilian, _ = run_referee([*common, "--as", "p3", "--moves", str(moves), "--transcript", "c.yaml"], tmp_path)
+    host, _ = run_referee([*common, "--transcript", "h.yaml"], tmp_path)
+    secret = "the Mafia cannot kill one of its own (p2)"
+    assert secret in host.stdout and secret not in civilian.stdout, civilian.stdout
+    told = "its bot failed" if json_mode else "forfeit: p4: its bot failed\n"
+    assert told in civilian.stdout
+    for name in ("c.yaml", "h.yaml"):
+        notes = [e["note"] for e in yaml.safe_load((tmp_path / name).read_text(encoding="utf-8"))["log"] if "note" in e]
+        assert any(secret in n.get("forfeit", "") for n in notes), notes
