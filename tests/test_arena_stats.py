@@ -389,6 +389,20 @@ def test_forfeit_kinds():
     assert stats.forfeit_kind("something nobody foresaw; its stderr ends: the bot exited") == "other"
 
 
+@pytest.mark.parametrize("reason, kind", [
+    ("illegal input 'no answer within 1 s': syntax: unknown action 'no'", "illegal"),
+    ("the bot sent a line it was not asked for: 'no answer within 1 s'", "protocol"),
+    ("the bot sent a line that cannot be read: not UTF-8: 'killed by SIGKILL'", "protocol"),
+    ("the agent m:Bot raised ValueError: no answer within 1 s, not asked for", "crash"),
+    ("illegal input 'x; its stderr ends: no answer within 1 s': syntax: ...", "illegal"),
+])
+def test_a_bots_own_words_cannot_change_its_forfeits_kind(reason: str, kind: str):
+    """A bot answering 'no answer within 1 s' to every go once had its illegal inputs counted as
+    timeouts in results.jsonl and the report: the kind is read from the referee's words, before
+    anything of the bot's (quoted, or after an agent's exception name)."""
+    assert stats.forfeit_kind(reason) == kind
+
+
 # -- the report's text -----------------------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ holds many seats of a side; the balanced schedule keeps them comparable between 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -87,15 +88,20 @@ def forfeit_kind(reason: str) -> str:
     ('timeout', 'illegal')
     >>> forfeit_kind("the bot exited (status 1); its stderr ends: no answer within 1 s")
     'crash'
+    >>> forfeit_kind("illegal input 'no answer within 1 s': syntax: unknown action 'no'")
+    'illegal'
     """
     text = reason.split(STDERR_TAIL, 1)[0].lower()
-    if "no answer within" in text:
+    head = re.split("['\"]", text, maxsplit=1)[0]  # what a bot sent is quoted after the referee's words
+    if head.startswith("no answer within"):
         return "timeout"
-    if text.startswith("illegal input"):
+    if head.startswith("illegal input"):
         return "illegal"
-    if any(w in text for w in ("not asked for", "longer than", "cannot be read", "empty line", "stopped reading")):
+    if head.startswith("the agent "):  # a py: agent's failure; what it raised follows, unquoted
+        return "crash"
+    if any(w in head for w in ("not asked for", "longer than", "cannot be read", "empty line", "stopped reading")):
         return "protocol"
-    if any(w in text for w in ("exited", "closed its", "raised", "cannot start", "killed by", "was closed",
+    if any(w in head for w in ("exited", "closed its", "raised", "cannot start", "killed by", "was closed",
                                "had no input", "answered")):
         return "crash"
     return "other"
