@@ -16,7 +16,7 @@ from arbiter.engine.arena import pool
 from arbiter.engine.arena.pool import LocalPool
 
 from tests.arena_staging import stuck_tournament
-from tests.hostile import assert_group_ended, kill_group, pid_named_in, within
+from tests.hostile import assert_group_ended, kill_group, pid_named_in, stuck_bot, within
 
 def stuck_game(tmp_path: Path) -> tuple[LocalPool, int]:
     """A local pool of one worker playing one game in which a bot is stuck; the bot's process."""
@@ -84,3 +84,36 @@ def test_a_worker_sent_ctrl_c_while_it_starts_goes_on_and_says_nothing(tmp_path:
         within(30, p.close, True)
     assert_group_ended(bot)
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_bot_that_forfeits_is_ended_at_once_not_at_the_games_end(tmp_path: Path, monkeypatch) -> None:
+    """A forfeited bot is never reused, so the worker ends its process as it forfeits; it once
+    ran on (spinning, flooding its stderr) until the game ended, seconds later."""
+    from arbiter.engine.arena.entrants import Entrant
+    from arbiter.engine.arena.runner import Worker
+    from arbiter.engine.arena.tournament import Tournament, configuration
+    from arbiter.engine.match import Match
+
+    command, named = stuck_bot(tmp_path)
+    entrants = [Entrant("stuck", f"exec:{command}"), Entrant("rnd", "random")]
+    config = configuration("mafia", entrants, 2, players=6, bot_timeout=0.3, cwd=str(tmp_path), reuse=True)
+    t = Tournament({"format": 1, **config})
+    game = next(g for g in t.games if "stuck" in g.entrants)
+    alive_after_forfeit = []
+    real = Match._forfeit
+
+    def forfeit(self, seat, why):
+        out = real(self, seat, why)
+        pid = int(named.read_text())
+        alive_after_forfeit.append(Path(f"/proc/{pid}").exists())
+        return out
+
+    monkeypatch.setattr(Match, "_forfeit", forfeit)
+    (tmp_path / "t" / "transcripts").mkdir(parents=True)
+    worker = Worker(t.settings)
+    try:
+        record = worker.play(game, tmp_path / "t")
+    finally:
+        worker.close()
+    assert [f["kind"] for f in record["forfeits"]] == ["timeout"] * len(alive_after_forfeit)
+    assert alive_after_forfeit and not any(alive_after_forfeit)

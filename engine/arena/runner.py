@@ -69,11 +69,14 @@ def log_name(index: int, seat: str) -> str:
 
 class _Seated:
     """A bot as the match sees it: the match may close it (a forfeit, the end), but a reusable
-    bot's process stays with the worker, which decides."""
+    bot's process stays with the worker, which decides at the end of the game. A bot that has
+    forfeited is never reused: its process is ended at once (a forfeited bot spinning or
+    flooding its stderr once ran on until the game's end)."""
 
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot, session: Session) -> None:
         self.bot = bot
         self.seat = bot.seat
+        self.session = session
         self.released = False
 
     def choose(self, session: Session) -> str | None:
@@ -81,6 +84,9 @@ class _Seated:
 
     def close(self) -> None:
         self.released = True
+        if any("forfeit" in e["note"] and e["note"].get("seat") == self.seat
+               for e in self.session.entries if "note" in e):
+            self.bot.close()
 
 
 @dataclass
@@ -147,7 +153,7 @@ class Worker:
             for seat, entrant in assignment.items():
                 log = path.with_name(log_name(game.index, seat))
                 try:
-                    seated[seat] = _Seated(self._bot(entrant, seat, session, log))
+                    seated[seat] = _Seated(self._bot(entrant, seat, session, log), session)
                 except ArbiterError as exc:
                     error = (seat, exc.message)
                     session.note({"seat": seat, "arena": f"the game could not start: {exc.message}"})
