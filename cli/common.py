@@ -8,7 +8,7 @@ Exit statuses (also in ``arbiter --help`` and the README):
 2     a usage error: an unknown game, mode, seat or bot kind, contradicting options
 3     ``play --moves FILE``: a line of the file was refused
 4     ``play``: the input ended before the game did (its transcript can be resumed)
-130   interrupted (Ctrl-C)
+130   interrupted (Ctrl-C, or SIGTERM or SIGHUP)
 ====  =========================================================================
 """
 
@@ -30,7 +30,7 @@ Exit statuses:
   2    a usage error: unknown game, mode, seat or bot kind; clashing options
   3    play --moves FILE: a line of the file was refused
   4    play: the input ended before the game did (resume it)
-  130  interrupted (Ctrl-C)"""
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP)"""
 
 
 def explain(exc: ArbiterError) -> str:

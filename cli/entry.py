@@ -8,7 +8,8 @@ line (Click alone is ~30 ms to import, a window a Ctrl-C can land in); and ``Laz
 ``Aborted!`` and status 1; both count a Ctrl-C that CPython 3.11 wrapped on its way out as
 one (``is_interrupt``). Commands that stop cleanly on Ctrl-C say how far they got themselves
 (``common.interrupted``). Only the interpreter's own start-up, before this module runs, is
-beyond reach. This module imports nothing but ``sys``.
+beyond reach. SIGTERM and SIGHUP stop a run as Ctrl-C does (``_stop_on_termination``). This
+module imports nothing but ``sys`` (and the C ``_signal``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ EXIT_INTERRUPTED = 130
 
 def run() -> None:
     """Run the ``arbiter`` command on ``sys.argv``."""
+    _stop_on_termination()
     try:
         from arbiter.cli.main import main
     except (KeyboardInterrupt, RuntimeError) as exc:
@@ -29,6 +31,21 @@ def run() -> None:
             raise
         interrupted("interrupted")
     main()
+
+
+def _stop_on_termination() -> None:
+    """SIGTERM (``kill``, a service manager) and SIGHUP (the terminal closed) stop the run as a
+    Ctrl-C does, so it ends the same clean way: ``play`` ends its bots and their children (a
+    referee that simply died took only the bots' own processes with it, the parent-death
+    signal, and left their children running) and names the transcript to resume, a tournament
+    stops its workers. A signal the parent set to be ignored (``nohup``) stays ignored. (The
+    C module, not ``signal``: nothing more to import before the handler is in place.)"""
+    import _signal
+
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(_signal, name, None)
+        if number is not None and _signal.getsignal(number) == _signal.SIG_DFL:
+            _signal.signal(number, _signal.default_int_handler)
 
 
 def is_interrupt(exc: BaseException) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -314,3 +315,36 @@ def test_a_bot_that_cannot_start_is_an_arbiter_error(tmp_path: Path) -> None:
         make_bot(f"exec:{sys.executable} {EXAMPLE}", "p", 1, 1, log=tmp_path / "no" / "such" / "p.log")
     assert caught.value.message == f"cannot open the log of p's bot: {tmp_path / 'no' / 'such' / 'p.log'}: " \
                                    "No such file or directory"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_referee_told_to_stop_ends_its_bots_children_too(tmp_path: Path, signum: int) -> None:
+    """SIGTERM (``kill``) or SIGHUP (the terminal closed) stops ``play`` as Ctrl-C does: status
+    130, the transcript named for resuming, and the bots ended with their whole process group.
+    Before, the referee simply died: its bots' own processes went with it (the parent-death
+    signal), their children ran on under init."""
+    token = random.randrange(10**6, 10**7)
+    command = script(tmp_path, "hang", CHILD_THEN_HANG, token)
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    referee = subprocess.Popen([sys.executable, "-m", "arbiter", "play", "fbi-mafia", "--seed", "1", "--bots", "random",
+                                "--bot", f"bandit=exec:{command}", "--bot-timeout", "120", "--transcript", "t.yaml"],
+                               cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not sleepers(token):
+            assert referee.poll() is None and time.monotonic() < deadline, "the bot never started its child"
+            time.sleep(0.02)
+        referee.send_signal(signum)
+        _, err = referee.communicate(timeout=30)
+        assert referee.returncode == 130, err
+        assert err.strip().endswith("interrupted; the transcript t.yaml can be resumed"), err
+        deadline = time.monotonic() + 3
+        while sleepers(token):
+            assert time.monotonic() < deadline, "the bot's child outlived the referee"
+            time.sleep(0.02)
+    finally:
+        referee.kill()
+        referee.wait(10)
+        for pid in sleepers(token):
+            os.kill(pid, signal.SIGKILL)
