@@ -117,3 +117,22 @@ def test_a_bot_that_forfeits_is_ended_at_once_not_at_the_games_end(tmp_path: Pat
         worker.close()
     assert [f["kind"] for f in record["forfeits"]] == ["timeout"] * len(alive_after_forfeit)
     assert alive_after_forfeit and not any(alive_after_forfeit)
+
+
+def test_a_worker_told_to_stop_starts_no_other_game(tmp_path: Path) -> None:
+    """A worker told to stop unwinds its game, but the executor took that for the game's
+    failure and handed it the next game already queued, whose bots it started, only to be
+    killed after the grace with them (their children left running): it now plays no other
+    game and ends by itself."""
+    t, _, named = stuck_tournament(tmp_path)
+    (tmp_path / "t").mkdir()
+    p = LocalPool(t.settings, 1, tmp_path / "t")
+    for game in t.games:  # both games seat the stuck bot; the second waits in the worker's queue
+        p.submit(game)
+    (worker,) = workers_of(p)
+    bot = pid_named_in(named)
+    named.unlink()
+    within(30, p.close, True)
+    assert exit_code(worker) == 128 + signal.SIGTERM  # it ended itself, before the grace ran out
+    assert not named.exists(), "the worker started the next game's bots"
+    assert_group_ended(bot)

@@ -56,7 +56,13 @@ def _die_with_parent() -> None:
         pass
 
 
+_stopping = False
+"""This worker was told to stop (SIGTERM): it plays no other game."""
+
+
 def _stop(signum: int, frame: Any) -> None:
+    global _stopping
+    _stopping = True
     raise SystemExit(128 + signum)  # unwinds the game: its bots are closed on the way out
 
 
@@ -94,6 +100,9 @@ def _start_worker(settings: Settings, directory: str, parent: int) -> None:
 
 def _play(game: Game) -> dict[str, Any]:
     assert _worker is not None
+    if _stopping:  # the executor took the stopped game's exit for its failure and hands on the next
+        _worker.close()  # its idle bots (--reuse)
+        os._exit(128 + signal.SIGTERM)  # no other game: its bots would be killed with the worker
     return _worker.play(game, _directory)
 
 
