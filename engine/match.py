@@ -174,11 +174,12 @@ class Match:
                 response.body.insert(0, f"forfeit: {seat}: {why}")
                 response.payload["forfeit"] = {"seat": seat, "reason": why}
                 return self.protocol.render(response)
+        failed = f"{seat}'s bot failed" + ("" if why == UNSAID else f" ({why})")
         if self.session.state.realtime:
-            message = f"{seat}'s bot failed ({why}); the seat is idle from now on"
+            message = f"{failed}; the seat is idle from now on"
         else:
             self.protocol.done = True
-            message = f"{seat}'s bot failed ({why}); this game has no forfeit, so the session ends"
+            message = f"{failed}; this game has no forfeit, so the session ends"
         return self.protocol.render(Response(
             False, f"bot: {message}", [], {"error": {"kind": "bot", "message": message, "allowed": []}},
         ))

@@ -47,6 +47,18 @@ def test_a_failed_bot_in_a_game_without_forfeit_ends_the_session_framed(monkeypa
     assert not session.moves
 
 
+def test_another_seats_failed_bot_is_said_without_its_reason_in_a_seats_session(monkeypatch):
+    """The failure message of a game without a forfeit names the reason to the host's session,
+    and to another seat's only that the bot failed (its reason may tell what that seat may not
+    know); the note keeps it whole."""
+    session = Session(registry.get("fbi-mafia"), "standard-3v3", seed=1)
+    monkeypatch.setattr(session.rules, "forfeit_input", lambda seat: None)
+    protocol = Protocol(session, "undercover")
+    out = list(Match(protocol, {"bandit": BrokenBot("bandit")}, []).run())
+    assert out == ["? bot: bandit's bot failed; this game has no forfeit, so the session ends\n\n"]
+    assert session.entries[-1] == {"note": {"seat": "bandit", "forfeit": "it fell over"}}
+
+
 # ------------------------------------------------------------------ play: run without the responses
 def _match(game: str, variant: str, seed: int, kind: str, options: dict | None = None, *, lines=None,
            bad: tuple[str, int] | None = None) -> tuple[Session, Match]:
