@@ -364,6 +364,9 @@ def test_a_tournament_records_its_defaults_and_names_the_option_a_bad_entrant_ca
     assert r.exit_code == 2 and "Invalid value for --entrant: 'bad': expected NAME=SPEC" in r.output, r.output
     r = run("match", "mafia", "bad", "b=random", "--games", "2", "--out", tmp_path / "v")
     assert r.exit_code == 2 and "'bad': expected NAME=SPEC" in r.output and "--entrant" not in r.output, r.output
+    r = run("match", "fbi-mafia", "random", "sleuth", "--games", "2", "--out", tmp_path / "w")  # Classic Mafia's bot
+    assert r.exit_code == 2 and "'sleuth': expected NAME=SPEC, e.g. mine=exec:./mybot or base=random, or one of " \
+        "the game's built-in bots alone (random)" in r.output, r.output
 
 
 def test_the_progress_bar_draws_on_a_terminal_at_most_every_tenth_of_a_second_and_always_the_end(capsys, monkeypatch):

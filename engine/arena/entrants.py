@@ -48,7 +48,8 @@ def parse_entrant(text: str, kinds: tuple[str, ...]) -> Entrant:
     if not sep:
         if text.strip() in kinds:
             return Entrant(text.strip(), text.strip())
-        raise ArbiterError(f"{text!r}: expected NAME=SPEC, e.g. mine=exec:./mybot or base=random")
+        raise ArbiterError(f"{text!r}: expected NAME=SPEC, e.g. mine=exec:./mybot or base=random, or one of the "
+                           f"game's built-in bots alone ({', '.join(kinds)})")
     name = name.strip()
     if not NAME.fullmatch(name):
         raise ArbiterError(f"{name!r} is not an entrant name: letters, digits and _.+- only, at most 32, "
