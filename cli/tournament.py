@@ -123,7 +123,7 @@ def _given(ctx: click.Context, name: str) -> bool:
 def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o: dict[str, Any],
          default_games: int | None) -> None:
     from arbiter.engine.arena.entrants import parse_entrant
-    from arbiter.engine.arena.results import Folder
+    from arbiter.engine.arena.results import CONFIG, Folder
     from arbiter.engine.arena.sprt import Sprt
     from arbiter.engine.arena.tournament import Tournament, configuration, folder_for
 
@@ -139,7 +139,8 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
             if clash:
                 usage(f"--resume {resume}: the tournament's settings are in its tournament.json; leave out "
                       + ", ".join("--" + c.replace("_", "-") for c in clash))
-            folder, config = Folder.existing(resume, check=check_configuration)
+            folder, config = Folder.existing(resume)
+            check_configuration(config, folder.path / CONFIG)  # refused: the folder is freed below
             if game is not None and game != config["game"]:
                 usage(f"--resume {resume}: it is a tournament of {config['game']}, not {game}")
         else:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -93,11 +92,9 @@ class Folder:
             raise FolderError(f"cannot make the tournament's folder {p}: {exc.strerror or exc}") from None
 
     @classmethod
-    def existing(cls, path: str | Path, check: Callable[[dict[str, Any], Path], object] | None = None
-                 ) -> tuple[Folder, dict[str, Any]]:
-        """The tournament in ``path`` and its configuration, given to ``check`` with the file's
-        path (``engine.arena.config.check_configuration``) once this run holds the folder, so a
-        refused one is left as it was, and free."""
+    def existing(cls, path: str | Path) -> tuple[Folder, dict[str, Any]]:
+        """The tournament in ``path``, held by this run, and its configuration as the file holds
+        it (``engine.arena.config.check_configuration`` judges it; whoever refuses it unlocks)."""
         p = Path(path)
         try:
             config = json.loads((p / CONFIG).read_text(encoding="utf-8"))
@@ -110,8 +107,6 @@ class Folder:
         folder = cls(p)
         folder.lock()
         try:
-            if check is not None:
-                check(config, p / CONFIG)
             folder._open_transcripts()
         except BaseException:
             folder.unlock()
