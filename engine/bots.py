@@ -7,8 +7,8 @@ and its ``legal:``, ``form:`` and ``resign:`` lines, and it answers with one lin
 The referee never blocks on a bot and no bot outlives it. Each bot runs in a process group of
 its own, which ``close`` ends whole (SIGTERM, then SIGKILL); a referee killed outright (SIGKILL,
 so nothing of it runs) takes its bots' processes with it on Linux (``_die_with_referee``). There
-are no threads: the bots' pipes are non-blocking and one selector loop (``_pump``) serves every bot whenever the referee
-waits for any of them. Input goes through an outbox, written as the bot reads; output is read
+are no threads: the bots' pipes are non-blocking and one selector loop (``_pump``) serves every
+bot whenever the referee waits for any of them. Input goes through an outbox, written as the bot reads; output is read
 as bytes and split into lines of at most ``MAX_LINE_BYTES``; stderr is drained all along, its
 last lines end every failure reason and all of it may go to a log file (capped). A timeout, an
 exit, a line too long, not UTF-8 or not asked for, a bot that stops reading: each raises
@@ -23,6 +23,7 @@ its process is kept for another game. ``arbiter play`` sends none of them.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import random
 import selectors
@@ -177,13 +178,6 @@ def _open_log(seat: str, log: str | Path) -> BinaryIO:
         raise ArbiterError(f"cannot open the log of {seat}'s bot: {log}: {exc.strerror or exc}") from None
 
 
-def _unlink_quietly(path: str | Path | None) -> None:
-    try:
-        os.unlink(path)  # type: ignore[arg-type]
-    except (OSError, TypeError):
-        pass
-
-
 def _printable(data: bytes) -> str:
     text = "".join(c if c.isprintable() else " " for c in data.decode("utf-8", "replace")).strip()
     return text if len(text) <= TAIL_CHARS else text[:TAIL_CHARS] + "…"
@@ -228,7 +222,8 @@ class ProcessBot:
             if self._log is not None:
                 self._log.close()
                 if new_log:  # a bot that never ran leaves no log behind
-                    _unlink_quietly(log)
+                    with contextlib.suppress(OSError):
+                        os.unlink(log)  # type: ignore[arg-type]
             raise ArbiterError(f"cannot start bot for {seat}: {command!r}: {exc}") from None
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._fd = {"in": self.proc.stdin.fileno(), "out": self.proc.stdout.fileno(),

@@ -211,7 +211,8 @@ class TranscriptWriter:
             self.session.listeners.remove(self.append)
         if self._file.closed:
             return
-        if isinstance(self._file, io.StringIO):
+        if not self.durable:  # held in memory (an io.StringIO) until now
+            assert isinstance(self._file, io.StringIO)
             text = self._file.getvalue()
             self._file.close()
             try:

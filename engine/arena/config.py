@@ -103,10 +103,10 @@ def check_sprt(sprt: Sprt | None, entrants: int) -> None:
         raise ArbiterError(f"an SPRT compares two entrants; this tournament has {entrants}")
 
 
-def _whole(value: object, least: int) -> None:
-    """A whole number (not ``true``), ``least`` or more."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise ArbiterError(f"a whole number from {least} up, not {value!r}")
+def _whole(value: object, least: int | None = None) -> None:
+    """A whole number (not ``true``), ``least`` or more if given."""
+    if isinstance(value, bool) or not isinstance(value, int) or (least is not None and value < least):
+        raise ArbiterError(f"a whole number{'' if least is None else f' from {least} up'}, not {value!r}")
 
 
 def _number(value: object, least: float, most: float) -> None:
@@ -114,11 +114,6 @@ def _number(value: object, least: float, most: float) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
             or not least <= value <= most:
         raise ArbiterError(f"a number from {least:g} to {most:g}, not {value!r}")
-
-
-def _seed(config: dict[str, Any]) -> None:
-    if isinstance(config["seed"], bool) or not isinstance(config["seed"], int):
-        raise ArbiterError(f"a whole number, not {config['seed']!r}")
 
 
 def _reuse(config: dict[str, Any]) -> None:
@@ -138,7 +133,7 @@ _CHECKS: tuple[tuple[str, Callable[[dict[str, Any]], object]], ...] = (
     ('"cwd"', _cwd),
     ('"entrants"', _entrants),
     ('"games"', lambda c: check_games(c["games"])),
-    ('"seed"', _seed),
+    ('"seed"', lambda c: _whole(c["seed"])),
     ('"bot_timeout"', lambda c: _number(c["bot_timeout"], *BOT_TIMEOUT)),
     ('"reuse"', _reuse),
     ('"max_moves"', lambda c: _whole(c["max_moves"], 1)),

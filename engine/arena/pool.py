@@ -6,10 +6,10 @@ so a bot process never serves two games at once, and keeps its idle bots between
 (``--reuse``).
 
 - ``LocalPool``: ``W`` processes of the ``spawn`` context (``concurrent.futures``). A worker
-  ignores Ctrl-C from its first instant (the main process decides what to stop), ends its game's bots when it is told
-  to stop (SIGTERM), and dies with the main process even when that is killed outright
-  (Linux's parent-death signal), so no worker of a killed run goes on writing a transcript
-  that a resumed run is replaying.
+  ignores Ctrl-C from its first instant (the main process decides what to stop), ends its
+  game's bots when it is told to stop (SIGTERM) and then plays no other game, and dies with
+  the main process even when that is killed outright (Linux's parent-death signal), so no
+  worker of a killed run goes on writing a transcript that a resumed run is replaying.
 - ``RayPool``: ``W`` Ray actors (one CPU each) on an existing cluster (``address``: an address
   or ``auto``) or on a local instance started for the run (``local``). Workers write each
   game's files to a temporary folder and return them, and the main process writes them, so the
