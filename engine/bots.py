@@ -283,7 +283,7 @@ class ProcessBot:
         while self._problem is None and (end := self._partial.find(b"\n")) >= 0:
             line = bytes(self._partial[:end])
             del self._partial[: end + 1]
-            if len(line) > MAX_LINE_BYTES:
+            if len(line) > MAX_LINE_BYTES + line.endswith(b"\r"):  # the \r of a CRLF is no part of the line
                 self._violation(line)
             elif self._name_open and line.startswith(b"name ") and self._answer is None:
                 self._name_open = False  # asked for by the hello; the first answer closes the offer
@@ -295,7 +295,7 @@ class ProcessBot:
                 self._answer, self._asked, self._name_open = line, False, False
             else:
                 self._violation(line, f"the bot sent a line it was not asked for: {_quote(line)}")
-        if self._problem is None and len(self._partial) > MAX_LINE_BYTES:
+        if self._problem is None and len(self._partial) > MAX_LINE_BYTES + self._partial.endswith(b"\r"):
             self._violation(self._partial)
 
     def _violation(self, line: bytes | bytearray, why: str | None = None) -> None:

@@ -145,7 +145,8 @@ class LineReader:
                 self._skipping = False
                 continue
             if end < 0:
-                if len(self._buffer) > MAX_LINE_BYTES:
+                # (the \r of a CRLF ending, its \n still to come, is no part of the line)
+                if len(self._buffer) > MAX_LINE_BYTES + self._buffer.endswith(b"\r"):
                     self._buffer.clear()
                     self._skipping = True
                     return BadLine(too_long())

@@ -71,6 +71,11 @@ def test_the_cap_and_the_skip_hold_wherever_the_bytes_break() -> None:
     piece ends the skipping there: the line after it is read."""
     at_cap = b"x" * MAX_LINE_BYTES
     assert list(LineReader(Arriving([at_cap, b"\nnext\n"]))) == ["x" * MAX_LINE_BYTES, "next"]
+    # a CRLF ending's \r is no part of the line, even when its \n comes in the next piece
+    assert list(LineReader(Arriving([at_cap + b"\r", b"\nnext\n"]))) == ["x" * MAX_LINE_BYTES, "next"]
+    assert list(LineReader(Arriving([at_cap + b"\r\nnext\n"]))) == ["x" * MAX_LINE_BYTES, "next"]
+    lines = list(LineReader(Arriving([at_cap + b"\ry", b"\nnext\n"])))
+    assert len(lines) == 2 and isinstance(lines[0], BadLine) and lines[1] == "next"
     lines = list(LineReader(Arriving([b"y" * (MAX_LINE_BYTES + 1), b"\nnext\n"])))
     assert len(lines) == 2 and isinstance(lines[0], BadLine) and lines[1] == "next"
 
