@@ -147,28 +147,6 @@ def _kind(v: Any) -> str:
             float: "a number"}.get(type(v), type(v).__name__)
 
 
-def _unique_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) -> Any:
-    """Construct a mapping, refusing a key given twice in it (YAML would keep the last one
-    silently: ``{civilian: 2, civilian: 3}`` is almost surely a typo)."""
-    seen: list[Any] = []
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(
-                "while reading a mapping", node.start_mark, f"the key {key!r} is given twice", key_node.start_mark)
-        seen.append(key)
-    return loader.construct_mapping(node, deep=deep)
-
-
-def _strict(base: type) -> type:
-    """``base`` (a safe loader) refusing repeated keys."""
-    loader = type(f"Strict{base.__name__}", (base,), {})
-    loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _unique_mapping)
-    return loader
-
-
-_STRICT = _strict(yaml.SafeLoader)
-_FAST_STRICT = _strict(yaml.CSafeLoader) if hasattr(yaml, "CSafeLoader") else None  # libyaml's parser
 
 
 def load_text(text: str, source: str) -> Node:
@@ -183,7 +161,7 @@ def load_text(text: str, source: str) -> Node:
         raise ScenarioError(source, "", f"{len(text)} characters is larger than a data file may be "
                             f"({MAX_FILE_BYTES} at most)")
     try:
-        value = yamlio.load(text, _STRICT, _FAST_STRICT)
+        value = yamlio.load(text, yamlio.STRICT, yamlio.FAST_STRICT)
     except yamlio.TooDeep:
         raise ScenarioError(source, "", f"nested too deeply to read (at most {MAX_DEPTH} levels)") from None
     except yaml.YAMLError as exc:

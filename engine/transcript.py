@@ -331,7 +331,7 @@ _RESULT_KEYS = ("winner", "reason", "text", "winners", "scores")
 
 
 def _yaml(text: str) -> Any:
-    return yamlio.load(text)
+    return yamlio.load(text, yamlio.STRICT, yamlio.FAST_STRICT)  # the writer repeats no key: an edit did
 
 
 def _yaml_error(exc: yaml.YAMLError, source: str, first_line: int = 0) -> TranscriptError:
@@ -382,6 +382,8 @@ def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str]]:
     if rest.strip():
         try:
             ending = _yaml(rest)
+        except yamlio.DuplicateKey as exc:  # whole, but edited: not an ending a crash cut off
+            raise _yaml_error(exc, source, data[:log_end].count(b"\n")) from None
         except yaml.YAMLError:
             ending = None
         if isinstance(ending, dict) and set(ending) <= {"result", "events"} and not _ending_problem(ending):

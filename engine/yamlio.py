@@ -165,6 +165,43 @@ def _construct_int(loader: Any, node: yaml.ScalarNode) -> int:
     return value
 
 
+class DuplicateKey(yaml.constructor.ConstructorError):
+    """A key given twice in one mapping (``problem_mark``: where it is given again)."""
+
+
+def _unique_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) -> Any:
+    """Construct a mapping, refusing a key given twice in it (YAML would keep the last one
+    silently: ``{civilian: 2, civilian: 3}`` is almost surely a typo, and no writer of
+    arbiter's writes one)."""
+    seen: set[Any] = set()
+    unhashable: list[Any] = []  # (a key may be a list or a mapping in YAML)
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        try:
+            again = key in seen
+            seen.add(key)
+        except TypeError:
+            again = key in unhashable
+            unhashable.append(key)
+        if again:
+            raise DuplicateKey("while reading a mapping", node.start_mark, f"the key {key!r} is given twice",
+                               key_node.start_mark)
+    return loader.construct_mapping(node, deep=deep)
+
+
+def strict(base: type) -> type:
+    """``base`` (a safe loader) refusing a repeated key (``DuplicateKey``)."""
+    loader = type(f"Strict{base.__name__}", (base,), {})
+    loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _unique_mapping)
+    return loader
+
+
+STRICT = strict(yaml.SafeLoader)
+"""The pure-Python safe loader refusing repeated keys: how arbiter reads every file it is given."""
+FAST_STRICT = strict(_C_LOADER) if _C_LOADER is not None else None
+"""libyaml's safe loader refusing repeated keys."""
+
+
 @cache
 def _numbers(loader: type) -> type:
     """``loader`` reading whole numbers by ``_construct_int``."""

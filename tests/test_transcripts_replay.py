@@ -334,14 +334,22 @@ def test_each_malformed_log_entry_is_refused_by_what_is_wrong_with_it(finished, 
     (("seats:", "comment: edited by hand\nseats:"), "unknown key 'comment'"),
     (("{n: 3,", "{n: 4,"), "log[4]: move n: 4, but it is move 3 of the log"),
     (("{n: 2,", "{n: true,"), "move n: True, but it is move 2"),
+    # a key given twice (YAML keeps the last one silently): in the header, a log line, the ending
+    (("seed: 1\n", "seed: 1\nseed: 2\n"), "t.yaml (line {line+1}): not valid YAML: the key 'seed' is given twice"),
+    (("{n: 2, seat:", "{n: 2, n: 2, seat:"), "t.yaml (line {line}): not valid YAML: the key 'n' is given twice"),
+    (("\nresult:", "\nresult: {winner: mafia}\nresult:"),
+     "t.yaml (line {line+1}): not valid YAML: the key 'result' is given twice"),
 ])
 def test_an_edited_transcript_is_refused_where_it_was_edited(tmp_path, edit, refusal):
     """Fields the replay does not otherwise re-derive are checked as read: a changed move number,
-    a seed or format of another type, a key no transcript has; each was once read as if whole."""
+    a seed or format of another type, a key no transcript has or one given twice; each was once
+    read as if whole."""
     session = play_random(FBI, "standard-3v3", 1)
     text = tr.dump(session)
     old, new = edit
     precondition(text.count(old) >= 1, f"no {old!r} to edit")
+    line = text[:text.index(old) + (old[0] == "\n")].count("\n") + 1  # where the edit begins
+    refusal = refusal.replace("{line}", str(line)).replace("{line+1}", str(line + 1))
     with pytest.raises(TranscriptError, match=re.escape(refusal)):
         tr.parse(text.replace(old, new, 1), "t.yaml")
     assert tr.replay(tr.parse(text)).ok
