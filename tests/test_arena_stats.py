@@ -167,13 +167,32 @@ def test_openskill_ratings_are_the_librarys_own():
     got = rating.rate(RECORDS[:4], ["A", "B"])
     assert got["A"]["mu"] == pytest.approx(a.mu) and got["A"]["sigma"] == pytest.approx(a.sigma)
     assert got["B"]["mu"] == pytest.approx(b.mu) and got["B"]["ordinal"] == pytest.approx(b.ordinal())
-    # game 4: teams town [A, B] (lost) and mafia [A] (won); A gets both teams' updates summed
-    [[ta, tb], [xa]] = m.rate([[a, b], [a]], ranks=[2, 1])
+    # game 4: teams town [A, B] (lost) and mafia [A] (won); A gets both teams' updates summed,
+    # each seat handed to the library as a rating of its own (it updates its objects in place)
+    [[ta, tb], [xa]] = m.rate([[m.rating(a.mu, a.sigma), b], [m.rating(a.mu, a.sigma)]], ranks=[2, 1])
+    assert ta.mu < a.mu < xa.mu, "the losing seat's update and the winning seat's, not one object's"
     got = rating.rate(RECORDS, ["A", "B"])
     assert got["A"]["mu"] == pytest.approx(a.mu + (ta.mu - a.mu) + (xa.mu - a.mu))
     assert got["A"]["sigma"] == pytest.approx(min(ta.sigma, xa.sigma))
     assert got["B"]["mu"] == pytest.approx(tb.mu) and got["B"]["games"] == 5
     assert got["A"]["games"] == 5, "the unfinished game is not rated"
+
+
+def test_an_entrant_on_two_seats_of_a_team_gets_that_teams_update_once():
+    """Two seats of one side held by one entrant: the library rates the two seats (copies of its
+    rating) and the entrant moves as one of them does; an entrant on both sides of a game of
+    equal teams, one won and one lost, ends where it began."""
+    m = PlackettLuce()
+    two = rec(0, {"p1": "A", "p2": "A", "p3": "B"}, {"p1": "town", "p2": "town", "p3": "mafia"}, {"p1", "p2"})
+    [[a1, a2], [b1]] = m.rate([[m.rating(), m.rating()], [m.rating()]], ranks=[1, 2])
+    got = rating.rate([two], ["A", "B"])
+    assert a1.mu == pytest.approx(a2.mu) and got["A"]["mu"] == pytest.approx(a1.mu)
+    assert got["A"]["sigma"] == pytest.approx(a1.sigma) and got["B"]["mu"] == pytest.approx(b1.mu)
+    both = rec(0, {"p1": "A", "p2": "B", "p3": "A", "p4": "B"},
+               {"p1": "town", "p2": "town", "p3": "mafia", "p4": "mafia"}, {"p1", "p2"})
+    got = rating.rate([both], ["A", "B"])
+    assert got["A"]["mu"] == pytest.approx(25.0) and got["B"]["mu"] == pytest.approx(25.0)
+    assert got["A"]["sigma"] < 25 / 3
 
 
 def test_a_game_of_one_team_is_not_rated():

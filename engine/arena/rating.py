@@ -7,8 +7,11 @@ A finished game is turned into teams and ranks:
   (rank 2, tied among themselves);
 - each seat of a team is one player, whose rating is its entrant's: a team's strength is the sum
   over its seats, so an entrant holding two seats of a side counts twice there;
-- an entrant appearing on several seats of one team is *one rating object* in that team: it gets
-  the update of that team once (the library's update is the same for each of its seats);
+- each seat is handed to the library as a rating of its own (a copy of its entrant's): the
+  library updates its rating objects in place, so one object on two seats would be updated
+  twice over and pass its half-updated self on to the other team;
+- an entrant appearing on several seats of one team gets the update of that team once (the
+  library's update is the same for each of its seats, copies of one rating);
 - an entrant appearing on several teams of one game (on both sides, as hidden-role games deal
   it) gets one update per team: its mean moves by the sum of those updates (winning with one
   seat and losing with another largely cancels), and its sigma becomes the smallest of them (the
@@ -60,14 +63,14 @@ def rate(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> dict[str
             continue
         players, ranks = [], []
         for members, rank in teams:
-            players.append([ratings[e] for e in members])
+            players.append([m.rating(mu=ratings[e].mu, sigma=ratings[e].sigma, name=e) for e in members])
             ranks.append(rank)
         new = m.rate(players, ranks=ranks)
         updates: dict[str, list[Any]] = {}
         for (members, _), team in zip(teams, new):
             seen: set[str] = set()
             for entrant, after in zip(members, team):
-                if entrant not in seen:  # one rating object per entrant per team
+                if entrant not in seen:  # one update per entrant per team
                     seen.add(entrant)
                     updates.setdefault(entrant, []).append(after)
         for entrant, afters in updates.items():
