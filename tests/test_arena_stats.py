@@ -97,6 +97,11 @@ def test_win_rates_and_wilson_intervals_by_hand():
     half = z * math.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
     assert table["A"]["low"] == pytest.approx(centre - half) and table["A"]["high"] == pytest.approx(centre + half)
     assert stats.wilson(0, 10)[0] == 0 and stats.wilson(10, 10)[1] == pytest.approx(1)
+    # exactly, at every count: an interval end of all wins (or none) is an infinite Elo, never a
+    # finite one from a rounding error (10 of 10 once read +6261)
+    for n in range(1, 1001):
+        assert stats.wilson(n, n)[1] == 1.0 and stats.wilson(0, n)[0] == 0.0, n
+        assert stats.elo(stats.wilson(n, n)[1]) is None and stats.elo(stats.wilson(0, n)[0]) is None
     assert table["B"]["forfeits"] == 1 and stats.forfeit_table(RECORDS, ["A", "B"]) == {"A": {}, "B": {"timeout": 1}}
     sides = stats.by_key(RECORDS, ["A", "B"], "sides")
     assert sides["A"]["fbi"]["seats"] == 2 and sides["A"]["fbi"]["wins"] == 2

@@ -32,13 +32,20 @@ def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
     [0.3968, 0.8922]
     >>> wilson(0, 0)
     (0.0, 1.0)
+
+    At all wins (or none) the end is exactly 1 (or 0), which floating point alone misses by a
+    rounding error (a finite Elo for an infinite one):
+
+    >>> wilson(10, 10)[1], wilson(0, 1000)[0]
+    (1.0, 0.0)
     """
     if n <= 0:
         return 0.0, 1.0
     p = wins / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)
+    return low, 1.0 if wins >= n else min(1.0, centre + half)
 
 
 def elo(score: float) -> float | None:
