@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -479,7 +480,7 @@ met: games where they held seats on opposite sides; the game goes to whose seats
 unfinished games (no result; counted for no one): 1
 names the programs gave: greedy-with-a-long-name: Greedy 1.0, Greedy 1.1
 
-SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR 0.13 in (-2.94, 2.94) after 2
+SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR 0.13 (bounds -2.94, 2.94) after 2
   blocks of 2 games (+1 -0 =1; a block is won by whose seats won more of the
   same deal): no decision yet"""
 
@@ -494,6 +495,28 @@ def test_the_reports_tables_read_as_written():
             "upper": t.upper, "blocks": 2, "games": 4, "wins": 1, "losses": 0, "draws": 1, "result": None, "first": long}
     text = report.tables(report.summary(config, _report_records(long), 6, sprt))
     assert text == REPORT_TEXT
+
+
+def test_once_the_sprt_decides_the_tables_count_the_games_up_to_its_decision():
+    """Games running when the test decided finish and are recorded, but how many depends on
+    the workers and the timing: the tables count the blocks up to the decision, and say how
+    many were left out; a block with an unfinished game is void, and said to be."""
+    config = {"game": "fbi-mafia", "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}]}
+    t = Sprt(0, 50)
+    records = [rec(i, {"m": "AB"[i % 2], "f": "BA"[i % 2]}, DUEL, {"m" if i % 2 == 0 else "f"}) for i in range(7)]
+    sprt = {"elo0": 0, "elo1": 50, "alpha": 0.05, "beta": 0.05, "llr": t.llr(2, 0), "lower": t.lower,
+            "upper": t.upper, "blocks": 2, "games": 4, "wins": 1, "losses": 0, "draws": 0, "void": 1,
+            "result": "H1", "first": "A"}
+    got = report.summary(config, records, 8, sprt)
+    assert (got["recorded"], got["after_decision"]) == (7, 3)
+    assert got["table"] == report.summary(config, records[:4], 8, sprt)["table"]
+    assert got["table"]["A"]["games"] == 4
+    text = " ".join(report.tables(got).split())
+    assert "(+1 -0 =0, 1 void: a game of it unfinished;" in text
+    assert "H1 accepted (A +50 Elo rather than +0)" in text
+    assert "3 games that were running when it decided: recorded, not counted in the tables above" in text
+    undecided = report.summary(config, records, 8, {**sprt, "result": None})
+    assert (undecided["after_decision"], undecided["table"]["A"]["games"]) == (0, 7)
 
 
 def test_a_roles_table_too_wide_for_80_columns_has_a_row_per_role_and_entrant():
@@ -536,6 +559,9 @@ class _Submissions:
         return []
 
     def close(self, cancel: bool = False) -> None:
+        pass
+
+    def drop_waiting(self) -> None:
         pass
 
 
@@ -613,3 +639,70 @@ def test_a_run_stops_submitting_games_once_its_sprt_decides(tmp_path: Path, a_wi
     assert [p.done for p in seen] == list(range(1, 2 * blocks + 1))
     leader, rate = seen[-1].leader
     assert ((leader, rate) == ("A", 1.0)) if a_wins else (rate == 0.5)  # A won every game, or each won half
+
+
+class _Holding(_Submissions):
+    """One worker: the first game submitted runs, the others wait; ``done`` ends the running
+    one (A's seats win) and starts the next. ``drop_waiting`` drops those waiting."""
+
+    workers = 3  # (a run keeps twice as many submitted)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pending: list = []
+        self.dropped: list[int] = []
+
+    @property
+    def busy(self) -> int:
+        return len(self.pending)
+
+    def submit(self, game) -> None:
+        super().submit(game)
+        self.pending.append(game)
+
+    def done(self, timeout: float):
+        g = self.pending.pop(0)
+        return [(g, rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"},
+                        {"mafia" if g.entrants[0] == "A" else "fbi"}))]
+
+    def drop_waiting(self) -> None:
+        self.dropped += [g.index for g in self.pending[1:]]
+        self.pending[1:] = []
+
+
+def test_no_game_starts_once_the_sprt_decides(tmp_path: Path):
+    t = _duel_tournament()
+    folder = Folder.create(tmp_path / "t", {"format": 1, **t.config})
+    pool = _Holding()
+    outcome = t.run(folder, pool)
+    folder.unlock()
+    decided = outcome.sprt["games"]
+    assert outcome.sprt["result"] == "H1" and pool.dropped, "games were waiting when it decided"
+    assert [r["game"] for r in outcome.records] == list(range(decided + 1)), "the one running then, and no other"
+    assert set(pool.dropped) == set(pool.submitted) - set(range(decided + 1))
+
+
+def test_a_local_pool_drops_the_games_no_worker_has_taken(tmp_path: Path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from arbiter.engine.arena.pool import LocalPool
+
+    pool = LocalPool.__new__(LocalPool)  # its bookkeeping, with threads for processes
+    pool.workers, pool._running = 1, {}
+    pool._executor = ThreadPoolExecutor(max_workers=1)
+    gate = threading.Event()
+    running = pool._executor.submit(gate.wait, 5)
+    pool._running = {running: "g0", pool._executor.submit(int): "g1", pool._executor.submit(int): "g2"}
+    pool.drop_waiting()
+    assert list(pool._running.values()) == ["g0"] and not running.cancelled()
+    gate.set()
+    pool._executor.shutdown(wait=True)
+
+
+def test_a_block_with_an_unfinished_game_is_counted_void():
+    t = _duel_tournament()
+    records = {g.index: rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"},
+                            {"mafia" if g.entrants[0] == "A" else "fbi"}) for g in t.games[:6]}
+    records[3].update(finished=False, outcome={"m": "none", "f": "none"})  # in the second block
+    state = t.sprt_state(records)
+    assert (state["blocks"], state["wins"], state["losses"], state["draws"], state["void"]) == (3, 2, 0, 0, 1)

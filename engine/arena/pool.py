@@ -138,6 +138,12 @@ class LocalPool:
                 raise ArbiterError(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}") from exc
         return out
 
+    def drop_waiting(self) -> None:
+        """Drop the games submitted that no worker has taken yet (the games running go on)."""
+        for future in list(self._running):
+            if future.cancel():
+                del self._running[future]
+
     def close(self, cancel: bool = False) -> None:
         """Wait for the games running (or with ``cancel``, stop them and drop those not started)."""
         if cancel:
@@ -238,6 +244,10 @@ class RayPool:
                 raise ArbiterError(f"game {game.index} failed on Ray: {type(exc).__name__}: {exc}") from exc
         self._dispatch()
         return out
+
+    def drop_waiting(self) -> None:
+        """Drop the games submitted that no actor has taken yet (the games running go on)."""
+        self._queue.clear()
 
     def close(self, cancel: bool = False) -> None:
         self._queue.clear()

@@ -13,14 +13,22 @@ from arbiter.engine.arena import rating, stats
 
 def summary(config: dict[str, Any], records: Sequence[dict[str, Any]], scheduled: int,
             sprt: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Everything a tournament's results say, as one object."""
+    """Everything a tournament's results say, as one object. Once an SPRT has decided, the
+    tables count the games of the blocks up to its decision: games that were running then
+    finish and are recorded, but how many there are depends on the workers and the timing
+    (``after_decision`` says how many were left out)."""
     names = [e["name"] for e in config["entrants"]]
-    done = [r for r in records]
+    done = list(records)
+    after: list[dict[str, Any]] = []
+    if sprt is not None and sprt.get("result") is not None:
+        after = [r for r in done if r["game"] >= sprt["games"]]
+        done = [r for r in done if r["game"] < sprt["games"]]
     return {
         "game": config["game"],
         "entrants": config["entrants"],
         "scheduled": scheduled,
-        "recorded": len(done),
+        "recorded": len(done) + len(after),
+        "after_decision": len(after),
         "unfinished": sum(1 for r in done if not r.get("finished")),
         "table": stats.entrant_table(done, names),
         "sides": stats.by_key(done, names, "sides"),
@@ -155,13 +163,18 @@ def tables(report: dict[str, Any]) -> str:
         out.append("names the programs gave: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in report["names"].items()))
     sprt = report.get("sprt")
     if sprt:
-        verdict = {"H1": f"H1 accepted: {sprt['first']} is stronger by {sprt['elo1']:g} Elo or more",
-                   "H0": f"H0 accepted: {sprt['first']} is not stronger by {sprt['elo1']:g} Elo "
-                         f"(at most {sprt['elo0']:g})",
+        # what the test shows: which hypothesis the results favour, not a bound on the difference
+        verdict = {"H1": f"H1 accepted ({sprt['first']} {sprt['elo1']:+g} Elo rather than {sprt['elo0']:+g})",
+                   "H0": f"H0 accepted ({sprt['first']} {sprt['elo0']:+g} Elo rather than {sprt['elo1']:+g})",
                    None: "no decision yet"}[sprt["result"]]
+        void = sprt.get("void", 0)
+        void_text = f", {void} void: a game of it unfinished" if void else ""
         out.append("")
         out.append(f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} beta={sprt['beta']:g}: "
-                   f"LLR {sprt['llr']:.2f} in ({sprt['lower']:.2f}, {sprt['upper']:.2f}) after {sprt['blocks']} "
+                   f"LLR {sprt['llr']:.2f} (bounds {sprt['lower']:.2f}, {sprt['upper']:.2f}) after {sprt['blocks']} "
                    f"blocks of {sprt['games'] // max(1, sprt['blocks'])} games (+{sprt['wins']} -{sprt['losses']} "
-                   f"={sprt['draws']}; a block is won by whose seats won more of the same deal): {verdict}")
+                   f"={sprt['draws']}{void_text}; a block is won by whose seats won more of the same deal): {verdict}")
+        if after := report.get("after_decision"):
+            out.append(f"{after} game{'s that were' if after > 1 else ' that was'} running when it decided: "
+                       "recorded, not counted in the tables above")
     return "\n".join(out)

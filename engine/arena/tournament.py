@@ -43,6 +43,8 @@ class Pool(Protocol):
 
     def close(self, cancel: bool = False) -> None: ...
 
+    def drop_waiting(self) -> None: ...
+
 
 def configuration(game: str, entrants: list[Entrant], games: int, *, modes: tuple[str, ...] = (),
                   players: int | None = None, seed: int = 1, bot_timeout: float = 10.0, reuse: bool = False,
@@ -164,6 +166,8 @@ class Tournament:
                     if count is not None and not stop:
                         state = count.update(recorded)
                         stop = state["result"] is not None
+                        if stop:  # no game starts once it decides: those submitted and waiting go
+                            pool.drop_waiting()
                     if on_progress is not None:
                         on_progress(Progress(len(recorded), len(self.games), played, clock() - start,
                                              _leader(tallies)))
@@ -199,7 +203,7 @@ class SprtCount:
     def __init__(self, tournament: Tournament) -> None:
         assert tournament.sprt is not None
         self.tournament = tournament
-        self.blocks = self.wins = self.losses = self.draws = 0
+        self.blocks = self.wins = self.losses = self.draws = self.void = 0
         self.decided = False
 
     def update(self, records: dict[int, dict[str, Any]]) -> dict[str, Any]:
@@ -218,10 +222,11 @@ class SprtCount:
             self.wins += res == "win"
             self.losses += res == "loss"
             self.draws += res == "draw"
+            self.void += res is None  # a game of it unfinished: an outcome of neither kind
             self.decided = sprt.status(self.wins, self.losses) is not None
         wins, losses = self.wins, self.losses
         return {**sprt.as_dict(), "first": a, "second": b, "blocks": self.blocks, "games": self.blocks * size,
-                "wins": wins, "losses": losses, "draws": self.draws, "llr": sprt.llr(wins, losses),
+                "wins": wins, "losses": losses, "draws": self.draws, "void": self.void, "llr": sprt.llr(wins, losses),
                 "lower": sprt.lower, "upper": sprt.upper, "result": sprt.status(wins, losses)}
 
 
