@@ -138,6 +138,19 @@ def test_the_words_are_read_before_the_seat_is_judged() -> None:
     assert type(err) is SyntaxInputError and err.message == "'up' is not a direction (north, south, east, west)"
 
 
+@pytest.mark.parametrize("number", ["0", "12345", "9" * 5000, "\u0663"])
+def test_a_number_of_squares_that_is_no_small_number_is_refused_as_words(number: str) -> None:
+    """A move's number of squares is at most 4 digits (no mall is that wide): 5,000 digits were
+    once read by ``int`` past Python's limit, a traceback out of ``arbiter play``."""
+    s = game()
+    before = (dict(s.state.heroes), len(s.moves), len(s.events))
+    err = refusal(s, "p1", f"move purple north {number}")
+    assert type(err) is SyntaxInputError and err.message.endswith("is not a number of squares")
+    assert len(err.message) < 80 and (dict(s.state.heroes), len(s.moves), len(s.events)) == before
+    s.submit("p1", "move purple north 0001")  # four digits are a number
+    assert len(s.moves) == 1
+
+
 def test_a_verb_of_its_own_is_read_planned_listed_and_recorded() -> None:
     s = game()
     assert "ring" in s.state.legal_inputs("p1") and "ring" in s.state.legal_inputs("p2")

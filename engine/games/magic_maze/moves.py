@@ -86,8 +86,9 @@ def _move(args: list[str]) -> Move:
         raise SyntaxInputError(f"{args[1]!r} is not a direction (north, south, east, west)", [FORMS["move"]])
     n = None
     if len(args) == 3:
-        if not args[2].isascii() or not args[2].isdigit() or int(args[2]) < 1:
-            raise SyntaxInputError(f"{args[2]!r} is not a number of squares", [FORMS["move"]])
+        # (more than 4 digits: no mall is that wide, and Python reads at most 4300 digits)
+        if not args[2].isascii() or not args[2].isdigit() or len(args[2]) > 4 or int(args[2]) < 1:
+            raise SyntaxInputError(f"{args[2][:20]!r} is not a number of squares", [FORMS["move"]])
         n = int(args[2])
     return Move("move", hero=hero, direction=d, squares=n)
 
