@@ -11,7 +11,7 @@ import tabulate as tabulating
 from tabulate import tabulate
 
 from arbiter.cli.common import SETUP_ERRORS, explain, fail, interrupted, usage
-from arbiter.cli.types import BotKindType, GameType, VariantType, check_variant
+from arbiter.cli.types import BotKindType, GameType, SeedType, VariantType, check_variant
 from arbiter.engine import registry
 from arbiter.engine.bench import BenchResult, peak_memory_mib
 from arbiter.engine.bench import bench as run_bench
@@ -50,7 +50,7 @@ def _figures(r: BenchResult) -> dict[str, Any]:
 @click.argument("game", type=GameType())
 @click.option("--mode", "--scenario", "variants", multiple=True, type=VariantType(), help="Only these modes (default: all).")
 @click.option("--games", "count", type=click.IntRange(min=1), help="Games per mode (default: 50; Magic Maze 10).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
+@click.option("--seed", type=SeedType(), default=1, show_default=True, help="Seed of the first game.")
 @click.option("--repeat", "repeats", type=click.IntRange(min=1), default=3, show_default=True,
               help="Play the same games this many times; figures are the median round.")
 @click.option("--players", type=click.IntRange(min=1),

@@ -11,7 +11,8 @@ import click
 
 from arbiter.cli.common import EXIT_REFUSED, EXIT_UNFINISHED, SETUP_ERRORS, explain, fail, finite, interrupted, usage
 from arbiter.cli.types import (
-    BotKindType, BotSpecType, GameType, MovesFile, SeatType, VariantType, check_kind, check_seat, check_variant, stdin_bytes,
+    BotKindType, BotSpecType, GameType, MovesFile, SeatType, SeedType, VariantType, check_kind, check_seat, check_variant,
+    stdin_bytes,
 )
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
@@ -117,7 +118,7 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
               help="A custom deck: Classic Mafia's cards (`kind: deck`) or Hidden Roles' (`kind: roles`).")
 @click.option("--roles", "level", type=click.IntRange(1, 5), metavar="LEVEL",
               help="Magic Maze: Hidden Roles at this level (1 to 5), see docs/rules/hidden-roles.md.")
-@click.option("--seed", type=int, help="Seed of the game's random generator (chosen and recorded when absent).")
+@click.option("--seed", type=SeedType(), help="Seed of the game's random generator (chosen and recorded when absent).")
 @click.option("--moves", "moves", type=MovesFile(),
               help="Read input lines from FILE ('-' for stdin) instead of the terminal.")
 @click.option("--transcript", "transcript_path", type=click.Path(dir_okay=False),

@@ -14,7 +14,7 @@ import click
 from click.shell_completion import CompletionItem
 
 from arbiter.cli.common import explain, fail, finite, interrupted, usage
-from arbiter.cli.types import BotKindType, GameType, VariantType, check_variant
+from arbiter.cli.types import BotKindType, GameType, SeedType, VariantType, check_variant
 from arbiter.engine import registry
 from arbiter.engine.arena.config import BOT_TIMEOUT, check_configuration
 from arbiter.engine.arena.schedule import MAX_GAMES
@@ -39,7 +39,7 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
                      help="Go on with the tournament in this folder: play only the games it has no result for."),
         click.option("--ray", "ray_address", metavar="ADDRESS", help="Play the games as Ray tasks on a cluster "
                      "(an address, or auto), or on a new local Ray instance (local). Needs arbiter-referee[ray]."),
-        click.option("--seed", type=int, help="The tournament's seed: it fixes every deal (default 1)."),
+        click.option("--seed", type=SeedType(), help="The tournament's seed: it fixes every deal (default 1)."),
         click.option("--bot-timeout", type=click.FloatRange(*BOT_TIMEOUT), callback=finite,
                      help="Seconds an exec: bot may take to answer (default 10)."),
         click.option("--reuse", is_flag=True, default=None, help="Keep each exec: bot process for its worker's next game "

@@ -108,6 +108,27 @@ class BotSpecType(_Named):
         return _items([f"{seat}={k}" for k in BotKindType().values(rules)], incomplete)
 
 
+class SeedType(click.ParamType):
+    """A seed: a whole number of at most 100 digits (what a game and its transcript take)."""
+
+    name = "seed"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        from arbiter.engine.session import MAX_SEED
+
+        if isinstance(value, int) and not isinstance(value, bool) and -MAX_SEED < value < MAX_SEED:
+            return value
+        text = str(value).strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(MAX_SEED)) - 1:
+            self.fail(f"{text[:40]!r}{'...' if len(text) > 40 else ''} is not a whole number of at most "
+                      f"{len(str(MAX_SEED)) - 1} digits", param, ctx)
+        return int(text)
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "N"
+
+
 def check_variant(rules: Any, name: str | None) -> None:
     names = [v.name for v in rules.variants()]
     if name is not None and name not in names:

@@ -22,7 +22,9 @@ The full guide, with a multi-agent loop, is ``docs/api.md``.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +82,10 @@ class Game:
 
     @property
     def result(self) -> Result | None:
-        return self.session.state.result
+        """How the game ended (None while it goes on): a copy, so that changing it changes
+        neither the game nor its transcript."""
+        result = self.session.state.result
+        return None if result is None else replace(result, scores=copy.deepcopy(result.scores))
 
     def awaiting(self) -> list[str]:
         """The seats awaited now (every seat, in a real-time game; none once it is over)."""
@@ -102,17 +107,19 @@ class Game:
     def play(self, seat: str, text: str, time: float | None = None) -> list[Event]:
         """Play ``text`` (the words after the seat) for ``seat``, at ``time`` seconds (default:
         the clock plus the game's step); the events it caused, all of them (the host's)."""
-        at = None if time is None else parse_seconds(f"{time:.3f}")
-        return self.session.submit(self.session.check_seat(seat), text, at)
+        if not isinstance(text, str):
+            raise TypeError(f"play: the input is its words (a str), not {type(text).__name__}")
+        at = None if time is None else _at("play", time)
+        return _handed(self.session.submit(self.session.check_seat(seat), text, at))
 
     def wait(self, time: float | None = None) -> list[Event]:
         """Let time pass with nobody acting, to ``time`` seconds or, by default, to the next
         moment time alone changes the game (a real-time game's sand, a vote closing)."""
         deadline = self.session.state.next_deadline()
-        at = parse_seconds(f"{time:.3f}") if time is not None else deadline
+        at = _at("wait", time) if time is not None else deadline
         if at is None:
             return []
-        return self.session.advance_to(max(at, self.session.clock_ms))
+        return _handed(self.session.advance_to(max(at, self.session.clock_ms)))
 
     # -- what a seat may know ------------------------------------------------------------------
     def view(self, seat: str = HOST) -> dict[str, Any]:
@@ -124,7 +131,7 @@ class Game:
 
     def events(self, seat: str = HOST) -> list[Event]:
         """``seat``'s event stream, from the start."""
-        return self.session.events.visible_to(self.session.check_seat(seat))
+        return _handed(self.session.events.visible_to(self.session.check_seat(seat)))
 
     def observation(self, seat: str) -> str:
         """The text of what ``seat`` has learned since its last observation (its new events,
@@ -183,8 +190,9 @@ class Game:
                 if not self.realtime:
                     break  # a turn game: ask again who is awaited
             if idle and self.realtime and not self.over:
-                if not self.wait():
-                    break  # nothing can change the game any more
+                before = self.session.clock_ms
+                if not self.wait() and self.session.clock_ms == before:
+                    break  # nothing can change the game any more (a change may say nothing: go on)
 
     def step(self, seat: str, text: str | None) -> list[Event]:
         """Answer ``agent_iter``: play ``text`` for ``seat`` (None: nothing now)."""
@@ -232,3 +240,16 @@ def play_agents(game: Game, agents: dict[str, Agent], max_inputs: int = 100_000)
 
 __all__ = ["Game", "new_game", "load_game", "replay", "games", "play_agents", "Agent", "Choices", "InputError",
            "seconds_name"]
+
+
+def _at(method: str, time: Any) -> int:
+    """A time in seconds given to ``play`` or ``wait``, in milliseconds."""
+    if isinstance(time, bool) or not isinstance(time, (int, float)):
+        raise TypeError(f"{method}: time is seconds (a number), not {type(time).__name__}")
+    return parse_seconds(f"{time:.3f}")
+
+
+def _handed(events: list[Event]) -> list[Event]:
+    """Events as handed to a caller: each with a copy of its data, so that changing one changes
+    neither the game's log nor its transcript's digest of it."""
+    return [e._replace(data=copy.deepcopy(e.data)) if e.data else e for e in events]

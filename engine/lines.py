@@ -75,6 +75,29 @@ def check_text(raw: bytes) -> str | BadLine:
     return "".join(_SPACES.get(ch, ch) for ch in text)
 
 
+def check_str(text: str) -> str | BadLine:
+    """Text given as a ``str`` (the library's inputs) checked as ``check_text`` checks a line's
+    bytes: at most ``MAX_LINE_BYTES`` in UTF-8, no control character; and no lone surrogate
+    (``"\\udcff"``), which no UTF-8 line holds and no transcript could store.
+
+    >>> check_str("say caf\u00e9")
+    'say caf\u00e9'
+    >>> check_str("say \\udcff").problem
+    'the text holds U+DCFF, a lone surrogate, at column 5; only characters are read'
+    """
+    if len(text) <= MAX_LINE_BYTES // 4 and text.isprintable():  # (at most 4 bytes a character)
+        return text
+    try:
+        raw = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return BadLine(f"the text holds U+{ord(text[exc.start]):04X}, a lone surrogate, at column "
+                       f"{exc.start + 1}; only characters are read")
+    if len(raw) > MAX_LINE_BYTES:
+        return BadLine(f"the text is longer than {MAX_LINE_BYTES} bytes (in UTF-8)")
+    checked = check_text(raw)
+    return BadLine(checked.problem.replace("the line ", "the text ", 1)) if isinstance(checked, BadLine) else checked
+
+
 def too_long() -> str:
     return f"the line is longer than {MAX_LINE_BYTES} bytes; it is skipped up to its end"
 

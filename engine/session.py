@@ -10,9 +10,10 @@ from typing import Any, NamedTuple, TypeVar
 
 from arbiter.engine.chance import Chance, ChanceRecord
 from arbiter.engine.clock import MAX_MS, seconds_name
-from arbiter.engine.errors import GameOverError, TimeError, UnknownSeatError
+from arbiter.engine.errors import GameOverError, SyntaxInputError, TimeError, UnknownSeatError
 from arbiter.engine.events import HOST, Event, EventLog
 from arbiter.engine.game import GameState, Rules, Variant
+from arbiter.engine.lines import BadLine, check_str
 
 T = TypeVar("T")
 
@@ -64,6 +65,25 @@ def _time(ms: int) -> int | float:
     return float(text) if "." in text else int(text)
 
 
+MAX_SEED = 10**100
+"""Seeds are whole numbers of at most 100 digits (either sign): a transcript writes its seed,
+and reads it back, as a plain number."""
+
+
+def _clipped(value: Any) -> str:
+    text = repr(value) if type(value) is not int else f"a number of {len(str(abs(value)))} digits"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _checked_text(text: str) -> str:
+    """An input's words given to ``submit`` (by the library; the protocol's lines are checked
+    as read) that are not plainly printable: refused as a line of the protocol would be."""
+    checked = check_str(text)
+    if isinstance(checked, BadLine):
+        raise SyntaxInputError(checked.problem)
+    return checked
+
+
 def chance_entry(rec: ChanceRecord) -> dict[str, Any]:
     return {"chance": {"what": rec.label, "outcome": list(rec.outcome)}}
 
@@ -112,6 +132,9 @@ class Session:
     ) -> None:
         self.rules = rules
         self.variant = variant if isinstance(variant, Variant) else rules.variant(variant)
+        if seed is not None and (type(seed) is not int or not -MAX_SEED < seed < MAX_SEED):
+            raise (TypeError if type(seed) is not int else ValueError)(
+                f"seed: a whole number of at most {len(str(MAX_SEED)) - 1} digits, not {_clipped(seed)}")
         self.seed = seed if seed is not None else secrets.randbelow(2**31)
         self.options = dict(options or {})
         self._record = record = _Record()
@@ -229,6 +252,8 @@ class Session:
         record.held = held = []
         try:
             if text is not None:
+                if not (len(text) <= 2048 and text.isprintable()):  # else the protocol's checks
+                    text = _checked_text(text)
                 accepted = state.apply(seat, " ".join(text.split()), now)
             else:
                 accepted = state.apply_move(seat, move, now)

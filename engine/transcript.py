@@ -37,7 +37,7 @@ from arbiter.engine.clock import parse_seconds
 from arbiter.engine.errors import ArbiterError, TranscriptError
 from arbiter.engine.files import FileTooLarge, read_bytes_capped, write_whole
 from arbiter.engine.logline import _flow, entry_line, read_block, read_entry_line  # noqa: F401 (_flow: tests)
-from arbiter.engine.session import Session
+from arbiter.engine.session import MAX_SEED, Session
 
 FORMAT = 1
 HEADER = "# arbiter transcript. Replay it with: arbiter replay FILE\n"
@@ -482,6 +482,9 @@ def parse(text: str, source: str = "transcript") -> Transcript:
     for key, kind in (("game", str), ("variant", str), ("data", str), ("seed", int), ("seats", list)):
         if not isinstance(doc.get(key), kind) or isinstance(doc[key], bool):
             raise TranscriptError(f"{source}: {key}: missing or not {kind.__name__}")
+    if not -MAX_SEED < doc["seed"] < MAX_SEED:
+        raise TranscriptError(f"{source}: seed: a number of {len(str(abs(doc['seed'])))} digits "
+                              f"(a seed has at most {len(str(MAX_SEED)) - 1})")
     log = doc.get("log") or []
     if not isinstance(log, list):
         raise TranscriptError(f"{source}: log: expected a list")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arbiter.engine.api import Game, load_game, new_game, play_agents
-from arbiter.engine.errors import UnknownSeatError
+from arbiter.engine.errors import SyntaxInputError, UnknownSeatError
 from tests.agents_for_tests import Idle
 from tests.helpers import mafia_game
 
@@ -73,7 +73,7 @@ def test_a_seats_outcome_is_none_until_the_end_then_its_win_or_loss() -> None:
     with pytest.raises(ValueError, match="the game is not over"):
         game.returns()
     result = play_agents(game, {s: Drawn(i) for i, s in enumerate(game.seats)})
-    assert result is not None and result is game.result and len(result.winners) == 1
+    assert result is not None and result == game.result and len(result.winners) == 1
     outcomes = {s: game.outcome(s) for s in game.seats}
     assert outcomes == game.returns() == {s: int(s in result.winners) for s in game.seats}
     assert sorted(outcomes.values()) == [0, 1]
@@ -91,7 +91,7 @@ def test_agent_iter_lets_each_change_of_time_pass_until_the_end_when_no_agent_ac
     """A whole round with nothing to do lets time pass to its next change, again and again:
     here p5's mission fails at 100 s (it leaves the game, which goes on), the sand ends it at 180 s."""
     game = new_game("magic-maze", "1", players=5, roles=3, seed=1)
-    assert play_agents(game, {s: Idle() for s in game.seats}) is game.result is not None
+    assert play_agents(game, {s: Idle() for s in game.seats}) == game.result is not None
     assert game.result.reason == "time" and game.time == 180.0 and not game.session.moves
     assert [e.data["seat"] for e in game.events() if e.kind == "eliminate"] == ["p5"]
 
@@ -105,3 +105,88 @@ def test_agents_play_a_real_time_game_through_agent_iter() -> None:
     assert result is None and len(moves) == 40 and {m.seat for m in moves} == {"p1", "p2"}
     step = game.session.state.clock_step_ms
     assert [m.time_ms for m in moves] == [step * (i + 1) for i in range(40)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_agent_iter_goes_on_when_time_changes_the_game_without_a_word(seed: int) -> None:
+    """At Hidden Roles' level 4 a role card's check at 90 s may change nothing anyone is told:
+    the loop lets time pass on to the sand, not stop there with the game unfinished."""
+    game = new_game("magic-maze", "1", players=3, roles=4, seed=seed)
+    assert play_agents(game, {s: Idle() for s in game.seats}) is not None and game.over and game.time == 180.0
+
+
+def snapshot(game: Game) -> tuple:
+    return (game.transcript(), [e.as_dict() for e in game.events()], game.view(), game.time)
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("say \udcff", "the text holds U+DCFF, a lone surrogate, at column 5; only characters are read"),
+    ("say hi\x00there", "the text holds a control character (U+0000) at column 7; only printable text is read"),
+    ("say \x1b[31mred", "the text holds a control character (U+001B) at column 5; only printable text is read"),
+    ("say " + "é" * 4095, "the text is longer than 8192 bytes (in UTF-8)"),
+])
+def test_the_library_refuses_the_texts_a_protocol_line_could_not_hold(text: str, problem: str) -> None:
+    """The library's words are checked as the protocol's lines are: a lone surrogate was once
+    accepted and written to a transcript that could not be read back."""
+    game = new_game("magic-maze", "1", players=2, seed=3)  # (talk open, and no length of its own)
+    before = snapshot(game)
+    with pytest.raises(SyntaxInputError) as caught:
+        game.play("p1", text)
+    assert caught.value.message == problem and snapshot(game) == before
+    game.play("p1", "say " + "é" * 4091 + "\tcafé")  # 8,192 bytes, a tab as any white space
+    game.play("p2", "say \u200bzero-width")  # printable or not, a character a line may hold
+    moves = game.session.moves
+    assert [m.text for m in moves] == ["say " + "é" * 4091 + " café", "say \u200bzero-width"]
+    assert load_game_text(game).events() == game.events()
+
+
+def load_game_text(game: Game) -> Game:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        return load_game(game.save(Path(folder) / "t.yaml"))
+
+
+@pytest.mark.parametrize("seed, kind", [(True, TypeError), (1.5, TypeError), ("1", TypeError), ([1], TypeError),
+                                        (float("nan"), TypeError), (10**100, ValueError), (-(10**100), ValueError)])
+def test_a_seed_is_a_whole_number_of_at_most_100_digits(seed, kind) -> None:
+    """Other seeds once started a game whose transcript could not be read (a bool, a float, a
+    text), or could not be written (5,000 digits), or played differently each time (nan)."""
+    with pytest.raises(kind, match="seed: a whole number of at most 100 digits"):
+        new_game("mafia", players=8, seed=seed)
+    assert new_game("mafia", players=8, seed=10**100 - 1).seed == 10**100 - 1
+    assert new_game("mafia", players=8, seed=-5).transcript().count("seed: -5\n") == 1
+
+
+def test_a_transcripts_seed_of_more_than_100_digits_is_refused_as_read() -> None:
+    from arbiter.engine import transcript as tr
+    from arbiter.engine.errors import TranscriptError
+
+    text = new_game("mafia", players=8, seed=7).transcript()
+    with pytest.raises(TranscriptError, match="seed: a number of 101 digits"):
+        tr.parse(text.replace("seed: 7\n", f"seed: {10**100}\n"), "t.yaml")
+
+
+def test_play_and_wait_name_what_they_take() -> None:
+    game = new_game("magic-maze", "1", players=2, seed=1)
+    before = snapshot(game)
+    for bad in (5, None, b"move purple west", ["move"]):
+        with pytest.raises(TypeError, match=r"^play: the input is its words \(a str\), not "):
+            game.play("p1", bad)
+    for call in (lambda: game.play("p1", "move purple west", time="5"), lambda: game.wait(True)):
+        with pytest.raises(TypeError, match=r"^(play|wait): time is seconds \(a number\), not (str|bool)$"):
+            call()
+    assert snapshot(game) == before
+
+
+def test_what_the_library_hands_out_is_the_callers_to_change() -> None:
+    """Events and results are copies: changing one changed the game's log and result, and so
+    its transcript, which then no longer replayed."""
+    game = new_game("fbi-mafia", "duel-3v3", seed=1)
+    events = game.play("mafia", "shift row 1 left") + game.events()
+    for e in events:
+        e.data["edited"] = True
+    game.play("fbi", "surrender")
+    game.result.scores["edited"] = True
+    assert not any("edited" in e.data for e in game.events()) and "edited" not in game.result.scores
+    assert load_game_text(game).events() == game.events()

@@ -369,3 +369,15 @@ def test_the_output_is_utf8_whatever_the_locale_says(tmp_path: Path) -> None:
                          capture_output=True, env=env, timeout=60, cwd=tmp_path)
     assert out.returncode == 4, out.stderr  # the moves ran out before the game ended
     assert "= p1 say café au lait\n".encode() in out.stdout and b"Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("command", [["play", "mafia", "--bots", "random"], ["bench", "mafia", "--games", "1"],
+                                     ["tournament", "mafia", "--entrant", "random", "--entrant", "sleuth"]])
+def test_a_seed_is_a_whole_number_of_at_most_100_digits_or_a_usage_error(tmp_path: Path, command: list[str]) -> None:
+    """A longer seed (which a transcript could not take) is refused before anything is made."""
+    for seed in ("1" + "0" * 100, "x", "1.5", "-" + "9" * 101):
+        result = run(*command, "--seed", seed, "--out", tmp_path / "t") if command[0] == "tournament" \
+            else run(*command, "--seed", seed)
+        assert result.exit_code == 2 and "is not a whole number of at most 100 digits" in result.output, result.output
+    assert not (tmp_path / "t").exists()
+    assert run("play", "mafia", "--bots", "random", "--seed", "-" + "9" * 100).exit_code == 0
