@@ -141,9 +141,9 @@ class Game:
 
     # -- the end -------------------------------------------------------------------------------
     def outcome(self, seat: str) -> int | None:
-        """1 if ``seat`` won, 0 if it lost, None while the game goes on. When nobody wins (a
-        Classic Mafia game no side can win any more, a Magic Maze game lost to the sand) every
-        seat's outcome is 0."""
+        """1 if ``seat`` won, 0 if it lost, None while the game goes on. When no side wins (a
+        Classic Mafia game no side can win any more, whose living loners still win; a Magic Maze
+        game without Hidden Roles lost to the sand) the others' outcome is 0."""
         result = self.result
         if result is None:
             return None

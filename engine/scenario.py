@@ -293,8 +293,8 @@ def every_problem(text: str, source: str, check: Callable[[Node], None], limit: 
             at = list(problem.steps or ())  # where it is in what is left
             exc = _as_written(problem, at, kept)
             steps = list(exc.steps or ())
-            if any(steps[:len(d)] == d for d in dropped):
-                break  # a consequence of what was left out to go on: nothing more to learn
+            if any(steps[:len(d)] == d or (steps and d[:len(steps)] == steps) for d in dropped):
+                break  # a consequence of what was left out to go on (in it, or of what held it)
             exc.line = line_of(text, steps)
             found.append(exc)
             if not _drop(value, at, kept):

@@ -142,6 +142,13 @@ REFUSED = {
     "unknown-card": (
         "game: mafia\nkind: deck\ncards: {boss: 1, mafia: 1, agent: 1, chief: 1, civilian: 2, wizard: 1}\n",
         ["cards.wizard", "no card named 'wizard'"]),
+    # an entry at fault alone (the deck judged without it would break the ratio too: not said)
+    "card-in-capitals": (
+        "game: mafia\nkind: deck\ncards: {Boss: 1, mafia: 1, agent: 1, civilian: 4}\n",
+        ["cards.Boss", "no card named 'Boss'"]),
+    "negative-count": (
+        "game: mafia\nkind: deck\ncards: {boss: 1, mafia: -1, agent: 1, chief: 1, civilian: 2}\n",
+        ["cards.mafia", "-1 is out of range"]),
     "not-yaml": (
         "game: mafia\nkind: deck\ncards: {boss: 1, mafia: [1,\n",
         ["not valid YAML"]),
