@@ -39,8 +39,8 @@ MAFIA = registry.get("mafia")
 MAX_INPUTS = 3000
 # Events only some seats may see; a public one of these kinds would leak a secret.
 PRIVATE_KINDS = {"card", "team", "night-act", "suggest", "team-say", "arrested", "night-summary"}
-TALK = st.text(
-    st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40,
+TALK = st.text(  # any text a protocol line may hold (the others are refused as words: test_api)
+    st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")) | st.sampled_from("\t "), min_size=1, max_size=40,
 ).filter(lambda t: bool(t.split()))
 
 
