@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -470,8 +471,11 @@ def parse(text: str, source: str = "transcript") -> Transcript:
     try:
         with yamlio.refusing_aliases():
             doc, notes = _load_yaml(text, source)
-    except yamlio.AliasFound as exc:
-        raise TranscriptError(f"{source}: the transcript holds {exc}, which arbiter never writes") from None
+    except yamlio.AliasFound as exc:  # (read in parts, the text's own line is found by its mark)
+        token = re.search(rf"(?<![^\s\[{{,])[{'*' if exc.what == 'alias' else '&'}]{re.escape(exc.name)}(?![^\s\]}},])",
+                          text)
+        where = f" (line {text.count(chr(10), 0, token.start()) + 1})" if token else ""
+        raise TranscriptError(f"{source}{where}: the transcript holds {exc}, which arbiter never writes") from None
     if not isinstance(doc, dict):
         raise TranscriptError(f"{source}: not a transcript (expected a YAML mapping)")
     if doc.get("format") != FORMAT or type(doc.get("format")) is not int:

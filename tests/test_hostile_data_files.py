@@ -276,9 +276,17 @@ def _laughing_transcript(where: str) -> str:
 
 @pytest.mark.parametrize("where", ["log", "ending"])
 def test_a_transcript_with_an_alias_is_refused_as_one_arbiter_never_writes(where: str) -> None:
-    with pytest.raises(TranscriptError, match=r"^t.yaml: the transcript holds a YAML (alias|anchor) \([*&]l[0-8]\), "
-                                              r"which arbiter never writes$"):
-        tr.parse(_laughing_transcript(where), "t.yaml")
+    text = _laughing_transcript(where)
+    with pytest.raises(TranscriptError, match=r"^t.yaml \(line (\d+)\): the transcript holds a YAML (alias|anchor) "
+                                              r"\(([*&]l[0-8])\), which arbiter never writes$") as caught:
+        tr.parse(text, "t.yaml")
+    line, token, _ = re.match(r"t.yaml \(line (\d+)\): .* \(([*&](l[0-8]))\)", caught.value.message).groups()
+    assert token in text.splitlines()[int(line) - 1], "the line named holds it"
+    # a lone alias in a log line, which is read apart from the rest: its line in the file
+    lone = _golden().replace(FIRST_MOVE, "- {note: {x: *here}}\n" + FIRST_MOVE, 1)
+    with pytest.raises(TranscriptError) as caught:
+        tr.parse(lone, "t.yaml")
+    assert caught.value.message.startswith(f"t.yaml (line {lone[:lone.index('*here')].count(chr(10)) + 1}): ")
 
 
 @pytest.mark.parametrize("args", [("replay", "--update"), ("replay",), ("show",)])
