@@ -191,6 +191,15 @@ def test_a_flip_with_a_full_timer_leaves_no_time_and_the_game_is_lost():
     assert s.over and host(s)["result"]["reason"] == "time"
 
 
+def test_a_flip_that_leaves_no_sand_ends_the_game_after_its_move():
+    """The move onto the hourglass is told (its ``hero`` event) before the game is over."""
+    s = game("2", players=2)
+    events = s.submit("p1", "move purple north 1", 0)
+    assert kinds(events) == ["silence", "flip", "talk", "hero", "game-over"]
+    assert s.over and host(s)["result"]["reason"] == "time" and heroes(s)["purple"] == "1a.b1"
+    assert s.state.result.text == "The flip left no sand at 0 s: everyone loses."
+
+
 # ====================================================================== passing on a flip
 
 

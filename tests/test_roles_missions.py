@@ -155,6 +155,30 @@ def test_flip_with_under_fails_when_no_hourglass_and_no_tile_are_left() -> None:
     assert of_kind(events, "flip") and failed_now(events, "p1")
 
 
+def test_flip_with_under_fails_when_no_hourglass_is_left_on_the_board_or_in_the_stack() -> None:
+    """Tiles 3, 4 and 5 joined, the stack holds tiles 2, 6, 7, 8 and 9 (no hourglass on any of
+    them: public, as which tiles are left is): the flip of the last unused hourglass, with
+    50 s left, makes close-call impossible though the stack is not empty."""
+    s = roles_game("1", ["close-call", "mute", "traitor"], level=3, stack=["3", "4", "5"])
+    clear_centre(s)
+    for square in ("1a.c1", "1a.d3", "1a.b4"):
+        explore_at(s, square)
+    assert s.state.stack and s.state.hourglasses_to_come == 0 and s.state.hourglasses_left == 4
+    glasses = find(s, "Hg")
+    for k, glass in enumerate(glasses[:-1]):
+        step_onto(s, "purple", glass, 100_000 + 50_000 * k)  # flips with 80 or 50 s left: not under 40
+    assert mission(s, "p1") == "pending" and s.state.hourglasses_left == 1
+    events = step_onto(s, "purple", glasses[-1], 250_000)
+    assert of_kind(events, "flip") and failed_now(events, "p1") and s.state.stack
+
+
+def test_flip_with_under_waits_while_a_tile_left_in_the_stack_has_an_hourglass() -> None:
+    s = roles_game("1", ["close-call", "mute", "traitor"], level=3, stack=["6", "7"])
+    assert s.state.hourglasses_to_come > 0
+    events = s.submit("p3", "move purple north 1", 100_000)  # 1a.b1, the board's only hourglass: 80 s left
+    assert of_kind(events, "flip") and s.state.hourglasses_left == 0 and mission(s, "p1") == "pending"
+
+
 def test_hero_never_uses_fails_at_the_vortex_and_is_done_at_the_end() -> None:
     s = roles_game("1", ["traitor", "no-shortcuts", "mute"], level=3)
     events = s.submit("p1", "vortex green")  # p1 holds vortex; the green vortex at 1a.a4
@@ -209,6 +233,21 @@ def test_no_theft_before_done_when_the_clock_shows_it() -> None:
     assert mission(s, "p1") == "pending"
     events = s.advance_to(110_000)
     assert [(e.kind, e.to) for e in events] == [("mission", ("p1",))] and mission(s, "p1") == "done"
+
+
+def test_no_theft_before_is_kept_when_the_game_ends_before_its_moment() -> None:
+    """Over at 22 s (an accusation upheld against a hero) with no theft: no theft came before
+    110 s, so slow-fingers is done and its traitor wins (a theft-before mission, pending then,
+    fails)."""
+    s = roles_game("1", ["slow-fingers", "mage-first", "barbarian-first", "elf-last"], level=5)
+    s.submit("p1", "accuse p2", 20_000)
+    s.submit("p3", "vote yes", 21_000)
+    events = s.submit("p4", "vote yes", 22_000)
+    assert s.over and not s.state.theft and s.state.result.reason == "wrong-accusation"
+    assert mission(s, "p1") == "done" and mission(s, "p2") == "failed"
+    assert [e.data["status"] for e in events if e.kind == "mission" and e.to == ("p1",)] == ["done"]
+    assert s.state.result.winners == ("p1",) and s.state.result.winner == "traitors"
+    assert s.state.result.scores["players"]["p1"]["why"] == "the heroes lost; mission done"
 
 
 def test_no_theft_before_fails_at_an_early_theft() -> None:

@@ -125,6 +125,88 @@ def test_an_accusers_flip_of_a_full_timer_leaves_no_sand_and_ends_the_game() -> 
     assert s.state.result.reason == "time" and s.state.result.text.startswith("The flip left no sand at 0 s")
 
 
+def test_a_flip_that_empties_the_timer_during_a_vote_waits_for_the_vote() -> None:
+    """At 0 s purple steps onto 1a.b1's hourglass while p2's accusation of p1 is open: the
+    flip leaves no sand, and the game waits for the vote as when the sand runs out by time;
+    the vote upholds, and p2's flip gives the whole timer back."""
+    s = roles_game("3", ["traitor", "hero", "hero"], level=1)
+    play(s, "@0 p2 accuse p1")
+    events = play(s, "@0 p3 move purple north 1")
+    assert [e.kind for e in events][-3:] == ["talk", "hero", "sand"] and not s.over and s.state.sand_out
+    assert of_kind(events, "flip")[0].data["left"] == "0" and s.state.vote is not None
+    assert refused(s, "@1 p3 move purple south 1") == "the sand has run out; the vote decides"
+    play(s, "@3 p3 vote yes")
+    assert s.state.flip_window is not None and "p1" in s.state.eliminated and not s.over
+    play(s, "@4 p2 flip")
+    assert s.state.time_left_ms() == 180_000 and not s.over
+    replays(s)
+
+
+def test_a_flip_that_empties_the_timer_during_a_vote_then_a_rejection_ends_the_game() -> None:
+    s = roles_game("3", ["traitor", "hero", "hero"], level=1)
+    play(s, "@0 p2 accuse p1", "@0 p3 move purple north 1")
+    events = s.advance_to(10_000)
+    assert [e.kind for e in events][:2] == ["verdict", "reveal"] and s.state.now_ms == 5_000
+    assert s.over and s.state.result.reason == "time" and s.state.result.winners == ("p1",)
+    replays(s)
+
+
+# ============================================================================ verdicts that end the game
+def test_an_upheld_accusation_of_a_hero_ends_the_game_before_a_scared_traitor_switches() -> None:
+    """p3 (a traitor) accuses p2 (a hero); p1, a scared traitor, votes yes with p4. The verdict
+    ends the game, and the end is judged on the sides as they stood: p1 is still a traitor
+    and wins with p3 (the switch it would have made never happens)."""
+    s = roles_game("1", ["scared-traitor", "nervous-hero", "traitor", "watched-hero"], level=4)
+    events = play(s, "p3 accuse p2", "p1 vote yes", "p4 vote yes")
+    assert not of_kind(events, "switch") and s.state.side_of("p1") == "traitor"
+    result = s.state.result
+    assert result.reason == "wrong-accusation" and result.winner == "traitors" and result.winners == ("p1", "p3")
+    assert result.scores["players"]["p1"] == {"card": "scared-traitor", "side": "traitor", "won": True,
+                                              "why": "the heroes lost"}
+    assert s.state.view("p1")["roles"]["you"]["switch"]["status"] == "failed"
+    replays(s)
+
+
+def test_a_wronged_hero_cleared_after_the_sand_ran_out_loses_with_the_heroes() -> None:
+    """The sand runs out during p1's accusation of p2 (a wronged hero); p3's no rejects it and
+    ends the game: p2 was a hero then, and loses with the heroes."""
+    s = roles_game("3", ["traitor", "wronged-hero", "nervous-hero", "watched-hero"], level=4)
+    events = play(s, "@178 p1 accuse p2", "@181 p3 vote no")
+    assert not of_kind(events, "switch") and s.state.side_of("p2") == "hero"
+    result = s.state.result
+    assert result.reason == "time" and result.winners == ("p1",)
+    assert result.scores["players"]["p2"] == {"card": "wronged-hero", "side": "hero", "won": False,
+                                              "why": "the heroes lost"}
+    replays(s)
+
+
+def test_an_upheld_accusation_with_nobody_to_flip_the_empty_timer_switches_no_side() -> None:
+    """The sand runs out (staged at 99 s) during p1's accusation of p2; at 100 s p1's own
+    mission fails and p1 leaves. Upheld against a traitor, the verdict ends the game (nobody
+    may flip): the scared traitor p3 stays a traitor and wins, with p2 the phantom."""
+    deck = {"title": "t", "level": 4, "cards": {"quick-hands": 1, "traitor": 1, "scared-traitor": 1, "hero": 1}}
+    s = roles_game("1", ["quick-hands", "traitor", "scared-traitor", "hero"], deck=deck)
+    s.state.deadline_ms = 99_000  # staging: the sand runs out before quick-hands' 100 s mark
+    play(s, "@98 p1 accuse p2")
+    s.advance_to(100_000)
+    assert s.state.sand_out and s.state.eliminated == ("p1",) and s.state.vote is not None
+    events = play(s, "@101 p3 vote yes", "@102 p4 vote yes")
+    assert not of_kind(events, "switch") and s.state.side_of("p3") == "traitor"
+    assert s.over and s.state.result.reason == "time" and s.state.result.winners == ("p2", "p3")
+
+
+def test_a_scared_traitor_switches_when_the_game_goes_on_after_the_sand_ran_out() -> None:
+    """Upheld against a traitor after the sand ran out, with the accuser still in the game: the
+    game goes on (the accuser may flip), so the scared traitor turns hero at the verdict."""
+    s = roles_game("3", ["scared-traitor", "traitor", "nervous-hero", "watched-hero"], level=4)
+    events = play(s, "@178 p3 accuse p2", "@181 p1 vote yes", "@182 p4 vote yes")
+    assert [e.to for e in of_kind(events, "switch")] == [("p1",)] and s.state.side_of("p1") == "hero"
+    assert s.state.flip_window is not None and not s.over
+    play(s, "@183 p3 pass")
+    assert s.state.result.reason == "time" and s.state.result.scores["players"]["p1"]["won"] is False
+    replays(s)
+
+
 def test_a_voter_eliminated_while_the_sand_is_out_may_not_vote() -> None:
     """A voter whose mission fails during the vote is no longer asked, and its vote is refused,
     even while the sand is out (when votes are the only inputs that pass)."""

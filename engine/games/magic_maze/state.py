@@ -147,9 +147,12 @@ class MazeState(BoardFacts, GameState):
         ``advance_clock`` makes the changes due in the order of their moments."""
         return [(self.deadline_ms, self.sand_runs_out)]
 
-    def sand_runs_out(self) -> None:
-        """The base's timed change: the game is lost (``now_ms`` is already the moment)."""
-        self.finish(False, "time", f"The sand ran out at {seconds_name(self.deadline_ms)} s: everyone loses.")
+    def sand_runs_out(self, text: str | None = None) -> None:
+        """The base's timed change: the game is lost (``now_ms`` is already the moment). Also
+        what a flip that leaves no sand does, once its move is over (``text`` tells it), so a
+        variant that holds the end back (Hidden Roles' open vote) holds it back then too."""
+        text = text or f"The sand ran out at {seconds_name(self.deadline_ms)} s: everyone loses."
+        self.finish(False, "time", text)
 
     # ---------------------------------------------------------------------------- awaiting
     def awaiting(self) -> list[Awaiting]:
@@ -331,13 +334,14 @@ class MazeState(BoardFacts, GameState):
     def _walk(self, hero: str, squares: list[Cell]) -> None:
         """Move ``hero`` through ``squares`` (already checked), with every square's effect."""
         start = self.heroes[hero]
+        emptied = False  # a flip left no sand: the move ends on that hourglass, then the sand runs out
         for g in squares:
-            if self.result is not None:
+            if self.result is not None or emptied:
                 break
             self.heroes[hero] = g
             kind, _ = self.kind(g)
             if kind == "hourglass" and g not in self.used:
-                self._flip(g)
+                emptied = self._flip(g)
             if kind == "camera" and hero == "yellow" and self.scenario.cameras and g not in self.used:
                 self.used.add(g)
                 self.events.emit("camera", f"The barbarian disables the camera at {self.square_name(g)}.",
@@ -354,10 +358,14 @@ class MazeState(BoardFacts, GameState):
             self.events.emit("hero", f"The {hero} hero: {self.square_name(start)} -> {self.square_name(self.heroes[hero])}.",
                              {"hero": hero, "from": self.square_name(start), "to": self.square_name(self.heroes[hero])})
         self._check_theft()
-        if len(self.escaped) == len(HEROES) and self.result is None:
+        if emptied and self.result is None:
+            self.sand_runs_out(f"The flip left no sand at {seconds_name(self.now_ms)} s: everyone loses.")
+        elif len(self.escaped) == len(HEROES) and self.result is None:
             self.finish(True, "escape", "Every hero is out with the loot: everyone wins.")
 
-    def _flip(self, g: Cell) -> None:
+    def _flip(self, g: Cell) -> bool:
+        """Flip the timer on the hourglass ``g``; whether the flip left no sand at all (a flip
+        with a full timer): the caller ends the move there and lets the sand run out."""
         left = self.time_left_ms()
         self.deadline_ms = self.now_ms + (self.scenario.timer_ms - left)
         self.used.add(g)
@@ -375,8 +383,7 @@ class MazeState(BoardFacts, GameState):
         if self.scenario.talk == "windows":
             self.talk_open = True
             self.events.emit("talk", "Talk is open until the next action.", {})
-        if self.deadline_ms <= self.now_ms:  # a flip with a full timer leaves no sand at all
-            self.finish(False, "time", f"The flip left no sand at {seconds_name(self.now_ms)} s: everyone loses.")
+        return self.deadline_ms <= self.now_ms  # a flip with a full timer leaves no sand at all
 
     def _join(self, plan: tuple[str, Cell, int, Cell], opened_by: str | None) -> None:
         name, origin, quarters, g = plan

@@ -49,7 +49,9 @@ PREDICATES: dict[str, dict[str, str]] = {
     "accusation-validated": {},
     "camera-disabled": {"times": "count"},
 }
-NEVER = ("hero-never-uses", "never-accused")
+NEVER = ("hero-never-uses", "never-accused", "no-theft-before")
+"""The predicates kept to the end: pending when the game ends, they are done (nothing broke
+them). ``no-theft-before`` is one: a game over before its moment had no theft before it."""
 RULES: dict[str, dict[str, str]] = {
     "never-act-on": {"hero": "hero"},
     "acts-only-with-pawn": {},

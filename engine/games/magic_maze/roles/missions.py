@@ -12,7 +12,7 @@ the moment it is done or failed: ``docs/rules/hidden-roles.md``, "Missions".
 >>> t = Tracker("p2", "nuisance", Predicate("pawn-in-front", (("times", 2),)), "mission")
 >>> tracking = Tracking([t])
 >>> class Facts:
-...     stack, now_ms, hourglasses_left = ["5"], 3000, 1
+...     stack, now_ms, hourglasses_left, hourglasses_to_come = ["5"], 3000, 1, 1
 >>> from arbiter.engine.events import Event
 >>> pawn = lambda by, to: Event(0, "pawn", "", {"seat": by, "target": to})
 >>> [tracking.observe(e, Facts, None, None) for e in (pawn("p2", "p2"), pawn("p1", "p2"), pawn("p1", "p3"))]
@@ -44,6 +44,11 @@ class Facts(Protocol):
     @property
     def hourglasses_left(self) -> int:
         """Unused hourglasses on the board."""
+
+    @property
+    def hourglasses_to_come(self) -> int:
+        """Hourglasses on the tiles still in the stack (which tiles are left is public: the
+        scenario's tiles but those in the mall; only their order is hidden)."""
 
 
 def words(pred: Predicate) -> str:
@@ -121,13 +126,17 @@ class Tracking:
         return next((t for t in self.trackers if t.seat == seat), None)
 
     # ------------------------------------------------------------------------------- reading
-    def observe(self, event: Event, facts: Facts, actor: str | None, move: Move | None) -> list[Tracker]:
+    def observe(self, event: Event, facts: Facts, actor: str | None, move: Move | None,
+                switches: bool = True) -> list[Tracker]:
         """Read one event (caused by ``actor``'s ``move``, or by time when None); the trackers it
-        settled, in the order of ``trackers``."""
+        settled, in the order of ``trackers``. With ``switches`` False (the event ends the
+        game) only the missions read it: the side switches it would trigger never happen."""
         if event.kind == "escape":
             self.left.append(event.data["hero"])
         settled = []
         for t in self.pending():
+            if not switches and t.purpose == "switch":
+                continue
             status = self._judge(t, event, facts, actor, move)
             if status is None and event.kind in ("explore", "flip"):
                 status = self._impossible(t, facts)
@@ -157,8 +166,9 @@ class Tracking:
         return settled
 
     def at_end(self) -> list[Tracker]:
-        """The game is over: a pending predicate of the "never" kind was kept (done), any
-        other one was not (failed)."""
+        """The game is over: a pending predicate kept to the end (the "never" kind, and no
+        theft before a moment the game did not reach) was kept (done), any other one was not
+        (failed)."""
         settled = self.pending()
         for t in settled:
             t.status = DONE if t.pred.never else FAILED
@@ -210,9 +220,10 @@ class Tracking:
     @staticmethod
     def _impossible(t: Tracker, facts: Facts) -> str | None:
         """Failed, when the board says the predicate can no longer be done: too few tiles left
-        to explore, or no hourglass left to flip."""
+        to explore, or no hourglass left to flip (none unused on the board, none on a tile
+        still in the stack)."""
         if t.pred.name == "explores" and len(facts.stack) < t.pred["tiles"] - t.count:
             return FAILED
-        if t.pred.name == "flip-with-under" and not facts.stack and not facts.hourglasses_left:
+        if t.pred.name == "flip-with-under" and not facts.hourglasses_left and not facts.hourglasses_to_come:
             return FAILED
         return None

@@ -73,6 +73,7 @@ class HiddenRolesState(Accusations, Ending, MazeState):
                 trackers.append(Tracker(s, card.id, card.switch, "switch"))
         self.tracking = Tracking(trackers)
         self._actor: tuple[str, Move] | None = None
+        self._final: int | None = None  # the index of the event that ends the game, once known
         self.inputs: list[tuple[str, str, int]] = []
         """Every accepted input, in order: (seat, canonical words, events before it). Public, as
         the transcript's moves are (Hidden Roles hides no input): what a bot may watch."""
@@ -113,6 +114,13 @@ class HiddenRolesState(Accusations, Ending, MazeState):
     def hourglasses_left(self) -> int:
         """Unused hourglasses on the board (what a flip mission waits for)."""
         return len(self.unused("hourglass"))
+
+    @property
+    def hourglasses_to_come(self) -> int:
+        """Hourglasses on the tiles still in the stack (public: which tiles are left is, not
+        their order)."""
+        return sum(1 for name in self.stack for kind, _ in self.data.tiles[name].kinds.values()
+                   if kind == "hourglass")
 
     def rule_of(self, seat: str) -> Predicate | None:
         """The special rule binding ``seat``: a hero-rule card's, while its holder is in the game."""
@@ -300,9 +308,11 @@ class HiddenRolesState(Accusations, Ending, MazeState):
         self._settle(self.tracking.at_mark(self.now_ms))
         self._follow()
 
-    def sand_runs_out(self) -> None:
+    def sand_runs_out(self, text: str | None = None) -> None:
+        """The sand runs out (by time, or a flip that left none): an open vote or accuser's
+        flip holds the end back (``votes.Accusations._sand_waits``)."""
         if not self._sand_waits():
-            super().sand_runs_out()
+            super().sand_runs_out(text)
 
     # ---------------------------------------------------------------------------- following the game
     def after_change(self) -> None:
@@ -310,12 +320,14 @@ class HiddenRolesState(Accusations, Ending, MazeState):
         self._actor = None
 
     def _follow(self) -> None:
-        """Read the events not read yet, in order, and settle what they decide."""
+        """Read the events not read yet, in order, and settle what they decide. The event that
+        ends the game (``_final``) switches no side: the end is judged on the sides as they
+        stood when it happened."""
         while self._seen < len(self.events) and self.result is None:
-            event = self.events[self._seen]
+            index, event = self._seen, self.events[self._seen]
             self._seen += 1
             actor, move = self._actor if self._actor is not None else (None, None)
-            self._settle(self.tracking.observe(event, self, actor, move))
+            self._settle(self.tracking.observe(event, self, actor, move, switches=index != self._final))
 
     def _settle(self, trackers: list[Tracker]) -> None:
         for t in trackers:

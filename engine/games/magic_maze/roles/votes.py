@@ -70,6 +70,7 @@ class Accusations:
     out: dict[str, str]
     side: dict[str, str]
     vote: Vote | None
+    _final: int | None
     flip_window: FlipWindow | None
     sand_out: bool
     result: object
@@ -82,6 +83,7 @@ class Accusations:
         def _eliminate(self, seats: tuple[str, ...], why: str) -> None: ...
         def _end(self, heroes_won: bool, reason: str, text: str) -> None: ...
         def finish(self, won: bool, reason: str, text: str) -> None: ...
+        def sand_runs_out(self, text: str | None = None) -> None: ...
 
     # ---------------------------------------------------------------------------- what may be sent
     def _busy(self) -> str | None:
@@ -191,12 +193,21 @@ class Accusations:
         self._follow()
 
     def _close_vote(self, upheld: bool, why: str) -> None:
+        """The verdict. When it ends the game (rejected with the sand out, upheld against a
+        hero, or upheld with nobody to flip the empty timer or nobody left), the end is judged
+        on the sides as they stand before it: a switch the verdict itself would trigger (a
+        scared traitor's, a wronged hero's) does not happen."""
         vote = self.vote
         assert vote is not None
         self.vote = None
+        self._follow()  # what came before the verdict (its switches included) counts first
+        if self.result is not None:
+            return
         accused = vote.accused
         self.events.emit("verdict", f"The accusation of {names(accused)} is {'upheld' if upheld else 'rejected'} "
                          f"({why}).", {"accuser": vote.accuser, "accused": list(accused), "upheld": upheld})
+        if self._verdict_ends(vote, upheld):
+            self._final = len(self.events) - 1
         self._follow()
         if self.result is not None:
             return
@@ -224,6 +235,15 @@ class Accusations:
             self._end(False, "time", f"The sand had run out, and the accuser is out of the game at "
                       f"{seconds_name(self.now_ms)} s")
 
+    def _verdict_ends(self, vote: Vote, upheld: bool) -> bool:
+        """Whether the verdict on ``vote`` ends the game (sides as they stand now)."""
+        if not upheld:
+            return self.sand_out
+        if any(self.side[s] == "hero" for s in vote.accused):
+            return True
+        left = [s for s in self.seats if self.in_game(s) and s not in vote.accused]
+        return not self.in_game(vote.accuser) and (self.sand_out or not left)
+
     # ---------------------------------------------------------------------------- the accuser's flip
     def _accuser_flip(self, seat: str) -> None:
         """A flip like an hourglass's (time left becomes the timer's length minus what was left;
@@ -241,7 +261,7 @@ class Accusations:
             self.talk_open = True
             self.events.emit("talk", "Talk is open until the next action.", {})
         if self.deadline_ms <= self.now_ms:
-            self.finish(False, "time", f"The flip left no sand at {seconds_name(self.now_ms)} s: everyone loses.")
+            self.sand_runs_out(f"The flip left no sand at {seconds_name(self.now_ms)} s: everyone loses.")
 
     def _flip_passed(self, text: str) -> None:
         window = self.flip_window
