@@ -96,7 +96,8 @@ def _lines(moves: IO[bytes] | None, protocol: Protocol, json_mode: bool) -> Any:
 
 
 def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str | None, typing: bool) -> None:
-    click.echo(f"# {session.rules.title}, {session.variant.title}, seed {session.seed}; "
+    seed = f"seed {session.seed}" if perspective == HOST or session.over else "seed told at the end"
+    click.echo(f"# {session.rules.title}, {session.variant.title}, {seed}; "
                f"seats: {' '.join(session.seats)}" + (f"; you are {perspective}" if as_seat else ""))
     if not session.moves:
         for event in session.events.visible_to(perspective):
@@ -211,10 +212,12 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         for out in match.run():
             click.echo(out, nl=False)
         if match.stopped and not json_mode:
-            click.echo(f"# stopped after {len(session.moves)} moves (--max-moves)"
+            click.echo(f"# stopped after {match.moves_seen()} moves (--max-moves)"
                        + (f"; resume with: arbiter play --resume {writer.path}" if writer else ""))
         if session.over and not json_mode:
             click.echo(protocol.handle("board") or "", nl=False)
+            if perspective != HOST:  # (the seed decides every secret: a seat is told it only now)
+                click.echo(f"# the seed was {session.seed}")
         refused = moves is not None and protocol.refused > 0
         unfinished = not session.over and not match.stopped and not protocol.done
     except ArbiterError as exc:

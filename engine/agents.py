@@ -4,7 +4,8 @@ An agent is any object with ``act(observation, legal)``: given the text of what 
 learned since it last acted (``observation``, what a language-model agent is shown) and the
 inputs it may send now (``legal``: the ``Choices`` of the seat, see ``engine.session``), it
 returns one input, or None when it has nothing to do (real-time games only). It may also have
-``new_game(info)`` (called once, with the game, variant, seat and seed) and ``close()``.
+``new_game(info)`` (called once, with the game, variant, seat, seats and a seed for its own
+choices, ``agent_seed``: not the game's, which decides every secret) and ``close()``.
 
 >>> class First:
 ...     def act(self, observation, legal):
@@ -22,6 +23,7 @@ current folder or the path, ``CLASS`` made with no arguments).
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import sys
 from pathlib import Path
@@ -79,6 +81,17 @@ def _observation(session: Session, seat: str, events: list[Event]) -> str:
     return "\n".join(lines)
 
 
+def agent_seed(game_seed: int, seat: str) -> int:
+    """A seed for an agent's own choices: a whole number below 2**63 derived one way (SHA-256)
+    from the game's seed and the seat, so the same game gives the agent the same seed while the
+    game's seed, which decides every card and the order of every stack, stays unknown to it.
+
+    >>> agent_seed(1, "p1") == agent_seed(1, "p1") != agent_seed(1, "p2")
+    True
+    """
+    return int.from_bytes(hashlib.sha256(f"arbiter-agent:{game_seed}:{seat}".encode()).digest()[:8], "big") >> 1
+
+
 class AgentBot:
     """An agent playing ``seat`` through the referee (the ``engine.bots.Bot`` interface). An
     exception raised by the agent, or an answer that is not text, is the agent's failure: its
@@ -97,7 +110,8 @@ class AgentBot:
             start = getattr(self.agent, "new_game", None)
             if callable(start):
                 self._call(start, {"game": session.rules.name, "variant": session.variant.name,
-                                   "seat": self.seat, "seed": session.seed, "seats": list(session.seats)})
+                                   "seat": self.seat, "seed": agent_seed(session.seed, self.seat),
+                                   "seats": list(session.seats)})
         text, self._seen = news(session, self.seat, self._seen)
         answer = self._call(self.agent.act, text, session.choices(self.seat))
         if answer is None:

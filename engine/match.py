@@ -70,6 +70,7 @@ class Match:
         if lines is not None:
             self.lines = lines if hasattr(lines, "read_line") else _Lines(lines)  # type: ignore[arg-type]
         self.max_moves = max_moves
+        self._counted_to = self._seen_moves = 0  # (``moves_seen``, counted as the moves come)
         self.stopped = False
         self.realtime = realtime and self.session.state.realtime
         self._clock = clock
@@ -240,10 +241,22 @@ class Match:
         finally:
             self._echo = True
 
+    def moves_seen(self) -> int:
+        """The moves this session has been shown (``--max-moves`` counts these): every move for
+        the host, a seat's own and the public ones for a seat, so that where a seat's session
+        stops says nothing of the secret inputs (a night's) it was not shown."""
+        moves, seat = self.session.moves, self.protocol.perspective
+        if seat == HOST:
+            return len(moves)
+        for move in moves[self._counted_to:]:
+            self._seen_moves += move.public is not None or move.seat == seat
+        self._counted_to = len(moves)
+        return self._seen_moves
+
     def run(self) -> Iterator[str]:
         try:
             while not self.protocol.done:
-                if self.max_moves is not None and len(self.session.moves) >= self.max_moves and not self.session.over:
+                if self.max_moves is not None and self.moves_seen() >= self.max_moves and not self.session.over:
                     self.stopped = True
                     break
                 if not self.session.over and self.bots:

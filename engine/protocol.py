@@ -205,7 +205,9 @@ class Protocol:
         status, status_payload = self._status()
         return Response(True, "open", [event_line(e) for _, e in events] + status, {
             "command": "open", "game": s.rules.name, "title": s.rules.title, "variant": s.variant.name,
-            "variant_title": s.variant.title, "seed": s.seed, "seat": self.perspective,
+            "variant_title": s.variant.title, "seat": self.perspective,
+            # the seed decides every secret (the deal, the stack): a seat is told it once the game is over
+            "seed": s.seed if self.perspective == HOST or s.over else None,
             "seats": list(s.seats), "time": seconds_name(s.clock_ms), "moves": len(s.moves),
             "events": [self._event_dict(i, e) for i, e in events], **status_payload,
         })

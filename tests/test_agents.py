@@ -10,7 +10,7 @@ import pytest
 
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
-from arbiter.engine.agents import AgentBot, load_agent, news, observation
+from arbiter.engine.agents import AgentBot, agent_seed, load_agent, news, observation
 from arbiter.engine.bench import play_random
 from arbiter.engine.bots import BotFailure
 from arbiter.engine.errors import ArbiterError
@@ -59,8 +59,9 @@ def test_an_agent_is_told_the_game_and_sees_only_its_seats_stream() -> None:
     for _ in Match(Protocol(session), bots, None, max_moves=60).run():
         pass
     for seat, agent in agents.items():
-        assert agent.info == {"game": "mafia", "variant": "8-players", "seat": seat, "seed": 3,
+        assert agent.info == {"game": "mafia", "variant": "8-players", "seat": seat, "seed": agent_seed(3, seat),
                               "seats": list(session.seats)}
+        assert agent.info["seed"] != 3, "never the game's seed, which decides every secret"
         told = [line for text in agent.seen for line in text.splitlines() if line.startswith("event: ")]
         stream = [f"event: {e.text}" for e in session.events.visible_to(seat)]
         assert told == stream[:len(told)], seat  # exactly its own stream, in order, nothing else

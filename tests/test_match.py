@@ -8,7 +8,7 @@ import json
 import pytest
 
 from arbiter.engine import registry
-from arbiter.engine.bots import BotFailure, make_bot
+from arbiter.engine.bots import BotFailure, RandomBot, make_bot
 from arbiter.engine.clock import seconds_name
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
@@ -188,3 +188,18 @@ def test_no_bot_is_asked_for_an_input_once_a_real_time_game_is_over(players, see
     assert last != session.seats[-1], "the winning move must not close a round"
     assert not [seat for seat, over in asked if over], asked[-3:]
     assert asked[-1] == (last, False)  # the winner was the last one asked
+
+
+@pytest.mark.parametrize("limit", [21, 30, 40])
+def test_a_seats_max_moves_counts_the_moves_it_was_shown(limit: int) -> None:
+    """``--max-moves`` in a seat's session counts the moves that seat sees (its own, the public
+    ones): where it stops never tells it how many secret inputs (a night's) were made."""
+    session = Session(registry.get("mafia"), "8-players", seed=5)
+    bots = {s: RandomBot(s, 5) for s in session.seats}
+    match = Match(Protocol(session, "p3"), bots, None, max_moves=limit)
+    for _ in match.run():
+        pass
+    shown = [m for m in session.moves if m.public is not None or m.seat == "p3"]
+    assert match.stopped and len(shown) == limit == match.moves_seen()
+    assert session.moves[-1] is shown[-1], "it stops after a move it was shown, not after a secret one"
+    assert len(session.moves) > limit, "secret inputs were made meanwhile (the test's premise)"

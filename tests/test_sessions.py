@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from arbiter.engine import registry
+from arbiter.engine import transcript as tr
 from arbiter.engine.bots import RandomBot
 from arbiter.engine.lines import TIMEOUT
 from arbiter.engine.match import Match
@@ -175,7 +176,8 @@ def test_a_json_session_opens_with_what_the_header_shows(tmp_path: Path) -> None
     opening, answer = [json.loads(line) for line in r.output.splitlines()]
     assert opening["command"] == "open" and opening["ok"] is True
     assert opening["seat"] == "p3" and opening["seats"] == [f"p{i}" for i in range(1, 9)]
-    assert opening["game"] == "mafia" and opening["variant"] == "8-players" and opening["seed"] == 3
+    assert opening["game"] == "mafia" and opening["variant"] == "8-players"
+    assert opening["seed"] is None, "the seed decides every secret: a seat is told it at the end"
     own = [e for e in opening["events"] if "p3" in e["text"] and "card" in e["text"].lower()]
     assert own, "the seat's own card is in its opening events"
     assert [e["index"] for e in opening["events"]] == list(range(len(opening["events"])))
@@ -409,3 +411,30 @@ def test_a_hidden_roles_game_resumes_without_its_level_given_again(tmp_path: Pat
     assert r.exit_code == 0 and "stopped after 6 moves" in r.output, r.output
     r = run("play", "--resume", t, "--roles", 3)
     assert r.exit_code == 2 and "its level is 2, not 3" in r.output, r.output
+
+
+@pytest.mark.parametrize("json_mode", [False, True])
+def test_a_seat_is_told_the_seed_only_once_the_game_is_over(tmp_path: Path, json_mode: bool) -> None:
+    """The seed decides every card and stack: with it a seat's player rebuilt the whole deal.
+    A seat's session is told it once the game is over; the host's from the start."""
+    mode = ["--json"] if json_mode else []
+    firsts = []
+    for seed in (3, 4):  # the referee's seed, or the person's own: a seat's opening is the same
+        r = run("play", "mafia", "--players", 8, "--seed", seed, "--as", "p3", *mode, input="")
+        first = r.output.splitlines()[0]
+        firsts.append(json.loads(first)["seed"] if json_mode else first)
+    assert firsts[0] == firsts[1] and (firsts[0] is None if json_mode else "seed told at the end" in firsts[0])
+    host = run("play", "mafia", "--players", 8, "--seed", 3, "--bots", "random", "--transcript", tmp_path / "t.yaml",
+               *mode).output.splitlines()[0]
+    assert (json.loads(host)["seed"] == 3) if json_mode else ", seed 3;" in host
+    # p3 played by a person who sends what p3's bot sent: the same game, to its end
+    played = tr.read(tmp_path / "t.yaml").log
+    (tmp_path / "p3.txt").write_text("".join(e["move"]["text"] + "\n" for e in played
+                                             if "move" in e and e["move"]["seat"] == "p3"), encoding="utf-8")
+    r = run("play", "mafia", "--players", 8, "--seed", 3, "--bots", "random", "--as", "p3", "--moves", tmp_path / "p3.txt")
+    assert r.exit_code == 0 and r.output.splitlines()[-1] == "# the seed was 3", r.output[-300:]
+    finished = Session(registry.get("mafia"), "8-players", seed=3)
+    for e in played:
+        if "move" in e:
+            finished.submit(e["move"]["seat"], e["move"]["text"])
+    assert finished.over and Protocol(finished, "p3").opening().payload["seed"] == 3
