@@ -32,7 +32,7 @@ from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.agents import Agent, news
 from arbiter.engine.clock import parse_seconds, seconds_name
-from arbiter.engine.errors import InputError
+from arbiter.engine.errors import InputError, UnknownSeatError
 from arbiter.engine.events import HOST, Event
 from arbiter.engine.files import write_whole
 from arbiter.engine.game import Result
@@ -144,10 +144,12 @@ class Game:
         """1 if ``seat`` won, 0 if it lost, None while the game goes on. When no side wins (a
         Classic Mafia game no side can win any more, whose living loners still win; a Magic Maze
         game without Hidden Roles lost to the sand) the others' outcome is 0."""
-        result = self.result
+        if self.session.check_seat(seat) == HOST:  # (refused while the game goes on too)
+            raise UnknownSeatError("the host does not play; name a seat", self.seats)
+        result = self.session.state.result
         if result is None:
             return None
-        return 1 if self.session.check_seat(seat) in result.winners else 0
+        return 1 if seat in result.winners else 0
 
     def returns(self) -> dict[str, int]:
         """Every seat's outcome (see ``outcome``), once the game is over."""

@@ -70,6 +70,9 @@ class Drawn:
 def test_a_seats_outcome_is_none_until_the_end_then_its_win_or_loss() -> None:
     game = new_game("fbi-mafia", "duel-3v3", seed=4)
     assert [game.outcome(s) for s in game.seats] == [None, None]
+    for nobody in ("nobody", "host"):  # refused while the game goes on, as at its end
+        with pytest.raises(UnknownSeatError):
+            game.outcome(nobody)
     with pytest.raises(ValueError, match="the game is not over"):
         game.returns()
     result = play_agents(game, {s: Drawn(i) for i, s in enumerate(game.seats)})
@@ -77,8 +80,9 @@ def test_a_seats_outcome_is_none_until_the_end_then_its_win_or_loss() -> None:
     outcomes = {s: game.outcome(s) for s in game.seats}
     assert outcomes == game.returns() == {s: int(s in result.winners) for s in game.seats}
     assert sorted(outcomes.values()) == [0, 1]
-    with pytest.raises(UnknownSeatError):
-        game.outcome("nobody")
+    for nobody in ("nobody", "host"):
+        with pytest.raises(UnknownSeatError):
+            game.outcome(nobody)
 
 
 def test_play_agents_stops_after_max_inputs_unfinished() -> None:
