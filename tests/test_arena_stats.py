@@ -616,11 +616,12 @@ class _Playing(_Submissions):
         super().submit(game)
         self.pending.append(game)
 
+    def played(self, g):
+        winner = ("mafia" if g.entrants[0] == "A" else "fbi") if self.a_wins else "mafia"
+        return g, rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"}, {winner})
+
     def done(self, timeout: float):
-        out = []
-        for g in self.pending:
-            winner = ("mafia" if g.entrants[0] == "A" else "fbi") if self.a_wins else "mafia"
-            out.append((g, rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"}, {winner})))
+        out = [self.played(g) for g in self.pending]
         self.pending = []
         return out
 
@@ -641,29 +642,18 @@ def test_a_run_stops_submitting_games_once_its_sprt_decides(tmp_path: Path, a_wi
     assert ((leader, rate) == ("A", 1.0)) if a_wins else (rate == 0.5)  # A won every game, or each won half
 
 
-class _Holding(_Submissions):
+class _Holding(_Playing):
     """One worker: the first game submitted runs, the others wait; ``done`` ends the running
     one (A's seats win) and starts the next. ``drop_waiting`` drops those waiting."""
 
     workers = 3  # (a run keeps twice as many submitted)
 
     def __init__(self) -> None:
-        super().__init__()
-        self.pending: list = []
+        super().__init__(a_wins=True)
         self.dropped: list[int] = []
 
-    @property
-    def busy(self) -> int:
-        return len(self.pending)
-
-    def submit(self, game) -> None:
-        super().submit(game)
-        self.pending.append(game)
-
     def done(self, timeout: float):
-        g = self.pending.pop(0)
-        return [(g, rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"},
-                        {"mafia" if g.entrants[0] == "A" else "fbi"}))]
+        return [self.played(self.pending.pop(0))]
 
     def drop_waiting(self) -> None:
         self.dropped += [g.index for g in self.pending[1:]]
