@@ -71,7 +71,9 @@ and reads it back, as a plain number."""
 
 
 def _clipped(value: Any) -> str:
-    text = repr(value) if type(value) is not int else f"a number of {len(str(abs(value)))} digits"
+    if type(value) is int:  # (str() of more than 4300 digits is itself an error)
+        return f"a number of {len(str(abs(value))) if value.bit_length() < 13_000 else 'over 3900'} digits"
+    text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -152,7 +152,8 @@ def load_game_text(game: Game) -> Game:
 
 
 @pytest.mark.parametrize("seed, kind", [(True, TypeError), (1.5, TypeError), ("1", TypeError), ([1], TypeError),
-                                        (float("nan"), TypeError), (10**100, ValueError), (-(10**100), ValueError)])
+                                        (float("nan"), TypeError), (10**100, ValueError), (-(10**100), ValueError),
+                                        pytest.param(10**5000, ValueError, id="5001-digits")])
 def test_a_seed_is_a_whole_number_of_at_most_100_digits(seed, kind) -> None:
     """Other seeds once started a game whose transcript could not be read (a bool, a float, a
     text), or could not be written (5,000 digits), or played differently each time (nan)."""
