@@ -489,6 +489,9 @@ def parse(text: str, source: str = "transcript") -> Transcript:
     if not -MAX_SEED < doc["seed"] < MAX_SEED:
         raise TranscriptError(f"{source}: seed: a number of {len(str(abs(doc['seed'])))} digits "
                               f"(a seed has at most {len(str(MAX_SEED)) - 1})")
+    if "log" not in doc:  # (the writer writes it with the header, in one go: an edit or a cut file)
+        raise TranscriptError(f"{source}: log: missing (a transcript's header ends with 'log:'; this one was "
+                              "cut or edited before it)")
     log = doc.get("log") or []
     if not isinstance(log, list):
         raise TranscriptError(f"{source}: log: expected a list")

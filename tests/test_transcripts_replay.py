@@ -23,7 +23,7 @@ from arbiter.engine.errors import ChanceMismatchError, TranscriptError
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
 
-from tests.helpers import precondition
+from tests.helpers import precondition, run
 from tests.transcript_staging import FBI, MODES, ROOT, log_index, moves_of
 from tests.transcript_staging import finished  # noqa: F401 (a fixture, asked for by name)
 
@@ -353,3 +353,15 @@ def test_an_edited_transcript_is_refused_where_it_was_edited(tmp_path, edit, ref
     with pytest.raises(TranscriptError, match=re.escape(refusal)):
         tr.parse(text.replace(old, new, 1), "t.yaml")
     assert tr.replay(tr.parse(text)).ok
+
+
+def test_a_header_cut_before_its_log_is_no_transcript_to_resume(tmp_path):
+    """The header is written whole with its ``log:``; a file without it was cut or edited: it
+    once replayed as resumable, and a resume appended entries no reader could place."""
+    text = tr.dump(play_random(FBI, "standard-3v3", 1))
+    cut = tmp_path / "t.yaml"
+    cut.write_text(text[:text.index("\nlog:\n") + 1], encoding="utf-8")
+    with pytest.raises(TranscriptError, match=r"log: missing \(a transcript's header ends with 'log:'"):
+        tr.read(cut)
+    r = run("play", "--resume", cut)
+    assert r.exit_code != 0 and "log: missing" in r.output and cut.read_text(encoding="utf-8") == text[:text.index("\nlog:\n") + 1]
