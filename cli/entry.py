@@ -30,7 +30,14 @@ def run() -> None:
         if not is_interrupt(exc):
             raise
         interrupted("interrupted")
-    main()
+    try:
+        main()
+    finally:  # the command is done (its status set): a late Ctrl-C or kill changes nothing now
+        import _signal
+
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+            if (number := getattr(_signal, name, None)) is not None:
+                _signal.signal(number, _signal.SIG_IGN)
 
 
 def _stop_on_termination() -> None:

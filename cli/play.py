@@ -223,7 +223,9 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
     except ArbiterError as exc:
         fail(explain(exc))
     except KeyboardInterrupt:
-        interrupted("\ninterrupted" + (f"; the transcript {writer.path} can be resumed" if writer else ""))
+        over = writer is not None and writer.session.over  # (the ending is written as the game ends)
+        interrupted("\ninterrupted" + (f"; the transcript {writer.path} is complete" if over else
+                                       f"; the transcript {writer.path} can be resumed" if writer else ""))
     except BrokenPipeError:  # the reader went away (e.g. piped into head): stop quietly
         sys.stderr.close()
         sys.exit(0)

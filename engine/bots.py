@@ -242,8 +242,9 @@ class ProcessBot:
             _loop().register(self._fd[stream], events, (self, stream))
             self._watching.add(stream)
         elif not on and stream in self._watching:
-            _loop().unregister(self._fd[stream])
-            self._watching.discard(stream)
+            self._watching.discard(stream)  # first: a Ctrl-C between the two must not leave it to unregister twice
+            with contextlib.suppress(KeyError):  # (unregistered already, when an interrupt came just after)
+                _loop().unregister(self._fd[stream])
 
     def _serve(self, stream: str) -> None:
         if stream in self._watching:

@@ -30,6 +30,7 @@ from tests.hostile import (
     EXAMPLE, PLAIN_BOT, CHILD_THEN_EXIT, CHILD_THEN_HANG, DEAF, ANSWER_BYTES, HALF_LINE_THEN_HANG, TEN_MB_LINE,
     STDERR_TAIL_THEN_HANG, STDERR_FLOOD, EXIT_EARLY,
 )
+from arbiter.engine import bots as bots_module
 from arbiter.engine.bots import ProcessBot, make_bot
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.lines import MAX_LINE_BYTES
@@ -351,3 +352,28 @@ def test_a_referee_told_to_stop_ends_its_bots_children_too(tmp_path: Path, signu
         referee.wait(10)
         for pid in sleepers(token):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_ctrl_c_inside_the_pipes_bookkeeping_leaves_close_to_finish(tmp_path: Path) -> None:
+    """A Ctrl-C landing just after the selector let go of a bot's pipe, before the bot noted
+    it: the interrupt is the caller's to handle, and a close after it unregisters nothing twice
+    (it once ended a run with a KeyError traceback instead of "interrupted")."""
+    bot = launch(tmp_path, "idle", "import sys\nsys.stdin.read()\n", timeout=5)
+    selector = type(bots_module._loop())
+    real, calls = selector.unregister, []
+
+    def interrupted_after(self, fileobj):
+        key = real(self, fileobj)
+        calls.append(fileobj)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return key
+
+    selector.unregister = interrupted_after
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            bot.close()
+        within(5, bot.close)  # the Ctrl-C path closes every bot again
+    finally:
+        selector.unregister = real
+    assert bot.proc.poll() is not None, "and the bot is gone"

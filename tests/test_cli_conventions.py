@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -381,3 +383,34 @@ def test_a_seed_is_a_whole_number_of_at_most_100_digits_or_a_usage_error(tmp_pat
         assert result.exit_code == 2 and "is not a whole number of at most 100 digits" in result.output, result.output
     assert not (tmp_path / "t").exists()
     assert run("play", "mafia", "--bots", "random", "--seed", "-" + "9" * 100).exit_code == 0
+
+
+def test_once_the_command_is_done_a_late_ctrl_c_or_kill_is_ignored() -> None:
+    """A Ctrl-C in a run's last instants, after the command had returned, killed the process by
+    SIGINT with nothing said (4 runs of 30 at a game's end); the exit status is set by then."""
+    code = ("import signal, sys\nsys.argv = ['arbiter', 'games']\nfrom arbiter.cli.entry import run\n"
+            "try:\n    run()\nexcept SystemExit as done:\n    status = done.code\n"
+            "print(status, [signal.getsignal(s) is signal.SIG_IGN for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)])")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=REPO)
+    assert proc.stdout.splitlines()[-1] == "0 [True, True, True]", proc.stdout + proc.stderr
+
+
+def test_a_ctrl_c_after_the_game_ended_says_the_transcript_is_complete(tmp_path: Path) -> None:
+    """A person's session reads on after the end (looks are still answered); a Ctrl-C then said
+    the transcript "can be resumed", which --resume refused: the game was over."""
+    t = tmp_path / "t.yaml"
+    proc = subprocess.Popen([sys.executable, "-m", "arbiter", "play", "magic-maze", "--scenario", "1", "--players", "2",
+                             "--seed", "1", "--transcript", str(t)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, cwd=tmp_path)
+    try:
+        proc.stdin.write(b"@200 time\n")  # past the sand: the game ends, its ending written
+        proc.stdin.flush()
+        deadline = time.monotonic() + 30
+        while "\nresult:" not in (t.read_text(encoding="utf-8") if t.exists() else ""):
+            assert time.monotonic() < deadline, "the game did not end"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and err.decode().strip() == f"interrupted; the transcript {t} is complete", err
