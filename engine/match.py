@@ -218,6 +218,7 @@ class Match:
             passed = list(self._time_passes(self._bot_time()))
             if passed:  # time changes the game before a bot's input could land (the sand, a vote)
                 self._acted = True
+                self._round_due = True  # the clock moved: every bot's go is due again, this one's too
                 yield from passed
                 return
             acted, out = self._bot_move(seat, realtime=True)

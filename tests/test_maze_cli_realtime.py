@@ -249,3 +249,19 @@ def test_an_exec_bot_with_an_unreadable_input_is_a_note_and_an_idle_seat(tmp_pat
     notes = notes_of(tmp_path / "t.yaml")
     assert len(notes) == 1 and notes[0]["seat"] == "p2" and "illegal input 'move purple up'" in notes[0]["forfeit"]
     assert "finished: " in replay_ok(tmp_path / "t.yaml")
+
+
+def test_when_time_passes_as_the_bots_go_begins_the_bots_still_get_their_go(tmp_path: Path) -> None:
+    """A person's move at 14 s, a vote closing at 15 s: the clock moved as the bots' round began,
+    and their go was lost until the person's next line at 20 s ("each bot gets one go after each
+    of the person's accepted moves and each time the clock moves")."""
+    moves = write(tmp_path / "m.txt", "@10 p1 accuse p3\n@14 p1 eye p2\n@20 p1 eye p3\n")
+    t = tmp_path / "t.yaml"
+    r = run("play", "magic-maze", "--scenario", 2, "--players", 4, "--roles", 2, "--seed", 3, "--as", "p1",
+            "--bots", "random", "--moves", moves, "--transcript", t)
+    assert r.exit_code in (0, 4), r.output
+    log = yaml.safe_load(t.read_text(encoding="utf-8"))["log"]
+    after = [e for e in log if "tick" in e or "move" in e]
+    i = next(i for i, e in enumerate(after) if e.get("tick", {}).get("time") == 15)
+    precondition(after[i - 1]["move"]["text"] == "eye p2", "the person's move at 14 s, then the vote closing")
+    assert after[i + 1]["move"]["seat"] != "p1", f"a bot plays before the person's move at 20 s: {after[i:i + 3]}"

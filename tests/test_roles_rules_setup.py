@@ -20,7 +20,7 @@ from arbiter.engine.events import HOST
 from arbiter.engine.games.magic_maze.roles import data as rd
 from arbiter.engine.session import Session
 
-from tests.helpers import roles_game, run, write
+from tests.helpers import precondition, roles_game, run, write
 from tests.roles_staging import D, MAZE, of_kind, refused, replays
 
 
@@ -203,7 +203,7 @@ p4's card: Hero (hero), hero. You are a hero. Steal the four items and get out
     ("level2-scenario3-4p-late-vote-heroes-seed1", 15, "p1", """\
 Hidden Roles, level 2, multiple traitors... could be!
 flip: p2 may flip the timer until 185.6 s
-the sand has run out: the game waits for the vote
+the sand has run out: the game waits for p2's flip
 eye card: on the table; pawn put by: -
 out: p1 (phantom)
 revealed: p1 traitor (traitor)
@@ -236,3 +236,13 @@ def test_the_roles_block_reads_as_written(name, moves, seat, block):
     session = transcript.replayed(transcript.read(path).until(moves))
     board = session.render(seat)
     assert board[board.index("Hidden Roles, "):] == block
+
+
+def test_the_block_says_no_more_that_the_game_waits_once_it_is_over():
+    """The sand ran out while the accuser could flip; the accuser passes and the game ends: the
+    board once went on saying the game waits for the vote."""
+    path = Path(__file__).resolve().parents[1] / "transcripts" / "magic-maze" / "roles-level2-scenario3-4p-late-vote-heroes-seed1.yaml"
+    session = transcript.replayed(transcript.read(path).until(15))
+    precondition("waits for p2's flip" in session.render(HOST), "the sand is out and p2 may flip")
+    session.submit("p2", "pass")
+    assert session.over and "waits" not in session.render(HOST) and "waits" not in session.render("p1")

@@ -29,8 +29,9 @@ def render_roles(state: HiddenRolesState, seat: str) -> list[str]:
     if state.flip_window is not None:
         lines.append(f"flip: {state.flip_window.accuser} may flip the timer until "
                      f"{seconds_name(state.flip_window.until_ms)} s")
-    if state.sand_out:
-        lines.append("the sand has run out: the game waits for the vote")
+    if state.sand_out and state.result is None:  # (once the game is over it waits for nothing)
+        waits = "the vote" if vote is not None else f"{state.flip_window.accuser}'s flip" if state.flip_window else "-"
+        lines.append(f"the sand has run out: the game waits for {waits}")
     if state.divining is not None:
         d = state.divining
         lines.append(f"divining until {seconds_name(d.until_ms)} s: waiting for {' '.join(d.waiting())}"
