@@ -280,8 +280,12 @@ class Match:
                     continue
                 line = self._stamped(line)
                 at = self.protocol.time_of(line)
-                if at is not None:  # what time does before the line's moment is shown first
+                while at is not None:  # what time does before the line's moment is shown first
                     yield from self._time_passes(at)
+                    # (an unstamped move's moment is a step after the clock, which may have moved)
+                    at, was = self.protocol.time_of(line), at
+                    if at == was:
+                        break
                 before = (len(self.session.moves), self.session.clock_ms)
                 if self._echo:
                     out = self.protocol.handle(line)

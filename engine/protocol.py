@@ -121,10 +121,35 @@ class Protocol:
                 at = parse_seconds(words[0][1:])
             except SyntaxInputError:
                 return None
-            return at if self.session.clock_ms <= at <= MAX_MS else None
-        if words[0].lower() in self.session.seats:
+            if not self.session.clock_ms <= at <= MAX_MS or not self._dispatched_at_its_time(words[1:]):
+                return None
+            return at
+        if self._is_move(words[0]):
             return self.session.clock_ms + self.session.state.clock_step_ms
         return None
+
+    def _is_move(self, first: str) -> bool:
+        """Whether a line beginning with ``first`` is a move (as ``_dispatch`` reads it): a seat's
+        name, or in a seat's session any word that is not a meta-command (its own move)."""
+        first = first.lower()
+        return first in self.session.seats or (self.perspective != HOST and first not in META_COMMANDS)
+
+    def _dispatched_at_its_time(self, words: list[str]) -> bool:
+        """Whether a stamped line's command (``words``, the stamp left out) lets time pass to its
+        stamp when answered: a move, or a meta-command whose words it reads (``_dispatch``
+        refuses the others before time moves: no command, an unknown one, bad arguments)."""
+        if not words:
+            return False
+        if self._is_move(words[0]):
+            return True
+        command = words[0].lower()
+        if command not in META_COMMANDS:
+            return False
+        try:
+            getattr(self, f"cmd_{command}")(words[1:])  # (a look: it changes nothing)
+        except ArbiterError:
+            return False
+        return True
 
     # -- commands -----------------------------------------------------------------------------
     def _dispatch(self, words: list[str]) -> Response:

@@ -14,6 +14,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 
 from arbiter.engine.match import Match
@@ -265,3 +266,43 @@ def test_when_time_passes_as_the_bots_go_begins_the_bots_still_get_their_go(tmp_
     i = next(i for i, e in enumerate(after) if e.get("tick", {}).get("time") == 15)
     precondition(after[i - 1]["move"]["text"] == "eye p2", "the person's move at 14 s, then the vote closing")
     assert after[i + 1]["move"]["seat"] != "p1", f"a bot plays before the person's move at 20 s: {after[i:i + 3]}"
+
+
+def _ticks_and_moves(t: Path) -> list[tuple[str, object]]:
+    log = yaml.safe_load(t.read_text(encoding="utf-8"))["log"]
+    return [("tick", e["tick"]["time"]) if "tick" in e else (e["move"]["text"], e["move"]["time"])
+            for e in log if "tick" in e or "move" in e]
+
+
+def test_an_unstamped_move_past_two_moments_of_time_records_each_at_its_moment(tmp_path: Path) -> None:
+    """A vote closing at 99.5 s and a mission's mark at 100 s, then an unstamped move from
+    98.9 s: each change is recorded at its moment and announced before the move, which lands a
+    step after the last (the mark was once recorded at 100.5 s, folded into the move's answer)."""
+    moves = write(tmp_path / "m.txt", "@94.5 p1 accuse p2\n@98.9 time\np1 eye p4\n")
+    t = tmp_path / "t.yaml"
+    r = run("play", "magic-maze", "--scenario", 2, "--players", 4, "--roles", 3, "--seed", 1, "--moves", moves,
+            "--transcript", t)
+    assert _ticks_and_moves(t)[1:] == [("tick", 98.9), ("tick", 99.5), ("tick", 100), ("eye p4", 101)], r.output
+    assert "= time 100\n" in r.output and r.output.index("= time 100\n") < r.output.index("= p1 eye p4")
+
+
+@pytest.mark.parametrize("line", ["eye p3", "p1 eye p3"])
+def test_a_seats_own_move_without_its_name_lets_time_pass_first_as_with_it(tmp_path: Path, line: str) -> None:
+    moves = write(tmp_path / "m.txt", f"@10 accuse p2\n@14.5 time\n{line}\n")
+    t = tmp_path / "t.yaml"
+    r = run("play", "magic-maze", "--scenario", 2, "--players", 4, "--roles", 2, "--seed", 1, "--as", "p1",
+            "--moves", moves, "--transcript", t)
+    assert _ticks_and_moves(t) == [("accuse p2", 10), ("tick", 14.5), ("tick", 15), ("eye p3", 16)], r.output
+    assert "= time 15\n" in r.output
+
+
+@pytest.mark.parametrize("line", ["@200", "@200 xyzzy", "@200 legal p9", "@200 events p1 x"])
+def test_a_stamped_line_refused_for_its_words_moves_no_time(tmp_path: Path, line: str) -> None:
+    """As the library answers it: refused before time moves (it once ran the sand out, lost
+    the game, then refused the line)."""
+    moves = write(tmp_path / "m.txt", f"{line}\n")
+    t = tmp_path / "t.yaml"
+    r = run("play", "magic-maze", "--scenario", 2, "--players", 2, "--seed", 1, "--moves", moves, "--transcript", t)
+    assert r.exit_code == 3 and "= time" not in r.output and _ticks_and_moves(t) == [], r.output
+    session = Session(MAZE, "2", seed=1, options={"players": 2})
+    assert Protocol(session).handle(line).startswith("? ") and session.clock_ms == 0
