@@ -58,14 +58,15 @@ def play_random(rules: Rules, variant: str | Variant, seed: int, max_inputs: int
     if session.state.realtime:
         Match(Protocol(session), dict(bots), None, max_moves=max_inputs).play()
         return session
+    state, submit = session.state, session.submit_move
     for _ in range(max_inputs):
-        if session.over:
+        if state.result is not None:  # session.over
             break
-        seat = session.state.awaited_seats()[0]
+        seat = state.awaited_seats()[0]
         move = bots[seat].choose_move(session)  # a value the game applies without reading words
         if move is None:
             break
-        session.submit_move(seat, move)
+        submit(seat, move)
     return session
 
 

@@ -241,7 +241,7 @@ class Session:
         now = clock + state.clock_step_ms if time_ms is None else time_ms
         if now > MAX_MS or now < clock:
             self._check_time(now)
-        events = self.events
+        events = self.events._events  # the log's list: its length now, and what this input adds to it
         start = len(events)
         if state.realtime and state.result is None and now > clock and state.changes_by_time(now):
             self._pass_time(now)  # time alone changed the game before this input: record it
@@ -265,11 +265,12 @@ class Session:
             self.clock_ms = now
         finally:
             record.held = None
-        entry = {"move": {"n": n, "seat": seat, "text": accepted, "time": _time(now)}}  # the move's as_entry()
+        entry = {"move": {"n": n, "seat": seat, "text": accepted,  # the move's as_entry(), _time's commonest case read at once
+                          "time": now // 1000 if now % 1000 == 0 else _time(now)}}
         record.entries.append(entry)
         if record.listeners or held:
             for listener in record.listeners:
                 listener(entry)
             for chance in held:
                 record.entry(chance)
-        return events.since(start)
+        return events[start:]  # events.since(start)

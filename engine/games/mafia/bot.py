@@ -27,21 +27,30 @@ FIGHTER_KILL_CHANCE = 0.5
 DECLINE_CHANCE = 0.1  # the other optional powers (Agent, Police head): how often the bot passes
 
 
+_PASS, _ABSTAIN = Pass(), Abstain()  # values (frozen): one of each serves every choice
+
+
 def _pick(options: list[T], rng: random.Random) -> T:
-    return options[rng.randrange(len(options))]
+    n = len(options)
+    # rng.randrange(n) is rng._randbelow(n) for n > 0 (the same draw), without its checks' call
+    return options[rng._randbelow(n) if n > 0 else rng.randrange(n)]
 
 
 def _talk(state: MafiaState, seat: str, rng: random.Random, lines: tuple[str, ...]) -> Say | None:
-    others = [s for s in state.living() if s != seat]
+    alive = state.alive
+    others = [s for s in state.seats if alive[s] and s != seat]  # the living others
     if not lines or not others:
         return None
-    line = _pick(list(lines), rng)
-    return Say(" ".join(line.replace("{seat}", _pick(others, rng)).split()))
+    line = lines[rng._randbelow(len(lines))]  # _pick(lines, rng), then _pick(others, rng): neither is empty
+    return Say(" ".join(line.replace("{seat}", others[rng._randbelow(len(others))]).split()))
 
 
 def choose(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move | None:
     """A legal move for ``seat`` when it is awaited; None otherwise (it never leaves)."""
-    if seat not in state.awaited_seats():
+    awaited = state._awaited  # awaited_seats() as _settle kept it, without its copy
+    if awaited is None or state.result is not None:
+        awaited = state.awaited_seats()
+    if seat not in awaited:
         return None
     if state.phase == NOMINATE:
         return _nominate(state, seat, rng, talk)
@@ -63,8 +72,8 @@ def _nominate(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, 
     nominated, alive = state.nominations, state.alive
     targets = [s for s in state.seats if alive[s] and s != seat and s not in nominated]
     if targets and rng.random() < NOMINATE_CHANCE:
-        return Nominate(_pick(targets, rng))
-    return Pass()
+        return Nominate(targets[rng._randbelow(len(targets))])  # _pick(targets, rng): targets is not empty
+    return _PASS
 
 
 def _vote(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move:
@@ -76,8 +85,8 @@ def _vote(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tupl
             return line
     others = [c for c in state.candidates if c != seat]
     if rng.random() < ABSTAIN_CHANCE or not others:
-        return Abstain()
-    return Vote(_pick(others, rng))
+        return _ABSTAIN
+    return Vote(others[rng._randbelow(len(others))])  # _pick(others, rng): others is not empty
 
 
 def _night(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move | None:
@@ -92,25 +101,27 @@ def _night(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
         return None
     team = step.team
     head = state.step_head(step)
-    alive, card, cards = state.alive, state.card, state.data.cards
+    alive, teams, jailed = state.alive, state._team, state.jailed  # teams: each seat's team (team_of)
+    # seat in awake_team(team), and in conferring(step, head), without building them
+    awake = team is not None and seat in state._team_seats.get(team, ()) and alive[seat] and seat != jailed
     if seat != head:
-        if seat not in state.conferring(step, head):
+        if not (awake and seat not in state.suggestions):
             return None
-        by_verb = {"suggest": [s for s in state.seats if alive[s] and s != seat and cards[card[s]].team != team],
+        by_verb = {"suggest": [s for s in state.seats if alive[s] and s != seat and teams[s] != team],
                    "pass": [""]}
-    elif seat == state.jailed:
+    elif seat == jailed:
         by_verb = {"pass": [""]}
     else:
-        targets = [s for s in state.seats if alive[s] and s != seat and (team is None or cards[card[s]].team != team)]
-        by_verb = {verb: [s for s in targets if s not in state.arrested] if verb == "arrest" else targets
-                   for verb in STEP_VERBS[step.name]}
+        targets = [s for s in state.seats if alive[s] and s != seat and (team is None or teams[s] != team)]
+        by_verb = {}
+        for verb in STEP_VERBS[step.name]:
+            by_verb[verb] = [s for s in targets if s not in state.arrested] if verb == "arrest" else targets
         if step.optional:
             by_verb["pass"] = [""]
     if not all(by_verb.values()):
         by_verb = {verb: targets for verb, targets in by_verb.items() if targets}
         if not by_verb:
             return None
-    awake = team is not None and seat in state.awake_team(team)
     if awake and state.said.get(seat, 0) == 0 and rng.random() < TALK_CHANCE:
         line = _talk(state, seat, rng, talk["night"])
         if line is not None:

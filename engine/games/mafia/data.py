@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from arbiter.engine.scenario import Node, document, load_packaged, sibling
 
@@ -41,10 +41,13 @@ class NightStep:
     wake: str
     optional: bool
 
-    @property
-    def team(self) -> str | None:
-        """The team that wakes in this step (and confers), or None for a role of one player."""
-        return self.name if self.name in TEAMS else None
+    def __post_init__(self) -> None:
+        # ``team``: the team that wakes in this step (and confers), or None for a role of one
+        # player. Kept as a plain attribute (not a field: equality, hash and repr are the
+        # fields'), as it was a property read at every night input several times over.
+        object.__setattr__(self, "team", self.name if self.name in TEAMS else None)
+
+    team: ClassVar[str | None]  # set on each step by __post_init__ (see there)
 
 
 @dataclass(frozen=True)

@@ -98,7 +98,7 @@ class Day(Table):
     # ------------------------------------------------------------------------------- phases
     def _start_day(self, day: int) -> None:
         """A day begins (the Chameleon's ban, chosen last night, is announced with it)."""
-        self.phase = NOMINATE
+        self._set_phase(NOMINATE)
         self.day = day
         self.nominations, self.done_nominating, self.votes, self.said = {}, {}, {}, {}
         self.round, self.candidates, self.voters = 0, (), ()
@@ -117,11 +117,12 @@ class Day(Table):
         return False
 
     def _start_round(self, number: int, candidates: tuple[str, ...]) -> None:
-        self.phase = VOTE
+        self._set_phase(VOTE)
         self.round = number
         self.candidates = candidates
         self.votes = {}
-        self.voters = tuple(s for s in self.living() if s != self.no_vote)
+        alive, banned = self.alive, self.no_vote
+        self.voters = tuple([s for s in self.seats if alive[s] and s != banned])  # the living, but the banned
         what = "Voting" if number == 1 else "The vote is tied: a re-vote"
         banned = f"; {self.no_vote} may not vote" if self.no_vote and self.alive[self.no_vote] else ""
         self.events.emit("narration", f"{what} among {' '.join(candidates)}; the host calls each player in seat order{banned}.",
@@ -130,13 +131,13 @@ class Day(Table):
     def _tally(self) -> bool:
         """Count the round's votes; whether the day is over (night falls). Not after a first
         tie (the re-vote follows) nor when the expulsion ends the game."""
-        counts = {c: 0 for c in self.candidates}
+        counts = dict.fromkeys(self.candidates, 0)
         for cast in self.votes.values():
             if cast in counts:
                 counts[cast] += 1
-        listing = ", ".join(f"{c} {n}" for c, n in counts.items()) or "no candidates left"
+        listing = ", ".join([f"{c} {n}" for c, n in counts.items()]) or "no candidates left"
         top = max(counts.values(), default=0)
-        leaders = tuple(c for c, n in counts.items() if n == top)
+        leaders = tuple([c for c, n in counts.items() if n == top])
         data = {"day": self.day, "round": self.round, "counts": counts}
         if top == 0:
             self.events.emit("verdict", f"Votes: {listing}. Nobody has a vote; nobody leaves today.", data)

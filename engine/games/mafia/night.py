@@ -138,43 +138,50 @@ class Night(Table):
     def _introduction_night(self) -> None:
         """Night 0: everyone learns their card, and each team its members. Nobody acts."""
         n = len(self.seats)
-        cards = ", ".join(f"{self.data.cards[c].title} x{k}" for c, k in self.deck.items())
-        self.events.emit("setup", f"Classic Mafia, {self.title}: seats {' '.join(self.seats)}; "
-                         f"the cards in play: {cards}.",
-                         {"players": n, "deck": dict(self.deck)})
+        emit, titles, card = self.events.emit, self._title, self.card
+        cards = ", ".join([f"{self.data.cards[c].title} x{k}" for c, k in self.deck.items()])
+        emit("setup", f"Classic Mafia, {self.title}: seats {' '.join(self.seats)}; "
+             f"the cards in play: {cards}.",
+             {"players": n, "deck": dict(self.deck)})
         for s in self.seats:
-            self.events.emit("card", f"You are {s}: your card is the {self.title_of(s)}.",
-                             {"seat": s, "card": self.card[s]}, to=[s])
-        self.events.emit("narration", "Night falls; everyone sleeps. This first night nobody acts.", {"night": 0})
+            emit("card", f"You are {s}: your card is the {titles[s]}.", {"seat": s, "card": card[s]}, to=(s,))
+        emit("narration", "Night falls; everyone sleeps. This first night nobody acts.", {"night": 0})
         for team in TEAMS:
-            members = self.team_seats(team)
+            members = self._team_seats.get(team, ())  # team_seats(team)
             if not members:
                 continue
-            self.events.emit("narration", f"The {team.title()} team wakes, and its members meet.", {"team": team})
-            listing = ", ".join(f"{s} ({self.title_of(s)})" for s in members)
-            self.events.emit("team", f"Your team, the {team.title()}: {listing}.",
-                             {"team": team, "members": {s: self.card[s] for s in members}}, to=members)
-        self.events.emit("narration", "Everyone sleeps again.", {})
+            emit("narration", f"The {team.title()} team wakes, and its members meet.", {"team": team})
+            listing = ", ".join([f"{s} ({titles[s]})" for s in members])
+            emit("team", f"Your team, the {team.title()}: {listing}.",
+                 {"team": team, "members": {s: card[s] for s in members}}, to=members)
+        emit("narration", "Everyone sleeps again.", {})
 
     def _nightfall(self) -> None:
-        self.phase = NIGHT
+        self._set_phase(NIGHT)
         self.night += 1
-        self.steps = [s for s in self.data.night if self.step_holders(s)]
+        alive, card = self.alive, self.card
+        held = {card[s] for s in self.seats if alive[s]}  # the steps with a living holder (step_holders)
+        self.steps = [s for s in self.data.night if not held.isdisjoint(s.cards)]
         self.step_index = -1
         self.night_acts = {}
         self.events.emit("narration", f"Night {self.night} falls; everyone sleeps.", {"night": self.night})
         self._next_step()
 
     def _next_step(self) -> None:
-        self.step_index += 1
         self.suggestions, self.said = {}, {}
-        while self.step_index < len(self.steps) and self.step_head(self.steps[self.step_index]) is None:
-            self.step_index += 1  # its holders left the game during the night
-        step = self.step()
-        if step is None:
+        steps, index = self.steps, self.step_index + 1
+        head = None
+        while index < len(steps) and (head := self._head_of(steps[index])) is None:
+            index += 1  # its holders left the game during the night
+        self.step_index = index
+        if index >= len(steps):
+            self._step = self._head = None
             return
+        self._step = step = steps[index]
+        self._head = head
         self.events.emit("narration", step.wake, {"night": self.night, "step": step.name})
-        if self.jailed in self.step_holders(step):
+        jailed = self.jailed
+        if jailed is not None and self.alive[jailed] and self.card[jailed] in step.cards:  # in step_holders(step)
             self.arrest_told = True
             self.events.emit("arrested", "You are under arrest tonight: your night action is skipped.",
                              {"night": self.night}, to=[self.jailed])

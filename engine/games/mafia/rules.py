@@ -81,6 +81,8 @@ class MafiaRules(Rules):
 
     def new_state(self, variant: Variant, chance: Chance, events: EventLog, options: dict[str, Any]) -> GameState:
         d = md.load()
+        if type(options) is dict and not options:  # the default deck (what the checks below find of no options, without them)
+            return MafiaState(d, dict(variant.data["setup"]), variant.title, chance, events)
         node = Node(dict(options), "options")
         node.only_keys("deck", "title")
         deck, title = dict(variant.data["setup"]), variant.title

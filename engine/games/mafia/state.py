@@ -62,11 +62,15 @@ class MafiaState(Day, Night):
         if phase == VOTE:
             voter = self.current_voter()
             return [] if voter is None else [voter]
-        step = self.step()
+        step = self._step
         if step is None:
             return []
-        head = self.step_head(step)
-        out = self._conferring_with(step, head)
+        head = self._head
+        if step.team is None:
+            return [] if head is None else [head]
+        alive, jailed, suggestions = self.alive, self.jailed, self.suggestions
+        out = [s for s in self._team_seats.get(step.name, ())  # _conferring_with(step, head)
+               if alive[s] and s != jailed and s != head and s not in suggestions]
         if not out and head is not None:  # the head is awaited once the team has spoken (it may act sooner)
             out.append(head)
         return out
@@ -119,20 +123,57 @@ class MafiaState(Day, Night):
         of the words. A value that is not one ``parse_move`` reads from its name (``well_formed``)
         goes through its words, and so do words (a ``str``). (``tests/test_mafia_move_path.py``
         holds them equal.)"""
-        if not well_formed(move, self.seats, self.data.selection.say_max_chars):
+        kind = type(move)
+        if kind is Vote or kind is Nominate:  # well_formed(move, ...) for the commonest moves, without its call
+            formed = move.target in self.seats
+        else:
+            formed = kind is Pass or well_formed(move, self.seats, self.data.selection.say_max_chars)
+        if not formed:
             return self.apply(seat, words_of(move, Move, move_name), now_ms)
         if not self.alive[seat]:
             raise IllegalMoveError(f"{seat} is out of the game ({self.fate[seat]}): the out neither act nor speak")
-        self._check_timing(seat, move.verb)
+        # _check_timing(seat, move.verb), the commonest actions first, without its call
+        if kind is Vote:
+            if self.phase != VOTE:
+                self._need_phase(VOTE, "vote")
+        elif kind is Nominate:
+            if self.phase != NOMINATE:
+                self._need_phase(NOMINATE, "nominate")
+        elif kind is Power or kind is Suggest:
+            self._check_timing(seat, move.verb)
         return self._accept(seat, move)
 
     def _accept(self, seat: str, move: Move) -> str:
         """Check the rest of ``move`` (its timing is checked), then apply it; its canonical words."""
-        plan = self._plan(seat, move)
-        text = move_name(move)
-        self._accepted = (seat, text, self._public_form(move, text))  # judged before the move changes the phase
+        kind = type(move)
+        if kind is Vote:  # _plan and move_name, the commonest moves first, without their calls
+            plan, text = self._plan_vote(seat, move.target), f"vote {move.target}"
+        elif kind is Pass:
+            plan, text = self._plan_pass(seat), "pass"
+        elif kind is Nominate:
+            plan, text = self._plan_nominate(seat, move.target), f"nominate {move.target}"
+        else:
+            plan, text = self._plan(seat, move), move_name(move)
+        # judged before the move changes the phase (``_public_form``, without its call)
+        self._accepted = (seat, text, None if self.phase == NIGHT and kind is not Leave else text)
+        if kind is Say:  # talk changes nothing ``awaited_seats`` reads: nothing to settle
+            plan()
+            return text
+        before, phase = self._awaited, self.phase
         self._awaited = None
         plan()
+        # _settle, for the commonest inputs that leave the phase awaiting someone, without its
+        # calls: a nomination or a pass of the day leaves the others awaited; a vote, the next voter
+        if phase == NOMINATE and (kind is Nominate or kind is Pass):
+            if before is not None and len(before) > 1 and seat in before:
+                i = before.index(seat)
+                self._awaited = before[:i] + before[i + 1:]
+                return text
+        elif kind is Vote:
+            voter = self.current_voter()
+            if voter is not None:
+                self._awaited = (voter,)
+                return text
         self._settle()
         return text
 
@@ -177,7 +218,7 @@ class MafiaState(Day, Night):
 
     # -- talk, passing and leaving: by day and by night ------------------------------------
     def _plan_say(self, seat: str, words: str) -> Plan:
-        step = self.step()
+        step = self._step
         if step is None:
             def talk() -> None:
                 self.said[seat] = self.said.get(seat, 0) + 1
@@ -200,7 +241,7 @@ class MafiaState(Day, Night):
     def _plan_pass(self, seat: str) -> Plan:
         if self.phase == NOMINATE:
             return self._plan_pass_day(seat)
-        step = self.step()
+        step = self._step
         if step is None:
             raise IllegalMoveError(f"pass is not an answer in {self._phase_name()}: vote SEAT or abstain")
         return self._plan_pass_night(seat, step)
@@ -224,7 +265,7 @@ class MafiaState(Day, Night):
             elif self.phase == VOTE:
                 if self._tally():
                     self._nightfall()
-            elif self.step() is not None:
+            elif self._step is not None:
                 self._next_step()
             elif self._dawn():
                 self._start_day(self.day + 1)
@@ -274,9 +315,10 @@ class MafiaState(Day, Night):
         only reads it back. Safe because the session asks once, right after ``apply``, and keeps
         the answer (``Move.public``); a refused input changes nothing, so the answer stands.
         Asked about any other input, it raises rather than answer from a later state."""
-        if self._accepted is None or self._accepted[:2] != (seat, text):
+        accepted = self._accepted
+        if accepted is None or accepted[0] != seat or accepted[1] != text:
             raise ValueError(f"public_input answers for the input just accepted, not {seat} {text!r}")
-        return self._accepted[2]
+        return accepted[2]
 
     # ------------------------------------------------------------------------------ knowledge
     def view(self, seat: str) -> dict[str, Any]:

@@ -24,12 +24,10 @@ class Table(GameState):
     """The facts of the game; ``MafiaState`` is the whole game."""
 
     DAY_STEP_MS = 1000
-
-    @property  # type: ignore[override]
-    def clock_step_ms(self) -> int:
-        """A day input takes a second of the virtual clock; a night input none, so the clock
-        does not count the secret inputs of the night (a team's whispers) for other seats."""
-        return 0 if self.phase == NIGHT else self.DAY_STEP_MS
+    # ``clock_step_ms``: a day input takes a second of the virtual clock; a night input none, so
+    # the clock does not count the secret inputs of the night (a team's whispers) for other
+    # seats. A plain attribute, set with the phase (``_set_phase``), as the session reads it at
+    # every input.
 
     def __init__(self, data: MafiaData, deck: dict[str, int], title: str, chance: Chance, events: EventLog) -> None:
         self.data = data
@@ -40,11 +38,17 @@ class Table(GameState):
         self.seats = tuple(f"p{i}" for i in range(1, len(cards) + 1))
         dealt = chance.shuffle("deal", cards)
         self.card: dict[str, str] = dict(zip(self.seats, dealt))
+        # each seat's card's facts, read from the deal (which never changes) at every input
+        info = data.cards
+        self._title: dict[str, str] = {}
+        self._side: dict[str, str] = {}
+        self._team: dict[str, str | None] = {}
         self._team_seats: dict[str, tuple[str, ...]] = {}  # team -> its seats in seat order (team_seats)
-        for s in self.seats:
-            team = self.team_of(s)
-            if team is not None:
-                self._team_seats[team] = self._team_seats.get(team, ()) + (s,)
+        for s, c in self.card.items():  # in seat order
+            facts = info[c]
+            self._title[s], self._side[s], self._team[s] = facts.title, facts.side, facts.team
+            if facts.team is not None:
+                self._team_seats[facts.team] = self._team_seats.get(facts.team, ()) + (s,)
         self.alive: dict[str, bool] = {s: True for s in self.seats}
         self.fate: dict[str, str] = {}  # seat -> how it left the game ("expelled on day 2", ...)
         self.shown: set[str] = set()  # seats whose card is public
@@ -52,6 +56,7 @@ class Table(GameState):
         self.day = 0
         self.night = 0
         self.phase = NIGHT
+        self.clock_step_ms = 0
         # the day
         self.nominations: dict[str, str] = {}  # nominee -> nominator, in nomination order
         self.done_nominating: dict[str, str | None] = {}  # seat -> its nominee, or None (passed)
@@ -65,6 +70,10 @@ class Table(GameState):
         # the night
         self.steps: list[NightStep] = []
         self.step_index = 0
+        # what ``step()`` answers, and that step's head (``step_head``), kept as the phase, the
+        # step, a departure or an arrest changes them (``_sync_step``): read at every input
+        self._step: NightStep | None = None
+        self._head: str | None = None
         self.suggestions: dict[str, str | None] = {}  # team member -> suggested target, or None
         self.night_acts: dict[str, tuple[str, str, str | None]] = {}  # step -> (seat, verb, target or None)
         self.jailed: str | None = None  # arrested last night: no night action tonight
@@ -73,13 +82,13 @@ class Table(GameState):
 
     # ---------------------------------------------------------------------------- basic facts
     def title_of(self, seat: str) -> str:
-        return self.data.cards[self.card[seat]].title
+        return self._title[seat]
 
     def side_of(self, seat: str) -> str:
-        return self.data.cards[self.card[seat]].side
+        return self._side[seat]
 
     def team_of(self, seat: str) -> str | None:
-        return self.data.cards[self.card[seat]].team
+        return self._team[seat]
 
     def living(self) -> list[str]:
         return [s for s in self.seats if self.alive[s]]
@@ -94,9 +103,22 @@ class Table(GameState):
         return [s for s in self._team_seats.get(team, ()) if alive[s] and s != jailed]
 
     def step(self) -> NightStep | None:
-        if self.phase != NIGHT or self.step_index >= len(self.steps):
-            return None
-        return self.steps[self.step_index]
+        """The night step awake now (None by day, and between the night's last step and dawn)."""
+        return self._step
+
+    def _set_phase(self, phase: str) -> None:
+        """Change the phase, with what goes with it (the clock's step, the step awake)."""
+        self.phase = phase
+        self.clock_step_ms = 0 if phase == NIGHT else self.DAY_STEP_MS
+        self._sync_step()
+
+    def _sync_step(self) -> None:
+        """Keep ``_step`` and ``_head`` for the phase, the step index, the living and the jailed."""
+        if self.phase != NIGHT or not -1 < self.step_index < len(self.steps):
+            self._step = self._head = None
+        else:
+            self._step = step = self.steps[self.step_index]
+            self._head = self._head_of(step)
 
     def step_holders(self, step: NightStep) -> list[str]:
         alive, card, cards = self.alive, self.card, step.cards
@@ -106,14 +128,25 @@ class Table(GameState):
         """Who uses the step's power: the head card's holder (Boss, Chief) or else the first
         living holder in seat order, skipping one under arrest while another may act; a lone
         holder under arrest is still called (and may only pass)."""
-        holders = self.step_holders(step)
-        free = [s for s in holders if s != self.jailed]
-        for s in free:
-            if self.card[s] == step.cards[0]:
-                return s
-        if free:
-            return free[0]
-        return holders[0] if holders else None
+        if step is self._step:
+            return self._head
+        return self._head_of(step)
+
+    def _head_of(self, step: NightStep) -> str | None:
+        """``step_head(step)`` found from the table (in one pass over the seats)."""
+        alive, card, cards, jailed = self.alive, self.card, step.cards, self.jailed
+        head_card = cards[0]
+        free = held = None  # the first free holder, the first holder (under arrest)
+        for s in self.seats:
+            if alive[s] and card[s] in cards:
+                if s != jailed:
+                    if card[s] == head_card:
+                        return s
+                    if free is None:
+                        free = s
+                elif held is None:
+                    held = s
+        return free if free is not None else held
 
     def conferring(self, step: NightStep, head: str | None = None) -> list[str]:
         """Team members still expected to suggest or pass before the head acts (``head``: the
@@ -126,7 +159,9 @@ class Table(GameState):
         """``conferring(step)``, the step's head (``step_head(step)``) known."""
         if step.team is None:
             return []
-        return [s for s in self.awake_team(step.name) if s != head and s not in self.suggestions]
+        alive, jailed, suggestions = self.alive, self.jailed, self.suggestions
+        return [s for s in self._team_seats.get(step.name, ())
+                if alive[s] and s != jailed and s != head and s not in suggestions]
 
     def current_voter(self) -> str | None:
         alive, votes = self.alive, self.votes
@@ -136,9 +171,11 @@ class Table(GameState):
         return None
 
     def counts(self) -> dict[str, int]:
-        out = {side: 0 for side in ("town", "mafia", "loner")}
-        for s in self.living():
-            out[self.side_of(s)] += 1
+        out = {"town": 0, "mafia": 0, "loner": 0}
+        alive, side = self.alive, self._side
+        for s in self.seats:
+            if alive[s]:
+                out[side[s]] += 1
         return out
 
     def knows_card(self, viewer: str, seat: str) -> bool:
@@ -166,6 +203,8 @@ class Table(GameState):
         self.alive[seat] = False
         self.fate[seat] = fate
         self.shown.add(seat)
+        if self._step is not None:  # the step's head may have left
+            self._head = self._head_of(self._step)
         self.events.emit("out", f"{text}; their card: {self.title_of(seat)}.",
                          {"seat": seat, "card": self.card[seat], "fate": fate})
 
