@@ -196,10 +196,10 @@ def test_a_newcomer_plays_the_first_scenario_alone_by_hand(tmp_path: Path) -> No
     resp = responses(r.output)
     heads = [x[0] for x in resp]
     assert heads == [
-        "? illegal: p1 cannot north: p1's action tile(s) show nothing yet (draw)",
+        "? illegal: p1 cannot move north: p1's action tile(s) show nothing yet (draw)",
         "= p1 draw",
         "= legal p1",
-        "? illegal: p1 cannot north: p1's action tile(s) show east",
+        "? illegal: p1 cannot move north: p1's action tile(s) show east",
         "? syntax: 'up' is not a direction (north, south, east, west)",
         "? illegal: the yellow hero can move at most 1 square(s) east",
         "= p1 move yellow east 1",

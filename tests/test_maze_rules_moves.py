@@ -122,7 +122,7 @@ def test_an_exact_count_beyond_the_reach_is_refused():
 def test_a_move_needs_the_seats_action_tile_and_names_its_actions():
     s = game("1")
     message = refused(s, "p1", "move purple west", IllegalMoveError)
-    assert message == "p1 cannot west: p1's action tile(s) show vortex, north, east"
+    assert message == "p1 cannot move west: p1's action tile(s) show vortex, north, east"
     message = refused(s, "p2", "move green north", IllegalMoveError)
     assert "escalator, explore, south, west" in message
     refused(s, "p2", "vortex purple", IllegalMoveError)

@@ -39,6 +39,9 @@ Timer = tuple[int, Callable[[], None]]
 """A change time alone makes: the moment (virtual ms) and what happens then."""
 
 
+_DOING = {"vortex": "take a vortex", "escalator": "take an escalator", "explore": "explore"}
+"""What an action tile allows, in a refusal's words (a direction: move that way)."""
+
 class MazeState(BoardFacts, GameState):
     """One Magic Maze game (what the board allows comes from ``BoardFacts``)."""
 
@@ -186,7 +189,8 @@ class MazeState(BoardFacts, GameState):
         held = self.actions_of(seat)
         if action not in held:
             have = ", ".join(held) or "nothing yet (draw)" if self.solo else ", ".join(held)
-            raise IllegalMoveError(f"{seat} cannot {action}: {seat}'s action tile(s) show {have}")
+            doing = _DOING.get(action, f"move {action}")  # an action tile shows a direction or an action
+            raise IllegalMoveError(f"{seat} cannot {doing}: {seat}'s action tile(s) show {have}")
 
     def _present(self, hero: str | None) -> str:
         assert hero is not None
