@@ -71,19 +71,17 @@ class ResolutionLayer(LegalityLayer):
     # ---------------------------------------------------------------------------- turns
     def _begin_turn(self) -> None:
         actor = self.actor
-        team, turn = self.team[actor], self.turn_number
+        facts = self._facts[actor]
+        team, turn = facts.team, self.turn_number
         self.events.emit("turn", f"Turn {turn}: the {actor} ({team}) acts.",
                          {"turn": turn, "character": actor, "team": team})
         self.phase = "action"
-        steps = self.roles[actor].steps
-        if not steps:
-            return
-        if "threat-kills-at-start" in steps:  # (as _alive and _has: on the cards directly)
+        if facts.kills_at_start:  # (as _alive and _has: on the cards directly)
             rows, status, tokens = self.grid, self.status, self.tokens
             victims = [name for r, c in grid.neighbours(self._me(), self.size)
                        if status[name := rows[r][c]] == ALIVE and "threat" in tokens[name]]
             self.pending.extend([ThreatKill(v) for v in victims])
-        if "protection-before-action" in steps:
+        if facts.protection_first:
             if self._has_targets("protect") or self._has_targets("unprotect"):
                 self.phase = "protection"
             else:
@@ -105,7 +103,14 @@ class ResolutionLayer(LegalityLayer):
         (its answer resumes it) or the game ends."""
         pending = self.pending
         while self.result is None and self.prompt is None and pending:
-            match pending.pop(0):  # (the commonest first: every turn ends with an EndTurn)
+            effect = pending.pop(0)
+            if effect is END_TURN:  # the commonest: every turn ends with one (_end_turn, at once)
+                self.turn_index = index = (self.turn_index + 1) % len(self.characters)
+                self.actor = self.characters[index]
+                self.turn_number += 1
+                self._begin_turn()
+                continue
+            match effect:
                 case EndTurn():
                     self._end_turn()
                 case Kill(name, cause):
@@ -147,7 +152,7 @@ class ResolutionLayer(LegalityLayer):
     def _kill(self, name: str, cause: str) -> None:
         if self.status[name] != ALIVE:
             return
-        operative = self._with_step("protection-before-action")
+        operative = self._operative  # _with_step("protection-before-action"), fixed for the game
         if (
             operative is not None
             and "protection" in self.tokens[name]

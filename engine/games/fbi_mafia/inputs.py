@@ -8,6 +8,7 @@ the ``legality`` layer; consequences are queued as effects for the ``effects`` l
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from arbiter.engine.errors import IllegalMoveError, SyntaxInputError
 from arbiter.engine.games.fbi_mafia import grid
@@ -34,6 +35,8 @@ class InputLayer(ResolutionLayer):
         return run
 
     def _plan(self, move: Move, kind: str) -> Plan:
+        if kind == "action":  # the commonest (the kinds are apart: the order changes nothing)
+            return self._plan_action(move)
         if kind in ("protect", "detonate"):
             if move.verb != kind or move.answer is None:
                 raise IllegalMoveError(
@@ -166,9 +169,10 @@ class InputLayer(ResolutionLayer):
             raise self._refuse(move, "a cell is named twice (a card carries at most one threat)", self._threat_options())
         if not lo <= len(move.cells) <= hi:
             raise self._refuse(move, f"place {lo} to {hi} threat tokens", self._threat_options())
-        rule, me = self._rule("threat"), self._me()
-        for c in move.cells:
-            if not self._reaches(rule, me, c):  # c not in self._targets("threat")
+        rule, reach = self._facts[self.actor].rules["threat"]  # _rule("threat"), and its reach
+        around = reach[self._me()]
+        for c in move.cells:  # _reaches(rule, me, c), read at once (c in self._targets("threat"))
+            if not (c in around and self._meets_rule(rule, c) and (rule.stock is None or self._in_stock(rule.stock))):
                 raise self._refuse(move, self._why_not("threat", c), self._threat_options())
 
         def run() -> None:
@@ -187,7 +191,7 @@ class InputLayer(ResolutionLayer):
     # -- the turn's action ---------------------------------------------------------------------
     def _plan_action(self, move: Move) -> Plan:
         actor = self.actor
-        allowed = self.action_verbs()
+        allowed = self._facts[actor].verbs  # action_verbs()
         if move.verb not in allowed:
             raise IllegalMoveError(
                 f"the {actor} cannot {move.verb} now; its actions: {', '.join(allowed)}",
@@ -195,7 +199,7 @@ class InputLayer(ResolutionLayer):
             )
         if move.verb == "shift":
             if self._shift_legal(move):
-                return lambda: self._do_shift(move)
+                return partial(self._do_shift, move)
             if abs(move.delta or 0) not in self.roles[actor].shifts:
                 raise self._refuse(move, f"the {actor} shifts by {' or '.join(map(str, self.roles[actor].shifts))}",
                                    [self._form("shift")])
@@ -226,17 +230,23 @@ class InputLayer(ResolutionLayer):
     def _plan_targeted(self, move: Move) -> Plan:
         """An action of the legality table: accepted when its cells are a generated move's (the
         token, when the card has several, named or asked for); refused in the table's words."""
-        rule = self._rule(move.verb)
-        *before, target = move.cells
-        source = before[0] if before else None
-        if source is None:
-            legal = self._reaches(rule, self._me(), target)  # target in self._targets(move.verb)
+        rule, reach = self._facts[self.actor].rules[move.verb]  # _rule(move.verb), and its reach
+        cells = move.cells
+        if len(cells) == 1:  # the commonest: _reaches(rule, self._me(), target), read at once
+            target, source = cells[0], None  # (target in self._targets(move.verb))
+            legal = (target in reach[self.pos[self.identity[self.actor]]] and self._meets_rule(rule, target)
+                     and (rule.stock is None or self._in_stock(rule.stock)))
         else:
-            legal = self._meets(rule.source, source) and self._reaches(rule, source, target)
+            *before, target = cells
+            source = before[0] if before else None
+            if source is None:
+                legal = self._reaches(rule, self._me(), target)  # target in self._targets(move.verb)
+            else:
+                legal = self._meets(rule.source, source) and self._reaches(rule, source, target)
         if not legal:
             raise self._refuse(move, self._why_not(move.verb, target, source), self.action_options(move.verb))
         if not rule.tokens:
-            return lambda: self._do_target(move.verb, target)
+            return partial(self._do_target, move.verb, target)
         holder = target if source is None else source
         token = self._which_token(move, holder, rule.tokens, lambda: self.action_options(move.verb))
         if source is None:
@@ -246,7 +256,7 @@ class InputLayer(ResolutionLayer):
     # -- effects of actions ----------------------------------------------------------------------
     def _after_move(self) -> None:
         """After a shift or swap: the Maniac's threat step, or the end of the turn."""
-        if "threats-after-move" in self.roles[self.actor].steps:
+        if self._facts[self.actor].threats_after:
             self.pending.append(THREAT_STEP)
         else:
             self.pending.append(END_TURN)
@@ -261,10 +271,11 @@ class InputLayer(ResolutionLayer):
             line = grid.shifted([row[i] for row in rows], delta)
             for row, name in zip(rows, line):
                 row[i] = name
-        self.pos.update(zip(line, grid.line_cells(self.size)[kind][i]))  # only the line's cards moved
+        self.pos.update(zip(line, self._lines[kind][i]))  # only the line's cards moved
         self.last_shift = move
-        self.events.emit("shift", f"The {self.actor} shifts: {move_name(move)}.", {"line": kind, "index": i, "delta": delta})
-        self._after_move()
+        actor = self.actor
+        self.events.emit("shift", f"The {actor} shifts: {move_name(move)}.", {"line": kind, "index": i, "delta": delta})
+        self.pending.append(THREAT_STEP if self._facts[actor].threats_after else END_TURN)  # _after_move()
 
     def _do_swap(self, a: Cell, b: Cell) -> None:
         na, nb = self._name(a), self._name(b)

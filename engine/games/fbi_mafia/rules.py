@@ -63,23 +63,35 @@ class FbiMafiaRules(Rules):
         (uniformly among those with a legal option), then its arguments; never surrender (a
         random surrender would end most games at once)."""
         assert isinstance(state, FbiMafiaState)
-        awaited = state.awaited()
-        if awaited is None or awaited[0] != seat:
+        if state.result is not None:  # awaited(), read at once
             return None
-        if awaited[1] == "action":
-            verbs = list(state.action_verbs())
+        prompt = state.prompt
+        if prompt is None:
+            if state.seat_of[state.actor] != seat:
+                return None
+            kind = state.phase
+        else:
+            if state.seat_of[prompt.character] != seat:
+                return None
+            kind = prompt.kind
+        # every count asked is above 0, where ``randrange(n)`` is ``_randbelow(n)``: the same
+        # draws, without randrange's checks (a generator of another class keeps its own)
+        pick = rng._randbelow if type(rng) is random.Random else rng.randrange  # type: ignore[attr-defined]
+        if kind == "action":
+            verbs = list(state._facts[state.actor].verbs)  # action_verbs()
+            choice = state.action_choice
             while verbs:
-                verb = verbs.pop(rng.randrange(len(verbs)))
-                move = state.action_choice(verb, rng.randrange)  # a move of action_moves(verb), if any
+                verb = verbs.pop(pick(len(verbs)))
+                move = choice(verb, pick)  # a move of action_moves(verb), if any
                 if move is not None:
                     return move
             return None
-        if awaited[1] == "threat":  # the same pick among the threat moves, without listing them
-            return state.threat_choice(rng.randrange)
-        if awaited[1] == "protection":  # the same among the legal moves but surrender (the last)
-            return state.protection_choice(rng.randrange)
+        if kind == "threat":  # the same pick among the threat moves, without listing them
+            return state.threat_choice(pick)
+        if kind == "protection":  # the same among the legal moves but surrender (the last)
+            return state.protection_choice(pick)
         legal = [m for m in state.legal_moves(seat) if m.verb != "surrender"]
-        return legal[rng.randrange(len(legal))] if legal else None
+        return legal[pick(len(legal))] if legal else None
 
     def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:
         """Each seat's team (fbi or mafia) and the character(s) it plays, joined by ``+``."""

@@ -65,8 +65,10 @@ class FbiMafiaState(InputLayer):
 
     def awaited_seats(self) -> list[str]:
         """The seat of ``awaited()``, if any."""
-        awaited = self.awaited()
-        return [] if awaited is None else [awaited[0]]
+        if self.result is not None:
+            return []
+        p = self.prompt
+        return [self.seat_of[self.actor if p is None else p.character]]
 
     def awaiting(self) -> list[Awaiting]:
         awaited = self.awaited()
@@ -100,6 +102,10 @@ class FbiMafiaState(InputLayer):
         the words and reading them back. A value that is not one ``parse_move`` reads
         (``well_formed``), or words, go through the words. (``tests/test_fbi_move_path.py``
         holds the two paths equal.)"""
+        if type(move) is Move:  # well_formed(move, self.size) of a kept move, read at once
+            known = move.__dict__.get("_kept")
+            if known is not None and self.size >= known[0]:
+                return self._accept(seat, move)
         if well_formed(move, self.size):
             return self._accept(seat, move)
         return self.apply(seat, words_of(move, Move, move_name), now_ms)
@@ -109,13 +115,24 @@ class FbiMafiaState(InputLayer):
         if move.verb == "surrender":
             plan = self._plan_surrender(seat)
         else:
-            awaited, kind = self.awaited()  # type: ignore[misc]  # the game is on (the session checks)
+            p = self.prompt  # awaited(), read at once
+            if self.result is not None:
+                awaited, kind = self.awaited()  # type: ignore[misc]  # the game is on (the session checks)
+            elif p is not None:
+                awaited, kind = self.seat_of[p.character], p.kind
+            else:
+                awaited, kind = self.seat_of[self.actor], self.phase
             if seat != awaited:
                 raise NotYourTurnError(
                     f"{seat} is not awaited: waiting for {awaited} ({kind}: {self._hint(kind)}); "
                     "any seat may surrender at any time"
                 )
-            plan = self._plan(move, kind)
+            if kind == "action" and move.verb == "shift" and self._shift_legal(move):
+                canonical = move_name(move)  # the commonest input, as _plan_action plans it (and it names no suspect)
+                self._do_shift(move)
+                self._run()
+                return canonical
+            plan = self._plan_action(move) if kind == "action" else self._plan(move, kind)
         if move.name is not None:  # a suspect named by name: record its cell
             found = next(n for n in self.suspects if n.lower() == move.name)
             move = Move(move.verb, cells=(self.pos[found],))
