@@ -104,11 +104,8 @@ class ResolutionLayer(LegalityLayer):
         pending = self.pending
         while self.result is None and self.prompt is None and pending:
             effect = pending.pop(0)
-            if effect is END_TURN:  # the commonest: every turn ends with one (_end_turn, at once)
-                self.turn_index = index = (self.turn_index + 1) % len(self.characters)
-                self.actor = self.characters[index]
-                self.turn_number += 1
-                self._begin_turn()
+            if effect is END_TURN:  # the commonest: every turn ends with one (no match to walk)
+                self._end_turn()
                 continue
             match effect:
                 case EndTurn():

@@ -63,17 +63,10 @@ class FbiMafiaRules(Rules):
         (uniformly among those with a legal option), then its arguments; never surrender (a
         random surrender would end most games at once)."""
         assert isinstance(state, FbiMafiaState)
-        if state.result is not None:  # awaited(), read at once
+        awaited = state.awaited()
+        if awaited is None or awaited[0] != seat:
             return None
-        prompt = state.prompt
-        if prompt is None:
-            if state.seat_of[state.actor] != seat:
-                return None
-            kind = state.phase
-        else:
-            if state.seat_of[prompt.character] != seat:
-                return None
-            kind = prompt.kind
+        kind = awaited[1]
         # every count asked is above 0, where ``randrange(n)`` is ``_randbelow(n)``: the same
         # draws, without randrange's checks (a generator of another class keeps its own)
         pick = rng._randbelow if type(rng) is random.Random else rng.randrange  # type: ignore[attr-defined]

@@ -65,10 +65,8 @@ class FbiMafiaState(InputLayer):
 
     def awaited_seats(self) -> list[str]:
         """The seat of ``awaited()``, if any."""
-        if self.result is not None:
-            return []
-        p = self.prompt
-        return [self.seat_of[self.actor if p is None else p.character]]
+        awaited = self.awaited()
+        return [] if awaited is None else [awaited[0]]
 
     def awaiting(self) -> list[Awaiting]:
         awaited = self.awaited()
@@ -115,23 +113,12 @@ class FbiMafiaState(InputLayer):
         if move.verb == "surrender":
             plan = self._plan_surrender(seat)
         else:
-            p = self.prompt  # awaited(), read at once
-            if self.result is not None:
-                awaited, kind = self.awaited()  # type: ignore[misc]  # the game is on (the session checks)
-            elif p is not None:
-                awaited, kind = self.seat_of[p.character], p.kind
-            else:
-                awaited, kind = self.seat_of[self.actor], self.phase
+            awaited, kind = self.awaited()  # type: ignore[misc]  # the game is on (the session checks)
             if seat != awaited:
                 raise NotYourTurnError(
                     f"{seat} is not awaited: waiting for {awaited} ({kind}: {self._hint(kind)}); "
                     "any seat may surrender at any time"
                 )
-            if kind == "action" and move.verb == "shift" and self._shift_legal(move):
-                canonical = move_name(move)  # the commonest input, as _plan_action plans it (and it names no suspect)
-                self._do_shift(move)
-                self._run()
-                return canonical
             plan = self._plan_action(move) if kind == "action" else self._plan(move, kind)
         if move.name is not None:  # a suspect named by name: record its cell
             found = next(n for n in self.suspects if n.lower() == move.name)

@@ -132,15 +132,7 @@ class MafiaState(Day, Night):
             return self.apply(seat, words_of(move, Move, move_name), now_ms)
         if not self.alive[seat]:
             raise IllegalMoveError(f"{seat} is out of the game ({self.fate[seat]}): the out neither act nor speak")
-        # _check_timing(seat, move.verb), the commonest actions first, without its call
-        if kind is Vote:
-            if self.phase != VOTE:
-                self._need_phase(VOTE, "vote")
-        elif kind is Nominate:
-            if self.phase != NOMINATE:
-                self._need_phase(NOMINATE, "nominate")
-        elif kind is Power or kind is Suggest:
-            self._check_timing(seat, move.verb)
+        self._check_timing(seat, move.verb)
         return self._accept(seat, move)
 
     def _accept(self, seat: str, move: Move) -> str:
@@ -154,7 +146,8 @@ class MafiaState(Day, Night):
             plan, text = self._plan_nominate(seat, move.target), f"nominate {move.target}"
         else:
             plan, text = self._plan(seat, move), move_name(move)
-        # judged before the move changes the phase (``_public_form``, without its call)
+        # what others may know of it, judged before it changes the phase (``public_input``): a
+        # day input and leaving are public; a night input is secret, down to who sent it
         self._accepted = (seat, text, None if self.phase == NIGHT and kind is not Leave else text)
         if kind is Say:  # talk changes nothing ``awaited_seats`` reads: nothing to settle
             plan()
@@ -300,14 +293,9 @@ class MafiaState(Day, Night):
             return ["say TEXT"]
         return []
 
-    def _public_form(self, move: Move, text: str) -> str | None:
-        """What others may know of ``move`` (whose words are ``text``), judged in the phase it is
-        accepted in: a day input and leaving are public; a night input is secret, down to who
-        sent it."""
-        return None if self.phase == NIGHT and not isinstance(move, Leave) else text
-
     def public_input(self, seat: str, text: str) -> str | None:
-        """What others may know of the input ``apply`` has just accepted (``_public_form``).
+        """What others may know of the input ``apply`` has just accepted (judged in ``_accept``:
+        a day input and leaving are public; a night input is secret, down to who sent it).
 
         It cannot be judged from the state now: the night's last action brings the morning,
         and a day's last vote brings the night. So ``apply`` judges it as it accepts the input,
