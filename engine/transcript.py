@@ -22,6 +22,7 @@ transcript without ``result`` is a game in progress and can be resumed.
 from __future__ import annotations
 
 import io
+import math
 import os
 import re
 import threading
@@ -34,7 +35,7 @@ import yaml
 
 from arbiter.engine import registry, yamlio
 from arbiter.engine.chance import ChanceRecord
-from arbiter.engine.clock import parse_seconds
+from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
 from arbiter.engine.errors import ArbiterError, TranscriptError
 from arbiter.engine.files import FileTooLarge, read_bytes_capped, write_whole
 from arbiter.engine.logline import _flow, entry_line, read_block, read_entry_line  # noqa: F401 (_flow: tests)
@@ -355,6 +356,31 @@ def _ending_problem(doc: dict[str, Any]) -> str | None:
     return None
 
 
+def _not_a_cut_ending(ending: dict[Any, Any]) -> str | None:
+    """Why an ending that reads as YAML cannot be the start of one the writer wrote, which a
+    crash cut short (``result`` with its keys in order, the last of them perhaps cut, then
+    ``events``); None when it can. An edited ending is refused rather than read as a crash's."""
+    keys = list(ending)
+    if keys not in (["result"], ["result", "events"], ["events"]):
+        foreign = [str(k) for k in keys if k not in ("result", "events")]
+        return (f"unexpected key {foreign[0]!r} (an ending has result, then events)" if foreign
+                else "result and events out of order")
+    result = ending.get("result")
+    if "events" in ending:
+        if "result" not in ending:
+            return "events without a result"
+        if ending["events"] is not None and (not isinstance(ending["events"], dict)  # None: "events: " cut
+                                             or set(ending["events"]) - {"count", "digest"}):
+            return f"events: expected {{count: N, digest: TEXT}}, found {ending['events']!r:.60}"
+        if not isinstance(result, dict) or any(k not in result for k in _RESULT_KEYS):
+            return "result: incomplete, though events follow it"
+    if result is not None and not isinstance(result, dict):
+        return f"result: expected a mapping, found {type(result).__name__}"
+    if isinstance(result, dict) and list(result) != list(_RESULT_KEYS[:len(result)]):
+        return f"result: keys {', '.join(map(str, result))} (the writer writes {', '.join(_RESULT_KEYS)}, in order)"
+    return None
+
+
 def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str]]:
     """Read a transcript the writer wrote but a crash cut short: the header, then the log line
     by line up to the last whole entry; an ending that does not read whole is left out (the
@@ -389,6 +415,10 @@ def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str]]:
             ending = None
         if isinstance(ending, dict) and set(ending) <= {"result", "events"} and not _ending_problem(ending):
             doc.update(ending)
+        elif isinstance(ending, dict) and (problem := _not_a_cut_ending(ending)):
+            line = data[:log_end].count(b"\n") + 1
+            raise TranscriptError(f"{source} (line {line} on): its ending was edited, not cut off by a crash: "
+                                  f"{problem}")
         elif rest.lstrip().startswith(("result:", "events:")) or "\n" not in rest:
             notes.append(f"{source}: its ending was cut off; the result follows from the moves"
                          if rest.lstrip().startswith(("result:", "events:"))
@@ -498,6 +528,9 @@ def parse(text: str, source: str = "transcript") -> Transcript:
     for key in ("options", "result", "events", "session"):
         if doc.get(key) is not None and not isinstance(doc[key], dict):
             raise TranscriptError(f"{source}: {key}: expected a mapping, found {type(doc[key]).__name__}")
+    if isinstance(doc.get("events"), dict) and set(doc["events"]) - {"count", "digest"}:
+        extra = next(str(k) for k in doc["events"] if k not in ("count", "digest"))
+        raise TranscriptError(f"{source}: events: unknown key {extra!r} (events has count, digest)")
     if isinstance(doc.get("result"), dict) and not isinstance(doc["result"].get("text", ""), str):
         raise TranscriptError(f"{source}: result.text: expected text")
     moves = 0
@@ -518,6 +551,9 @@ def parse(text: str, source: str = "transcript") -> Transcript:
     )
 
 
+_ENTRY_KEYS = {"move": ("n", "seat", "text", "time"), "tick": ("time",), "chance": ("what", "outcome")}
+
+
 def _entry_problem(entry: Any) -> str | None:
     if not isinstance(entry, dict) or len(entry) != 1:
         return "expected one of {chance: ...}, {move: ...}, {tick: ...}, {note: ...}"
@@ -531,14 +567,22 @@ def _entry_problem(entry: Any) -> str | None:
         return "move: needs seat and text"
     elif kind not in ("chance", "move", "tick", "note"):
         return f"unknown entry {kind!r}"
+    if kind != "note" and len(body) != len(_ENTRY_KEYS[kind]):  # the writer writes these keys and no other
+        extra = [str(k) for k in body if k not in _ENTRY_KEYS[kind]]
+        if extra:
+            return f"{kind}: unknown key {extra[0]!r} (a {kind} has {', '.join(_ENTRY_KEYS[kind])})"
     if kind in ("move", "tick") and (problem := _time_problem(body.get("time"))):
         return f"{kind}: {problem}"
     return None
 
 
 def _time_problem(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
         return f"time must be seconds (a number not below 0), found {value!r}"
+    if value > MAX_MS / 1000:
+        return f"time {value!r} is later than the clock runs ({seconds_name(MAX_MS)} seconds at most)"
+    if type(value) is float and round(value * 1000) / 1000 != value:  # what _time writes reads back exactly
+        return f"time {value!r} is finer than a millisecond (at most 3 decimals)"
     return None
 
 

@@ -14,14 +14,18 @@ import re
 import subprocess
 import sys
 
+import hypothesis
+import hypothesis.strategies as st
 import pytest
 import yaml
 
 from arbiter.engine import transcript as tr
 from arbiter.engine.bench import play_random
+from arbiter.engine.clock import MAX_MS
 from arbiter.engine.errors import ChanceMismatchError, TranscriptError
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
+from arbiter.engine.session import _time as session_time
 
 from tests.helpers import precondition, run
 from tests.transcript_staging import FBI, MODES, ROOT, log_index, moves_of
@@ -316,6 +320,13 @@ def test_parse_rejects_a_malformed_log_entry_naming_it(finished):
     ("{move: {n: 1, seat: bandit, text: pass}}", "move: time must be seconds (a number not below 0), found None"),
     ("{tick: {time: -1}}", "tick: time must be seconds (a number not below 0), found -1"),
     ("{tick: {time: true}}", "tick: time must be seconds (a number not below 0), found True"),
+    ("{tick: {time: .nan}}", "tick: time must be seconds (a number not below 0), found nan"),
+    ("{tick: {time: .inf}}", "tick: time must be seconds (a number not below 0), found inf"),
+    ("{tick: {time: 1.0004}}", "tick: time 1.0004 is finer than a millisecond (at most 3 decimals)"),
+    ("{tick: {time: 1000000000}}", "tick: time 1000000000 is later than the clock runs (999999999.999 seconds at most)"),
+    ("{move: {n: 1, seat: bandit, text: pass, time: 1, by: me}}", "move: unknown key 'by' (a move has n, seat, text, time)"),
+    ("{tick: {time: 1, why: slow}}", "tick: unknown key 'why' (a tick has time)"),
+    ("{chance: {what: deal, outcome: [a], seen: [p1]}}", "chance: unknown key 'seen' (a chance has what, outcome)"),
 ])
 def test_each_malformed_log_entry_is_refused_by_what_is_wrong_with_it(finished, entry: str, problem: str) -> None:
     """A log entry of the wrong shape is refused with its place and what is wrong with it, for
@@ -332,6 +343,7 @@ def test_each_malformed_log_entry_is_refused_by_what_is_wrong_with_it(finished, 
     (("seed: 1\n", "seed: true\n"), "seed: missing or not int"),
     (("format: 1\n", "format: 1.0\n"), "format 1.0 is not supported"),
     (("seats:", "comment: edited by hand\nseats:"), "unknown key 'comment'"),
+    (("events: {count:", "events: {by: me, count:"), "events: unknown key 'by' (events has count, digest)"),
     (("{n: 3,", "{n: 4,"), "log[4]: move n: 4, but it is move 3 of the log"),
     (("{n: 2,", "{n: true,"), "move n: True, but it is move 2"),
     # a key given twice (YAML keeps the last one silently): in the header, a log line, the ending
@@ -355,6 +367,31 @@ def test_an_edited_transcript_is_refused_where_it_was_edited(tmp_path, edit, ref
     assert tr.replay(tr.parse(text)).ok
 
 
+@pytest.mark.parametrize("ending, problem", [
+    ("result: 5\nevents: {count: 1, digest: x}\n", "result: incomplete, though events follow it"),
+    ("{result}events: 5\n", "events: expected {count: N, digest: TEXT}, found 5"),
+    ("{result}events: \nextra: 1\n", "unexpected key 'extra' (an ending has result, then events)"),
+    ("events: {count: 1, digest: x}\nresult:\n  winner: y\n", "result and events out of order"),
+    ("events: {count: 1, digest: x}\n", "events without a result"),
+    ("result:\n  reason: x\n  winner: y\n", "result: keys reason, winner (the writer writes winner, reason, text"),
+    ("result: [mafia]\n", "result: expected a mapping, found list"),
+])
+def test_an_edited_ending_is_not_taken_for_one_a_crash_cut(ending, problem):
+    """A crash leaves the start of the ending the writer wrote, which the reader leaves out (the
+    moves say how the game ended); an ending that cannot be such a start was edited, and is
+    refused rather than quietly dropped (it once was, and the game read as unfinished)."""
+    text = tr.dump(play_random(FBI, "standard-3v3", 1))
+    head, whole = text[:text.index("\nresult:") + 1], text[text.index("\nresult:") + 1:]
+    result = whole[:whole.index("events:")]
+    line = head.count("\n") + 1
+    with pytest.raises(TranscriptError, match=re.escape(
+            f"t.yaml (line {line} on): its ending was edited, not cut off by a crash: {problem}")):
+        tr.parse(head + ending.replace("{result}", result), "t.yaml")
+    for cut in (result[:result.index("reason:")], result, result + "events: "):  # what a crash leaves
+        t = tr.parse(head + cut, "t.yaml")
+        assert t.result is None and t.notes == ["t.yaml: its ending was cut off; the result follows from the moves"]
+
+
 def test_a_header_cut_before_its_log_is_no_transcript_to_resume(tmp_path):
     """The header is written whole with its ``log:``; a file without it was cut or edited: it
     once replayed as resumable, and a resume appended entries no reader could place."""
@@ -365,3 +402,12 @@ def test_a_header_cut_before_its_log_is_no_transcript_to_resume(tmp_path):
         tr.read(cut)
     r = run("play", "--resume", cut)
     assert r.exit_code != 0 and "log: missing" in r.output and cut.read_text(encoding="utf-8") == text[:text.index("\nlog:\n") + 1]
+
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(st.integers(0, MAX_MS))
+def test_every_time_the_writer_writes_reads_back_as_itself(ms):
+    """The reader refuses a time finer than a millisecond; every time the writer writes passes
+    that check and reads back to the same millisecond."""
+    value = session_time(ms)
+    assert tr._time_problem(value) is None and tr.time_ms(value) == ms
