@@ -59,15 +59,19 @@ class Chance:
         """Recorded outcomes not consumed (yet)."""
         return self._recorded[self._next :]
 
-    def _take(self, label: str, check: Callable[[list[Any]], bool]) -> list[Any] | None:
+    def _take(self, label: str, check: Callable[[list[Any]], bool],
+              fits: Callable[[], str]) -> list[Any] | None:
         if self._next >= len(self._recorded):
             return None
         rec = self._recorded[self._next]
         if rec.label != label or not check(rec.outcome):
             if self.strict:
+                found = f"{rec.outcome!r}"
+                found = found if len(found) <= 200 else found[:200] + "..."
                 raise ChanceMismatchError(
                     f"chance outcome {self._next + 1}: the game asked for {label!r}, "
-                    f"the transcript has {rec.label!r} with {rec.outcome!r}"
+                    + (f"the transcript has {rec.label!r} there ({found})" if rec.label != label else
+                       f"and the transcript's {found} is not {fits()}")
                 )
             self._recorded = self._recorded[: self._next]  # rules changed: draw from here on
             return None
@@ -87,7 +91,8 @@ class Chance:
         pool = list(items)
         drawn = list(pool)
         self._rng.shuffle(drawn)
-        outcome = self._take(label, lambda o: sorted(map(repr, o)) == sorted(map(repr, pool)))
+        outcome = self._take(label, lambda o: sorted(map(repr, o)) == sorted(map(repr, pool)),
+                             lambda: f"an order of the {len(pool)} items it shuffles")
         outcome = drawn if outcome is None else outcome
         self._record(label, outcome)
         return outcome
@@ -96,7 +101,8 @@ class Chance:
         """One of ``options``, uniformly."""
         pool = list(options)
         drawn = [pool[self._rng.randrange(len(pool))]]
-        outcome = self._take(label, lambda o: len(o) == 1 and o[0] in pool) or drawn
+        outcome = self._take(label, lambda o: len(o) == 1 and o[0] in pool,
+                             lambda: f"one of its {len(pool)} options") or drawn
         self._record(label, outcome)
         return outcome[0]
 
@@ -104,7 +110,8 @@ class Chance:
         """An integer in ``[low, high]``, uniformly."""
         drawn = [self._rng.randint(low, high)]
         outcome = self._take(
-            label, lambda o: len(o) == 1 and isinstance(o[0], int) and low <= o[0] <= high
+            label, lambda o: len(o) == 1 and isinstance(o[0], int) and low <= o[0] <= high,
+            lambda: f"one whole number from {low} to {high}",
         ) or drawn
         self._record(label, outcome)
         return outcome[0]

@@ -217,8 +217,13 @@ def test_replay_detects_a_chance_outcome_that_does_not_fit(transcript, tamper):
     report = tr.replay(t)
     assert not report.ok
     assert any("chance" in p for p in report.problems), report.problems
-    with pytest.raises(ChanceMismatchError):
+    with pytest.raises(ChanceMismatchError) as caught:
         Session(FBI, t.variant, seed=t.seed, recorded=t.chance)
+    n = sum(1 for e in t.log[:i + 1] if "chance" in e)  # the message says why it does not fit
+    assert caught.value.message.startswith(f"chance outcome {n}: the game asked for 'identity-deck', ")
+    size = len(transcript.log[i]["chance"]["outcome"])
+    assert ("the transcript has 'identity-decks' there ([" if tamper == "label" else
+            f"is not an order of the {size} items it shuffles") in caught.value.message
 
 
 def test_replay_detects_a_reordered_chance_outcome(transcript):
