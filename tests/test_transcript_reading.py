@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbiter.engine import transcript as tr
+from arbiter.engine import transcript_reader as reader
 from arbiter.engine import yamlio
 from arbiter.engine.logline import entry_line, read_entry_line
 from tests.transcript_staging import _VALUES, _WORDS
@@ -52,7 +53,7 @@ def test_there_are_goldens_to_read():
 def test_every_golden_reads_as_the_yaml_library_reads_it_and_fast():
     for path in GOLDENS:
         text = path.read_text(encoding="utf-8")
-        fast = tr._fast_document(text)
+        fast = reader._fast_document(text)
         assert fast is not None, f"{path}: the writer's own transcript is not read fast"
         assert typed(fast) == typed(yamlio.load(text)), path
 
@@ -136,7 +137,7 @@ def test_a_transcript_edited_around_its_log_is_read_as_the_library_reads_it():
         text.replace("\n- {", "\n- {note: 'it''s'}\n- {", 1),  # a quoted note on one line
     ]
     for changed in variants:
-        fast = tr._fast_document(changed)
+        fast = reader._fast_document(changed)
         if fast is not None:
             assert typed(fast) == typed(yamlio.load(changed))
 

@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from arbiter.engine import transcript as tr
+from arbiter.engine import transcript_reader as reader
 from arbiter.engine.bench import play_random
 from arbiter.engine.clock import MAX_MS
 from arbiter.engine.errors import ChanceMismatchError, TranscriptError
@@ -380,6 +381,7 @@ def test_an_edited_transcript_is_refused_where_it_was_edited(tmp_path, edit, ref
     ("events: {count: 1, digest: x}\n", "events without a result"),
     ("result:\n  reason: x\n  winner: y\n", "result: keys reason, winner (the writer writes winner, reason, text"),
     ("result: [mafia]\n", "result: expected a mapping, found list"),
+    ("result: winner\n", "result: expected a mapping, found str"),
 ])
 def test_an_edited_ending_is_not_taken_for_one_a_crash_cut(ending, problem):
     """A crash leaves the start of the ending the writer wrote, which the reader leaves out (the
@@ -415,4 +417,4 @@ def test_every_time_the_writer_writes_reads_back_as_itself(ms):
     """The reader refuses a time finer than a millisecond; every time the writer writes passes
     that check and reads back to the same millisecond."""
     value = session_time(ms)
-    assert tr._time_problem(value) is None and tr.time_ms(value) == ms
+    assert reader._time_problem(value) is None and tr.time_ms(value) == ms

@@ -1,0 +1,406 @@
+r"""Reading transcripts: the ``Transcript`` model and ``parse``/``read``, which check what they
+read (the keys, the types, the log's entries, the times) and tell a transcript a crash cut short,
+whose torn last line or ending is left out with a note, from one that was edited, which is
+refused naming where. The format and the writer are in ``transcript``, which hands these out
+too (``transcript.read``, ``transcript.parse``).
+
+>>> t = parse("format: 1\ngame: mafia\nvariant: 8-players\ndata: sha256:x\nseed: 3\nseats: [p1]\nlog:\n"
+...           "- {move: {n: 1, seat: p1, text: pass, time: 1.5}}\n", "t.yaml")
+>>> t.move_count, t.finished, time_ms(t.log[0]["move"]["time"])
+(1, False, 1500)
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from arbiter.engine import yamlio
+from arbiter.engine.chance import ChanceRecord
+from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
+from arbiter.engine.errors import TranscriptError
+from arbiter.engine.files import FileTooLarge, read_bytes_capped
+from arbiter.engine.logline import read_block, read_entry_line
+from arbiter.engine.session import MAX_SEED
+
+FORMAT = 1
+KEYS = ("format", "game", "variant", "data", "seed", "seats", "options", "session", "log", "result", "events")
+"""The keys of a transcript, in the order they are written; no other is read."""
+
+def _log_end(data: bytes) -> int:
+    """The offset just after the last whole line of the log (lines ``- ...`` after ``log:``)."""
+    start = data.find(b"\nlog:\n")
+    if start < 0:
+        return len(data) if data.endswith(b"\n") else (data.rindex(b"\n") + 1 if b"\n" in data else 0)
+    end = start + len(b"\nlog:\n")
+    while True:
+        nl = data.find(b"\n", end)
+        if nl < 0 or not data.startswith(b"- ", end):
+            return end
+        end = nl + 1
+
+
+@dataclass
+class Transcript:
+    """A transcript as read from a file."""
+
+    game: str
+    variant: str
+    data: str
+    seed: int
+    seats: list[str]
+    options: dict[str, Any]
+    log: list[dict[str, Any]]
+    result: dict[str, Any] | None = None
+    events: dict[str, Any] | None = None
+    source: str = "transcript"
+    notes: list[str] = field(default_factory=list)
+    session: dict[str, Any] | None = None
+
+    @property
+    def chance(self) -> list[ChanceRecord]:
+        return [ChanceRecord(e["chance"]["what"], list(e["chance"]["outcome"])) for e in self.log if "chance" in e]
+
+    @property
+    def finished(self) -> bool:
+        """Whether the transcript holds its ending (a game whose ending a crash cut off is
+        finished too, which only a replay tells)."""
+        return self.result is not None
+
+    def settings(self) -> dict[str, Any]:
+        """How ``arbiter play`` ran the session: the header's ``session`` and any later
+        ``session`` notes (a resumed session that changed its bots), the latest winning."""
+        out = dict(self.session or {})
+        for entry in self.log:
+            note = entry.get("note")
+            if isinstance(note, dict) and isinstance(note.get("session"), dict):
+                out.update(note["session"])
+        return out
+
+    @property
+    def move_count(self) -> int:
+        return sum(1 for e in self.log if "move" in e)
+
+    def until(self, moves: int) -> Transcript:
+        """The game as it stood after its first ``moves`` moves (with the chance they caused).
+
+        >>> t = Transcript("g", "v", "sha256:x", 1, [], {}, [{"move": {}}, {"chance": {}}, {"move": {}}])
+        >>> len(t.until(1).log), t.until(1).result
+        (2, None)
+        """
+        if not 0 <= moves <= self.move_count:
+            raise TranscriptError(f"{self.source} has only {self.move_count} moves; there is no position after {moves}")
+        if moves == self.move_count:
+            return self
+        kept: list[dict[str, Any]] = []
+        count = 0
+        for entry in self.log:
+            if "move" in entry:
+                if count == moves:
+                    break
+                count += 1
+            kept.append(entry)
+        return Transcript(self.game, self.variant, self.data, self.seed, self.seats, self.options, kept,
+                          source=self.source, notes=self.notes)
+
+
+MAX_BYTES = 256 * 1024 * 1024
+"""The largest transcript the referee reads (a whole tournament's longest game is far smaller)."""
+_RESULT_KEYS = ("winner", "reason", "text", "winners", "scores")
+
+
+def _yaml(text: str) -> Any:
+    return yamlio.load(text, yamlio.STRICT, yamlio.FAST_STRICT)  # the writer repeats no key: an edit did
+
+
+def _yaml_error(exc: yaml.YAMLError, source: str, first_line: int = 0) -> TranscriptError:
+    mark = getattr(exc, "problem_mark", None)
+    where = f" (line {first_line + mark.line + 1})" if mark else ""
+    return TranscriptError(f"{source}{where}: not valid YAML: {getattr(exc, 'problem', None) or exc}")
+
+
+def _ending_problem(doc: dict[str, Any]) -> str | None:
+    """Why a transcript's ending (``result`` and ``events``) is incomplete, if it is: a crash
+    while it was written. None when it is whole, or absent altogether."""
+    if "result" not in doc and "events" not in doc:
+        return None
+    result, events = doc.get("result"), doc.get("events")
+    if not isinstance(result, dict) or any(k not in result for k in _RESULT_KEYS):
+        return "result"
+    if not isinstance(events, dict) or not isinstance(events.get("count"), int) \
+            or not isinstance(events.get("digest"), str):
+        return "events"
+    return None
+
+
+def _not_a_cut_ending(ending: dict[Any, Any], text: str) -> str | None:
+    """Why an ending that reads as YAML cannot be the start of one the writer wrote, which a
+    crash cut short (``result`` with its keys in order, the last of them perhaps cut, then
+    ``events``); None when it can. An edited ending is refused rather than read as a crash's."""
+    keys = list(ending)
+    if keys not in (["result"], ["result", "events"], ["events"]):
+        foreign = [str(k) for k in keys if k not in ("result", "events")]
+        return (f"unexpected key {foreign[0]!r} (an ending has result, then events)" if foreign
+                else "result and events out of order")
+    result = ending.get("result")
+    if "events" in ending:
+        if "result" not in ending:
+            return "events without a result"
+        if ending["events"] is not None and (not isinstance(ending["events"], dict)  # None: "events: " cut
+                                             or set(ending["events"]) - {"count", "digest"}):
+            return f"events: expected {{count: N, digest: TEXT}}, found {ending['events']!r:.60}"
+        if not isinstance(result, dict) or any(k not in result for k in _RESULT_KEYS):
+            return "result: incomplete, though events follow it"
+    if isinstance(result, str) and _RESULT_KEYS[0].startswith(result) and "events" not in ending \
+            and text.lstrip().startswith("result:\n"):
+        return None  # "result:\n  win": cut inside the first key, which YAML reads as a text
+    if result is not None and not isinstance(result, dict):
+        return f"result: expected a mapping, found {type(result).__name__}"
+    if isinstance(result, dict) and list(result) != list(_RESULT_KEYS[:len(result)]):
+        return f"result: keys {', '.join(map(str, result))} (the writer writes {', '.join(_RESULT_KEYS)}, in order)"
+    return None
+
+
+def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str]]:
+    """Read a transcript the writer wrote but a crash cut short: the header, then the log line
+    by line up to the last whole entry; an ending that does not read whole is left out (the
+    result follows from the moves)."""
+    data = text.encode("utf-8")
+    head_end = data.find(b"\nlog:\n")
+    if head_end < 0:
+        raise TranscriptError(f"{source}: not a transcript, or cut off before its log began")
+    log_start = head_end + len(b"\nlog:\n")
+    log_end = _log_end(data)
+    try:
+        doc = _yaml(data[:head_end + 1].decode("utf-8"))
+    except yaml.YAMLError as exc:
+        raise _yaml_error(exc, source) from None
+    if not isinstance(doc, dict):
+        raise TranscriptError(f"{source}: not a transcript (expected a YAML mapping)")
+    lines = data[log_start:log_end].decode("utf-8").splitlines(keepends=True)
+    notes: list[str] = []
+    try:
+        log = _yaml("".join(lines)) or []
+    except yaml.YAMLError as exc:
+        raise _yaml_error(exc, source, data[:log_start].count(b"\n")) from None
+    rest = data[log_end:].decode("utf-8")
+    if log and _entry_problem(log[-1]) and not rest.strip():  # "- {move: {n: 4" cut mid-entry
+        log, rest = log[:-1], lines[-1] + rest
+    if rest.strip():
+        try:
+            ending = _yaml(rest)
+        except yamlio.DuplicateKey as exc:  # whole, but edited: not an ending a crash cut off
+            raise _yaml_error(exc, source, data[:log_end].count(b"\n")) from None
+        except yaml.YAMLError:
+            ending = None
+        if isinstance(ending, dict) and set(ending) <= {"result", "events"} and not _ending_problem(ending):
+            doc.update(ending)
+        elif isinstance(ending, dict) and (problem := _not_a_cut_ending(ending, rest)):
+            line = data[:log_end].count(b"\n") + 1
+            raise TranscriptError(f"{source} (line {line} on): its ending was edited, not cut off by a crash: "
+                                  f"{problem}")
+        elif rest.lstrip().startswith(("result:", "events:")) or "\n" not in rest:
+            notes.append(f"{source}: its ending was cut off; the result follows from the moves"
+                         if rest.lstrip().startswith(("result:", "events:"))
+                         else f"{source}: its last line was cut off and is ignored")
+        else:
+            raise TranscriptError(f"{source}: unexpected text after the log: {rest.strip()[:80]!r}")
+    doc["log"] = log
+    return doc, notes
+
+
+def _fast_document(text: str) -> dict[str, Any] | None:
+    """A whole transcript as the writer writes it (header, one line per log entry, an ending),
+    read with the YAML library only for a header, an ending or a log line that is not plain
+    (``read_block``, ``read_entry_line``); None for any other text, which is then read by the
+    YAML library whole. The same document as ``_yaml(text)``: a log line that is not plain is
+    a whole flow mapping on its line, and the header and the ending are read apart,
+    allowed only when their keys and ``log`` are all different and nothing indented follows
+    the log (``test_transcript_reading`` compares with the library)."""
+    cut = text.find("\nlog:\n")
+    if cut < 0 or not text.endswith("\n"):
+        return None
+    start = cut + len("\nlog:\n")
+    log = []
+    end = start
+    while text.startswith("- ", end):
+        nl = text.index("\n", end) + 1
+        line = text[end:nl]
+        entry = read_entry_line(line)
+        if entry is None:  # not plain (a quoted note): the library reads the line, whole on it
+            if not (line.startswith("- {") and line.endswith("}\n")):
+                return None
+            try:
+                alone = _yaml(line)
+            except yaml.YAMLError:
+                return None
+            if not (isinstance(alone, list) and len(alone) == 1 and isinstance(alone[0], dict)):
+                return None
+            entry = alone[0]
+        log.append(entry)
+        end = nl
+    first = next((ln for ln in text[end:].split("\n") if ln.strip() and not ln.startswith("#")), "")
+    if not log or first[:1].isspace():  # an indented line after the log would continue its last entry
+        return None
+    opening, ending = text[:cut + 1], text[end:]
+    head, rest = read_block(opening), read_block(ending) if ending.strip() else {}
+    try:
+        head = _yaml(opening) if head is None else head
+        rest = (_yaml(ending) or {}) if rest is None else rest
+    except yaml.YAMLError:
+        return None
+    if not isinstance(head, dict) or not isinstance(rest, dict) or "log" in head or "log" in rest \
+            or set(head) & set(rest):
+        return None
+    return {**head, "log": log, **rest}
+
+
+def _load_yaml(text: str, source: str) -> tuple[Any, list[str]]:
+    doc = _fast_document(text)
+    if doc is None:
+        try:
+            doc = _yaml(text)
+        except yaml.YAMLError as exc:
+            if "\nlog:\n" not in text:
+                raise _yaml_error(exc, source) from None
+            return _by_lines(text, source)
+    if isinstance(doc, dict):
+        log = doc.get("log")
+        torn_entry = not text.endswith("\n") and isinstance(log, list) and log and _entry_problem(log[-1])
+        if (torn_entry or _ending_problem(doc)) and "\nlog:\n" in text:
+            return _by_lines(text, source)  # a crash cut the last entry or the ending
+        if not text.endswith("\n") and "\n" in text and "\nlog:\n" in text:
+            return _by_lines(text, source)  # a last line cut short that still reads
+    return doc, []
+
+
+def parse(text: str, source: str = "transcript") -> Transcript:
+    """Read a transcript's text; problems are reported as ``TranscriptError`` with the source.
+    An anchor or alias is refused: the writer writes none, and one value of many copies (the
+    "billion laughs") would make writing it back or comparing it endless."""
+    try:
+        with yamlio.refusing_aliases():
+            doc, notes = _load_yaml(text, source)
+    except yamlio.AliasFound as exc:  # (read in parts, the text's own line is found by its mark)
+        token = re.search(rf"(?<![^\s\[{{,])[{'*' if exc.what == 'alias' else '&'}]{re.escape(exc.name)}(?![^\s\]}},])",
+                          text)
+        where = f" (line {text.count(chr(10), 0, token.start()) + 1})" if token else ""
+        raise TranscriptError(f"{source}{where}: the transcript holds {exc}, which arbiter never writes") from None
+    if not isinstance(doc, dict):
+        raise TranscriptError(f"{source}: not a transcript (expected a YAML mapping)")
+    if doc.get("format") != FORMAT or type(doc.get("format")) is not int:
+        raise TranscriptError(f"{source}: format {doc.get('format')!r} is not supported (this arbiter reads {FORMAT})")
+    unknown = [str(key) for key in doc if key not in KEYS]
+    if unknown:
+        raise TranscriptError(f"{source}: unknown key {unknown[0]!r} (a transcript has {', '.join(KEYS)})")
+    for key, kind in (("game", str), ("variant", str), ("data", str), ("seed", int), ("seats", list)):
+        if not isinstance(doc.get(key), kind) or isinstance(doc[key], bool):
+            raise TranscriptError(f"{source}: {key}: missing or not {kind.__name__}")
+    if not -MAX_SEED < doc["seed"] < MAX_SEED:
+        raise TranscriptError(f"{source}: seed: a number of {len(str(abs(doc['seed'])))} digits "
+                              f"(a seed has at most {len(str(MAX_SEED)) - 1})")
+    if "log" not in doc:  # (the writer writes it with the header, in one go: an edit or a cut file)
+        raise TranscriptError(f"{source}: log: missing (a transcript's header ends with 'log:'; this one was "
+                              "cut or edited before it)")
+    log = doc.get("log") or []
+    if not isinstance(log, list):
+        raise TranscriptError(f"{source}: log: expected a list")
+    for key in ("options", "result", "events", "session"):
+        if doc.get(key) is not None and not isinstance(doc[key], dict):
+            raise TranscriptError(f"{source}: {key}: expected a mapping, found {type(doc[key]).__name__}")
+    if isinstance(doc.get("events"), dict) and set(doc["events"]) - {"count", "digest"}:
+        extra = next(str(k) for k in doc["events"] if k not in ("count", "digest"))
+        raise TranscriptError(f"{source}: events: unknown key {extra!r} (events has count, digest)")
+    if isinstance(doc.get("result"), dict) and not isinstance(doc["result"].get("text", ""), str):
+        raise TranscriptError(f"{source}: result.text: expected text")
+    moves = 0
+    for i, entry in enumerate(log):
+        problem = _entry_problem(entry)
+        if problem:
+            raise TranscriptError(f"{source}: log[{i}]: {problem}")
+        if "move" in entry:
+            moves += 1
+            if entry["move"].get("n") != moves or isinstance(entry["move"].get("n"), bool):
+                raise TranscriptError(f"{source}: log[{i}]: move n: {entry['move'].get('n')!r}, but it is move "
+                                      f"{moves} of the log (moves are numbered from 1, in order)")
+    return Transcript(
+        game=doc["game"], variant=str(doc["variant"]), data=doc["data"], seed=doc["seed"],
+        seats=[str(s) for s in doc["seats"]], options=dict(doc.get("options") or {}), log=log,
+        result=doc.get("result"), events=doc.get("events"), source=source, notes=notes,
+        session=doc.get("session"),
+    )
+
+
+_ENTRY_KEYS = {"move": ("n", "seat", "text", "time"), "tick": ("time",), "chance": ("what", "outcome")}
+
+
+def _entry_problem(entry: Any) -> str | None:
+    if not isinstance(entry, dict) or len(entry) != 1:
+        return "expected one of {chance: ...}, {move: ...}, {tick: ...}, {note: ...}"
+    (kind, body), = entry.items()
+    if not isinstance(body, dict):
+        return f"{kind}: expected a mapping"
+    if kind == "chance":
+        if not isinstance(body.get("what"), str) or not isinstance(body.get("outcome"), list):
+            return "chance: needs what (text) and outcome (list)"
+    elif kind == "move" and not (isinstance(body.get("seat"), str) and isinstance(body.get("text"), str)):
+        return "move: needs seat and text"
+    elif kind not in ("chance", "move", "tick", "note"):
+        return f"unknown entry {kind!r}"
+    if kind != "note" and len(body) != len(_ENTRY_KEYS[kind]):  # the writer writes these keys and no other
+        extra = [str(k) for k in body if k not in _ENTRY_KEYS[kind]]
+        if extra:
+            return f"{kind}: unknown key {extra[0]!r} (a {kind} has {', '.join(_ENTRY_KEYS[kind])})"
+    if kind in ("move", "tick") and (problem := _time_problem(body.get("time"))):
+        return f"{kind}: {problem}"
+    return None
+
+
+def _time_problem(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
+        return f"time must be seconds (a number not below 0), found {value!r}"
+    if value > MAX_MS / 1000:
+        return f"time {value!r} is later than the clock runs ({seconds_name(MAX_MS)} seconds at most)"
+    if type(value) is float and round(value * 1000) / 1000 != value:  # what _time writes reads back exactly
+        return f"time {value!r} is finer than a millisecond (at most 3 decimals)"
+    return None
+
+
+def time_ms(value: int | float) -> int:
+    """A log entry's time (seconds, as YAML read it) in milliseconds."""
+    if type(value) is int and 0 <= value < 1_000_000_000:  # the commonest: what parse_seconds reads of "N.000"
+        return value * 1000
+    return parse_seconds(f"{value:.3f}")
+
+
+def read(path: str | Path) -> Transcript:
+    p = Path(path)
+    try:
+        data = read_bytes_capped(p, MAX_BYTES)  # a regular file only: a device or a pipe may never end
+    except FileTooLarge as exc:
+        raise TranscriptError(f"{p}: {exc.size} bytes is larger than a transcript can be "
+                              f"({MAX_BYTES // (1024 * 1024)} MiB at most)") from None
+    except OSError as exc:
+        raise TranscriptError(f"{p}: cannot read: {exc}") from None
+    return parse(_text_of(data, p), str(p))
+
+
+def _text_of(data: bytes, p: Path) -> str:
+    """A transcript's bytes as text (UTF-8). A last line a crash cut inside a character is still
+    only a torn line (its bytes decoded with a replacement mark), which the reader leaves out
+    as it leaves out any torn last line; any other byte that is not UTF-8 is refused, naming
+    its line."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        whole = data.rfind(b"\n") + 1  # the end of the last whole line
+        if exc.start >= whole:
+            return data[:whole].decode("utf-8") + data[whole:].decode("utf-8", "replace")
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise TranscriptError(f"{p}: cannot read: line {line} is not UTF-8 text "
+                              f"(byte 0x{data[exc.start]:02x}); a transcript is UTF-8") from None
