@@ -5,7 +5,14 @@ learned since it last acted (``observation``, what a language-model agent is sho
 inputs it may send now (``legal``: the ``Choices`` of the seat, see ``engine.session``), it
 returns one input, or None when it has nothing to do (real-time games only). It may also have
 ``new_game(info)`` (called once, with the game, variant, seat, seats and a seed for its own
-choices, ``agent_seed``: not the game's, which decides every secret) and ``close()``.
+choices, ``agent_seed``) and ``close()``.
+
+An agent is trusted code: it runs in the referee's process, with the referee's rights, and
+nothing keeps it to its seat's view but its own good manners. It can reach the session (the
+game's seed, every card, the other seats' hands) through the interpreter (``gc``, frames), and
+from its own seed work back to the game's (``agent_seed``). Play only agents you would let
+read the whole game; a bot you do not trust plays as an ``exec:`` program, sandboxed (another
+user, no access to the transcript or the referee's command line), in a game with a secret seed.
 
 >>> class First:
 ...     def act(self, observation, legal):
@@ -82,12 +89,20 @@ def _observation(session: Session, seat: str, events: list[Event]) -> str:
 
 
 def agent_seed(game_seed: int, seat: str) -> int:
-    """A seed for an agent's own choices: a whole number below 2**63 derived one way (SHA-256)
-    from the game's seed and the seat, so the same game gives the agent the same seed while the
-    game's seed, which decides every card and the order of every stack, stays unknown to it.
+    """A seed for an agent's own choices: a whole number below 2**63 derived from the game's
+    seed and the seat (SHA-256), so the same game gives the agent the same seed, and each seat
+    its own, whatever else runs in the process.
+
+    It hides nothing: being a function of the game's seed, it gives that seed away to whoever
+    tries the seeds a game may have (a seed typed on a command line at once, a default one,
+    below 2**31, in well under an hour) and so every card and the order of every stack. Any derivation
+    that keeps a game the same from the same seed could be so undone; and an agent, which runs
+    in the referee's process, need not even try (the module's text).
 
     >>> agent_seed(1, "p1") == agent_seed(1, "p1") != agent_seed(1, "p2")
     True
+    >>> next(seed for seed in range(10_000) if agent_seed(seed, "p1") == agent_seed(4321, "p1"))
+    4321
     """
     return int.from_bytes(hashlib.sha256(f"arbiter-agent:{game_seed}:{seat}".encode()).digest()[:8], "big") >> 1
 
