@@ -143,16 +143,42 @@ class AgentBot:
     def _call(self, fn: Any, *args: Any) -> Any:
         try:
             return fn(*args)
-        except Exception as exc:  # noqa: BLE001 - an agent's bug is its forfeit, never the referee's crash
-            raise BotFailure(f"the agent {self.name} raised {type(exc).__name__}: {str(exc)[:200]}") from None
+        except KeyboardInterrupt:  # the user's Ctrl-C: the referee's to handle
+            raise
+        except BaseException as exc:  # noqa: BLE001 - an agent's bug is its forfeit, never the referee's end
+            raise BotFailure(f"the agent {self.name} raised {described(exc)}") from None
 
     def close(self) -> None:
         closing = getattr(self.agent, "close", None)
         if callable(closing):
             try:
                 closing()
-            except Exception:  # noqa: BLE001
+            except KeyboardInterrupt:
+                raise
+            except BaseException:  # noqa: BLE001 - as _call's, and nothing is left to forfeit
                 pass
+
+
+def described(exc: BaseException) -> str:
+    """``TYPE: message`` of an exception an agent raised, the message cut to 200 characters;
+    never an exception itself (a message that cannot be made is said to be so).
+
+    Every exception but Ctrl-C's is the agent's own: ``SystemExit`` (``sys.exit()``) too, and
+    ``GeneratorExit``, which Python throws only into a generator paused at a ``yield``, never into
+    a call running as the agent's does, so one that reaches the referee the agent raised."""
+    try:
+        name = type(exc).__name__
+        try:
+            message = str(exc)[:200]
+        except KeyboardInterrupt:
+            raise
+        except BaseException as inner:  # noqa: BLE001
+            message = f"(its message cannot be shown: {type(inner).__name__} making it)"
+        return f"{name}: {message}" if message else name
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # noqa: BLE001 - a type whose name cannot be read
+        return "an exception that cannot be described"
 
 
 def load_agent(spec: str, directory: str | None = None) -> Any:
@@ -170,8 +196,10 @@ def load_agent(spec: str, directory: str | None = None) -> Any:
         module = importlib.import_module(module_name)
         cls = getattr(module, class_name)
         agent = cls()
-    except Exception as exc:  # noqa: BLE001 - whatever the import does, it is the user's code
-        raise ArbiterError(f"py:{spec}: cannot make the agent: {type(exc).__name__}: {exc}") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - whatever the import does (sys.exit too), it is the user's code
+        raise ArbiterError(f"py:{spec}: cannot make the agent: {described(exc)}") from None
     if not callable(getattr(agent, "act", None)):
         raise ArbiterError(f"py:{spec}: {class_name} has no act(observation, legal) method")
     return agent

@@ -153,3 +153,59 @@ def test_closing_the_bot_closes_its_agent_and_swallows_its_errors() -> None:
     assert agent.closed == 1
     AgentBot("p1", BadClose()).close()  # an agent's failing close is not the referee's crash
     AgentBot("p1", Last()).close()  # nor is an agent without close
+
+
+class _Unsayable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no words")
+
+
+class Raises:
+    """Raises what it is given, from ``act``, or from ``close`` too."""
+
+    def __init__(self, exc: BaseException, on_close: BaseException | None = None) -> None:
+        self.exc, self.on_close = exc, on_close
+
+    def act(self, observation: str, legal):
+        raise self.exc
+
+    def close(self) -> None:
+        if self.on_close is not None:
+            raise self.on_close
+
+
+@pytest.mark.parametrize("exc,said", [
+    (SystemExit(3), "SystemExit: 3"),
+    (GeneratorExit(), "GeneratorExit"),
+    (_Unsayable(), "_Unsayable: (its message cannot be shown: RuntimeError making it)"),
+])
+def test_an_agent_that_exits_or_cannot_say_why_forfeits_like_any_other(exc, said) -> None:
+    """``sys.exit()`` in an agent once ended the referee with the agent's status, silently, and an
+    exception whose message could not be made was a traceback: each is the agent's forfeit, its
+    reason recorded, and the game's record replays."""
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
+    bots = {"mafia": AgentBot("mafia", Raises(exc, on_close=SystemExit(4)), "Raises"), "fbi": AgentBot("fbi", Last())}
+    for _ in Match(Protocol(session), bots, None, max_moves=10).run():
+        pass
+    assert {"note": {"seat": "mafia", "forfeit": f"the agent Raises raised {said}"}} in session.entries
+    assert session.over and [m.text for m in session.moves] == ["surrender"]
+    assert tr.replay(tr.parse(tr.dump(session))).ok
+
+
+def test_ctrl_c_in_an_agent_is_the_users_not_the_agents_fault() -> None:
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
+    with pytest.raises(KeyboardInterrupt):
+        AgentBot("mafia", Raises(KeyboardInterrupt())).choose(session)
+    with pytest.raises(KeyboardInterrupt):
+        AgentBot("mafia", Raises(ValueError(), on_close=KeyboardInterrupt())).close()
+
+
+def test_an_agents_module_that_exits_as_it_is_imported_is_a_clear_error(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(tmp_path))])
+    (tmp_path / "agents_exit_x1.py").write_text("import sys\nsys.exit(4)\n", encoding="utf-8")
+    try:
+        with pytest.raises(ArbiterError) as err:
+            load_agent("agents_exit_x1:Echo", str(tmp_path))
+        assert str(err.value) == "py:agents_exit_x1:Echo: cannot make the agent: SystemExit: 4"
+    finally:
+        sys.modules.pop("agents_exit_x1", None)
