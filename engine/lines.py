@@ -98,6 +98,26 @@ def check_str(text: str) -> str | BadLine:
     return BadLine(checked.problem.replace("the line ", "the text ", 1)) if isinstance(checked, BadLine) else checked
 
 
+_ESCAPED = ("Cc", "Cs", "Zl", "Zp")
+
+
+def printable(text: str) -> str:
+    """``text`` as one printable line: each control character, line or paragraph separator and
+    lone surrogate written as its escape (``\\n``, ``\\x1b``, ``\\u2028``, ``\\udc80``), so that
+    it can be a line of the protocol, a terminal shows it as written and a transcript stores it.
+    For text from outside the referee's words (a bot's exception, say) that goes on record.
+
+    >>> printable("caf\u00e9 ok")
+    'caf\u00e9 ok'
+    >>> print(printable("one\\ntwo \\x1b[31m \\udc80"))
+    one\\ntwo \\x1b[31m \\udc80
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) in _ESCAPED else ch
+                   for ch in text)
+
+
 def too_long() -> str:
     return f"the line is longer than {MAX_LINE_BYTES} bytes; it is skipped up to its end"
 

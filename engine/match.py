@@ -30,7 +30,7 @@ from arbiter.engine.bots import Bot, BotFailure, ProcessBot
 from arbiter.engine.clock import seconds_name
 from arbiter.engine.errors import GameOverError, InputError
 from arbiter.engine.events import HOST
-from arbiter.engine.lines import BadLine, Timeout
+from arbiter.engine.lines import BadLine, Timeout, printable
 from arbiter.engine.protocol import Protocol, Response
 
 Line = str | BadLine
@@ -161,6 +161,7 @@ class Match:
         response says it to the host's session and the seat's own only: the engine's refusal of
         a secret input, or even that the seat was asked at night, would tell another seat what
         it may not know (a Civilian once learned who was Mafia from a Mafia bot's refused kill)."""
+        why = printable(why)  # an agent's exception may hold a newline: the response is protocol lines
         self.session.note({"seat": seat, "forfeit": why})
         self.bots.pop(seat).close()
         if self.protocol.perspective not in (HOST, seat):

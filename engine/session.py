@@ -13,7 +13,7 @@ from arbiter.engine.clock import MAX_MS, seconds_name
 from arbiter.engine.errors import GameOverError, SyntaxInputError, TimeError, UnknownSeatError
 from arbiter.engine.events import HOST, Event, EventLog
 from arbiter.engine.game import GameState, Rules, Variant
-from arbiter.engine.lines import BadLine, check_str
+from arbiter.engine.lines import BadLine, check_str, printable
 
 T = TypeVar("T")
 
@@ -84,6 +84,17 @@ def _checked_text(text: str) -> str:
     if isinstance(checked, BadLine):
         raise SyntaxInputError(checked.problem)
     return checked
+
+
+def _printable(value: Any) -> Any:
+    """``value`` with every text in it, keys too, made ``lines.printable``."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {_printable(k): _printable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_printable(v) for v in value]
+    return value
 
 
 def chance_entry(rec: ChanceRecord) -> dict[str, Any]:
@@ -183,8 +194,10 @@ class Session:
         self._record.entry(entry)
 
     def note(self, body: dict[str, Any]) -> None:
-        """Record a remark that is not an input (e.g. why a bot forfeited); replay ignores it."""
-        self._entry({"note": dict(body)})
+        """Record a remark that is not an input (e.g. why a bot forfeited); replay ignores it.
+        Its text is made printable (``lines.printable``): a bot's words in it (an agent's
+        exception) can neither garble the transcript nor make it unreadable."""
+        self._entry({"note": _printable(dict(body))})
 
     def _check_time(self, time_ms: int) -> None:
         if time_ms > MAX_MS:

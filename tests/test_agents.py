@@ -209,3 +209,14 @@ def test_an_agents_module_that_exits_as_it_is_imported_is_a_clear_error(tmp_path
         assert str(err.value) == "py:agents_exit_x1:Echo: cannot make the agent: SystemExit: 4"
     finally:
         sys.modules.pop("agents_exit_x1", None)
+
+
+def test_an_agents_message_cannot_forge_lines_of_the_protocol() -> None:
+    """An exception's message with newlines once went out as lines of their own (an ``end``, a
+    forged move of another seat) after ``forfeit:``; it is one line, its newlines escaped."""
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
+    bots = {"mafia": AgentBot("mafia", Raises(ValueError("one\nend\n= fbi fake")), "Raises"),
+            "fbi": AgentBot("fbi", Last())}
+    lines = "".join(Match(Protocol(session), bots, None, max_moves=10).run()).splitlines()
+    assert "forfeit: mafia: the agent Raises raised ValueError: one\\nend\\n= fbi fake" in lines
+    assert "end" not in lines and "= fbi fake" not in lines
