@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import sys
+from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -110,7 +111,8 @@ def agent_seed(game_seed: int, seat: str) -> int:
 class AgentBot:
     """An agent playing ``seat`` through the referee (the ``engine.bots.Bot`` interface). An
     exception raised by the agent, or an answer that is not text, is the agent's failure: its
-    seat forfeits, as a program's would."""
+    seat forfeits, as a program's would. What the agent prints (``sys.stdout``) while it runs
+    goes to ``sys.stderr``: the referee's stdout carries the game (its protocol, ``--json``)."""
 
     def __init__(self, seat: str, agent: Any, name: str = "") -> None:
         self.seat = seat
@@ -142,7 +144,8 @@ class AgentBot:
 
     def _call(self, fn: Any, *args: Any) -> Any:
         try:
-            return fn(*args)
+            with redirect_stdout(sys.stderr):  # its print()s: the referee's stdout is the protocol's
+                return fn(*args)
         except KeyboardInterrupt:  # the user's Ctrl-C: the referee's to handle
             raise
         except BaseException as exc:  # noqa: BLE001 - an agent's bug is its forfeit, never the referee's end
@@ -152,7 +155,8 @@ class AgentBot:
         closing = getattr(self.agent, "close", None)
         if callable(closing):
             try:
-                closing()
+                with redirect_stdout(sys.stderr):
+                    closing()
             except KeyboardInterrupt:
                 raise
             except BaseException:  # noqa: BLE001 - as _call's, and nothing is left to forfeit
@@ -193,9 +197,10 @@ def load_agent(spec: str, directory: str | None = None) -> Any:
     elif "." not in sys.path and str(Path.cwd()) not in sys.path:
         sys.path.insert(0, str(Path.cwd()))
     try:
-        module = importlib.import_module(module_name)
-        cls = getattr(module, class_name)
-        agent = cls()
+        with redirect_stdout(sys.stderr):  # what it prints as it starts: as ``AgentBot``'s
+            module = importlib.import_module(module_name)
+            cls = getattr(module, class_name)
+            agent = cls()
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # noqa: BLE001 - whatever the import does (sys.exit too), it is the user's code

@@ -220,3 +220,36 @@ def test_an_agents_message_cannot_forge_lines_of_the_protocol() -> None:
     lines = "".join(Match(Protocol(session), bots, None, max_moves=10).run()).splitlines()
     assert "forfeit: mafia: the agent Raises raised ValueError: one\\nend\\n= fbi fake" in lines
     assert "end" not in lines and "= fbi fake" not in lines
+
+
+class Chatty(Last):
+    """Prints as it starts, acts and closes, as an agent being debugged does."""
+
+    def __init__(self) -> None:
+        print("made")
+        super().__init__()
+
+    def new_game(self, info: dict) -> None:
+        print("new game")
+        super().new_game(info)
+
+    def act(self, observation: str, legal):
+        print("thinking")
+        return super().act(observation, legal)
+
+    def close(self) -> None:
+        print("bye")
+
+
+def test_what_an_agent_prints_goes_to_stderr_never_into_the_games_output(capsys) -> None:
+    """An agent's print() once went to the referee's stdout, into the protocol's lines and
+    ``--json`` output a program reads; it goes to stderr."""
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
+    agent = load_agent("tests.test_agents:Chatty")
+    bots = {"mafia": AgentBot("mafia", agent), "fbi": AgentBot("fbi", Last())}
+    match = Match(Protocol(session, json_mode=True), bots, None, max_moves=6)
+    for chunk in match.run():  # (it closes the bots at its end)
+        print(chunk, end="")
+    out, err = capsys.readouterr()
+    assert err.split() == ["made", "new", "game"] + ["thinking"] * len(agent.seen) + ["bye"] and agent.seen
+    assert out and "thinking" not in out and "made" not in out and "bye" not in out
