@@ -117,9 +117,18 @@ def _diff(path: Path, t: tr.Transcript, report: tr.ReplayReport) -> list[str]:
     """The transcript as recorded against the transcript the replay makes, as a unified diff."""
     if report.session is None:
         return []
-    recorded = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    try:  # as read: a last line cut inside a character (the reader's torn line) shows as \ufffd
+        recorded = path.read_bytes().decode("utf-8", "replace").splitlines(keepends=True)
+    except OSError as exc:  # gone or changed since it was read
+        return [f"(no diff: {path} cannot be read again: {exc.strerror or exc})\n"]
     replayed = tr.dump(report.session, t.session).splitlines(keepends=True)
-    return list(difflib.unified_diff(recorded, replayed, f"{path} (recorded)", f"{path} (replayed)", n=1))
+    lines = []
+    for line in difflib.unified_diff(recorded, replayed, f"{path} (recorded)", f"{path} (replayed)", n=1):
+        if line.endswith("\n"):
+            lines.append(line)
+        else:  # a file's last line without its newline (a cut one): said as diff says it
+            lines += [line + "\n", "\\ No newline at end of file\n"]
+    return lines
 
 
 def check_files(paths: Sequence[str | Path], *, update: bool = False, diff: bool = True,

@@ -83,6 +83,21 @@ def test_each_kind_is_reported_in_its_own_words(every_kind: Path) -> None:
                      f"ok {short}: 12 moves, unfinished (resumable)"]
 
 
+def test_a_file_cut_inside_a_character_that_does_not_replay_is_shown_as_read(tmp_path: Path) -> None:
+    """A crash can cut the last line inside a character; the reader leaves that line out. When
+    such a file also did not replay, its diff once read it again as strict UTF-8 and ended the
+    command with a traceback (UnicodeDecodeError): it shows the cut line as read, with U+FFFD."""
+    finished = tr.dump(play_random(registry.get("fbi-mafia"), "standard-3v3", seed=10))
+    tampered = re.sub(r"(\{move: \{n: 2, seat: )\w+", r"\1nobody", finished, count=1)
+    path = tmp_path / "torn.yaml"
+    path.write_bytes(tampered[: tampered.index("result:")].encode("utf-8") + "- {note: {x: caf\u00e9".encode("utf-8")[:-1])
+    found = replays.check_file(path)
+    assert found.unreadable is None and not found.ok and found.problems
+    assert found.diff[-2:] == ("-- {note: {x: caf\ufffd\n", "\\ No newline at end of file\n")
+    r = run("replay", path)
+    assert r.exit_code == 1 and r.output.endswith("\\ No newline at end of file\n"), r.output
+
+
 @pytest.mark.parametrize("workers", [2, 3, 20])
 def test_any_number_of_workers_finds_the_same_in_the_same_order(every_kind: Path, workers: int) -> None:
     paths = sorted(every_kind.iterdir())
