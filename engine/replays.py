@@ -10,7 +10,8 @@ left would take longer than ``POOL_WORTH_S`` here, since starting them costs ~40
 are checked, never what is found or in which order. A worker is a process of its own:
 ``fork``ed on Linux when the calling process runs a single thread, else ``spawn``ed. Workers
 ignore Ctrl-C: the caller decides to stop, and the files being checked are finished (a rewrite
-is whole or not at all either way).
+is whole or not at all either way). Workers die with the process that started them (on Linux): a
+replay killed outright leaves none behind.
 
 >>> import tempfile
 >>> from arbiter.engine import registry, transcript
@@ -40,6 +41,7 @@ from typing import TYPE_CHECKING
 from arbiter.engine import transcript as tr
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.files import write_whole
+from arbiter.engine.orphans import die_with_parent
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -160,7 +162,10 @@ def check_files(paths: Sequence[str | Path], *, update: bool = False, diff: bool
 
     method = _start_method()
     fork = method == "fork"
-    executor = ProcessPoolExecutor(workers, mp_context=get_context(method), initializer=_ignore_ctrl_c)
+    # a worker dies with this process (Linux), unless a thread that may end before it starts them
+    parent = os.getpid() if threading.current_thread() is threading.main_thread() else None
+    executor = ProcessPoolExecutor(workers, mp_context=get_context(method), initializer=_start_worker,
+                                   initargs=(parent,))
     try:
         chunks = [rest[i:i + CHUNK] for i in range(0, len(rest), CHUNK)]
         # the workers are forked at the first submit with Ctrl-C held back, until their initializer
@@ -196,8 +201,12 @@ def _check_chunk(paths: list[str | Path], update: bool, diff: bool) -> list[File
     return [check_file(p, update=update, diff=diff) for p in paths]
 
 
-def _ignore_ctrl_c() -> None:
-    """A worker's start: Ctrl-C ignored (then let through, if it was held back by the fork)."""
+def _start_worker(parent: int | None) -> None:
+    """A worker's start: it dies with ``parent`` (``orphans.die_with_parent``; a replay killed
+    outright once left its workers waiting for ever), and ignores Ctrl-C (then let through, if
+    it was held back by the fork)."""
+    if parent is not None:
+        die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 

@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -251,3 +252,50 @@ def test_ctrl_c_at_a_terminal_stops_the_parent_and_its_workers_without_a_traceba
     assert told, err
     reported = [line for line in [*here, *out.splitlines()] if line.startswith(("ok ", "FAIL "))]
     assert len(reported) == int(told.group(1)) < FILES  # each file it says it checked, and no more
+
+
+KILLED_MIDWAY = r'''
+import multiprocessing, sys, time
+from pathlib import Path
+from arbiter.engine import replays
+replays.POOL_WORTH_S = 0.0
+found = replays.check_files(sorted(Path(sys.argv[1]).iterdir()) * 4, workers=2)
+for _ in range(5):  # three here, then two from the workers
+    next(found)
+print(" ".join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+time.sleep(60)  # killed meanwhile
+'''
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead and not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_workers_die_with_a_replay_killed_outright(every_kind: Path) -> None:
+    """A replay killed outright (SIGKILL, the out-of-memory killer) once left its workers
+    waiting for work for ever; they die with it."""
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_MIDWAY, str(every_kind)], stdout=subprocess.PIPE,
+                            text=True, env=env)
+    assert proc.stdout is not None
+    workers = [int(pid) for pid in proc.stdout.readline().split()]
+    try:
+        assert len(workers) == 2 and all(map(alive, workers))
+        proc.kill()
+        proc.wait(timeout=30)
+        for _ in range(500):  # a bounded wait: Linux kills them at once, then they are reaped
+            if not any(map(alive, workers)):
+                break
+            time.sleep(0.01)
+        assert not any(map(alive, workers)), "workers outlived the replay that started them"
+    finally:
+        proc.kill()
+        for pid in workers:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)  # (the workers this test started, left over)
