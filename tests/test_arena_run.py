@@ -306,14 +306,14 @@ def test_a_game_played_again_replaces_what_a_crashed_run_left_of_it_and_nothing_
 
 
 PDEATHSIG = r'''
-import ctypes, signal, sys
+import ctypes, os, signal, sys
 sys.path.insert(0, sys.argv[1])
 from arbiter.engine.arena import pool
 libc = ctypes.CDLL(None, use_errno=True)
 asked = ctypes.c_int(-1)
 libc.prctl(2, ctypes.byref(asked), 0, 0, 0)  # PR_GET_PDEATHSIG
 before = asked.value
-pool._die_with_parent()
+pool.die_with_parent(os.getppid())
 libc.prctl(2, ctypes.byref(asked), 0, 0, 0)
 print(before, asked.value, int(signal.SIGKILL))
 '''

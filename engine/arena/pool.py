@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
@@ -35,6 +34,7 @@ import arbiter
 from arbiter.engine.arena.runner import Settings, Worker
 from arbiter.engine.arena.schedule import Game
 from arbiter.engine.errors import ArbiterError
+from arbiter.engine.orphans import die_with_parent
 
 STOP_GRACE_S = 5.0
 """Seconds a local worker told to stop (SIGTERM) has to end its game and its bots before it is
@@ -42,18 +42,6 @@ killed outright (SIGKILL; Linux then ends its bots' processes, ``engine.bots``).
 
 _worker: Worker | None = None
 _directory: Path | None = None
-
-
-def _die_with_parent() -> None:
-    """Ask Linux to kill this process when its parent dies (PR_SET_PDEATHSIG)."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
 
 
 _stopping = False
@@ -85,9 +73,7 @@ def _ctrl_c_held() -> Iterator[None]:
 
 def _start_worker(settings: Settings, directory: str, parent: int) -> None:
     global _worker, _directory
-    _die_with_parent()
-    if os.getppid() != parent:  # the parent died before the signal was asked for
-        os._exit(1)
+    die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):  # a Ctrl-C held since the start (_ctrl_c_held) is dropped
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
