@@ -81,6 +81,8 @@ def _report(found: FileCheck) -> str:
         lines.append(f"FAIL {found.path}: cannot write it: {found.unwritten}; the file is as it was")
     elif found.updated:
         lines.append(f"updated {found.path}: {found.moves} moves")
+    elif found.unchanged:
+        lines.append(f"unchanged {found.path}: {found.moves} moves, already as the current rules write it")
     else:
         if found.ending_written:
             state = "finished: " + found.result_text

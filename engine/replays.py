@@ -77,6 +77,8 @@ class FileCheck:
     """Whether the file has its ending (``result``); a game its moves finished may lack it."""
     updated: bool = False
     """Rewritten from the current rules (``update``)."""
+    unchanged: bool = False
+    """Left untouched by ``update``: it is already what the current rules write."""
     unwritten: str | None = None
     """Why the rewrite could not be written (the file is as it was)."""
 
@@ -87,8 +89,8 @@ class FileCheck:
 
 def check_file(path: str | Path, *, update: bool = False, diff: bool = True) -> FileCheck:
     """Read and replay the transcript at ``path``; with ``update``, rewrite it from the current
-    rules when it replays (``transcript.replay``'s ``update``); with ``diff``, show where one
-    that does not replay diverges."""
+    rules when it replays (``transcript.replay``'s ``update``) and they write it otherwise; with
+    ``diff``, show where one that does not replay diverges."""
     name = str(path)
     try:
         t = tr.read(path)
@@ -108,8 +110,14 @@ def check_file(path: str | Path, *, update: bool = False, diff: bool = True) -> 
                       result_text=text, ending_written=t.finished)
     if not update:
         return found
+    text = tr.dump(session, t.session)
     try:
-        write_whole(path, tr.dump(session, t.session))
+        if Path(path).read_bytes() == text.encode("utf-8"):
+            return replace(found, unchanged=True)  # not written again: its time and inode stay
+    except OSError:
+        pass  # written, or the reason it cannot be said, below
+    try:
+        write_whole(path, text)
     except OSError as exc:
         return replace(found, unwritten=str(exc.strerror or exc))
     return replace(found, updated=True)

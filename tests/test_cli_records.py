@@ -318,3 +318,16 @@ def test_validate_unknown_role_in_turn_order(tmp_path: Path, target: str) -> Non
     assert r.exit_code == 1, r.output
     assert re.search(rf"{re.escape(str(copy / 'modes.yaml'))}:\d+: modes\.standard-3v3\.turn_order", r.output), r.output
     assert "wizard" in r.output
+
+
+def test_replay_update_leaves_a_transcript_already_up_to_date_untouched_and_says_so(tmp_path: Path) -> None:
+    """``--update`` once said "updated" of a file the current rules write as it is, and wrote it
+    again (a new file in its place, its time changed): it leaves it as it is, and says so."""
+    t = finished_transcript(tmp_path / "t.yaml")
+    before = t.stat()
+    ru = run("replay", "--update", t)
+    assert ru.exit_code == 0, ru.output
+    assert re.fullmatch(rf"unchanged {re.escape(str(t))}: \d+ moves, already as the current rules write it\n",
+                        ru.output), ru.output
+    after = t.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
