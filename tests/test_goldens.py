@@ -21,7 +21,19 @@ from arbiter.engine.transcript import ReplayReport, Transcript, read, replay
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSCRIPTS = ROOT / "transcripts"
-FILES = sorted(TRANSCRIPTS.rglob("*.yaml"))
+
+
+@cache
+def goldens():
+    """``tools/goldens.py``, the one golden generator, loaded as a module."""
+    spec = importlib.util.spec_from_file_location("goldens", ROOT / "tools" / "goldens.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+FILES = goldens().golden_files()  # the files the tool's --check knows of, no other
 
 
 def rel(path: Path) -> str:
@@ -151,16 +163,6 @@ def test_chain_detection_counts_one_detonate_at_a_time() -> None:
 
 
 # --------------------------------------------------------------------------- the generator
-@cache
-def goldens():
-    """``tools/goldens.py``, the one golden generator, loaded as a module."""
-    spec = importlib.util.spec_from_file_location("goldens", ROOT / "tools" / "goldens.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def generator(game: str = "fbi-mafia"):
     """The generator's module of one game (``tools/golden_games/``)."""
     return goldens().GAMES[game]
@@ -189,13 +191,40 @@ def test_the_check_names_every_file_that_differs_is_missing_or_extra(tmp_path: P
     edited.write_text(edited.read_text(encoding="utf-8").replace("seed:", "seed: ", 1), encoding="utf-8")
     (out / names[1]).unlink()
     (out / "stray.yaml").write_text("{}\n", encoding="utf-8")
+    (out / "sub").mkdir()
+    (out / "sub" / "stray.yaml").write_text("{}\n", encoding="utf-8")  # this file's FILES has it too
     monkeypatch.setattr(tool, "out_of", lambda game: tmp_path / game)
     problems = tool.check(["mafia"])
     assert problems == [f"differs: {out}/{names[0]}", f"missing: {out}/{names[1]}",
-                        f"not made by the generator: {out}/stray.yaml"]
-    before = {p.name: p.read_bytes() for p in out.iterdir()}
+                        f"not made by the generator: {out}/stray.yaml",
+                        f"not made by the generator: {out}/sub/stray.yaml"]
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert tool.main(["--check", "mafia"]) == 1
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_the_check_sees_every_file_this_test_replays(tmp_path: Path, monkeypatch) -> None:
+    """``--check`` once looked at ``transcripts/GAME/*.yaml`` only, while this file replays every
+    ``*.yaml`` under ``transcripts/``: a golden in a sub-folder or in a folder of no game was
+    replayed here and passed ``--check`` unseen. Both use the tool's ``golden_files``; one outside
+    every game's folder is named (a game's own folder is ``compare``'s, above)."""
+    tool = goldens()
+    for rel in ("mafia/a.yaml", "mafia/sub/b.yaml", "other/c.yaml", "d.yaml", "mafia/notes.txt"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("{}\n", encoding="utf-8")
+    monkeypatch.setattr(tool, "TRANSCRIPTS", tmp_path)
+    assert tool.golden_files() == [tmp_path / r for r in ("d.yaml", "mafia/a.yaml", "mafia/sub/b.yaml", "other/c.yaml")]
+    assert tool.strays() == [f"not made by the generator: {tmp_path}/d.yaml",
+                             f"not made by the generator: {tmp_path}/other/c.yaml"]
+
+    class OneGame:  # its generator makes what its folder holds
+        @staticmethod
+        def generate(doc):
+            return {"a.yaml": "{}\n", "sub/b.yaml": "{}\n"}, []
+    monkeypatch.setattr(tool, "GAMES", {"mafia": OneGame})
+    monkeypatch.setattr(tool, "out_of", lambda game: tmp_path / game)
+    assert tool.check() == tool.strays()
+    assert tool.main(["--check"]) == 1
 
 
 def test_generator_covers_at_least_what_this_test_requires() -> None:

@@ -15,7 +15,9 @@ search replaces it and rewrites the recipes. After any intended rules change, on
     python tools/goldens.py --search GAME    # forget GAME's recipes and search afresh
 
 Running it twice writes identical files. Review the diff after regenerating. ``--check`` exits
-with 1 and names every stale, missing or extra file when the goldens are not what it writes.
+with 1 and names every stale, missing or extra file when the goldens are not what it writes;
+the goldens are every ``*.yaml`` under ``transcripts/`` (``golden_files``: a sub-folder's, or a
+folder's of no game, too), the files ``tests/test_goldens.py`` replays.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from arbiter.engine.files import write_whole  # noqa: E402
 from golden_games import GAMES  # noqa: E402
 
 RECIPES = Path(__file__).resolve().with_name("goldens.yaml")
+TRANSCRIPTS = ROOT / "transcripts"
 HEADER = ("# The recipes of tools/goldens.py: the golden games of each game, one section per list.\n"
           "# Written by the tool's search when a recipe broke; review them like code.\n")
 
@@ -73,8 +76,23 @@ def label_of(out: Path) -> str:
     return str(out.relative_to(ROOT)) if out.is_relative_to(ROOT) else str(out)
 
 
+def golden_files() -> list[Path]:
+    """Every golden on disk, sorted: each file ``*.yaml`` under ``transcripts/``, in a game's
+    folder, a sub-folder of one or a folder of no game (``tests/test_goldens.py`` replays these
+    files, and ``--check`` names every one the generator did not make)."""
+    return sorted(p for p in TRANSCRIPTS.rglob("*.yaml") if p.is_file())
+
+
 def on_disk(out: Path) -> dict[str, str]:
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted(out.glob("*.yaml"))}
+    """The goldens in ``out``, sub-folders included: each one's path in ``out`` -> its text."""
+    return {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8")
+            for p in sorted(out.rglob("*.yaml")) if p.is_file()}
+
+
+def strays() -> list[str]:
+    """Goldens outside every game's folder, which no generator makes or removes."""
+    return [f"not made by the generator: {label_of(p)}" for p in golden_files()
+            if p.relative_to(TRANSCRIPTS).parts[0] not in GAMES]
 
 
 def compare(files: dict[str, str], out: Path) -> list[str]:
@@ -109,19 +127,21 @@ def write(files: dict[str, str], out: Path) -> None:
 
 
 def out_of(game: str) -> Path:
-    return ROOT / "transcripts" / game
+    return TRANSCRIPTS / game
 
 
 # ------------------------------------------------------------------------------------ the command
 def check(games: list[str] | None = None) -> list[str]:
     """Regenerate ``games`` (default all) in memory: every way they differ from the files and
-    every requirement the recipes no longer meet; empty when the goldens are up to date."""
+    every requirement the recipes no longer meet; empty when the goldens are up to date. With
+    every game, a golden outside their folders is named too."""
     doc = load_recipes()
     problems = []
-    for name in games or list(GAMES):
+    games = games or list(GAMES)
+    for name in games:
         files, missing = GAMES[name].generate(doc)
         problems += [f"{name}: {m}" for m in missing] + compare(files, out_of(name))
-    return problems
+    return problems + (strays() if set(games) == set(GAMES) else [])
 
 
 def regenerate(name: str, doc: dict[str, Any], afresh: bool) -> dict[str, Any]:
@@ -168,6 +188,9 @@ def main(argv: list[str] | None = None) -> int:
     if doc != before or not RECIPES.exists():
         write_whole(RECIPES, recipes_text(doc))
         print(f"wrote {RECIPES.relative_to(ROOT)}")
+    left = strays() if set(games) == set(GAMES) else []
+    for line in left:
+        print(f"{line} (left alone: remove it, or --check fails)")
     return 0
 
 
