@@ -143,6 +143,8 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
             check_configuration(config, folder.path / CONFIG)  # refused: the folder is freed below
             if game is not None and game != config["game"]:
                 usage(f"--resume {resume}: it is a tournament of {config['game']}, not {game}")
+            t = Tournament(config)
+            pool = _pool(t, folder.path, o)  # refused (Ray): the folder is freed below, nothing in it changed
         else:
             if game is None:
                 usage("name a game (see `arbiter games`) or --resume a tournament's folder")
@@ -172,10 +174,16 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
                                        cwd=os.getcwd())
             except ArbiterError as exc:
                 usage(explain(exc))
-            folder = Folder.create(folder_for(game, o["out"]), config)
+            t = Tournament({"format": 1, **config})
+            path = folder_for(game, o["out"])
+            pool = _pool(t, path, o)  # first: a pool that cannot start (Ray) leaves no folder behind
+            try:
+                folder = Folder.create(path, config)
+            except BaseException:
+                pool.close(cancel=True)
+                raise
             config = {"format": 1, **config}
-        t = Tournament(config)
-        _play(t, folder, config, o)
+        _play(t, folder, pool, config, o)
     except ArbiterError as exc:
         fail(explain(exc))
     finally:  # however the run ends (done, refused, interrupted), the folder is free for the next
@@ -183,7 +191,7 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
             folder.unlock()
 
 
-def _play(t: Any, folder: Any, config: dict[str, Any], o: dict[str, Any]) -> None:
+def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, Any]) -> None:
     from arbiter.engine.arena import report
 
     show = sys.stdout.isatty() and not o["json_mode"]
@@ -192,7 +200,6 @@ def _play(t: Any, folder: Any, config: dict[str, Any], o: dict[str, Any]) -> Non
     if not o["json_mode"]:
         click.echo(f"# {t.rules.title}: {len(t.games)} games{note}; entrants "
                    + ", ".join(f"{e.name}={e.spec}" for e in t.entrants) + f"; results in {folder.path}", err=True)
-    pool = _pool(t, folder, o)
     bar = _Bar(show)
     try:
         outcome = t.run(folder, pool, on_progress=bar.update)
@@ -213,12 +220,15 @@ def _play(t: Any, folder: Any, config: dict[str, Any], o: dict[str, Any]) -> Non
         interrupted(f"interrupted; go on with: arbiter tournament --resume {folder.path}")
 
 
-def _pool(t: Any, folder: Any, o: dict[str, Any]) -> Any:
+def _pool(t: Any, path: Any, o: dict[str, Any]) -> Any:
+    """The run's workers, for the tournament's folder ``path`` (made before the folder is, so
+    a pool that cannot start leaves nothing behind; a local pool starts its workers with the
+    first game)."""
     from arbiter.engine.arena.pool import LocalPool, RayPool
 
     if o["ray_address"]:
         return RayPool(t.settings, o["workers"], o["ray_address"])
-    return LocalPool(t.settings, o["workers"] or os.cpu_count() or 1, folder.path)
+    return LocalPool(t.settings, o["workers"] or os.cpu_count() or 1, path)
 
 
 class _Bar:
