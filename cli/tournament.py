@@ -22,6 +22,18 @@ from arbiter.engine.arena.sprt import MAX_ELO
 from arbiter.engine.errors import ArbiterError
 
 
+def _ray_address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--ray``: an address of the forms Ray connects to (``engine.arena.pool.ray_endpoint``)."""
+    if value is not None:
+        from arbiter.engine.arena.pool import ray_endpoint
+
+        try:
+            ray_endpoint(value)
+        except ArbiterError as exc:
+            raise click.BadParameter(exc.message, param=param) from None
+    return value
+
+
 def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The options ``tournament`` and ``match`` share."""
     for option in reversed([
@@ -37,8 +49,9 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
                      "(default: arena/GAME-DATE-TIME)."),
         click.option("--resume", type=click.Path(file_okay=False, exists=True),
                      help="Go on with the tournament in this folder: play only the games it has no result for."),
-        click.option("--ray", "ray_address", metavar="ADDRESS", help="Play the games as Ray tasks on a cluster "
-                     "(an address, or auto), or on a new local Ray instance (local). Needs arbiter-referee[ray]."),
+        click.option("--ray", "ray_address", metavar="ADDRESS", callback=_ray_address,
+                     help="Play the games as Ray tasks on a cluster (HOST:PORT, ray://HOST:PORT or auto), "
+                          "or on a new local Ray instance (local). Needs arbiter-referee[ray]."),
         click.option("--seed", type=SeedType(), help="The tournament's seed: it fixes every deal (default 1)."),
         click.option("--bot-timeout", type=click.FloatRange(*BOT_TIMEOUT), callback=finite,
                      help="Seconds an exec: bot may take to answer (default 10)."),
@@ -226,7 +239,7 @@ def _pool(t: Any, path: Any, o: dict[str, Any]) -> Any:
     first game)."""
     from arbiter.engine.arena.pool import LocalPool, RayPool
 
-    if o["ray_address"]:
+    if o["ray_address"] is not None:
         return RayPool(t.settings, o["workers"], o["ray_address"])
     return LocalPool(t.settings, o["workers"] or os.cpu_count() or 1, path)
 

@@ -4,18 +4,22 @@ transcripts and the same stderr logs of its exec entrant; and a Ray pool cancell
 failure) stops the game it is running rather than wait for it. One test with Ray, so that the
 suite starts Ray once (its workers would each start their own).
 
-And, with no Ray started: a Ray pool that cannot start leaves no folder behind."""
+And, with no Ray started: ``--ray`` takes only the addresses Ray connects to (an empty one is
+no longer a silent local run), an address where nothing answers is refused at once (Ray itself
+waited minutes), and a Ray pool that cannot start leaves no folder behind."""
 
 from __future__ import annotations
 
 import os
+import socket
 import sys
+import types
 
 import pytest
 
 from arbiter.engine.arena import pool as pool_module
 from arbiter.engine.arena.entrants import Entrant
-from arbiter.engine.arena.pool import RayPool, connect_ray, source_root
+from arbiter.engine.arena.pool import RayPool, connect_ray, ray_endpoint, source_root
 from arbiter.engine.arena.results import Folder
 from arbiter.engine.arena.tournament import Tournament, configuration
 
@@ -62,6 +66,56 @@ def test_ray_writes_the_files_local_workers_write_and_stops_a_game_when_cancelle
 
 
 MATCH = ("match", "mafia", "--players", "6", "a=random", "b=random", "--games", "2")
+
+
+def test_ray_takes_only_the_addresses_ray_connects_to(tmp_path):
+    """``--ray ""`` once played the games locally without a word; text that is no address is
+    refused as a usage error, before anything is made."""
+    assert ray_endpoint("127.0.0.1:6379") == ("127.0.0.1", 6379)
+    assert ray_endpoint("ray://head.example:10001") == ("head.example", 10001)
+    assert ray_endpoint("[::1]:6379") == ("::1", 6379)
+    assert ray_endpoint("local") is None and ray_endpoint("auto") is None
+    for bad in ("", " ", "head", "head:", ":6379", "head:0", "head:65536", "head:63x", "http://head:1",
+                "ray://", "ray://head:1/x", "head name:1"):
+        r = run(*MATCH, "--out", tmp_path / "t", "--ray", bad)
+        assert r.exit_code == 2, (bad, r.output)
+        assert f"Invalid value for '--ray': {bad!r} is not a Ray address; give HOST:PORT" in r.output, r.output
+        assert not (tmp_path / "t").exists()
+
+
+@pytest.fixture
+def closed_port():
+    """A port of this machine where a connection is refused: bound, so no other process takes
+    it meanwhile, but not listening."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        yield s.getsockname()[1]
+
+
+@pytest.fixture
+def ray_never_asked(monkeypatch):
+    """Ray as ``connect_ray`` imports it, failing the test if it is asked to connect (the real
+    one, given an address where nothing answers, waits many minutes)."""
+    def init(**kw):
+        raise AssertionError(f"Ray was asked to connect: {kw}")
+
+    monkeypatch.setitem(sys.modules, "ray", types.SimpleNamespace(is_initialized=lambda: False, init=init))
+
+
+def test_an_address_where_nothing_answers_is_refused_at_once_and_nothing_is_made(tmp_path, closed_port,
+                                                                                   ray_never_asked, monkeypatch):
+    """Ray waited more than ten minutes for an address where nothing answers (then took half a
+    minute to let Ctrl-C through), the tournament's folder made meanwhile."""
+    address = f"127.0.0.1:{closed_port}"
+    r = run(*MATCH, "--out", tmp_path / "t", "--ray", address)
+    assert r.exit_code == 1, r.output
+    assert f"Error: cannot reach Ray at {address}: " in r.output, r.output
+    assert "check that the cluster's head is running there" in r.output
+    assert not (tmp_path / "t").exists()
+    monkeypatch.setenv("RAY_ADDRESS", address)  # where auto goes, when it is set
+    r = run(*MATCH, "--out", tmp_path / "t", "--ray", "auto")
+    assert r.exit_code == 1 and f"cannot reach Ray at {address}: " in r.output, r.output
+    assert not (tmp_path / "t").exists()
 
 
 def test_a_ray_pool_that_cannot_start_leaves_no_folder_behind(tmp_path, monkeypatch):

@@ -11,16 +11,19 @@ so a bot process never serves two games at once, and keeps its idle bots between
   the main process even when that is killed outright (Linux's parent-death signal), so no
   worker of a killed run goes on writing a transcript that a resumed run is replaying.
 - ``RayPool``: ``W`` Ray actors (one CPU each) on an existing cluster (``address``: an address
-  or ``auto``) or on a local instance started for the run (``local``). Workers write each
-  game's files to a temporary folder and return them, and the main process writes them, so the
-  tournament's folder need not be shared with the cluster and the files are the same as local
-  workers'. ``ray`` is imported here only, when a Ray pool is made.
+  or ``auto``) or on a local instance started for the run (``local``). An address is checked
+  before Ray is asked (``ray_endpoint``: its form; then that something answers there within
+  ``RAY_REACH_S``): Ray itself waits many minutes for an address where nothing answers. Workers
+  write each game's files to a temporary folder and return them, and the main process writes
+  them, so the tournament's folder need not be shared with the cluster and the files are the
+  same as local workers'. ``ray`` is imported here only, when a Ray pool is made.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import socket
 import threading
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
@@ -154,14 +157,66 @@ def source_root() -> str:
     return str(Path(arbiter.__file__).resolve().parents[1])
 
 
+RAY_REACH_S = 3.0
+"""Seconds a Ray cluster's address has to answer (a TCP connection) before it is refused."""
+
+RAY_ADDRESSES = ("HOST:PORT (the cluster's head, port 6379 unless it was started with another), "
+                 "ray://HOST:PORT (Ray Client, port 10001 by default), auto (the cluster this machine "
+                 "belongs to, or RAY_ADDRESS) or local (a new Ray instance on this machine)")
+
+
+def ray_endpoint(address: str) -> tuple[str, int] | None:
+    """The host and port ``--ray address`` connects to (``HOST:PORT``, ``ray://HOST:PORT``, an
+    IPv6 host in brackets), or None for ``local`` and ``auto`` (Ray finds the cluster). Any
+    other text (an empty one too) is refused (``ArbiterError``) saying what is allowed.
+
+    >>> ray_endpoint("10.0.0.5:6379"), ray_endpoint("ray://[::1]:10001"), ray_endpoint("auto")
+    (('10.0.0.5', 6379), ('::1', 10001), None)
+    """
+    if address in ("local", "auto"):
+        return None
+    rest = address[len("ray://"):] if address.startswith("ray://") else address
+    host, _, port = rest.rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if not host or any(c.isspace() or c in "/[]@" for c in host) or not (port.isascii() and port.isdigit()) \
+            or not 0 < int(port) < 65536:
+        raise ArbiterError(f"{address!r} is not a Ray address; give {RAY_ADDRESSES}")
+    return host, int(port)
+
+
+def check_reachable(address: str, endpoint: tuple[str, int]) -> None:
+    """Refuse (``ArbiterError``) a Ray address where nothing answers within ``RAY_REACH_S``."""
+    host, port = endpoint
+    try:
+        with socket.create_connection((host, port), timeout=RAY_REACH_S):
+            pass
+    except OSError as exc:
+        why = f"no answer within {RAY_REACH_S:g} s" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
+        raise ArbiterError(f"cannot reach Ray at {address}: {why}; check that the cluster's head is running "
+                           f"there (`ray status` on it) and that {host}:{port} is its address and port "
+                           "(6379 by default; ray://HOST:10001 for Ray Client), reachable from this machine") from None
+
+
 def connect_ray(address: str, cpus: int | None = None) -> Any:
     """Ray, connected: to ``address`` (``auto``: the cluster this machine belongs to) or to a
-    new local instance (``local``, with ``cpus`` CPUs). Reuses a connection already made."""
+    new local instance (``local``, with ``cpus`` CPUs). Reuses a connection already made. An
+    address is first checked (``ray_endpoint``, ``check_reachable``; with ``auto``, the one
+    in ``RAY_ADDRESS`` if that is set, as Ray takes it)."""
+    target, endpoint = address, ray_endpoint(address)
+    if address == "auto" and os.environ.get("RAY_ADDRESS"):
+        target = os.environ["RAY_ADDRESS"]
+        try:
+            endpoint = ray_endpoint(target)
+        except ArbiterError:  # a form Ray knows and this check does not: Ray's to judge
+            endpoint = None
     try:
         import ray
     except ImportError:
         raise ArbiterError("--ray needs Ray: pip install 'arbiter-referee[ray]' (or pip install ray)") from None
     if not ray.is_initialized():
+        if endpoint is not None:
+            check_reachable(target, endpoint)
         env = {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in (source_root(), os.environ.get("PYTHONPATH")) if p)}}
         try:
             if address == "local":
