@@ -32,10 +32,11 @@ from pathlib import Path
 from typing import BinaryIO
 
 
-def write_whole(path: str | Path, text: str, *, replace: bool = True) -> None:
-    """Write ``text`` (UTF-8, line ends as they are) to ``path`` whole (see the module's text).
-    With ``replace=False`` never over a file that exists: ``FileExistsError``, and nothing
-    written. ``OSError`` as the system raises it (the target as it was)."""
+def write_whole(path: str | Path, text: str | bytes, *, replace: bool = True) -> None:
+    """Write ``text`` (UTF-8, line ends as they are; ``bytes`` as they are) to ``path`` whole
+    (see the module's text). With ``replace=False`` never over a file that exists:
+    ``FileExistsError``, and nothing written. ``OSError`` as the system raises it (the target
+    as it was)."""
     path = Path(path)
     if not replace and os.path.lexists(path):
         raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
@@ -43,7 +44,7 @@ def write_whole(path: str | Path, text: str, *, replace: bool = True) -> None:
         raise OSError(errno.EINVAL, "not a regular file", str(path))
     if os.path.islink(path):  # the file it leads to is rewritten; the link stays
         path = Path(os.path.realpath(path))
-    data = text.encode("utf-8")
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
     try:
         mode: int | None = stat.S_IMODE(os.stat(path).st_mode) if replace else None
     except FileNotFoundError:

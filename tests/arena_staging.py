@@ -43,5 +43,23 @@ def without_time(records: list[dict]) -> list[dict]:
     return [{k: v for k, v in r.items() if k != "time"} for r in records]
 
 
-def transcripts(directory: Path) -> dict[str, str]:
-    return {p.name: p.read_text() for p in sorted((directory / "transcripts").iterdir())}
+def transcripts(directory: Path) -> dict[str, bytes]:
+    """Every file of the tournament's ``transcripts/``, byte for byte."""
+    return {p.name: p.read_bytes() for p in sorted((directory / "transcripts").iterdir())}
+
+
+STDERR_BYTES = b"crlf\r\nnot utf-8: \xff\xfe\xc3(\nlone\rcarriage return\r"
+"""What ``noisy_bot`` writes on stderr: line ends of Windows, bytes that are not UTF-8, and
+carriage returns alone (a text reader would change all three)."""
+
+
+def noisy_bot(tmp_path: Path) -> str:
+    """An ``exec:`` command: ``docs/examples/random_bot.py`` that first writes ``STDERR_BYTES``
+    on its stderr."""
+    from tests.hostile import EXAMPLE, script
+
+    return script(tmp_path, "noisy_bot", f"""
+import os, sys
+os.write(2, {STDERR_BYTES!r})
+os.execv(sys.executable, [sys.executable, {str(EXAMPLE)!r}, "4"])
+""")

@@ -1,12 +1,14 @@
 """A small tournament on a local Ray instance (started once for this module) writes exactly the
 files local workers write: the same records (but for the time each game took), the same
-transcripts and the same stderr logs of its exec entrant; and a Ray pool cancelled (Ctrl-C, a
-failure) stops the game it is running rather than wait for it. One test with Ray, so that the
-suite starts Ray once (its workers would each start their own).
+transcripts and the same stderr logs of its exec entrant, byte for byte (CRLF line ends, a lone
+carriage return, bytes that are not UTF-8); and a Ray pool cancelled (Ctrl-C, a failure) stops
+the game it is running rather than wait for it. One test with Ray, so that the suite starts Ray
+once (its workers would each start their own).
 
-And, with no Ray started: ``--ray`` takes only the addresses Ray connects to (an empty one is
-no longer a silent local run), an address where nothing answers is refused at once (Ray itself
-waited minutes), and a Ray pool that cannot start leaves no folder behind."""
+And, with no Ray started: the files a worker returns are written byte for byte; ``--ray`` takes
+only the addresses Ray connects to (an empty one is no longer a silent local run), an address
+where nothing answers is refused at once (Ray itself waited minutes), and a Ray pool that cannot
+start leaves no folder behind."""
 
 from __future__ import annotations
 
@@ -23,12 +25,10 @@ from arbiter.engine.arena.pool import RayPool, connect_ray, ray_endpoint, source
 from arbiter.engine.arena.results import Folder
 from arbiter.engine.arena.tournament import Tournament, configuration
 
-from tests.helpers import REPO, run
+from tests.helpers import run
 from tests.hostile import kill_group, pid_named_in, within
-from tests.arena_staging import play, stuck_tournament, transcripts, without_time
+from tests.arena_staging import STDERR_BYTES, noisy_bot, play, stuck_tournament, transcripts, without_time
 
-ENTRANTS = [Entrant("rnd", "random"), Entrant("sleuth", "sleuth"),
-            Entrant("example", f"exec:{sys.executable} {REPO / 'docs' / 'examples' / 'random_bot.py'} 4")]
 
 
 @pytest.fixture(scope="module")
@@ -42,15 +42,17 @@ def test_ray_writes_the_files_local_workers_write_and_stops_a_game_when_cancelle
     # the local instance is ours, made with the runtime environment that puts this tree first
     env_vars = ray.get_runtime_context().runtime_env.get("env_vars", {})
     assert env_vars.get("PYTHONPATH", "").split(os.pathsep)[0] == source_root()
-    _, local = play(tmp_path / "local", 1, entrants=ENTRANTS, games=3)
-    config = configuration("mafia", ENTRANTS, 3, players=6, cwd=str(tmp_path))
+    entrants = [Entrant("rnd", "random"), Entrant("sleuth", "sleuth"), Entrant("noisy", f"exec:{noisy_bot(tmp_path)}")]
+    _, local = play(tmp_path / "local", 1, entrants=entrants, games=3)
+    config = configuration("mafia", entrants, 3, players=6, cwd=str(tmp_path))
     folder = Folder.create(tmp_path / "ray", config)
     t = Tournament({"format": 1, **config})
     outcome = t.run(folder, RayPool(t.settings, 2, "local"))
     folder.unlock()
     assert len(local) == 3 and without_time(outcome.records) == without_time(local)
     assert transcripts(tmp_path / "ray") == transcripts(tmp_path / "local")
-    assert any(name.endswith(".stderr.log") for name in transcripts(tmp_path / "ray"))
+    logs = [data for name, data in transcripts(tmp_path / "ray").items() if name.endswith(".stderr.log")]
+    assert logs and all(data.startswith(STDERR_BYTES) for data in logs)  # byte for byte, not as text
     assert (tmp_path / "ray" / "results.jsonl").read_text().count("\n") == 3
     # cancelled while a bot is stuck (a time-out of two minutes): the pool neither waits for the
     # game nor asks the busy actor to close; it kills the actor (whose bot then sees its input close)
@@ -66,6 +68,32 @@ def test_ray_writes_the_files_local_workers_write_and_stops_a_game_when_cancelle
 
 
 MATCH = ("match", "mafia", "--players", "6", "a=random", "b=random", "--games", "2")
+
+
+def test_a_worker_without_the_folder_returns_its_files_byte_for_byte(tmp_path):
+    """A Ray worker returns its game's files for the main process to write; they went as text
+    (read with errors replaced and universal newlines), so an exec bot's stderr log with CRLF
+    line ends, bytes that are not UTF-8 or a lone carriage return differed from the one a local
+    worker writes. Both paths of one game, without Ray: the same bytes in every file."""
+    from arbiter.engine.arena.runner import Worker
+
+    entrants = [Entrant("noisy", f"exec:{noisy_bot(tmp_path)}"), Entrant("rnd", "random")]
+    config = configuration("mafia", entrants, 2, players=6, cwd=str(tmp_path))
+    t = Tournament({"format": 1, **config})
+    (game, *_) = t.games
+    local = Folder.create(tmp_path / "local", config)
+    returned = Folder.create(tmp_path / "returned", config)
+    try:
+        Worker(t.settings).play(game, local.path)
+        record = Worker(t.settings).play(game, None)
+        returned.write_files(record["files"])
+    finally:
+        local.unlock()
+        returned.unlock()
+    files = transcripts(tmp_path / "local")
+    logs = [name for name in files if name.endswith(".stderr.log")]
+    assert logs and all(files[name].startswith(STDERR_BYTES) for name in logs)
+    assert transcripts(tmp_path / "returned") == files
 
 
 def test_ray_takes_only_the_addresses_ray_connects_to(tmp_path):

@@ -147,12 +147,12 @@ class Folder:
     def writer(self) -> ResultsWriter:
         return ResultsWriter(self.path / RESULTS)
 
-    def write_files(self, files: dict[str, str]) -> None:
-        """Files a worker returned (Ray): written whole into ``transcripts/``."""
-        for name, text in files.items():
+    def write_files(self, files: dict[str, bytes]) -> None:
+        """Files a worker returned (Ray): written whole into ``transcripts/``, byte for byte."""
+        for name, data in files.items():
             if "/" in name or name.startswith("."):
                 raise FolderError(f"a worker returned a file with a bad name: {name!r}")
-            write_whole(self.transcripts / name, text)
+            write_whole(self.transcripts / name, data)
 
 
 def _leftovers(p: Path) -> list[Path] | None:

@@ -13,8 +13,8 @@ instead of a new process; a worker plays one game at a time, so a bot process ne
 games at once.
 
 When no ``directory`` is given (Ray, where the tournament's folder may be on another machine),
-the files are written to a temporary folder and returned in the record (``files``) for the main
-process to write.
+the files are written to a temporary folder and returned in the record (``files``: name ->
+bytes) for the main process to write, byte for byte what a local worker writes.
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ class Worker:
         finally:
             files = {}
             if temporary is not None:
-                files = {p.name: p.read_text(encoding="utf-8", errors="replace") for p in sorted(base.iterdir())}
+                files = {p.name: p.read_bytes() for p in sorted(base.iterdir())}  # bytes: a bot's log is its own
                 shutil.rmtree(temporary, ignore_errors=True)
         record["time"] = round(time.perf_counter() - start, 4)
         if temporary is not None:
