@@ -9,7 +9,9 @@ so a bot process never serves two games at once, and keeps its idle bots between
   ignores Ctrl-C from its first instant (the main process decides what to stop), ends its
   game's bots when it is told to stop (SIGTERM) and then plays no other game, and dies with
   the main process even when that is killed outright (Linux's parent-death signal), so no
-  worker of a killed run goes on writing a transcript that a resumed run is replaying.
+  worker of a killed run goes on writing a transcript that a resumed run is replaying. A stop
+  that comes while the worker starts a bot's process waits until that process has started (an
+  exit raised inside Python's fork hooks is printed as "Exception ignored" and lost).
 - ``RayPool``: ``W`` Ray actors (one CPU each) on an existing cluster (``address``: an address
   or ``auto``) or on a local instance started for the run (``local``). An address is checked
   before Ray is asked (``ray_endpoint``: its form; then that something answers there within
@@ -24,6 +26,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import subprocess
 import threading
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
@@ -31,11 +34,13 @@ from concurrent.futures import wait as wait_futures
 from contextlib import contextmanager
 from multiprocessing import get_context
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import arbiter
 from arbiter.engine.arena.runner import Settings, Worker
 from arbiter.engine.arena.schedule import Game
+from arbiter.engine.bots import ProcessBot
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.orphans import die_with_parent
 
@@ -50,11 +55,35 @@ _directory: Path | None = None
 _stopping = False
 """This worker was told to stop (SIGTERM): it plays no other game."""
 
+STOP_RETRY_S = 0.005
+"""Seconds after which a stop that came while the worker was starting a process is tried again."""
 
-def _stop(signum: int, frame: Any) -> None:
+_STARTING = {subprocess.Popen.__init__.__code__, ProcessBot.__init__.__code__}
+
+
+def _starting_a_process(frame: FrameType | None) -> bool:
+    """Whether ``frame`` (where a signal came) is inside the start of a process (a bot): an
+    exception raised there is lost in Python's fork hooks (``os.register_at_fork``: logging's,
+    say), which print it as "Exception ignored" and go on, or leaves a started bot without the
+    handle that ends it."""
+    while frame is not None:
+        if frame.f_code in _STARTING:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM (and SIGALRM, its retry): end the game at once, its bots closed on the way out;
+    when the signal came as a process starts, a moment later (``STOP_RETRY_S``), once it has."""
     global _stopping
+    if signum == signal.SIGALRM and not _stopping:
+        return
     _stopping = True
-    raise SystemExit(128 + signum)  # unwinds the game: its bots are closed on the way out
+    if _starting_a_process(frame):
+        signal.setitimer(signal.ITIMER_REAL, STOP_RETRY_S)
+        return
+    raise SystemExit(128 + signal.SIGTERM)
 
 
 @contextmanager
@@ -74,17 +103,25 @@ def _ctrl_c_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
+def _stop_when_told() -> None:
+    """From now on SIGTERM stops this worker's game (``_stop``). Set as the last step of its
+    start-up: an exit raised by ``_stop`` in the middle of it was logged by the executor as a
+    traceback ("Exception in initializer")."""
+    signal.signal(signal.SIGALRM, _stop)
+    signal.signal(signal.SIGTERM, _stop)
+
+
 def _start_worker(settings: Settings, directory: str, parent: int) -> None:
     global _worker, _directory
     die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):  # a Ctrl-C held since the start (_ctrl_c_held) is dropped
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    signal.signal(signal.SIGTERM, _stop)
     if settings.cwd and os.path.isdir(settings.cwd):
         os.chdir(settings.cwd)
     _worker = Worker(settings)
     _directory = Path(directory)
+    _stop_when_told()  # last: until here SIGTERM ends the worker outright (it has nothing to unwind)
 
 
 def _play(game: Game) -> dict[str, Any]:
