@@ -19,7 +19,7 @@ from arbiter.engine.arena.entrants import Entrant
 from arbiter.engine.arena.results import Folder, FolderError, read_results
 from arbiter.engine.arena.schedule import MAX_GAMES, Setup, schedule
 from arbiter.engine.arena.sprt import MAX_ELO, Sprt
-from arbiter.engine.arena.tournament import configuration
+from arbiter.engine.arena.tournament import Tournament, configuration
 from arbiter.engine.errors import ArbiterError
 
 from tests.helpers import run
@@ -244,8 +244,9 @@ def test_a_record_of_a_game_outside_the_schedule_is_refused_naming_its_line(play
             in r.output), r.output
     assert "games recorded" not in r.output
     assert snapshot(folder) == before
+    t = Tournament(json.loads((folder / "tournament.json").read_text()))
     with pytest.raises(FolderError, match=f"line {number} records game {game}"):
-        read_results(path, 4)
+        read_results(path, t.games, t.config["seed"])
     assert len(read_results(path)[0]) == 5  # without the schedule's size: every record, as before
 
 
@@ -263,3 +264,92 @@ def test_a_whole_last_line_that_is_no_record_is_refused_and_a_garbled_one_cut(pl
     assert snapshot(folder) == before
     path.write_text(whole + '{"game": 3, "wi\x00\x00\n')
     assert read_results(path)[1] == len(whole.encode())  # the garbled line is left out
+
+
+# -- a results line of the wrong shape, or of another tournament ------------------------------------
+
+
+def _rec(key, value):
+    def edit(record):
+        record[key] = value
+        return record
+    return edit
+
+
+def _outcome(seat, value):
+    def edit(record):
+        record["outcome"][seat] = value
+        return record
+    return edit
+
+
+RECORD_EDITS = [
+    (lambda r: {"game": 1}, '"deal" is missing'),
+    (_rec("seats", 5), '"seats" is 5, but this tournament\'s game 1 has {"p1": "b"'),
+    (_rec("tournament_seed", 2), '"tournament_seed" is 2, but this tournament\'s game 1 has 1 (a record of another '
+                                 'tournament?)'),
+    (_rec("seed", 12345), '"seed" is 12345, but this tournament\'s game 1 has'),
+    (_rec("rotation", True), '"rotation" is true, but this tournament\'s game 1 has 1'),
+    (_rec("game", 0), '"rotation" is 1, but this tournament\'s game 0 has 0'),
+    (_rec("variant", "8-players"), '"variant" is "8-players", but this tournament\'s game 1 has "6-players"'),
+    (_rec("extra", 1), '"extra" is not a key of a game\'s record'),
+    (_rec("finished", "yes"), '"finished" is true or false, not "yes"'),
+    (_rec("result", None), '"result" of a finished game is {"winner": NAME or null'),
+    (_outcome("p1", "maybe"), '"outcome" of p1 is "maybe", but the result says'),
+    (_rec("outcome", {}), '"outcome" gives each seat of the game (p1, p2, p3, p4, p5, p6) its outcome, not {}'),
+    (_rec("sides", ["town"]), '"sides" gives each seat of the game (p1, p2, p3, p4, p5, p6) a name, not ["town"]'),
+    (_rec("roles", {"p1": 3}), '"roles" gives each seat of the game'),
+    (_rec("forfeits", [{"seat": "p1"}]), '"forfeits" is [{"seat": SEAT, "entrant": NAME, "kind": KIND, "reason": '
+                                         'TEXT}, ...], not {"seat": "p1"} in it'),
+    (_rec("forfeits", [{"seat": "p1", "entrant": "a", "kind": "timeout", "reason": "x"}]),
+     '"forfeits" names \'a\' on seat \'p1\', which the game does not have it on'),
+    (_rec("moves", -1), '"moves" is a whole number from 0 up, not -1'),
+    (_rec("time", float("nan")), '"time" is the seconds the game took, from 0 up, not NaN'),
+    (_rec("transcript", "transcripts/game-00000.yaml"), '"transcript" is "transcripts/game-00000.yaml", but this '
+                                                        'tournament\'s game 1 has "transcripts/game-00001.yaml"'),
+]
+
+
+@pytest.mark.parametrize("edit, words", RECORD_EDITS, ids=[f"{w.split()[0].strip(chr(34))}-{i}"
+                                                           for i, (_, w) in enumerate(RECORD_EDITS)])
+@pytest.mark.parametrize("last", [False, True], ids=["inside", "last"])
+def test_a_results_line_that_is_no_record_of_this_tournament_is_refused_naming_the_line(played, tmp_path, edit,
+                                                                                        words, last):
+    """Every line is checked against the schedule's game of its number: one of the wrong shape
+    (a stub, a key of another type, an outcome no game gives) or of another tournament is
+    refused naming the file, the line and what is wrong, before any game; nothing changes."""
+    folder = copy_of(played, tmp_path)
+    path = folder / "results.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    edited = json.dumps(edit(json.loads(lines[1]))) + "\n"
+    if last:
+        lines.append(edited)
+    else:
+        lines[1] = edited
+    path.write_text("".join(lines))
+    number = len(lines) if last else 2
+    before = snapshot(folder)
+    r = run("tournament", "--resume", folder, "--workers", "1")
+    assert r.exit_code == 1, r.output
+    game = json.loads(edited)["game"]
+    assert f"{path}: line {number} is not a record of this tournament's game {game}: {words}" in r.output, r.output
+    assert "games recorded" not in r.output
+    assert snapshot(folder) == before
+    assert_free(folder)
+
+
+def test_a_record_of_another_tournament_with_the_same_games_is_refused(played, tmp_path):
+    """A results file of the same match played with another --seed: every key is of the right
+    type, but the deals are not this tournament's."""
+    other = tmp_path / "other"
+    r = run(*MATCH, "--games", "4", "--seed", "2", "--out", other)
+    assert r.exit_code == 0, r.output
+    folder = copy_of(played, tmp_path)
+    lines = (folder / "results.jsonl").read_text().splitlines(keepends=True)
+    lines[2] = (other / "results.jsonl").read_text().splitlines(keepends=True)[2]
+    (folder / "results.jsonl").write_text("".join(lines))
+    before = snapshot(folder)
+    r = run("tournament", "--resume", folder, "--workers", "1")
+    assert r.exit_code == 1, r.output
+    assert "line 3 is not a record of this tournament's game 2: \"tournament_seed\" is 2, but" in r.output, r.output
+    assert snapshot(folder) == before

@@ -73,6 +73,17 @@ def rec(game, seats, sides, won, **extra):
             "outcome": {s: "won" if s in won else "lost" for s in seats}, "forfeits": [], **extra}
 
 
+def whole_rec(t, g, won):
+    """The record a worker writes of ``t``'s finished game ``g``, ``won`` its winning seats
+    (every key: a resumed run checks each line against its game)."""
+    sides = {s: s for s in g.seats}
+    return {"deal": g.deal, "rotation": g.rotation, "tournament_seed": t.config["seed"], "seed": g.seed,
+            "variant": g.variant, "options": g.options, "result": {"winner": None, "reason": "r", "text": "t",
+                                                                   "winners": sorted(won)},
+            "names": {}, "moves": 1, "error": None, "transcript": f"transcripts/game-{g.index:05d}.yaml", "time": 0.1,
+            **rec(g.index, g.assignment, sides, won)}
+
+
 DUEL = {"m": "mafia", "f": "fbi"}
 RECORDS = [
     rec(0, {"m": "A", "f": "B"}, DUEL, {"m"}),
@@ -572,7 +583,7 @@ def test_a_resumed_run_plays_on_exactly_when_its_sprt_is_undecided(tmp_path: Pat
     writer = folder.writer()
     for g in t.games[:40]:  # A always wins (decided: H1), or the first seat always does (every block drawn)
         winner = ("mafia" if g.entrants[0] == "A" else "fbi") if decided else "mafia"
-        writer.append(rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"}, {winner}))
+        writer.append(whole_rec(t, g, {winner}))
     writer.close()
     pool = _Submissions()
     outcome = t.run(folder, pool)

@@ -12,7 +12,8 @@ before the next game is recorded, so a crash, Ctrl-C or ``kill -9`` loses at mos
 written. Reading it back, a last line without its newline (or that does not read as JSON) is
 a torn write and is ignored (and cut off before anything is appended); a game is played again
 by a resumed run exactly when it has no whole line. A whole line of a game the schedule does not
-have is a file changed by hand, and refused like any other line that is not a game's record.
+have, or that is not a record of this tournament's game of its number (``engine.arena.record``),
+is a file changed by hand, and refused like any other line that is not a game's record.
 
 A run killed as it makes the folder, before ``tournament.json`` is written, leaves at most
 ``.lock``, an empty ``transcripts/`` and the configuration's temporary file (``engine.files``):
@@ -28,8 +29,11 @@ import fcntl
 import json
 import os
 from pathlib import Path
+from collections.abc import Sequence
 from typing import IO, Any
 
+from arbiter.engine.arena.record import check_record
+from arbiter.engine.arena.schedule import Game
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.files import write_whole
 
@@ -138,10 +142,12 @@ class Folder:
             self._lock.close()
             self._lock = None
 
-    def read_results(self, games: int | None = None) -> list[dict[str, Any]]:
+    def read_results(self, games: Sequence[Game] | None = None, tournament_seed: int | None = None
+                     ) -> list[dict[str, Any]]:
         """The recorded games, each once (the first line of a game wins), a torn last line left
-        out; with ``games``, the number the schedule has, a record of any other game is refused."""
-        records, _ = read_results(self.path / RESULTS, games)
+        out; with ``games``, the schedule of the tournament of ``tournament_seed``, every record
+        is checked against its game (``engine.arena.record``) and one that does not fit refused."""
+        records, _ = read_results(self.path / RESULTS, games, tournament_seed)
         return records
 
     def writer(self) -> ResultsWriter:
@@ -205,17 +211,22 @@ class _NotARecord(ValueError):
     """A line of the results file that reads as JSON but is not a game's record."""
 
 
-def read_results(path: Path, games: int | None = None) -> tuple[list[dict[str, Any]], int]:
+def read_results(path: Path, games: Sequence[Game] | None = None, tournament_seed: int | None = None
+                 ) -> tuple[list[dict[str, Any]], int]:
     """The records of a results file and the offset after its last whole line; with ``games``
-    (the number the schedule has), a whole line of a game outside ``0 .. games - 1`` is refused."""
+    (the schedule, game ``i`` at ``games[i]``) and ``tournament_seed``, a whole line of a game
+    the schedule does not have is refused, and so is one that is not a record of this
+    tournament's game of its number (``engine.arena.record.check_record``): the file, the
+    line and what is wrong in it."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         return [], 0
     records: list[dict[str, Any]] = []
     seen: set[int] = set()
-    offset = 0
+    offset = number = 0
     while offset < len(data):
+        number += 1  # the line's number
         end = data.find(b"\n", offset)
         if end < 0:
             break  # a torn last line: ignored
@@ -229,13 +240,18 @@ def read_results(path: Path, games: int | None = None) -> tuple[list[dict[str, A
             garbled = not isinstance(exc, _NotARecord)  # a whole JSON value is no crash's doing
             if garbled and data.find(b"\n", end + 1) < 0 and not data[end + 1:].strip():
                 break  # the last line, garbled by a crash mid-write: ignored like a torn one
-            number = data[:offset].count(b"\n") + 1
             raise FolderError(f"{path}: line {number} is not a game's record "
                               f"({exc}); the file was changed by hand?") from None
-        if games is not None and not 0 <= record["game"] < games:
-            number = data[:offset].count(b"\n") + 1
-            raise FolderError(f"{path}: line {number} records game {record['game']}, which the schedule does not "
-                              f"have (its games are 0 to {games - 1}); the file was changed by hand?")
+        if games is not None:
+            if not 0 <= record["game"] < len(games):
+                raise FolderError(f"{path}: line {number} records game {record['game']}, which the schedule does "
+                                  f"not have (its games are 0 to {len(games) - 1}); the file was changed by hand?")
+            assert tournament_seed is not None
+            try:
+                check_record(record, games[record["game"]], tournament_seed)
+            except ValueError as exc:
+                raise FolderError(f"{path}: line {number} is not a record of this tournament's game "
+                                  f"{record['game']}: {exc}; the file was changed by hand?") from None
         if record["game"] not in seen:
             seen.add(record["game"])
             records.append(record)
