@@ -222,13 +222,17 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
     summary.update({"folder": str(folder.path), "played": outcome.played, "seconds": round(outcome.elapsed, 3),
                     "games_per_s": outcome.played / outcome.elapsed if outcome.elapsed > 0 else None,
                     "workers": pool.workers, "interrupted": outcome.interrupted})
-    if o["json_mode"]:
-        click.echo(json.dumps(summary))
-    else:
-        click.echo(report.tables(summary))
-        rate = f", {summary['games_per_s']:.1f} games/s" if summary["games_per_s"] else ""
-        click.echo(f"{len(outcome.records)} of {len(t.games)} games recorded; {outcome.played} played by this run\n"
-                   f"in {outcome.elapsed:.1f} s{rate} ({pool.workers} workers)")
+    try:
+        if o["json_mode"]:
+            click.echo(json.dumps(summary))
+        else:
+            click.echo(report.tables(summary))
+            rate = f", {summary['games_per_s']:.1f} games/s" if summary["games_per_s"] else ""
+            click.echo(f"{len(outcome.records)} of {len(t.games)} games recorded; {outcome.played} played by this "
+                       f"run\nin {outcome.elapsed:.1f} s{rate} ({pool.workers} workers)")
+    except OSError as exc:  # the output a full disk or a closed pipe refused: the results are safe in the folder
+        fail(f"cannot write the report: {exc.strerror or exc}; every result is in {folder.path}, and "
+             f"arbiter tournament --resume {folder.path} prints the report again")
     if outcome.interrupted:
         interrupted(f"interrupted; go on with: arbiter tournament --resume {folder.path}")
 

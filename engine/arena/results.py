@@ -25,6 +25,7 @@ one another run wrote.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -158,7 +159,10 @@ class Folder:
         for name, data in files.items():
             if "/" in name or name.startswith("."):
                 raise FolderError(f"a worker returned a file with a bad name: {name!r}")
-            write_whole(self.transcripts / name, data)
+            try:
+                write_whole(self.transcripts / name, data)
+            except OSError as exc:
+                raise write_error(self.transcripts / name, exc) from None
 
 
 def _leftovers(p: Path) -> list[Path] | None:
@@ -222,6 +226,8 @@ def read_results(path: Path, games: Sequence[Game] | None = None, tournament_see
         data = path.read_bytes()
     except FileNotFoundError:
         return [], 0
+    except OSError as exc:
+        raise FolderError(f"{path}: cannot read it: {exc.strerror or exc}") from None
     records: list[dict[str, Any]] = []
     seen: set[int] = set()
     offset = number = 0
@@ -260,19 +266,56 @@ def read_results(path: Path, games: Sequence[Game] | None = None, tournament_see
 
 
 class ResultsWriter:
-    """Appends records to the results file, each line flushed and synced before ``append`` returns."""
+    """Appends records to the results file, each line written, flushed and synced before
+    ``append`` returns. A line the system refuses (a full disk, a file size limit, an I/O error)
+    is cut off again where it can be (a part left behind is a torn last line, which a resumed
+    run ignores) and ends the run with a ``FolderError`` naming the file, the reason and how
+    to go on; the lines before it stay whole and counted."""
 
     def __init__(self, path: Path) -> None:
-        _, end = read_results(path)
-        self._file = path.open("ab")
-        if self._file.tell() > end:  # a torn last line: cut it off before appending
-            self._file.truncate(end)
-        self._file.seek(0, os.SEEK_END)
+        self.path = path
+        try:
+            _, end = read_results(path)
+            self._file = path.open("ab", buffering=0)  # unbuffered: nothing is left to flush at close
+        except OSError as exc:
+            raise write_error(path, exc) from None
+        try:
+            if self._file.tell() > end:  # a torn last line: cut it off before appending
+                self._file.truncate(end)
+            self._end = self._file.seek(0, os.SEEK_END)
+        except OSError as exc:
+            self._file.close()
+            raise write_error(path, exc) from None
 
     def append(self, record: dict[str, Any]) -> None:
-        self._file.write((json.dumps(record, ensure_ascii=False, sort_keys=False) + "\n").encode("utf-8"))
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        data = memoryview((json.dumps(record, ensure_ascii=False, sort_keys=False) + "\n").encode("utf-8"))
+        fd = self._file.fileno()
+        try:
+            while data:
+                data = data[os.write(fd, data):]
+            os.fsync(fd)
+        except OSError as exc:
+            try:  # the part written, if any: not the game's record
+                os.ftruncate(fd, self._end)
+                os.lseek(fd, self._end, os.SEEK_SET)
+            except OSError:
+                pass  # left as a torn last line: ignored and cut off by the next run
+            raise write_error(self.path, exc) from None
+        self._end = self._file.tell()
 
     def close(self) -> None:
         self._file.close()
+
+
+def write_error(path: Path, exc: OSError) -> FolderError:
+    """A file of the tournament's folder that could not be written: the file, the system's
+    reason, and how to go on (the games recorded before stay; ``--resume`` plays the rest)."""
+    folder = path.parent.parent if path.parent.name == "transcripts" else path.parent
+    reason = exc.strerror or str(exc)
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        fix = "free some space, then go on with"
+    elif exc.errno == errno.EFBIG:
+        fix = "the file is past the size this system allows it (ulimit -f); raise the limit, then go on with"
+    else:
+        fix = "once it can be written, go on with"
+    return FolderError(f"cannot write {path}: {reason}; {fix}: arbiter tournament --resume {folder}")

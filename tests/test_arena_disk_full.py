@@ -1,0 +1,186 @@
+"""A tournament's main process that the system refuses a write (a full disk, a file size
+limit): the results file, a file a Ray worker returned, the report on stdout. Each ends the run
+with a clear error naming the file and the reason and saying how to go on (``--resume``), never
+a traceback; the results file stays one a resumed run reads, and that run ends as an
+uninterrupted one."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from arbiter.engine.arena import results
+from arbiter.engine.arena.results import Folder, FolderError, ResultsWriter, read_results
+
+from tests.helpers import REPO, run
+
+MATCH = ("match", "mafia", "--players", "6", "a=random", "b=random", "--workers", "1")
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> Path:
+    """A finished match of 4 games."""
+    out = tmp_path_factory.mktemp("played") / "t"
+    r = run(*MATCH, "--games", "4", "--out", out)
+    assert r.exit_code == 0, r.output
+    return out
+
+
+def without_time(lines: list[str]) -> list[dict]:
+    return [{k: v for k, v in json.loads(line).items() if k != "time"} for line in lines]
+
+
+# Plays the games of the tournament in argv[1] with a pool handing back the records of argv[2]
+# (what its workers would), with the results file limited to argv[3] bytes (RLIMIT_FSIZE).
+LIMITED = textwrap.dedent("""
+    import json, resource, signal, sys
+    from arbiter.engine.arena.results import Folder, FolderError
+    from arbiter.engine.arena.tournament import Tournament
+
+    class Replaying:
+        workers = 1
+
+        def __init__(self, records):
+            self.records, self.pending = records, []
+
+        @property
+        def busy(self):
+            return len(self.pending)
+
+        def submit(self, game):
+            self.pending.append(game)
+
+        def done(self, timeout):
+            out, self.pending = [(g, dict(self.records[g.index])) for g in self.pending], []
+            return out
+
+        def close(self, cancel=False):
+            pass
+
+        def drop_waiting(self):
+            pass
+
+    records = [json.loads(line) for line in open(sys.argv[2])]
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+    resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[3]), resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+    folder, config = Folder.existing(sys.argv[1])
+    try:
+        Tournament(config).run(folder, Replaying(records))
+        print("no error")
+    except FolderError as exc:
+        print(exc)
+""")
+
+
+def test_a_results_file_past_the_size_limit_ends_the_run_clearly_and_resumes_whole(played, tmp_path):
+    folder = tmp_path / "t"
+    shutil.copytree(played, folder)
+    path = folder / "results.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    (tmp_path / "records.jsonl").write_text("".join(lines))
+    path.write_text("")  # no game recorded yet
+    limit = len(lines[0].encode()) + len(lines[1].encode()) // 2  # the second line is cut in the middle
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.run([sys.executable, "-c", LIMITED, str(folder), str(tmp_path / "records.jsonl"), str(limit)],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stdout.strip() == (f"cannot write {path}: File too large; the file is past the size this system "
+                                   f"allows it (ulimit -f); raise the limit, then go on with: arbiter tournament "
+                                   f"--resume {folder}"), proc.stdout
+    assert path.read_text() == lines[0], "the part of the line written is cut off again"
+    r = run("tournament", "--resume", folder, "--workers", "1", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output.splitlines()[-1])["played"] == 3
+    assert without_time(path.read_text().splitlines()) == without_time(lines)
+
+
+def _failing_write(monkeypatch, target: Path, line: int, written: int = 0) -> None:
+    """``os.write`` to ``target`` writes its first ``line - 1`` lines, then ``written`` bytes of
+    the next and fails with ENOSPC (a disk that fills there); every other write as the system
+    does it. (Unhindered, a line goes to a file in one write.)"""
+    real, state = os.write, {"lines": 0, "cut": False}
+
+    def write(fd, data):
+        if os.readlink(f"/proc/self/fd/{fd}") != str(target):
+            return real(fd, data)
+        if not state["cut"]:
+            state["lines"] += 1
+            if state["lines"] < line:
+                return real(fd, data)
+            if written:
+                state["cut"] = True
+                return real(fd, bytes(data[:written]))
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(results.os, "write", write)
+
+
+def test_a_full_disk_while_recording_ends_the_command_with_status_1_and_a_way_on(tmp_path, monkeypatch):
+    folder = tmp_path / "t"
+    _failing_write(monkeypatch, (folder / "results.jsonl").resolve(), line=3, written=100)
+    r = run(*MATCH, "--games", "6", "--out", folder)
+    assert r.exit_code == 1, r.output
+    assert (f"Error: cannot write {folder / 'results.jsonl'}: No space left on device; free some space, then go on "
+            f"with: arbiter tournament --resume {folder}\n") in r.output, r.output
+    assert "games recorded" not in r.output
+    monkeypatch.undo()
+    assert len((folder / "results.jsonl").read_text().splitlines()) == 2, "the part of the third line is cut off"
+    r = run("tournament", "--resume", folder, "--workers", "1", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output.splitlines()[-1])["played"] == 4
+
+
+def test_a_line_the_disk_cut_and_could_not_take_back_is_a_torn_line_and_close_is_safe(tmp_path, monkeypatch):
+    path = tmp_path / "results.jsonl"
+    writer = ResultsWriter(path)
+    writer.append({"game": 0})
+    _failing_write(monkeypatch, path.resolve(), line=1, written=5)
+
+    def broken(fd, size):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(results.os, "ftruncate", broken)
+    with pytest.raises(FolderError, match="No space left on device; free some space"):
+        writer.append({"game": 1, "finished": True})
+    writer.close()  # nothing left to flush: no second error
+    monkeypatch.undo()
+    assert path.read_bytes() == b'{"game": 0}\n{"gam'
+    assert read_results(path) == ([{"game": 0}], len(b'{"game": 0}\n'))
+    again = ResultsWriter(path)  # cuts the torn part off before it appends
+    again.append({"game": 1})
+    again.close()
+    assert path.read_text() == '{"game": 0}\n{"game": 1}\n'
+
+
+def test_a_file_a_worker_returned_that_cannot_be_written_is_a_folder_error(tmp_path, monkeypatch):
+    folder = Folder.create(tmp_path / "t", {})
+
+    def full(path, text, **kw):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(results, "write_whole", full)
+    with pytest.raises(FolderError) as err:
+        folder.write_files({"game-00001.yaml": "text"})
+    assert str(err.value) == (f"cannot write {folder.transcripts / 'game-00001.yaml'}: No space left on device; "
+                              f"free some space, then go on with: arbiter tournament --resume {folder.path}")
+    folder.unlock()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_a_report_the_output_refuses_is_an_error_saying_where_the_results_are(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    with open("/dev/full", "w") as full:  # every write: ENOSPC
+        proc = subprocess.run([sys.executable, "-m", "arbiter.cli.main", *MATCH, "--games", "2", "--out", "t"],
+                              cwd=tmp_path, env=env, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.endswith("Error: cannot write the report: No space left on device; every result is in t, "
+                                "and arbiter tournament --resume t prints the report again\n"), proc.stderr
+    assert len((tmp_path / "t" / "results.jsonl").read_text().splitlines()) == 2
