@@ -353,3 +353,26 @@ def test_a_record_of_another_tournament_with_the_same_games_is_refused(played, t
     assert r.exit_code == 1, r.output
     assert "line 3 is not a record of this tournament's game 2: \"tournament_seed\" is 2, but" in r.output, r.output
     assert snapshot(folder) == before
+
+
+# -- the default folder ---------------------------------------------------------------------------
+
+
+def test_runs_started_in_the_same_second_get_folders_of_their_own(tmp_path, monkeypatch):
+    """The default --out is named by the second the run starts: a run that finds the name taken
+    (made by another run that second) makes the next free one, ``-2``, ``-3``..., never sharing
+    or refusing it."""
+    from arbiter.engine.arena import tournament
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(tournament.time, "strftime", lambda fmt: "20240101-120000")
+    for _ in range(3):
+        r = run(*MATCH, "--games", "2", "--json")
+        assert r.exit_code == 0, r.output
+    names = sorted(p.name for p in (tmp_path / "arena").iterdir())
+    assert names == ["mafia-20240101-120000", "mafia-20240101-120000-2", "mafia-20240101-120000-3"]
+    for name in names:
+        assert len((tmp_path / "arena" / name / "results.jsonl").read_text().splitlines()) == 2
+    (tmp_path / "arena" / "mafia-20240101-120000-4").write_text("a file: the name is taken too")
+    assert tournament.folder_for("mafia", None) == Path("arena/mafia-20240101-120000-5")
+    assert (tmp_path / "arena" / "mafia-20240101-120000-5").is_dir()

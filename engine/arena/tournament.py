@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from arbiter.engine import registry
 from arbiter.engine.arena.config import check_sprt
 from arbiter.engine.arena.entrants import Entrant, check_entrants, check_spec
-from arbiter.engine.arena.results import Folder
+from arbiter.engine.arena.results import Folder, FolderError
 from arbiter.engine.arena.runner import MAX_MOVES, Settings
 from arbiter.engine.arena.schedule import Game, Setup, block_size, schedule
 from arbiter.engine.arena.sprt import Sprt
@@ -241,7 +241,22 @@ def _leader(tallies: dict[str, Tally]) -> tuple[str, float] | None:
 
 
 def folder_for(game: str, out: str | None) -> Path:
-    """``--out``, or a new folder ``arena/GAME-YYYYMMDD-HHMMSS`` in the current one."""
+    """``--out``, or a new folder ``arena/GAME-YYYYMMDD-HHMMSS`` in the current one, made here
+    (``mkdir``, which fails when the name is taken, so two runs started in the same second
+    never share one): when the name is taken, the first of ``...-2``, ``...-3``... that is not."""
     if out:
         return Path(out)
-    return Path("arena") / f"{game}-{time.strftime('%Y%m%d-%H%M%S')}"
+    base = Path("arena") / f"{game}-{time.strftime('%Y%m%d-%H%M%S')}"
+    try:
+        base.parent.mkdir(exist_ok=True)
+        for n in range(1, 1000):
+            path = base if n == 1 else base.with_name(f"{base.name}-{n}")
+            try:
+                path.mkdir()
+                return path
+            except FileExistsError:
+                continue
+    except OSError as exc:
+        raise FolderError(f"cannot make the tournament's folder {base}: {exc.strerror or exc}") from None
+    raise FolderError(f"cannot make the tournament's folder {base}: every name up to {base.name}-999 is taken; "
+                      "choose one with --out")
