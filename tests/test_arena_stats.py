@@ -707,3 +707,17 @@ def test_a_block_with_an_unfinished_game_is_counted_void():
     records[3].update(finished=False, outcome={"m": "none", "f": "none"})  # in the second block
     state = t.sprt_state(records)
     assert (state["blocks"], state["wins"], state["losses"], state["draws"], state["void"]) == (3, 2, 0, 0, 1)
+
+
+def test_roles_and_sides_with_long_names_keep_a_row_each_with_the_whole_name():
+    """Two roles alike in their first 24 characters (FBI vs Mafia joins a seat's characters
+    with +) are two rows, each named whole; so are sides."""
+    first, second = "Bartholomew+Cornelius+Dorothea", "Bartholomew+Cornelius+Dorian"
+    records = [rec(0, {"m": "A", "f": "B"}, {"m": "the-long-side-one", "f": "the-long-side-two"}, {"m"})
+               | {"roles": {"m": first, "f": second}}]
+    config = {"game": "fbi-mafia", "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}]}
+    lines = report.tables(report.summary(config, records, 1)).splitlines()
+    assert [line.split()[:3] for line in lines if line.startswith("Bartholomew")] == [
+        [second, "-", "0/1"], [first, "1/1", "100.0%"]]
+    assert [line.split()[:2] for line in lines if line.startswith("the-long-side")] == [
+        ["the-long-side-one", "A"], ["the-long-side-two", "B"]]

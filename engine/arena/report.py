@@ -117,24 +117,25 @@ def tables(report: dict[str, Any]) -> str:
             for n in names:
                 d = report["sides"][n].get(side)
                 if d:
-                    rows.append([side[:12], _name(n), d["seats"], d["wins"], _pct(d["rate"]), _interval(d),
+                    rows.append([side, _name(n), d["seats"], d["wins"], _pct(d["rate"]), _interval(d),
                                  f"{100 * (d['rate'] - base['rate']):+.1f}" if base else ""])
         out.append("")
         out.append(_grid(rows, ["side", "entrant", "seats", "won", "win%", "95% CI", "vs all"]))
         out.append("vs all: the entrant's win% on the side minus the side's win% over every seat")
     # by role: one column per entrant when that fits 80 columns, else one row per role and entrant
+    # (a side's or a role's name is never cut: a long one widens its table)
     roles = sorted({r for n in names for r in report["roles"][n]})
     if 1 < len(roles) <= 40:
         wide = []
         for role in roles:
-            cells = [role[:24]]
+            cells = [role]  # whole: two roles never share a row
             for n in names:
                 d = report["roles"][n].get(role)
                 cells.append(f"{d['wins']}/{d['seats']} {_pct(d['rate'])}%" if d else "-")
             wide.append(cells)
         text = _grid(wide, ["role", *[_name(n) for n in names]])
         if _width(text) > 80:
-            text = _grid([[role[:24], _name(n), d["seats"], d["wins"], _pct(d["rate"])]
+            text = _grid([[role, _name(n), d["seats"], d["wins"], _pct(d["rate"])]
                           for role in roles for n in names if (d := report["roles"][n].get(role))],
                          ["role", "entrant", "seats", "won", "win%"])
         out.append("")
