@@ -62,14 +62,22 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--sprt", nargs=2, type=float, metavar="ELO0 ELO1", default=None,
                      help="Two entrants: stop once a sequential test decides whether the first is ELO0 (H0) or "
                           f"ELO1 (H1) Elo stronger than the second (ELO0 < ELO1, each from -{MAX_ELO} to {MAX_ELO})."),
-        click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+        click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True, max_open=True), callback=_chance,
                      help="SPRT: the chance of accepting H1 when H0 holds (default 0.05)."),
-        click.option("--beta", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+        click.option("--beta", type=click.FloatRange(0, 0.5, min_open=True, max_open=True), callback=_chance,
                      help="SPRT: the chance of accepting H0 when H1 holds (default 0.05)."),
         click.option("--json", "json_mode", is_flag=True, help="Print every figure as one JSON object."),
     ]):
         fn = option(fn)
     return fn
+
+
+def _chance(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """--alpha, --beta: NaN passes Click's range check (no comparison with it holds); refused as
+    the range refuses any other number outside it."""
+    if value is not None and value != value:
+        raise click.BadParameter(f"{value} is not in the range 0<x<0.5.", ctx=ctx, param=param)
+    return value
 
 
 _CONFIG_OPTIONS = ("modes", "players", "games", "seed", "bot_timeout", "reuse", "max_moves", "sprt", "alpha",

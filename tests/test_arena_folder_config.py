@@ -129,6 +129,30 @@ def test_sprt_refuses_values_it_cannot_compute_with_and_computes_at_its_bounds()
     assert math.isfinite(extreme.llr(10**6, 10**6)) and extreme.status(5, 0) == "H1"
 
 
+@pytest.mark.parametrize("option", ["--alpha", "--beta"])
+@pytest.mark.parametrize("value", ["nan", "NaN", "0.5", "-inf"])
+def test_alpha_and_beta_outside_their_range_are_a_usage_error_of_their_own(tmp_path, option, value):
+    out = tmp_path / "t"
+    r = run(*MATCH, "--games", "2", "--sprt", "0", "10", option, value, "--out", out)
+    assert r.exit_code == 2, r.output
+    assert f"Invalid value for '{option}': " in r.output and "is not in the range 0<x<0.5." in r.output, r.output
+    assert "--sprt" not in r.output.split("Error:")[1]
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("spec", ['exec:python3 "bot.py', "exec:./bot 'it''s", "exec:''"])
+def test_an_exec_command_that_cannot_be_read_is_a_usage_error_naming_it(tmp_path, spec):
+    """An ``exec:`` command is split as a shell would (``shlex``): one with an unclosed quote,
+    or naming no program, is refused before any folder is made, not in every game."""
+    out = tmp_path / "t"
+    for args in (("match", "mafia", "--players", "6", f"a={spec}", "b=random"),
+                 ("tournament", "mafia", "--players", "6", "--entrant", f"a={spec}", "--entrant", "b=random")):
+        r = run(*args, "--games", "2", "--workers", "1", "--out", out)
+        assert r.exit_code == 2, r.output
+        assert f"{spec!r}: the command " in r.output, r.output
+        assert not out.exists()
+
+
 def test_games_past_the_maximum_are_a_usage_error_and_never_scheduled(tmp_path):
     out = tmp_path / "t"
     r = run(*MATCH, "--games", "99999999999", "--out", out)
@@ -174,6 +198,8 @@ EDITS = [
      '"entrants": a list of two or more {"name": NAME, "spec": SPEC}, not {'),
     (_entrant(0, "spec", "nosuch"), '"entrants": unknown bot \'nosuch\''),
     (_entrant(1, "name", "a"), '"entrants": two entrants are named \'a\''),
+    (_entrant(0, "spec", 'exec:python3 "bot.py'), '"entrants": \'exec:python3 "bot.py\': the command cannot be read '
+                                                 '(No closing quotation)'),
     (_entrant(1, "name", "b c"), '"entrants": \'b c\' is not an entrant name'),
     (_set("sprt", {"elo0": 5, "elo1": 1, "alpha": 0.05, "beta": 0.05}), '"sprt": SPRT needs ELO0 < ELO1, not 5 and 1'),
     (_set("sprt", {"x": 1}), '"sprt": null or {"elo0": NUMBER, "elo1": NUMBER, "alpha": NUMBER, "beta": NUMBER}'),

@@ -12,6 +12,7 @@ Entrant(name='random', spec='random')
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass
 
 from arbiter.engine.agents import load_agent
@@ -29,14 +30,23 @@ class Entrant:
 
 
 def check_spec(spec: str, kinds: tuple[str, ...], directory: str | None = None) -> str:
-    """``spec`` when it names a bot: a built-in kind, ``exec:COMMAND``, or ``py:MODULE:CLASS``
+    """``spec`` when it names a bot: a built-in kind, ``exec:COMMAND`` (a command the shell's
+    quoting rules read, as ``shlex.split`` does, naming a program), or ``py:MODULE:CLASS``
     whose agent can be made now (so a bad one fails before any game, not in every game), its
     module looked for in ``directory`` (where the games will run; by default here)."""
     spec = spec.strip()
     if spec.startswith("py:") and spec[3:].strip():
         load_agent(spec[3:].strip(), directory)
         return spec
-    if spec in kinds or (spec.startswith("exec:") and spec[5:].strip()):
+    if spec.startswith("exec:") and spec[5:].strip():
+        try:  # as the bot is started (``engine.bots``): a command that cannot be read fails here, not in every game
+            argv = shlex.split(spec[5:])
+        except ValueError as exc:
+            raise ArbiterError(f"{spec!r}: the command cannot be read ({exc}); quote it as a shell would") from None
+        if not argv[0]:
+            raise ArbiterError(f"{spec!r}: the command names no program")
+        return spec
+    if spec in kinds:
         return spec
     raise ArbiterError(f"unknown bot {spec!r}: use one of the game's built-in bots ({', '.join(kinds)}), "
                        "exec:COMMAND or py:MODULE:CLASS")
