@@ -211,6 +211,9 @@ EDITS = [
     (_set("modes", "6-players"), '"modes" with "players": a list of the game\'s modes'),
     (_set("seed", "x"), '"seed": a whole number, not \'x\''),
     (_set("seed", 1.5), '"seed": a whole number, not 1.5'),
+    (_set("seed", 10**200), '"seed": a whole number of at most 100 digits (as --seed), not one of 201 digits '
+                            '(10000000000000000000...)'),
+    (_set("seed", -10**100), '"seed": a whole number of at most 100 digits (as --seed), not one of 101 digits'),
     (_set("bot_timeout", 0), '"bot_timeout": a number from 0.01 to 3600, not 0'),
     (_set("bot_timeout", "10"), '"bot_timeout": a number from 0.01 to 3600, not \'10\''),
     (_set("reuse", 1), '"reuse": true or false, not 1'),

@@ -21,6 +21,7 @@ from arbiter.engine.arena.entrants import NAME, Entrant, check_entrants, check_s
 from arbiter.engine.arena.schedule import check_games
 from arbiter.engine.arena.sprt import Sprt
 from arbiter.engine.errors import ArbiterError
+from arbiter.engine.session import MAX_SEED
 
 BOT_TIMEOUT = (0.01, 3600.0)
 """The seconds an ``exec:`` bot may be given to answer, least and most (``--bot-timeout``)."""
@@ -109,6 +110,16 @@ def _whole(value: object, least: int | None = None) -> None:
         raise ArbiterError(f"a whole number{'' if least is None else f' from {least} up'}, not {value!r}")
 
 
+def _seed(config: dict[str, Any]) -> None:
+    """A whole number of at most as many digits as ``--seed`` takes (``session.MAX_SEED``)."""
+    seed, digits = config["seed"], len(str(MAX_SEED)) - 1
+    _whole(seed)
+    if not -MAX_SEED < seed < MAX_SEED:  # type: ignore[operator]
+        shown = str(seed)
+        raise ArbiterError(f"a whole number of at most {digits} digits (as --seed), not one of "
+                           f"{len(shown.lstrip('-'))} digits ({shown[:20]}...)")
+
+
 def _number(value: object, least: float, most: float) -> None:
     """A finite number from ``least`` to ``most``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
@@ -133,7 +144,7 @@ _CHECKS: tuple[tuple[str, Callable[[dict[str, Any]], object]], ...] = (
     ('"cwd"', _cwd),
     ('"entrants"', _entrants),
     ('"games"', lambda c: check_games(c["games"])),
-    ('"seed"', lambda c: _whole(c["seed"])),
+    ('"seed"', _seed),
     ('"bot_timeout"', lambda c: _number(c["bot_timeout"], *BOT_TIMEOUT)),
     ('"reuse"', _reuse),
     ('"max_moves"', lambda c: _whole(c["max_moves"], 1)),
