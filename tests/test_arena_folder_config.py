@@ -405,3 +405,37 @@ def test_runs_started_in_the_same_second_get_folders_of_their_own(tmp_path, monk
     (tmp_path / "arena" / "mafia-20240101-120000-4").write_text("a file: the name is taken too")
     assert tournament.folder_for("mafia", None) == Path("arena/mafia-20240101-120000-5")
     assert (tmp_path / "arena" / "mafia-20240101-120000-5").is_dir()
+
+
+# -- temporary files a killed run left ----------------------------------------------------------------
+
+
+def test_a_resumed_run_removes_the_temporary_files_a_killed_run_left_and_no_other(played, tmp_path):
+    folder = copy_of(played, tmp_path)
+    path = folder / "results.jsonl"
+    path.write_text("".join(path.read_text().splitlines(keepends=True)[:2]))  # killed after two games
+    ours = [folder / ".tournament.json.4242-0.tmp", folder / "transcripts" / ".game-00002.yaml.4242-0.tmp",
+            folder / "transcripts" / ".game-00003.p1.stderr.log.77-12.tmp"]
+    for p in ours:
+        p.write_text("part of a file")
+    others = [folder / "transcripts" / "notes.txt", folder / "transcripts" / ".game-00002.yaml.tmp",
+              folder / "transcripts" / ".game-2.yaml.1-0.tmp", folder / ".results.jsonl.1-0.tmp",
+              folder / "transcripts" / ".game-00002.yaml.4242-0.tmp.bak", tmp_path / "elsewhere.txt"]
+    for p in others:
+        p.write_text("not the referee's to remove")
+    (folder / "transcripts" / ".game-00001.yaml.1-0.tmp").symlink_to(tmp_path / "elsewhere.txt")
+    (folder / "transcripts" / ".game-00000.yaml.1-0.tmp").mkdir()
+    bad = path.read_text() + '{"game": 2}\n'  # a refused run changes nothing, leftovers included
+    path.write_text(bad)
+    before = snapshot(folder)
+    r = run("tournament", "--resume", folder, "--workers", "1")
+    assert r.exit_code == 1 and "line 3 is not a record of this tournament's game 2" in r.output, r.output
+    assert snapshot(folder) == before
+    path.write_text(bad[: bad.rindex('{"game": 2}')])
+    r = run("tournament", "--resume", folder, "--workers", "1", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output.splitlines()[-1])["played"] == 2
+    assert not any(p.exists() for p in ours)
+    assert all(p.read_text() == "not the referee's to remove" for p in others)
+    assert (folder / "transcripts" / ".game-00001.yaml.1-0.tmp").is_symlink()
+    assert (folder / "transcripts" / ".game-00000.yaml.1-0.tmp").is_dir()

@@ -15,6 +15,9 @@ by a resumed run exactly when it has no whole line. A whole line of a game the s
 have, or that is not a record of this tournament's game of its number (``engine.arena.record``),
 is a file changed by hand, and refused like any other line that is not a game's record.
 
+A file written whole (``engine.files``) goes first to a hidden ``.NAME.PID-K.tmp`` beside it: a
+run killed then leaves that file, which a resumed run removes (``Folder.remove_temporary``).
+
 A run killed as it makes the folder, before ``tournament.json`` is written, leaves at most
 ``.lock``, an empty ``transcripts/`` and the configuration's temporary file (``engine.files``):
 such a folder holds no tournament and counts as empty for a new run, which takes its lock first
@@ -29,6 +32,7 @@ import errno
 import fcntl
 import json
 import os
+import re
 from pathlib import Path
 from collections.abc import Sequence
 from typing import IO, Any
@@ -40,6 +44,14 @@ from arbiter.engine.files import write_whole
 
 CONFIG, RESULTS, LOCK = "tournament.json", "results.jsonl", ".lock"
 FORMAT = 1
+
+
+_GAME_TMP = re.compile(r"\.game-\d{5,}\.(?:yaml|.+\.stderr\.log)\.\d+-\d+\.tmp")
+_CONFIG_TMP = re.compile(r"\.tournament\.json\.\d+-\d+\.tmp")
+"""The temporary files ``engine.files.write_whole`` makes beside a game's transcript or log
+(``.game-00007.yaml.PID-K.tmp``) and beside the configuration: a run killed while writing one
+leaves it (nothing reads it); the run that resumes the folder, holding its lock, removes those
+of these names only, never any other file."""
 
 
 class FolderError(ArbiterError):
@@ -124,6 +136,21 @@ class Folder:
             self.transcripts.mkdir(exist_ok=True)
         except OSError as exc:
             raise FolderError(f"cannot open the tournament's folder {self.path}: {exc.strerror or exc}") from None
+
+    def remove_temporary(self) -> None:
+        """Remove the temporary files a killed run left (``_GAME_TMP``, ``_CONFIG_TMP``): only
+        files of those names, and only by the run that holds the folder (once its configuration
+        and results are accepted: a run refused changes nothing)."""
+        assert self._lock is not None
+        try:
+            for where, pattern in ((self.path, _CONFIG_TMP), (self.transcripts, _GAME_TMP)):
+                with os.scandir(where) as entries:
+                    for entry in entries:
+                        if pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                            os.unlink(entry.path)
+        except OSError as exc:
+            raise FolderError(f"cannot remove a temporary file a killed run left in {self.path}: "
+                              f"{exc.strerror or exc}") from None
 
     def lock(self) -> None:
         """Hold the folder for this run; another run on it is refused."""

@@ -133,6 +133,7 @@ class Tournament:
         Ctrl-C (``KeyboardInterrupt``) stops the pool, keeps every record written, and ends the
         run with ``interrupted`` set."""
         recorded = {r["game"]: r for r in folder.read_results(self.games, self.config["seed"])}
+        folder.remove_temporary()  # of a killed run: its games without a record are played again
         todo: Iterator[Game] = iter([g for g in self.games if g.index not in recorded])
         tallies = {name: Tally() for name in self.names}
         for r in recorded.values():
