@@ -9,9 +9,11 @@ The line is read in a thread of its own, so the referee can keep time while the 
 from __future__ import annotations
 
 import queue
+import sys
 import threading
 from typing import Any
 
+from arbiter.engine.errors import ArbiterError
 from arbiter.engine.events import HOST
 from arbiter.engine.lines import TIMEOUT, BadLine, Timeout, check_text
 from arbiter.engine.protocol import META_COMMANDS, Protocol
@@ -29,7 +31,7 @@ class TerminalLines:
         self.protocol = protocol
         seat = protocol.perspective
         self.prompt = f"{seat}> " if seat != HOST else "arbiter> "
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.Queue[str | BaseException | None] = queue.Queue()
         self._wanted = threading.Event()
         self._asking = False
         self._thread: threading.Thread | None = None
@@ -37,20 +39,29 @@ class TerminalLines:
             readline.set_completer(self._complete)
             readline.set_completer_delims(" ")
             readline.parse_and_bind("tab: complete")
+        # A byte that is not UTF-8 must reach ``check_text``, which refuses the line as a file's
+        # or a pipe's is refused; a strict decoder in ``input()`` would raise in the reader.
+        reconfigure = getattr(sys.stdin, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="surrogateescape")
+            except (ValueError, OSError):  # pragma: no cover (a stream already read from)
+                pass
 
     def _read(self) -> None:
-        while True:
-            self._wanted.wait()
-            self._wanted.clear()
-            try:
-                line: str | None = input(self.prompt)
-            except EOFError:
-                line = None
-            except (KeyboardInterrupt, OSError):
-                line = None
-            self._lines.put(line)
-            if line is None:
-                return
+        try:
+            while True:
+                self._wanted.wait()
+                self._wanted.clear()
+                try:
+                    line: str | None = input(self.prompt)
+                except (EOFError, KeyboardInterrupt, OSError):
+                    line = None
+                self._lines.put(line)
+                if line is None:
+                    return
+        except BaseException as exc:  # anything else: the main thread reports it, never a silent freeze
+            self._lines.put(exc)
 
     def read_line(self, timeout: float | None) -> str | BadLine | Timeout | None:
         if self._thread is None:
@@ -64,6 +75,8 @@ class TerminalLines:
         except queue.Empty:
             return TIMEOUT  # still asking: the prompt stays
         self._asking = False
+        if isinstance(line, BaseException):
+            raise ArbiterError(f"the terminal could not be read: {type(line).__name__}: {line}") from line
         if line is None:
             return None
         return check_text(line.encode("utf-8", "surrogateescape"))

@@ -1,0 +1,58 @@
+"""``arbiter play`` at a terminal (``cli/terminal.py``): what a person typing at a shell meets,
+run at a pseudo-terminal of its own (``tests/terminal_staging.py``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arbiter.cli.terminal import TerminalLines
+from arbiter.engine import registry
+from arbiter.engine.errors import ArbiterError
+from arbiter.engine.protocol import Protocol
+from arbiter.engine.session import Session
+from tests.terminal_staging import Terminal, terminal_env
+
+DUEL = ["play", "fbi-mafia", "--mode", "duel-3v3", "--as", "fbi", "--bot", "mafia=random", "--seed", "1"]
+
+
+@pytest.fixture
+def terminals(tmp_path: Path):
+    started: list[Terminal] = []
+
+    def start(args: list[str], **env: str | None) -> Terminal:
+        started.append(Terminal(args, tmp_path, terminal_env(**env)))
+        return started[-1]
+
+    yield start
+    for t in started:
+        t.close()
+
+
+def test_a_line_that_is_not_utf8_is_refused_at_a_strict_terminal_and_the_session_goes_on(terminals) -> None:
+    """A strict UTF-8 decoder (PYTHONIOENCODING=utf-8, or a locale such as en_US.UTF-8) once
+    killed the reader thread with a traceback on a byte such as 0xff, and the session froze.
+    The line is refused as a file's or a pipe's is, and the next line is answered."""
+    t = terminals(DUEL, PYTHONIOENCODING="utf-8")
+    t.expect("fbi> ")
+    t.send(b"\xff\n")
+    t.expect("? syntax: the line is not UTF-8 text: byte 0xff at column 1 cannot be read")
+    t.send(b"time\n")
+    out = t.expect("= time")
+    t.send(b"quit\n")
+    assert t.wait() == 0
+    assert "Traceback" not in t.text(), out
+
+
+def test_a_reader_that_fails_is_reported_by_the_main_thread_not_a_freeze(monkeypatch) -> None:
+    """Anything unexpected in the reader thread reaches the session as an error it reports."""
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
+    lines = TerminalLines(Protocol(session, "fbi"))
+
+    def broken(prompt: str) -> str:
+        raise RuntimeError("the line discipline broke")
+
+    monkeypatch.setattr("builtins.input", broken)
+    with pytest.raises(ArbiterError, match="the terminal could not be read: RuntimeError: the line discipline broke"):
+        lines.read_line(5)
