@@ -152,7 +152,7 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
     Exit status: 0 done, 1 an error, 2 a usage error, 3 a line of --moves FILE was refused,
     4 the input ended before the game did (resume it), 130 interrupted.
     """
-    writer = None
+    writer = lines = None
     bots: dict[str, Bot] = {}
     refused = unfinished = False
     try:
@@ -230,6 +230,8 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         sys.stderr.close()
         sys.exit(0)
     finally:
+        if hasattr(lines, "restore"):  # the terminal's modes as the person had them, on every way out
+            lines.restore()
         for bot in bots.values():
             bot.close()
         if writer is not None:

@@ -22,6 +22,10 @@ try:  # not on every platform; without it the prompt still works, without editin
     import readline
 except ImportError:  # pragma: no cover
     readline = None  # type: ignore[assignment]
+try:
+    import termios
+except ImportError:  # pragma: no cover
+    termios = None  # type: ignore[assignment]
 
 
 class TerminalLines:
@@ -35,6 +39,7 @@ class TerminalLines:
         self._wanted = threading.Event()
         self._asking = False
         self._thread: threading.Thread | None = None
+        self._modes = _modes()  # the terminal as the person had it: ``restore`` puts it back
         if readline is not None:
             readline.set_completer(self._complete)
             readline.set_completer_delims(" ")
@@ -46,6 +51,17 @@ class TerminalLines:
             try:
                 reconfigure(errors="surrogateescape")
             except (ValueError, OSError):  # pragma: no cover (a stream already read from)
+                pass
+
+    def restore(self) -> None:
+        """Give the terminal back as it was before the session: readline, in the middle of a
+        line when Ctrl-C, a kill or the game's end stops the session, leaves it without echo
+        and line editing. Every exit of ``play`` calls this."""
+        if self._modes is not None:
+            fd, modes = self._modes
+            try:
+                termios.tcsetattr(fd, termios.TCSANOW, modes)
+            except (termios.error, OSError):  # the terminal is gone (SIGHUP): nothing to give back
                 pass
 
     def _read(self) -> None:
@@ -104,3 +120,14 @@ class TerminalLines:
         matches = sorted({c[begin:].split(" ")[0] + (" " if " " in c[begin:] else "")
                           for c in self.candidates() if c.startswith(line)})
         return matches[state] if state < len(matches) else None
+
+
+def _modes() -> tuple[int, list[Any]] | None:
+    """stdin's file descriptor and terminal modes, when it is a terminal."""
+    if termios is None or sys.stdin is None:
+        return None
+    try:
+        fd = sys.stdin.fileno()
+        return (fd, termios.tcgetattr(fd)) if sys.stdin.isatty() else None
+    except (termios.error, OSError, ValueError, AttributeError):
+        return None

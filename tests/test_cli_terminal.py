@@ -3,6 +3,8 @@ run at a pseudo-terminal of its own (``tests/terminal_staging.py``)."""
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -56,3 +58,21 @@ def test_a_reader_that_fails_is_reported_by_the_main_thread_not_a_freeze(monkeyp
     monkeypatch.setattr("builtins.input", broken)
     with pytest.raises(ArbiterError, match="the terminal could not be read: RuntimeError: the line discipline broke"):
         lines.read_line(5)
+
+
+@pytest.mark.parametrize("stop", ["ctrl-c", "sigterm"])
+def test_the_terminal_modes_are_given_back_however_the_session_stops(terminals, stop: str) -> None:
+    """readline turns echo and line editing (ICANON) off while it reads a line; a Ctrl-C or a
+    kill at the prompt once left the person's shell so, typing blind. The modes the terminal
+    had before the command are put back on every way out."""
+    t = terminals(DUEL)
+    t.expect("fbi> ")
+    t.send(b"boa")  # half a line typed: readline has the terminal
+    t.expect("fbi> boa")
+    if stop == "ctrl-c":
+        t.send(b"\x03")
+    else:
+        os.kill(t.pid, signal.SIGTERM)
+    assert t.wait() == 130
+    assert t.text().rstrip().endswith("interrupted")
+    assert t.modes() == t.initial
