@@ -76,3 +76,19 @@ def test_the_terminal_modes_are_given_back_however_the_session_stops(terminals, 
     assert t.wait() == 130
     assert t.text().rstrip().endswith("interrupted")
     assert t.modes() == t.initial
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_ctrl_d_in_the_middle_of_a_game_says_the_game_is_unfinished_and_how_to_resume(terminals, kept: bool) -> None:
+    """End of input at the prompt once ended the command with status 4 and not a word: the
+    person is told the game did not end, and how to go on with it (or that nothing was kept)."""
+    t = terminals(DUEL + (["--transcript", "game.yaml"] if kept else []))
+    t.expect("fbi> ")
+    t.send(b"\x04")
+    assert t.wait() == 4
+    last = t.text().rstrip().splitlines()[-1]
+    if kept:
+        assert last == "the input ended before the game did; resume it with: arbiter play --resume game.yaml"
+    else:
+        assert last == ("the input ended before the game did; no transcript was kept to resume it from "
+                        "(--transcript FILE keeps one)")
