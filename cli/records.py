@@ -119,8 +119,9 @@ def show(file: str | None, seat: str, at: int | None, legend: bool) -> None:
             who = session.check_seat(seat.lower())
         except UnknownSeatError as exc:
             usage(explain(exc), "--seat")
-        click.echo(session.render(who))
-        if legend and session.rules.legend:
+        board = session.render(who)
+        click.echo(board)
+        if legend and session.rules.legend and session.rules.legend not in board:  # (some boards end with it)
             click.echo(session.rules.legend)
     except ArbiterError as exc:
         fail(explain(exc))

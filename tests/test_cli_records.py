@@ -331,3 +331,13 @@ def test_replay_update_leaves_a_transcript_already_up_to_date_untouched_and_says
                         ru.output), ru.output
     after = t.stat()
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def test_show_legend_of_a_board_that_ends_with_its_legend_prints_it_once(tmp_path: Path) -> None:
+    """FBI vs Mafia's board already ends with its legend line: ``--legend`` printed it twice."""
+    t = finished_transcript(tmp_path / "t.yaml")
+    board = run("show", t)
+    r = run("show", t, "--legend")
+    precondition(board.exit_code == 0 and board.output.rstrip().splitlines()[-1].startswith("Legend: "), board.output)
+    assert r.exit_code == 0, r.output
+    assert r.output == board.output
