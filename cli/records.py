@@ -114,6 +114,9 @@ def show(file: str | None, seat: str, at: int | None, legend: bool) -> None:
             click.echo("\n\n".join(f"{r.title}\n{r.legend}" for r in registry.games() if r.legend))
             return
         t = tr.read(file)
+        if at is not None and at > t.move_count:
+            usage(f"{file} has {t.move_count} moves: there is no position after {at} (allowed: 0 to {t.move_count})",
+                  "--at")
         session = tr.replayed(t if at is None else t.until(at))
         try:
             who = session.check_seat(seat.lower())

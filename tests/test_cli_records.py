@@ -161,8 +161,9 @@ def test_show_at_beyond_the_end_is_a_clear_error(tmp_path: Path) -> None:
     t = finished_transcript(tmp_path / "t.yaml")
     n = move_count(t)
     r = run("show", t, "--at", n + 1)
-    assert r.exit_code != 0
-    assert f"only {n} moves" in r.output
+    assert r.exit_code == 2  # a usage error, as every other bad option of show (it once exited 1)
+    assert f"Invalid value for --at: {t} has {n} moves: there is no position after {n + 1} (allowed: 0 to {n})" \
+        in r.output
     r = run("show", t, "--at", -1)
     assert r.exit_code == 2
     r = run("show", t, "--seat", "nobody")
