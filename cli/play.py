@@ -95,12 +95,20 @@ def _lines(moves: IO[bytes] | None, protocol: Protocol, json_mode: bool) -> Any:
     return LineReader(stdin_bytes())
 
 
-def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str | None, typing: bool) -> None:
+def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str | None, typing: bool,
+            begun: tr.Transcript | None = None) -> None:
+    """The ``#`` lines before the first answer: the game, the seats, the events of the deal this
+    session may see (its own card, say), what is awaited. ``begun``: the transcript of a resumed
+    game, whose deal is told again as it was dealt (``board`` shows the game as it is now)."""
     seed = f"seed {session.seed}" if perspective == HOST or session.over else "seed told at the end"
     click.echo(f"# {session.rules.title}, {session.variant.title}, {seed}; "
                f"seats: {' '.join(session.seats)}" + (f"; you are {perspective}" if as_seat else ""))
-    if not session.moves:
-        for event in session.events.visible_to(perspective):
+    opening = session
+    if session.moves and begun is not None:
+        click.echo("# resumed; the game began so (`board` shows it as it is now):")
+        opening = tr.replayed(begun.until(0))
+    if not opening.moves:
+        for event in opening.events.visible_to(perspective):
             click.echo(f"# event: {event.text}")
     if typing and not session.over:
         if session.state.realtime:  # no turns to wait for: show the board straight away
@@ -205,7 +213,7 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         if json_mode:
             click.echo(protocol.opening().json(), nl=False)
         else:
-            _header(session, protocol, perspective, as_seat, lines is not None)
+            _header(session, protocol, perspective, as_seat, lines is not None, t if resume else None)
             if resume and session.over:
                 click.echo(f"# the moves of {resume} had already ended the game; its ending is written again")
         match = Match(protocol, bots, lines, max_moves=max_moves, realtime=realtime)

@@ -342,3 +342,20 @@ def test_show_legend_of_a_board_that_ends_with_its_legend_prints_it_once(tmp_pat
     precondition(board.exit_code == 0 and board.output.rstrip().splitlines()[-1].startswith("Legend: "), board.output)
     assert r.exit_code == 0, r.output
     assert r.output == board.output
+
+
+def test_a_resumed_seat_session_is_told_its_deal_again_as_a_fresh_one_is(tmp_path: Path) -> None:
+    """The header of a resumed text session once left out the seat's card (a JSON session's
+    opening object had it): the deal's events that seat may see are told again, no others."""
+    t = tmp_path / "t.yaml"
+    empty = write(tmp_path / "none.txt", "")
+    args = ["mafia", "--players", 8, "--as", "p3", "--bots", "random", "--seed", 2, "--moves", empty]
+    fresh = run("play", *args, "--transcript", t)
+    precondition(fresh.exit_code == 4 and tr.read(t).move_count > 0, fresh.output)
+    dealt = [line for line in fresh.output.splitlines() if line.startswith("# event: ")]
+    precondition(any("You are p3: your card is" in line for line in dealt), fresh.output)
+    resumed = run("play", "--resume", t, "--moves", empty)
+    assert resumed.exit_code == 4, resumed.output
+    header = resumed.output.splitlines()
+    assert header[1] == "# resumed; the game began so (`board` shows it as it is now):"
+    assert [line for line in header if line.startswith("# event: ")] == dealt
