@@ -207,7 +207,7 @@ EDITS = [
     (_set("sprt", {"elo0": 0, "elo1": 5, "alpha": 0.5, "beta": 0.05}), '"sprt": SPRT\'s alpha and beta are between 0'),
     (_set("max_moves", 0), '"max_moves": a whole number from 1 up, not 0'),
     (_set("players", 0), '"players": a whole number from 1 up, not 0'),
-    (_set("players", 99), '"modes" with "players": mafia has no mode \'99-players\''),
+    (_set("players", 99), '"modes" with "players": Classic Mafia\'s default decks are for 6 to 12 players, not 99'),
     (_set("modes", "6-players"), '"modes" with "players": a list of the game\'s modes'),
     (_set("seed", "x"), '"seed": a whole number, not \'x\''),
     (_set("seed", 1.5), '"seed": a whole number, not 1.5'),

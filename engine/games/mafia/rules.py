@@ -72,6 +72,10 @@ class MafiaRules(Rules):
             options = {"deck": deck, "title": title}
         if players is not None:
             name = variant_name(players)
+            counts = sorted(md.load().setups)
+            if deck_file is None and players not in counts:  # (said in players, not in modes)
+                raise IllegalMoveError(f"Classic Mafia's default decks are for {counts[0]} to {counts[-1]} players, "
+                                       f"not {players}", [str(n) for n in counts])
             if variant is not None and variant != name:
                 raise IllegalMoveError(f"--mode {variant} does not fit {players} players")
             variant = name
