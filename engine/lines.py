@@ -43,9 +43,10 @@ TIMEOUT = Timeout()
 
 # White space a line may hold besides the space: tabs and a stray carriage return.
 _SPACES = {"\t": " ", "\r": " "}
-# Characters a line may not hold: control characters (they would garble a terminal or a
-# transcript) and the Unicode line and paragraph separators (some readers split lines there).
-_REFUSED = ("Cc", "Zl", "Zp")
+# Characters a line may not hold, by Unicode category, as a refusal names them: control
+# characters (they would garble a terminal or a transcript) and the Unicode line and paragraph
+# separators (some readers split lines there).
+_REFUSED = {"Cc": "a control character", "Zl": "a line separator", "Zp": "a paragraph separator"}
 
 
 def check_text(raw: bytes) -> str | BadLine:
@@ -56,6 +57,8 @@ def check_text(raw: bytes) -> str | BadLine:
     'p1 say café'
     >>> check_text(b"p1 say \\x00").problem
     'the line holds a control character (U+0000) at column 8; only printable text is read'
+    >>> check_text("p1 say a\\u2028b".encode()).problem
+    'the line holds a line separator (U+2028) at column 9; only printable text is read'
     """
     if raw.endswith(b"\r"):  # a CRLF line end
         raw = raw[:-1]
@@ -69,9 +72,9 @@ def check_text(raw: bytes) -> str | BadLine:
     if text.isprintable():
         return text
     for i, ch in enumerate(text):
-        if ch not in _SPACES and unicodedata.category(ch) in _REFUSED:
-            return BadLine(f"the line holds a control character (U+{ord(ch):04X}) at column {i + 1}; "
-                           "only printable text is read")
+        what = _REFUSED.get(unicodedata.category(ch)) if ch not in _SPACES else None
+        if what is not None:
+            return BadLine(f"the line holds {what} (U+{ord(ch):04X}) at column {i + 1}; only printable text is read")
     return "".join(_SPACES.get(ch, ch) for ch in text)
 
 

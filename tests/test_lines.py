@@ -37,9 +37,14 @@ def test_a_line_that_is_not_utf8_is_a_bad_line_and_reading_goes_on() -> None:
 
 
 def test_control_characters_and_line_separators_are_refused() -> None:
-    for bad in ("say \x00", "say \x1b[2J", "say a\u2028b", "say \x85"):
+    for bad in ("say \x00", "say \x1b[2J", "say \x85"):
         (line,) = read_all(bad.encode("utf-8") + b"\n")
         assert isinstance(line, BadLine) and "control character" in line.problem, bad
+    # the Unicode separators are named as what they are (U+2028 was once "a control character")
+    (line,) = read_all("say a\u2028b\n".encode())
+    assert line == BadLine("the line holds a line separator (U+2028) at column 6; only printable text is read")
+    (line,) = read_all("say \u2029\n".encode())
+    assert line == BadLine("the line holds a paragraph separator (U+2029) at column 5; only printable text is read")
     assert read_all("say caf\u00e9\tnoir\n".encode()) == ["say café noir"]
 
 
