@@ -281,15 +281,24 @@ class Protocol:
             raise DeniedError(f"this session plays as {self.perspective}; {seat}'s {command} is not yours to see")
         return seat
 
+    @staticmethod
+    def _no_args(args: list[str], command: str) -> None:
+        """Refuse words after a meta-command that takes none (``quit please`` once quit)."""
+        if args:
+            raise SyntaxInputError(f"{command} takes no arguments, not {' '.join(args)!r}", [META_COMMANDS[command]])
+
     def cmd_help(self, args: list[str]) -> Response:
+        self._no_args(args, "help")
         lines = [f"command: {v}" for v in META_COMMANDS.values()] + [f"command: {MOVE_FORM}"]
         return Response(True, "help", lines, {"command": "help", "commands": list(META_COMMANDS.values()) + [MOVE_FORM]})
 
     def cmd_seats(self, args: list[str]) -> Response:
+        self._no_args(args, "seats")
         seats = list(self.session.seats)
         return Response(True, "seats", [f"seat: {s}" for s in seats], {"command": "seats", "seats": seats})
 
     def cmd_awaiting(self, args: list[str]) -> Response:
+        self._no_args(args, "awaiting")
         status, status_payload = self._status()
         return Response(True, "awaiting", status, {"command": "awaiting", **status_payload})
 
@@ -329,6 +338,7 @@ class Protocol:
         )
 
     def cmd_score(self, args: list[str]) -> Response:
+        self._no_args(args, "score")
         score = self.session.state.score()
         lines = [f"{k}: {_value_text(v)}" for k, v in score.items()]
         result = self.session.state.result
@@ -338,10 +348,12 @@ class Protocol:
                         {"command": "score", "score": score, "result": result.as_dict() if result else None})
 
     def cmd_time(self, args: list[str]) -> Response:
+        self._no_args(args, "time")
         now = seconds_name(self.session.clock_ms)
         return Response(True, "time", [f"time: {now}"], {"command": "time", "time": now})
 
     def cmd_quit(self, args: list[str]) -> Response:
+        self._no_args(args, "quit")
         self.done = True
         return Response(True, "bye", [], {"command": "quit"})
 

@@ -135,6 +135,20 @@ def test_text_meta_command_bodies():
     assert body_values(body, "event") == [e.text for e in session.events.visible_to("bandit")[1:]]
 
 
+@pytest.mark.parametrize("command", ["help", "seats", "awaiting", "score", "time", "quit"])
+@pytest.mark.parametrize("perspective", [HOST, "bandit"])
+def test_a_meta_command_that_takes_no_arguments_refuses_extra_words(command: str, perspective: str):
+    """docs/protocol.md: wrong arguments are a syntax error. ``quit please`` once quit, and
+    ``time now`` told the time: the words after them were ignored."""
+    session = new_session(1)
+    p = Protocol(session, perspective, json_mode=True)
+    obj = jframe(p.handle(f"{command} please"))
+    assert obj["ok"] is False and not p.done
+    assert obj["error"] == {"kind": "syntax", "message": f"{command} takes no arguments, not 'please'",
+                            "allowed": [META_COMMANDS[command]]}
+    assert len(session.moves) == 0 and p.refused == 1
+
+
 def test_a_views_list_of_words_is_one_line_and_an_empty_one_a_dash():
     session = Session(registry.get("magic-maze"), "1", seed=1, options={"players": 2})
     p = Protocol(session)
