@@ -28,6 +28,11 @@ class SyntaxInputError(InputError):
     kind = "syntax"
 
 
+class UnknownActionError(SyntaxInputError):
+    """An input with no action word, or one the game does not have; ``allowed`` lists the
+    forms the seat may type (a seat's session, its name left out, adds the meta-commands)."""
+
+
 class UnknownCommandError(InputError):
     """The first word is neither a seat nor a meta-command."""
 

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
-from arbiter.engine.errors import ArbiterError, DeniedError, SyntaxInputError, UnknownCommandError, UnknownSeatError
+from arbiter.engine.errors import (
+    ArbiterError, DeniedError, SyntaxInputError, UnknownActionError, UnknownCommandError, UnknownSeatError,
+)
 from arbiter.engine.events import HOST, Event
 from arbiter.engine.game import SECRET_SEAT
 from arbiter.engine.jsontext import compact
@@ -162,8 +164,11 @@ class Protocol:
         command = words[0].lower()
         if command in self.session.seats:
             return self.move(command, " ".join(words[1:]), time_ms)
-        if command not in META_COMMANDS and self.perspective != HOST:
-            return self.move(self.perspective, " ".join(words), time_ms)  # a seat's own move, its name left out
+        if command not in META_COMMANDS and self.perspective != HOST:  # a seat's own move, its name left out
+            try:
+                return self.move(self.perspective, " ".join(words), time_ms)
+            except UnknownActionError as exc:  # (the word may be a command mistyped: say those too)
+                raise UnknownActionError(exc.message, [*exc.allowed, *META_COMMANDS.values()]) from None
         if command not in META_COMMANDS:
             raise UnknownCommandError(
                 f"{words[0]!r} is neither a seat nor a command",

@@ -18,6 +18,7 @@ from arbiter.engine.errors import (
     InputError,
     NotYourTurnError,
     SyntaxInputError,
+    UnknownActionError,
 )
 from arbiter.engine.events import HOST
 from arbiter.engine.games.fbi_mafia.grid import cell_name, cells as all_cells
@@ -101,7 +102,7 @@ POSITIONS = {
 
 
 BAD_INPUTS = [
-    ("", SyntaxInputError), ("dance", SyntaxInputError), ("kill", SyntaxInputError),
+    ("", UnknownActionError), ("dance", UnknownActionError), ("kill", SyntaxInputError),
     ("kill z9", SyntaxInputError), ("kill h1", SyntaxInputError), ("shift row 8 right", SyntaxInputError),
     ("shift row 1 right 3", SyntaxInputError), ("shift diag 1 right", SyntaxInputError),
     ("shift col a left", SyntaxInputError), ("shift col h up", SyntaxInputError), ("threat", SyntaxInputError),
@@ -136,7 +137,7 @@ def test_every_refused_input_leaves_the_state_unchanged(position):
     legal = set(s.state.legal_inputs(who))
     for text, error in BAD_INPUTS:
         if text not in legal:
-            refused(s, who, text, error if error is SyntaxInputError else (IllegalMoveError, AmbiguousMoveError))
+            refused(s, who, text, error if issubclass(error, SyntaxInputError) else (IllegalMoveError, AmbiguousMoveError))
     for other in s.seats:
         if other != who:
             refused(s, other, "shift row 1 right", NotYourTurnError)

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from arbiter.engine.errors import IllegalMoveError, NotYourTurnError, SyntaxInputError, UnknownSeatError
+from arbiter.engine.errors import IllegalMoveError, NotYourTurnError, SyntaxInputError, UnknownActionError, UnknownSeatError
 from arbiter.engine.events import HOST
 from arbiter.engine.games.mafia.moves import move_name, parse_move
 from arbiter.engine.games.mafia.rules import variant_name
@@ -49,9 +49,9 @@ def after_a_death() -> Session:
 
 @pytest.mark.parametrize("stage, seat, text, error", [
     # unknown verbs and empty input
-    (day_one, "p1", "dance", SyntaxInputError),
-    (day_one, "p1", "", SyntaxInputError),
-    (mafia_step, "p1", "murder p6", SyntaxInputError),
+    (day_one, "p1", "dance", UnknownActionError),
+    (day_one, "p1", "", UnknownActionError),
+    (mafia_step, "p1", "murder p6", UnknownActionError),
     # wrong argument counts
     (day_one, "p1", "nominate", SyntaxInputError),
     (day_one, "p1", "nominate p2 p3", SyntaxInputError),

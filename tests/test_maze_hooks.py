@@ -22,7 +22,7 @@ import pytest
 
 from arbiter.engine.chance import ChanceRecord
 from arbiter.engine.clock import seconds_name
-from arbiter.engine.errors import IllegalMoveError, InputError, SyntaxInputError
+from arbiter.engine.errors import IllegalMoveError, InputError, SyntaxInputError, UnknownActionError
 from arbiter.engine.events import HOST
 from arbiter.engine.game import Result
 from arbiter.engine.games.magic_maze import data as mm
@@ -157,7 +157,7 @@ def test_a_verb_of_its_own_is_read_planned_listed_and_recorded() -> None:
     err = refusal(s, "p1", "ring twice")
     assert type(err) is SyntaxInputError and err.allowed == ("ring: ring the bell (it stops by itself 5 s later)",)
     err = refusal(s, "p1", "jump")
-    assert type(err) is SyntaxInputError and err.message == "'jump' is not an action of Magic Maze"
+    assert type(err) is UnknownActionError and err.message == "'jump' is not an action of Magic Maze"
     assert err.allowed[-1].startswith("ring:") and len(err.allowed) == len(MazeState.forms(s.state)) + 1
     s.submit("p1", "RING", 10_000)
     assert s.moves[-1].text == "ring"

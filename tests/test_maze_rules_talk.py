@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from arbiter.engine.errors import IllegalMoveError, InputError, SyntaxInputError
+from arbiter.engine.errors import IllegalMoveError, InputError, SyntaxInputError, UnknownActionError
 from arbiter.engine.games.magic_maze.moves import FORMS, Move, action_needed, parse_move
 from arbiter.engine.session import Session
 
@@ -203,8 +203,8 @@ def test_scenario_2_the_elf_exploring_does_not_open_talk():
 
 def test_unreadable_inputs_are_refused_without_change():
     s = game("1")
-    refused(s, "p1", "", SyntaxInputError)
-    refused(s, "p1", "jump purple", SyntaxInputError)
+    refused(s, "p1", "", UnknownActionError)
+    refused(s, "p1", "jump purple", UnknownActionError)
     refused(s, "p1", "move wizard north", SyntaxInputError)
     refused(s, "p1", "move purple up", SyntaxInputError)
     refused(s, "p1", "move purple", SyntaxInputError)

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from arbiter.engine import registry
 from arbiter.engine.events import HOST
 from arbiter.engine.match import Match
-from arbiter.engine.protocol import Protocol
+from arbiter.engine.protocol import META_COMMANDS, Protocol
+from arbiter.engine.session import Session
 
 from tests.protocol_staging import (
     SEATS_3V3,
@@ -220,3 +222,30 @@ def test_quit_sets_done_and_ends_a_match():
     outs = list(Match(p2, {}, iter(["time", "quit", "bandit shift row 1 right", "time"])).run())
     assert len(outs) == 2 and p2.done
     assert not p2.session.moves
+
+
+@pytest.mark.parametrize("mode, seat, verbs", [
+    ("duel-3v3", "fbi", {"shift", "surrender", "arrest", "defuse", "masquerade", "autopsy", "inspect", "keep",
+                         "protect", "unprotect", "skip"}),
+    ("standard-4v4", "bandit", {"shift", "surrender", "kill", "masquerade"}),
+    ("standard-4v4", "maniac", {"shift", "surrender", "swap", "threat"}),
+])
+def test_a_seats_unknown_word_lists_what_that_seat_may_type_and_the_commands(mode: str, seat: str, verbs: set) -> None:
+    """In a seat's session an unknown word once listed all 19 forms of FBI vs Mafia (other
+    roles' and other sides' actions) and no meta-command. It lists the forms of the seat's own
+    characters (public: the same for every deal), then the meta-commands the word may have
+    been meant as."""
+    lists = set()
+    for seed in (1, 2, 3):
+        session = Session(registry.get("fbi-mafia"), mode, seed=seed)
+        obj = jframe(Protocol(session, seat, json_mode=True).handle("frobnicate"))
+        assert obj["ok"] is False and obj["error"]["kind"] == "syntax", obj
+        assert obj["error"]["message"] == "unknown action 'frobnicate'"
+        lists.add(tuple(obj["error"]["allowed"]))
+    assert len(lists) == 1, "the list depends on the deal"
+    allowed = list(lists.pop())
+    assert allowed[len(allowed) - len(META_COMMANDS):] == list(META_COMMANDS.values())
+    assert {form.split()[0] for form in allowed[:len(allowed) - len(META_COMMANDS)]} == verbs
+    # named (the host's session, or the seat's own name): a move was meant, its forms alone
+    named = jframe(Protocol(Session(registry.get("fbi-mafia"), mode, seed=1), json_mode=True).handle(f"{seat} frobnicate"))
+    assert named["error"]["allowed"] == allowed[:len(allowed) - len(META_COMMANDS)]

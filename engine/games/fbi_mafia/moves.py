@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
-from arbiter.engine.errors import SyntaxInputError
+from arbiter.engine.errors import SyntaxInputError, UnknownActionError
 from arbiter.engine.games.fbi_mafia.grid import COLUMNS, Cell, cell_name, looks_like_cell, parse_cell
 
 TOKENS = ("protection", "bomb", "threat")
@@ -176,10 +176,10 @@ def parse_move(text: str, size: int) -> Move:
     moves are kept, for a game's inputs repeat (a refusal is read again each time)."""
     words = text.lower().split()
     if not words:
-        raise SyntaxInputError("no action given", sorted(FORMS.values()))
+        raise UnknownActionError("no action given", sorted(FORMS.values()))
     verb, args = words[0], words[1:]
     if verb not in FORMS:
-        raise SyntaxInputError(f"unknown action {verb!r}", [FORMS[v] for v in sorted(FORMS)])
+        raise UnknownActionError(f"unknown action {verb!r}", [FORMS[v] for v in sorted(FORMS)])
     if verb in ("surrender", "masquerade", "inspect", "skip"):
         _args(verb, args, 0, 0)
         return Move(verb)

@@ -12,7 +12,7 @@ from itertools import chain
 from typing import Any
 
 from arbiter.engine.chance import Chance
-from arbiter.engine.errors import NotYourTurnError
+from arbiter.engine.errors import NotYourTurnError, UnknownActionError
 from arbiter.engine.events import HOST, EventLog
 from arbiter.engine.game import Awaiting, words_of
 from arbiter.engine.games.fbi_mafia import grid
@@ -20,7 +20,7 @@ from arbiter.engine.games.fbi_mafia.data import GameData, ModeSpec
 from arbiter.engine.games.fbi_mafia.grid import cell_name
 from arbiter.engine.games.fbi_mafia.inputs import InputLayer
 from arbiter.engine.games.fbi_mafia.moves import (
-    TOKENS, Move, bare_move, cell_move, move_name, parse_move, well_formed,
+    FORMS, TOKENS, Move, bare_move, cell_move, move_name, parse_move, well_formed,
 )
 
 
@@ -92,7 +92,28 @@ class FbiMafiaState(InputLayer):
     # ---------------------------------------------------------------------------- inputs
     def apply(self, seat: str, text: str, now_ms: int) -> str:
         """Read the words of an input (``parse_move``) and accept them or refuse them (``_accept``)."""
-        return self._accept(seat, parse_move(text, self.size))
+        try:
+            move = parse_move(text, self.size)
+        except UnknownActionError as wrong:  # list what this seat may type, not every role's words
+            raise UnknownActionError(wrong.message, self.seat_forms(seat)) from None
+        return self._accept(seat, move)
+
+    def seat_forms(self, seat: str) -> list[str]:
+        """The forms ``seat`` may type in this mode: shift and surrender, its characters'
+        actions and the words of their steps (the Maniac's threats, the Operative's protection,
+        the Detective's keep). Which characters a seat plays is public, so the list is the same
+        for every deal."""
+        verbs = {"shift", "surrender"}
+        for character in self.characters_of(seat):
+            role = self.roles[character]
+            verbs.update(role.actions)
+            if "threats-after-move" in role.steps:
+                verbs.add("threat")
+            if "protection-before-action" in role.steps:
+                verbs.update(("protect", "unprotect", "skip"))
+            if "inspect" in role.actions:
+                verbs.add("keep")
+        return [FORMS[v] for v in sorted(FORMS) if v in verbs]
 
     def apply_move(self, seat: str, move: Any, now_ms: int) -> str:
         """``apply`` of the input ``move_name(move)``, given as the move value it reads as (a

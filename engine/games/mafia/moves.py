@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from arbiter.engine.errors import SyntaxInputError
+from arbiter.engine.errors import SyntaxInputError, UnknownActionError
 
 VERBS = ("say", "nominate", "pass", "vote", "abstain", "leave", "suggest",
          "seduce", "protect", "kill", "shoot", "arrest", "ban")
@@ -128,10 +128,10 @@ def read_verb(text: str) -> str:
     """
     words = text.split()
     if not words:
-        raise SyntaxInputError("an empty input", list(FORMS.values()))
+        raise UnknownActionError("an empty input", list(FORMS.values()))
     verb = words[0].lower()
     if verb not in VERBS:
-        raise SyntaxInputError(f"{words[0]!r} is not an action of Classic Mafia", list(FORMS.values()))
+        raise UnknownActionError(f"{words[0]!r} is not an action of Classic Mafia", list(FORMS.values()))
     return verb
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from arbiter.engine.chance import Chance
-from arbiter.engine.errors import IllegalMoveError, SyntaxInputError
+from arbiter.engine.errors import IllegalMoveError, UnknownActionError
 from arbiter.engine.events import HOST, EventLog
 from arbiter.engine.game import SECRET_SEAT, Awaiting, words_of
 from arbiter.engine.games.mafia.data import MafiaData
@@ -110,8 +110,8 @@ class MafiaState(Day, Night):
     def apply(self, seat: str, text: str, now_ms: int) -> str:
         try:
             verb = read_verb(text)
-        except SyntaxInputError as wrong:  # list what this seat may send now
-            raise SyntaxInputError(wrong.message, self._forms(seat)) from None
+        except UnknownActionError as wrong:  # list what this seat may send now
+            raise UnknownActionError(wrong.message, self._forms(seat)) from None
         if not self.alive[seat]:
             raise IllegalMoveError(f"{seat} is out of the game ({self.fate[seat]}): the out neither act nor speak")
         self._check_timing(seat, verb)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 
-from arbiter.engine.errors import SyntaxInputError
+from arbiter.engine.errors import SyntaxInputError, UnknownActionError
 from arbiter.engine.games.magic_maze.tiles import COLOURS, HERO_OF
 
 HEROES = ("purple", "yellow", "green", "orange")
@@ -142,10 +142,10 @@ def parse_move(text: str, seats: Sequence[str], forms: Mapping[str, str] = FORMS
     state passes its own, which may hold more verbs than these)."""
     words = text.split()
     if not words:
-        raise SyntaxInputError("an empty input", list(forms.values()))
+        raise UnknownActionError("an empty input", list(forms.values()))
     verb, args = words[0].lower(), words[1:]
     if verb not in forms or verb not in FORMS:
-        raise SyntaxInputError(f"{words[0]!r} is not an action of Magic Maze", list(forms.values()))
+        raise UnknownActionError(f"{words[0]!r} is not an action of Magic Maze", list(forms.values()))
     if verb in ("pawn", "stare"):
         return _seat_move(verb, args, seats)
     return _READERS[verb](args)
