@@ -116,11 +116,20 @@ def test_an_illegal_inputs_forfeit_ends_with_the_bots_stderr_as_every_forfeit_do
     assert re.search(r"forfeit: undercover: illegal input 'kill a1': .*; its stderr ends: sure of it\n", out), out
 
 
-@pytest.mark.parametrize("command", ["/nonexistent/dir/bot --fast", "'unbalanced quote"])
-def test_exec_bot_that_cannot_start_is_a_clear_error(tmp_path: Path, command: str) -> None:
-    r = run("play", "fbi-mafia", "--bots", "random", "--bot", f"undercover=exec:{command}")
-    assert r.exit_code != 0
+def test_exec_bot_that_cannot_start_is_a_clear_error(tmp_path: Path) -> None:
+    r = run("play", "fbi-mafia", "--bots", "random", "--bot", "undercover=exec:/nonexistent/dir/bot --fast")
+    assert r.exit_code == 1
     assert "cannot start bot for undercover" in r.output
+
+
+def test_exec_bot_whose_command_cannot_be_read_is_a_usage_error_before_the_game(tmp_path: Path) -> None:
+    """A command with an unclosed quote is refused as the option is read (as a tournament's
+    entrant is), naming the spec, before any game starts or any file is written."""
+    r = run("play", "fbi-mafia", "--bots", "random", "--bot", "undercover=exec:'unbalanced quote",
+            "--transcript", tmp_path / "t.yaml")
+    assert r.exit_code == 2, r.output
+    assert "exec:'unbalanced quote\": the command cannot be read (No closing quotation)" in r.output
+    assert not (tmp_path / "t.yaml").exists()
 
 
 def test_exec_bot_that_never_reads_cannot_hang_the_referee(tmp_path: Path) -> None:
