@@ -251,7 +251,7 @@ class Match:
         if seat == HOST:
             return len(moves)
         for move in moves[self._counted_to:]:
-            self._seen_moves += move.public is not None or move.seat == seat
+            self._seen_moves += move.shown_to(seat)
         self._counted_to = len(moves)
         return self._seen_moves
 

@@ -238,7 +238,8 @@ class Protocol:
             "variant_title": s.variant.title, "seat": self.perspective,
             # the seed decides every secret (the deal, the stack): a seat is told it once the game is over
             "seed": s.seed if self.perspective == HOST or s.over else None,
-            "seats": list(s.seats), "time": seconds_name(s.clock_ms), "moves": len(s.moves),
+            "seats": list(s.seats), "time": seconds_name(s.clock_ms),
+            "moves": sum(m.shown_to(self.perspective) for m in s.moves),  # a secret input's count is secret too
             "events": [self._event_dict(i, e) for i, e in events], **status_payload,
         })
 

@@ -53,6 +53,12 @@ class Move(NamedTuple):
     def as_entry(self) -> dict[str, Any]:
         return {"move": {"n": self.n, "seat": self.seat, "text": self.text, "time": _time(self.time_ms)}}
 
+    def shown_to(self, seat: str) -> bool:
+        """Whether ``seat``'s session was shown this move: every move for the host, a seat's own
+        and the public ones for a seat. What a seat is told of the moves so far (how many) counts
+        only these, so it says nothing of the secret inputs (a night's) it was not shown."""
+        return self.public is not None or self.seat == seat or seat == HOST
+
 
 _new_move = tuple.__new__
 

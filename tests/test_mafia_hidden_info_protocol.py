@@ -20,7 +20,7 @@ from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol, Response
 from arbiter.engine.session import Session
 
-from tests.helpers import mafia_game
+from tests.helpers import mafia_game, precondition
 from tests.mafia_twins import CARDS8, EIGHT, MAFIA, side_of, word
 
 
@@ -191,3 +191,27 @@ def test_planted_public_input_leak_is_caught(monkeypatch: pytest.MonkeyPatch) ->
     assert any("a night move printed" in p for p in found), found[:5]
     assert any("Mafia seat" in p for p in found), found[:5]
     assert any("not secret" in p or "is named" in p for p in found), found[:5]
+
+
+def test_a_seats_opening_object_is_the_same_whatever_secret_inputs_it_was_not_shown() -> None:
+    """Twins: two games that differ only by the Mafia's night talk (``p2 say``, seen by the Mafia
+    alone). A Civilian's opening object (a resumed session's first line) once counted every
+    move played, the talk it may not see too, in ``moves``: the twins' openings differed."""
+    night = ["p3 seduce p6", "p2 say p7?", "p2 suggest p7", "p1 kill p7", "p5 say p1?", "p5 suggest p1",
+             "p4 arrest p1", "p8 ban p2"]
+    openings = []
+    for talk in (True, False):
+        s = mafia_game(CARDS8)
+        for seat in EIGHT:
+            s.submit(seat, "pass", None)
+        for line in night:
+            if talk or line != "p2 say p7?":
+                actor, _, text = line.partition(" ")
+                s.submit(actor, text, None)
+        precondition(len(s.moves) == len(EIGHT) + len(night) - (not talk), len(s.moves))
+        openings.append({seat: Protocol(s, seat, json_mode=True).opening().json() for seat in ("p6", "p7", "p8")})
+        openings[-1]["host"] = json.loads(Protocol(s, "host", json_mode=True).opening().json())["moves"]
+    assert openings[0].pop("host") == len(EIGHT) + len(night) and openings[1].pop("host") == len(EIGHT) + len(night) - 1
+    assert openings[0] == openings[1]
+    shown = {seat: json.loads(openings[0][seat])["moves"] for seat in ("p6", "p7", "p8")}
+    assert shown == {"p6": len(EIGHT), "p7": len(EIGHT), "p8": len(EIGHT) + 1}  # the day's passes; p8 its own ban
