@@ -176,11 +176,14 @@ class Protocol:
             )
         handler = getattr(self, f"cmd_{command}")
         if time_ms is None:
-            return handler(words[1:])
+            response = handler(words[1:])
+            self.done = self.done or command == "quit"
+            return response
         handler(words[1:])  # refuses bad arguments before time moves; meta-commands change nothing
         start = len(self.session.events)
         self.session.advance_to(time_ms)
         response = handler(words[1:])
+        self.done = self.done or command == "quit"
         events = self._visible(start)
         if events:  # passing time did something (the sand ran out): show it, as a move would
             status, status_payload = self._status()
@@ -359,8 +362,9 @@ class Protocol:
         return Response(True, "time", [f"time: {now}"], {"command": "time", "time": now})
 
     def cmd_quit(self, args: list[str]) -> Response:
+        """Its answer only: ``_dispatch`` ends the session (``done``) once it is given, so that
+        checking a stamped ``@T quit`` before its time (``time_of``) ends nothing."""
         self._no_args(args, "quit")
-        self.done = True
         return Response(True, "bye", [], {"command": "quit"})
 
 

@@ -17,7 +17,7 @@ from arbiter.engine.events import HOST
 from arbiter.engine.protocol import META_COMMANDS, Protocol
 from arbiter.engine.session import Session
 
-from tests.helpers import play
+from tests.helpers import play, precondition
 from tests.protocol_staging import (
     FBI,
     POSITIONS,
@@ -147,6 +147,24 @@ def test_a_meta_command_that_takes_no_arguments_refuses_extra_words(command: str
     assert obj["error"] == {"kind": "syntax", "message": f"{command} takes no arguments, not 'please'",
                             "allowed": [META_COMMANDS[command]]}
     assert len(session.moves) == 0 and p.refused == 1
+
+
+def test_a_stamped_quit_ends_the_session_when_it_is_answered_not_when_it_is_looked_at():
+    """``time_of`` (the real-time loop asks it when a stamped line is due) and the check of a
+    stamped line's words before time passes once ran ``quit`` itself: ``@30 quit`` ended the
+    session at once, and a refused ``@T quit`` (time gone back) ended it too."""
+    session = new_session(1)
+    p = Protocol(session, HOST, json_mode=True)
+    jframe(p.handle("@5 bandit shift row 1 right"))
+    precondition(session.clock_ms == 5000, session.clock_ms)
+    assert p.time_of("@30 quit") == 30_000 and not p.done
+    refused = jframe(p.handle("@2 quit"))
+    assert refused["ok"] is False and not p.done, refused
+    answered = jframe(p.handle("@30 quit"))
+    assert answered["ok"] is True and answered["command"] == "quit" and p.done
+    assert session.clock_ms == 30_000
+    q = Protocol(new_session(1), HOST, json_mode=True)
+    assert jframe(q.handle("quit"))["ok"] is True and q.done
 
 
 def test_a_views_list_of_words_is_one_line_and_an_empty_one_a_dash():
