@@ -1,6 +1,7 @@
 """What the tournament tests (``test_arena_run.py``, ``test_arena_ray.py``, ``test_arena_pool.py``)
 share: a small tournament played by local workers into a folder, its records without their
-times, and the transcripts it wrote; and a tournament whose game is stuck on a bot.
+times, and the transcripts it wrote; a tournament whose game is stuck on a bot; and records made
+by hand (``rec``) for the arithmetic and the report (``test_arena_stats.py``, ``test_arena_report.py``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,17 @@ from arbiter.engine.arena.schedule import Game
 from arbiter.engine.arena.tournament import Tournament, configuration
 
 from tests.hostile import stuck_bot
+
+
+DUEL = {"m": "mafia", "f": "fbi"}
+"""The seats' sides of an FBI vs Mafia duel, as records name them."""
+
+
+def rec(game, seats, sides, won, **extra):
+    """A finished game's record: ``seats`` seat -> entrant, ``sides`` seat -> side, ``won`` the
+    winning seats."""
+    return {"game": game, "finished": True, "seats": seats, "sides": sides, "roles": dict(sides),
+            "outcome": {s: "won" if s in won else "lost" for s in seats}, "forfeits": [], **extra}
 
 
 def stuck_tournament(tmp_path: Path) -> tuple[Tournament, Game, Path]:

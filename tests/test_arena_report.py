@@ -1,0 +1,119 @@
+"""The tournament report's text: its tables read as written, cut at the SPRT's decision, and
+roles and sides that do not fit 80 columns (a row each, their names whole)."""
+
+from __future__ import annotations
+
+import pytest
+
+from arbiter.engine.arena import report
+from arbiter.engine.arena.sprt import Sprt
+
+from tests.arena_staging import DUEL, rec
+
+def _report_records(first: str) -> list[dict]:
+    """Four finished duels of ``first`` against random (its programs named twice) and one unfinished."""
+    roles = {"m": "bandit", "f": "agent"}
+
+    def game(n: int, mafia: str, fbi: str, won: set, finished: bool = True, **extra) -> dict:
+        r = rec(n, {"m": mafia, "f": fbi}, DUEL, won, **extra)
+        if not finished:
+            r.update(finished=False, outcome={"m": "none", "f": "none"})
+        return {**r, "roles": roles}
+    return [game(0, first, "random", {"m"}, names={"m": "Greedy 1.0"}),
+            game(1, "random", first, {"m"}, names={"f": "Greedy 1.0"}),
+            game(2, first, "random", {"m"}, names={"m": "Greedy 1.1"}),
+            game(3, "random", first, {"f"}, names={"f": "Greedy 1.1"}),
+            game(4, first, "random", set(), finished=False)]
+
+
+REPORT_TEXT = """\
+entrant     games  seats  won  win%  95% CI     mu     sigma  ordinal  forf.
+----------  -----  -----  ---  ----  ---------  -----  -----  -------  -----
+greedy-wi~  4      4      3    75.0  30.1-95.4  29.06  7.36   6.98     0
+random      4      4      1    25.0  4.6-69.9   20.94  7.36   -1.14    0
+win% counts seats (an entrant may hold several seats of a game);
+  mu/sigma/ordinal: OpenSkill (Plackett-Luce), ordinal = mu - 3 sigma; forf.:
+  forfeits
+
+side   entrant     seats  won  win%   95% CI      vs all
+-----  ----------  -----  ---  -----  ----------  ------
+fbi    greedy-wi~  2      1    50.0   9.5-90.5    +25.0
+fbi    random      2      0    0.0    0.0-65.8    -25.0
+mafia  greedy-wi~  2      2    100.0  34.2-100.0  +25.0
+mafia  random      2      1    50.0   9.5-90.5    -25.0
+vs all: the entrant's win% on the side minus the side's win% over every seat
+
+role    greedy-wi~  random
+------  ----------  ---------
+agent   1/2 50.0%   0/2 0.0%
+bandit  2/2 100.0%  1/2 50.0%
+role: seats won / seats played, win%
+
+forfeits: none
+
+pair (a - b)         met  a won  b won  drawn  a score%  Elo   95% CI
+-------------------  ---  -----  -----  -----  --------  ----  ------------
+greedy-wi~ - random  4    3      1      0      75.0      +191  [-147, +528]
+met: games where they held seats on opposite sides; the game goes to whose seats
+  won more of those pairings
+unfinished games (no result; counted for no one): 1
+names the programs gave: greedy-with-a-long-name: Greedy 1.0, Greedy 1.1
+
+SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR 0.13 (bounds -2.94, 2.94) after 2
+  blocks of 2 games (+1 -0 =1; a block is won by whose seats won more of the
+  same deal): no decision yet"""
+
+
+def test_the_reports_tables_read_as_written():
+    """The whole text of a small report: names cut to 10 characters, Elo signed, each side
+    against all seats, roles one column per entrant, lines wrapped at 80 columns."""
+    long = "greedy-with-a-long-name"
+    config = {"game": "fbi-mafia", "entrants": [{"name": long, "spec": "exec:./greedy"}, {"name": "random", "spec": "random"}]}
+    t = Sprt(0, 50)
+    sprt = {"elo0": 0, "elo1": 50, "alpha": 0.05, "beta": 0.05, "llr": t.llr(1, 0), "lower": t.lower,
+            "upper": t.upper, "blocks": 2, "games": 4, "wins": 1, "losses": 0, "draws": 1, "result": None, "first": long}
+    text = report.tables(report.summary(config, _report_records(long), 6, sprt))
+    assert text == REPORT_TEXT
+
+
+def test_once_the_sprt_decides_the_tables_count_the_games_up_to_its_decision():
+    """Games running when the test decided finish and are recorded, but how many depends on
+    the workers and the timing: the tables count the blocks up to the decision, and say how
+    many were left out; a block with an unfinished game is void, and said to be."""
+    config = {"game": "fbi-mafia", "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}]}
+    t = Sprt(0, 50)
+    records = [rec(i, {"m": "AB"[i % 2], "f": "BA"[i % 2]}, DUEL, {"m" if i % 2 == 0 else "f"}) for i in range(7)]
+    sprt = {"elo0": 0, "elo1": 50, "alpha": 0.05, "beta": 0.05, "llr": t.llr(2, 0), "lower": t.lower,
+            "upper": t.upper, "blocks": 2, "games": 4, "wins": 1, "losses": 0, "draws": 0, "void": 1,
+            "result": "H1", "first": "A"}
+    got = report.summary(config, records, 8, sprt)
+    assert (got["recorded"], got["after_decision"]) == (7, 3)
+    assert got["table"] == report.summary(config, records[:4], 8, sprt)["table"]
+    assert got["table"]["A"]["games"] == 4
+    text = " ".join(report.tables(got).split())
+    assert "(+1 -0 =0, 1 void: a game of it unfinished;" in text
+    assert "H1 accepted (A +50 Elo rather than +0)" in text
+    assert "3 games that were running when it decided: recorded, not counted in the tables above" in text
+    undecided = report.summary(config, records, 8, {**sprt, "result": None})
+    assert (undecided["after_decision"], undecided["table"]["A"]["games"]) == (0, 7)
+
+
+def test_a_roles_table_too_wide_for_80_columns_has_a_row_per_role_and_entrant():
+    names = [f"entrant-{i:02d}" for i in range(8)]  # 10 characters: shown whole
+    records = [rec(i, {"m": names[i], "f": names[(i + 1) % 8]}, DUEL, {"m"}) | {"roles": {"m": "bandit", "f": "agent"}}
+               for i in range(8)]
+    config = {"game": "fbi-mafia", "entrants": [{"name": n, "spec": "random"} for n in names]}
+    text = report.tables(report.summary(config, records, 8))
+    assert max(len(line) for line in text.splitlines()) <= 80
+    roles = text.split("\n\nrole ")[1].split("\n\n")[0].splitlines()
+    assert roles[0].split() == ["entrant", "seats", "won", "win%"] and len(roles) == 2 + 16 + 1
+    assert roles[2].split() == ["agent", "entrant-00", "1", "0", "0.0"]
+
+
+@pytest.mark.parametrize("count, shown", [(1, False), (2, True), (40, True), (41, False)])
+def test_roles_are_tabled_when_there_are_two_to_forty(count, shown):
+    records = [rec(i, {"m": "A", "f": "B"}, DUEL, {"m"}) | {"roles": {"m": f"r{i:02d}", "f": f"r{(i + 1) % count:02d}"}}
+               for i in range(count)]
+    config = {"game": "fbi-mafia", "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}]}
+    text = report.tables(report.summary(config, records, count))
+    assert ("role: seats won / seats played, win%" in text) == shown
