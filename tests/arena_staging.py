@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from arbiter.engine.arena.entrants import Entrant
 from arbiter.engine.arena.pool import LocalPool
 from arbiter.engine.arena.results import Folder
 from arbiter.engine.arena.schedule import Game
 from arbiter.engine.arena.tournament import Tournament, configuration
 
+from tests.helpers import run as run_cli
 from tests.hostile import stuck_bot
 
 
@@ -26,6 +29,19 @@ def rec(game, seats, sides, won, **extra):
     winning seats."""
     return {"game": game, "finished": True, "seats": seats, "sides": sides, "roles": dict(sides),
             "outcome": {s: "won" if s in won else "lost" for s in seats}, "forfeits": [], **extra}
+
+
+MATCH = ("match", "mafia", "--players", "6", "a=random", "b=random", "--workers", "1")
+"""A Classic Mafia match of random bots, one worker: ``played`` plays it, tests resume it."""
+
+
+@pytest.fixture(scope="module")  # (each module that imports it plays its own)
+def played(tmp_path_factory) -> Path:
+    """A finished match of 4 games, to be copied and changed by each test."""
+    out = tmp_path_factory.mktemp("played") / "t"
+    r = run_cli(*MATCH, "--games", "4", "--out", out)
+    assert r.exit_code == 0, r.output
+    return out
 
 
 def stuck_tournament(tmp_path: Path) -> tuple[Tournament, Game, Path]:

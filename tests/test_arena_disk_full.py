@@ -20,18 +20,11 @@ import pytest
 from arbiter.engine.arena import results
 from arbiter.engine.arena.results import Folder, FolderError, ResultsWriter, read_results
 
+from tests import arena_staging
+from tests.arena_staging import MATCH
 from tests.helpers import REPO, run
 
-MATCH = ("match", "mafia", "--players", "6", "a=random", "b=random", "--workers", "1")
-
-
-@pytest.fixture(scope="module")
-def played(tmp_path_factory) -> Path:
-    """A finished match of 4 games."""
-    out = tmp_path_factory.mktemp("played") / "t"
-    r = run(*MATCH, "--games", "4", "--out", out)
-    assert r.exit_code == 0, r.output
-    return out
+played = arena_staging.played  # the finished match each test copies (a module's own)
 
 
 def without_time(lines: list[str]) -> list[dict]:

@@ -22,9 +22,11 @@ from arbiter.engine.arena.sprt import MAX_ELO, Sprt
 from arbiter.engine.arena.tournament import Tournament, configuration
 from arbiter.engine.errors import ArbiterError
 
+from tests import arena_staging
+from tests.arena_staging import MATCH
 from tests.helpers import run
 
-MATCH = ("match", "mafia", "--players", "6", "a=random", "b=random", "--workers", "1")
+played = arena_staging.played  # the finished match each test copies (a module's own)
 
 
 def snapshot(folder: Path) -> dict[str, bytes | None]:
@@ -36,15 +38,6 @@ def assert_free(folder: Path) -> None:
     """No run holds ``folder`` (a refused run let its lock go)."""
     with (folder / ".lock").open("ab") as f:
         fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-
-
-@pytest.fixture(scope="module")
-def played(tmp_path_factory) -> Path:
-    """A finished match of 4 games, to be copied and changed by each test."""
-    out = tmp_path_factory.mktemp("played") / "t"
-    r = run(*MATCH, "--games", "4", "--out", out)
-    assert r.exit_code == 0, r.output
-    return out
 
 
 def copy_of(played: Path, tmp_path: Path) -> Path:
