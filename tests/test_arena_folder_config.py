@@ -432,3 +432,18 @@ def test_a_resumed_run_removes_the_temporary_files_a_killed_run_left_and_no_othe
     assert all(p.read_text() == "not the referee's to remove" for p in others)
     assert (folder / "transcripts" / ".game-00001.yaml.1-0.tmp").is_symlink()
     assert (folder / "transcripts" / ".game-00000.yaml.1-0.tmp").is_dir()
+
+
+def test_a_file_in_the_way_of_the_tournaments_folder_is_named(tmp_path: Path, monkeypatch) -> None:
+    """A file named ``arena`` where the default ``arena/GAME-...`` goes once got only "File
+    exists"; an ``--out`` name too long for the system was a traceback. Nothing is made."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "arena").write_text("x")
+    r = run(*MATCH, "--games", "2")
+    assert r.exit_code == 1, r.output
+    assert r.output.startswith("Error: cannot make the tournament's folder arena/mafia-"), r.output
+    assert r.output.endswith(": arena is a file, not a folder\n"), r.output
+    long = "x" * 300 + "/t"
+    r = run(*MATCH, "--games", "2", "--out", long)
+    assert (r.exit_code, r.output) == (1, f"Error: cannot make the tournament's folder {long}: File name too long\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["arena"] and (tmp_path / "arena").read_text() == "x"

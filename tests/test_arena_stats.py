@@ -392,10 +392,21 @@ def test_a_configuration_of_another_format_is_refused(tmp_path: Path, text: str)
 
 
 def test_a_folder_that_cannot_be_made_is_refused_with_the_systems_reason(tmp_path: Path):
+    long = tmp_path / ("x" * 300) / "t"
+    with pytest.raises(FolderError) as err:
+        Folder.create(long, {})
+    assert str(err.value) == f"cannot make the tournament's folder {long}: File name too long"
+
+
+@pytest.mark.parametrize("under", ["file/t", "file/a/t"])
+def test_a_folder_under_a_file_is_refused_naming_the_file(tmp_path: Path, under: str):
+    """The default ``arena/GAME-...`` with a file named ``arena`` once said only "File exists"
+    (and a deeper path "Not a directory"): which file is in the way is said."""
     (tmp_path / "file").write_text("x")
     with pytest.raises(FolderError) as err:
-        Folder.create(tmp_path / "file" / "t", {})
-    assert str(err.value) == f"cannot make the tournament's folder {tmp_path / 'file' / 't'}: Not a directory"
+        Folder.create(tmp_path / under, {})
+    assert str(err.value) == f"cannot make the tournament's folder {tmp_path / under}: {tmp_path / 'file'} is a file, not a folder"
+    assert (tmp_path / "file").read_text() == "x" and sorted(tmp_path.iterdir()) == [tmp_path / "file"]
 
 
 @pytest.mark.parametrize("name", ["../escape.yaml", "sub/game.yaml", ".hidden", ".."])

@@ -75,14 +75,14 @@ class Folder:
         an interrupted ``create`` left, removed once this run holds the folder). A folder holding
         anything else is refused (a tournament's: resume it; anything else: not ours to fill)."""
         p = Path(path)
-        if p.exists() and not p.is_dir():
-            raise FolderError(f"{p} is a file, not a folder")
-        if p.is_dir():
-            _fresh(p)
         try:
+            if p.exists() and not p.is_dir():
+                raise FolderError(f"{p} is a file, not a folder")
+            if p.is_dir():
+                _fresh(p)
             p.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise FolderError(f"cannot make the tournament's folder {p}: {exc.strerror or exc}") from None
+        except OSError as exc:  # (a name too long, a file in the way, no permission)
+            raise cannot_make(p, exc) from None
         folder = cls(p)
         folder.lock()
         try:
@@ -106,7 +106,7 @@ class Folder:
         except FileExistsError:
             raise _holds_one(p) from None
         except OSError as exc:
-            raise FolderError(f"cannot make the tournament's folder {p}: {exc.strerror or exc}") from None
+            raise cannot_make(p, exc) from None
 
     @classmethod
     def existing(cls, path: str | Path) -> tuple[Folder, dict[str, Any]]:
@@ -207,6 +207,22 @@ def _leftovers(p: Path) -> list[Path] | None:
             return None
         found.append(entry)
     return found
+
+
+def cannot_make(p: Path, exc: OSError) -> FolderError:
+    """The refusal of a tournament's folder ``p`` that ``exc`` stopped being made: the file in
+    its way named (``arena``, a file, under the default ``arena/GAME-...``), else the system's
+    reason ("File name too long", "Permission denied")."""
+    in_the_way = None
+    for above in [*reversed(p.parents), p]:
+        try:
+            if above.exists() and not above.is_dir():
+                in_the_way = above
+                break
+        except OSError:
+            break
+    why = f"{in_the_way} is a file, not a folder" if in_the_way is not None else exc.strerror or str(exc)
+    return FolderError(f"cannot make the tournament's folder {p}: {why}")
 
 
 def _fresh(p: Path) -> list[Path]:

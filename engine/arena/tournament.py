@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from arbiter.engine import registry
 from arbiter.engine.arena.config import check_sprt
 from arbiter.engine.arena.entrants import Entrant, check_entrants, check_spec
-from arbiter.engine.arena.results import Folder, FolderError
+from arbiter.engine.arena.results import Folder, FolderError, cannot_make
 from arbiter.engine.arena.runner import MAX_MOVES, Settings
 from arbiter.engine.arena.schedule import Game, Setup, block_size, schedule
 from arbiter.engine.arena.sprt import Sprt
@@ -258,6 +258,6 @@ def folder_for(game: str, out: str | None) -> Path:
             except FileExistsError:
                 continue
     except OSError as exc:
-        raise FolderError(f"cannot make the tournament's folder {base}: {exc.strerror or exc}") from None
+        raise cannot_make(base, exc) from None
     raise FolderError(f"cannot make the tournament's folder {base}: every name up to {base.name}-999 is taken; "
                       "choose one with --out")
