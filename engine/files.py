@@ -151,6 +151,21 @@ def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a file of a known kind")
 
 
+def not_utf8(exc: UnicodeDecodeError) -> str:
+    """Where the bytes a ``UnicodeDecodeError`` was raised for stop being UTF-8, in words
+    (line and column counted in bytes from 1), for a reader's refusal of a whole file.
+
+    >>> try:
+    ...     b"ok\\nno \\xff\\n".decode("utf-8")
+    ... except UnicodeDecodeError as exc:
+    ...     not_utf8(exc)
+    'line 2 is not UTF-8 text (byte 0xff at column 4)'
+    """
+    data, at = bytes(exc.object), exc.start
+    line, column = data.count(b"\n", 0, at) + 1, at - data.rfind(b"\n", 0, at)
+    return f"line {line} is not UTF-8 text (byte 0x{data[at]:02x} at column {column})"
+
+
 def read_text_capped(path: str | Path, limit: int) -> str:
     """The text of the regular file ``path`` (UTF-8; line ends as ``Path.read_text`` gives them,
     ``\\r\\n`` and ``\\r`` read as ``\\n``), refused if it holds more than ``limit`` bytes.

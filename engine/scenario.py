@@ -24,7 +24,7 @@ import yaml
 
 from arbiter.engine import yamlio
 from arbiter.engine.errors import ScenarioError
-from arbiter.engine.files import FileTooLarge, NotRegularFile, read_text_capped
+from arbiter.engine.files import FileTooLarge, NotRegularFile, not_utf8, read_text_capped
 
 SCENARIO_PACKAGE = "arbiter.scenarios"
 T = TypeVar("T")
@@ -352,8 +352,10 @@ def read_file(path: str | Path) -> str:
                             f"({MAX_FILE_BYTES} at most)") from None
     except NotRegularFile as exc:
         raise ScenarioError(str(p), "", f"{exc}: a data file must be a regular file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(str(p), "", f"cannot read: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(str(p), "", f"cannot read: {not_utf8(exc)}; a data file is UTF-8") from None
+    except OSError as exc:
+        raise ScenarioError(str(p), "", f"cannot read: {exc.strerror or exc}") from None
 
 
 def load_file(path: str | Path) -> Node:

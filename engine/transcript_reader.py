@@ -24,7 +24,7 @@ from arbiter.engine import yamlio
 from arbiter.engine.chance import ChanceRecord
 from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
 from arbiter.engine.errors import TranscriptError
-from arbiter.engine.files import FileTooLarge, read_bytes_capped
+from arbiter.engine.files import FileTooLarge, not_utf8, read_bytes_capped
 from arbiter.engine.logline import read_block, read_entry_line
 from arbiter.engine.session import MAX_SEED
 
@@ -293,14 +293,21 @@ def parse(text: str, source: str = "transcript") -> Transcript:
         raise TranscriptError(f"{source}{where}: the transcript holds {exc}, which arbiter never writes") from None
     if not isinstance(doc, dict):
         raise TranscriptError(f"{source}: not a transcript (expected a YAML mapping)")
-    if doc.get("format") != FORMAT or type(doc.get("format")) is not int:
-        raise TranscriptError(f"{source}: format {doc.get('format')!r} is not supported (this arbiter reads {FORMAT})")
+    if "format" not in doc:
+        raise TranscriptError(f"{source}: no format: not an arbiter transcript (one begins with 'format: {FORMAT}')")
+    if doc["format"] != FORMAT or type(doc["format"]) is not int:
+        raise TranscriptError(f"{source}: format {doc['format']!r} is not supported (this arbiter reads {FORMAT})")
     unknown = [str(key) for key in doc if key not in KEYS]
     if unknown:
         raise TranscriptError(f"{source}: unknown key {unknown[0]!r} (a transcript has {', '.join(KEYS)})")
-    for key, kind in (("game", str), ("variant", str), ("data", str), ("seed", int), ("seats", list)):
-        if not isinstance(doc.get(key), kind) or isinstance(doc[key], bool):
-            raise TranscriptError(f"{source}: {key}: missing or not {kind.__name__}")
+    for key, kind, what in (("game", str, "text"), ("variant", str, "text"), ("data", str, "text"),
+                            ("seed", int, "a whole number"), ("seats", list, "a list")):
+        if key not in doc:
+            raise TranscriptError(f"{source}: {key}: missing (a transcript's header gives game, variant, data, "
+                                  "seed and seats)")
+        if not isinstance(doc[key], kind) or isinstance(doc[key], bool):
+            found = repr(doc[key])
+            raise TranscriptError(f"{source}: {key}: {found if len(found) <= 60 else found[:57] + '...'} is not {what}")
     if not -MAX_SEED < doc["seed"] < MAX_SEED:
         raise TranscriptError(f"{source}: seed: a number of {len(str(abs(doc['seed'])))} digits "
                               f"(a seed has at most {len(str(MAX_SEED)) - 1})")
@@ -401,6 +408,4 @@ def _text_of(data: bytes, p: Path) -> str:
         whole = data.rfind(b"\n") + 1  # the end of the last whole line
         if exc.start >= whole:
             return data[:whole].decode("utf-8") + data[whole:].decode("utf-8", "replace")
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise TranscriptError(f"{p}: cannot read: line {line} is not UTF-8 text "
-                              f"(byte 0x{data[exc.start]:02x}); a transcript is UTF-8") from None
+        raise TranscriptError(f"{p}: cannot read: {not_utf8(exc)}; a transcript is UTF-8") from None

@@ -140,6 +140,20 @@ def test_data_files_and_transcripts_refuse_a_device_or_a_fifo_at_once(tmp_path: 
     assert "Traceback" not in proc.stdout + proc.stderr
 
 
+@pytest.mark.parametrize("args", [["validate"], ["play", "mafia", "--bots", "random", "--seed", "1", "--deck"],
+                                  ["replay"], ["play", "--resume"]])
+def test_a_file_that_is_not_utf8_is_refused_naming_its_line_and_column(tmp_path: Path, args: list[str]) -> None:
+    """A data file's byte that is not UTF-8 was refused in the codec's words ("'utf-8' codec
+    can't decode byte 0xe9 in position 33: invalid continuation byte"); data files and
+    transcripts now say it alike: the line and the column."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(DECK.encode() + b"cards: {boss: 1, caf\xe9: 2}\n")
+    r = run(*args, bad)
+    assert r.exit_code == 1, r.output
+    kind = "a transcript" if args[0] == "replay" or "--resume" in args else "a data file"
+    assert f"{bad}: cannot read: line 3 is not UTF-8 text (byte 0xe9 at column 21); {kind} is UTF-8" in r.output
+
+
 # -- 2. numbers too long for Python ---------------------------------------------------------------
 
 @pytest.mark.parametrize("number", ["9" * 5000, "-" + "9" * 4301, "0x" + "f" * 4000, "1" + ":59" * 3000])

@@ -143,7 +143,7 @@ def test_a_byte_that_is_not_utf8_before_the_last_line_is_refused_by_its_line(tmp
     lines = data.split(b"\n")
     lines[3] = lines[3] + b"\xff"
     path.write_bytes(b"\n".join(lines))
-    with pytest.raises(TranscriptError, match=r"line 4 is not UTF-8 text \(byte 0xff\)"):
+    with pytest.raises(TranscriptError, match=r"line 4 is not UTF-8 text \(byte 0xff at column \d+\)"):
         tr.read(path)
 
 
