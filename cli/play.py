@@ -217,8 +217,11 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
             if resume and session.over:
                 click.echo(f"# the moves of {resume} had already ended the game; its ending is written again")
         match = Match(protocol, bots, lines, max_moves=max_moves, realtime=realtime)
+        show = getattr(lines, "show", None) or (lambda out: click.echo(out, nl=False))  # (a terminal's keeps its prompt)
         for out in match.run():
-            click.echo(out, nl=False)
+            show(out)
+        if hasattr(lines, "finish"):
+            lines.finish()
         if match.stopped and not json_mode:
             click.echo(f"# stopped after {match.moves_seen()} moves (--max-moves)"
                        + (f"; resume with: arbiter play --resume {writer.path}" if writer else ""))

@@ -13,6 +13,8 @@ import sys
 import threading
 from typing import Any
 
+import click
+
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.events import HOST
 from arbiter.engine.lines import TIMEOUT, BadLine, Timeout, check_text
@@ -38,9 +40,11 @@ class TerminalLines:
         self._lines: queue.Queue[str | BaseException | None] = queue.Queue()
         self._wanted = threading.Event()
         self._asking = False
+        self._at_prompt = False  # the prompt is on the screen and readline reads keys after it
         self._thread: threading.Thread | None = None
         self._modes = _modes()  # the terminal as the person had it: ``restore`` puts it back
         if readline is not None:
+            readline.set_pre_input_hook(self._prompt_shown)
             readline.set_completer(self._complete)
             readline.set_completer_delims(" ")
             readline.parse_and_bind("tab: complete")
@@ -64,6 +68,27 @@ class TerminalLines:
             except (termios.error, OSError):  # the terminal is gone (SIGHUP): nothing to give back
                 pass
 
+    def show(self, text: str) -> None:
+        """Print ``text`` (answers, a bot's move, what time did) while the person may be typing:
+        in a real-time game it comes at any moment, and once landed after the prompt and the
+        half-typed line. With the prompt on the screen, its line is cleared, ``text`` printed,
+        and the prompt drawn again below it with what was typed so far, which is kept."""
+        if self._at_prompt and readline is not None:
+            click.echo("\r\x1b[K" + text + self.prompt + readline.get_line_buffer(), nl=False)
+        else:
+            click.echo(text, nl=False)
+
+    def finish(self) -> None:
+        """The session is over: a prompt left on the screen (a real-time game ended by time or
+        bots while the person was at it) is cleared, so what follows is not printed after it."""
+        if self._at_prompt:
+            self._at_prompt = False
+            click.echo("\r\x1b[K", nl=False)
+
+    def _prompt_shown(self) -> None:
+        """readline's hook, called in the reader once the prompt is printed, before any key."""
+        self._at_prompt = True
+
     def _read(self) -> None:
         try:
             while True:
@@ -73,6 +98,7 @@ class TerminalLines:
                     line: str | None = input(self.prompt)
                 except (EOFError, KeyboardInterrupt, OSError):
                     line = None
+                self._at_prompt = False
                 self._lines.put(line)
                 if line is None:
                     return

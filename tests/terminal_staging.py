@@ -77,13 +77,14 @@ class Terminal:
         self.output += chunk
         return bool(chunk)
 
-    def expect(self, text: str, timeout: float = 20.0) -> str:
-        """Everything written so far, once it holds ``text`` after what an earlier call consumed."""
+    def expect(self, text: str, timeout: float = 20.0, since: int = 0) -> str:
+        """Everything written so far, once it holds ``text`` (in what came after the first
+        ``since`` bytes)."""
         wanted = text.encode()
         deadline = time.monotonic() + timeout
-        while wanted not in self.output:
+        while wanted not in self.output[since:]:
             if time.monotonic() > deadline or not self._pump(0.05):
-                if wanted in self.output:
+                if wanted in self.output[since:]:
                     break
                 raise AssertionError(f"never wrote {text!r}; wrote:\n{self.text()}")
         return self.text()

@@ -92,3 +92,24 @@ def test_ctrl_d_in_the_middle_of_a_game_says_the_game_is_unfinished_and_how_to_r
     else:
         assert last == ("the input ended before the game did; no transcript was kept to resume it from "
                         "(--transcript FILE keeps one)")
+
+
+def test_a_real_time_game_prints_above_the_prompt_and_keeps_the_half_typed_line(terminals) -> None:
+    """In a real-time game the bots' moves and time's events come while the person types: they
+    once landed after the prompt and the half-typed line ("p1> boa= p2 explore purple"), and
+    the prompt was not drawn again. The prompt's line is cleared, the answer printed, the prompt
+    drawn below it with the typed text, which readline still holds."""
+    t = terminals(["play", "magic-maze", "--scenario", "1", "--players", "2", "--as", "p1", "--bots", "planner",
+                   "--seed", "1", "--realtime"])
+    t.expect("p1> ")
+    t.send(b"boa")
+    t.expect("p1> boa")
+    typed = t.output.rindex(b"p1> boa")
+    t.expect("\r\x1b[K= p2 ", since=typed)  # a bot's move: the prompt line cleared first
+    bot = t.output.index(b"\r\x1b[K= p2 ", typed)
+    t.expect("\n\r\np1> boa", since=bot)  # (the answer's blank line, the prompt again with the text)
+    assert t.output[typed:bot] == b"p1> boa", t.output[typed:bot]
+    t.send(b"rd\n")  # "boa" + "rd": the line readline kept
+    t.expect("time left ", since=bot)
+    t.send(b"quit\n")
+    assert t.wait() == 0
