@@ -473,6 +473,9 @@ class ProcessBot:
             return None  # a real-time game: nothing to do now
         if words[0].lower() == self.seat:
             words = words[1:]
+        if words and words[0].startswith("@"):  # (the game would call '@3' an unknown action)
+            raise self._failure(f"the bot stamped its line with a time: {_quote(line)}; a bot sends its input "
+                                "alone, and the referee keeps the clock")
         return " ".join(words)
 
     def close(self) -> None:

@@ -31,6 +31,7 @@ from tests.hostile import (
     STDERR_TAIL_THEN_HANG, STDERR_FLOOD, EXIT_EARLY,
 )
 from arbiter.engine import bots as bots_module
+from arbiter.engine.arena.stats import forfeit_kind
 from arbiter.engine.bots import ProcessBot, make_bot
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.lines import MAX_LINE_BYTES
@@ -227,6 +228,16 @@ def test_an_empty_answer_fails_at_once(tmp_path: Path, answer: bytes) -> None:
     bot = ProcessBot("p", script(tmp_path, "empty", ANSWER_BYTES, answer.hex()), 5)
     reason, took = failure_then_close(bot, fake_session([]))
     assert (reason, took < 2) == ("the bot sent an empty line", True)
+
+
+@pytest.mark.parametrize("answer", [b"@3 pass\n", b"p @0.5 pass\n"])
+def test_a_stamped_answer_fails_saying_the_referee_keeps_the_clock(tmp_path: Path, answer: bytes) -> None:
+    """A bot's ``@3 pass`` was refused by the game as an unknown action ('@3')."""
+    bot = ProcessBot("p", script(tmp_path, "stamp", ANSWER_BYTES, answer.hex()), 5)
+    reason, _ = failure_then_close(bot, fake_session([]))
+    assert reason == (f"the bot stamped its line with a time: {answer.decode().strip()!r}; a bot sends its input "
+                      "alone, and the referee keeps the clock")
+    assert forfeit_kind(reason) == "protocol"
 
 
 def test_a_line_that_is_not_utf8_fails_with_a_clear_reason(tmp_path: Path) -> None:

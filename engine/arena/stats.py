@@ -106,7 +106,8 @@ def forfeit_kind(reason: str) -> str:
         return "illegal"
     if head.startswith("the agent "):  # a py: agent's failure; what it raised follows, unquoted
         return "crash"
-    if any(w in head for w in ("not asked for", "longer than", "cannot be read", "empty line", "stopped reading")):
+    if any(w in head for w in ("not asked for", "longer than", "cannot be read", "empty line", "stopped reading",
+                               "stamped its line")):
         return "protocol"
     if any(w in head for w in ("exited", "closed its", "raised", "cannot start", "killed by", "was closed",
                                "had no input", "answered")):
