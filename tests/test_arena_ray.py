@@ -146,6 +146,19 @@ def test_an_address_where_nothing_answers_is_refused_at_once_and_nothing_is_made
     assert not (tmp_path / "t").exists()
 
 
+def test_ray_local_starts_a_new_instance_whatever_ray_address_says(monkeypatch):
+    """``--ray local`` called ``ray.init`` without an address, which Ray then takes from
+    RAY_ADDRESS: with one set, the run went to that cluster (and Ray refused the CPU count it
+    was given: "When connecting to an existing cluster, num_cpus ... must not be provided")."""
+    asked = []
+    monkeypatch.setitem(sys.modules, "ray", types.SimpleNamespace(is_initialized=lambda: False,
+                                                                  init=lambda **kw: asked.append(kw)))
+    monkeypatch.setenv("RAY_ADDRESS", "10.0.0.5:6379")
+    connect_ray("local", cpus=3)
+    [kw] = asked
+    assert (kw["address"], kw["num_cpus"]) == ("local", 3)
+
+
 def test_a_ray_pool_that_cannot_start_leaves_no_folder_behind(tmp_path, monkeypatch):
     """The tournament's folder and its tournament.json were made before Ray was asked, so a run
     refused by Ray left a folder holding a tournament that never started (the same command

@@ -256,9 +256,9 @@ def connect_ray(address: str, cpus: int | None = None) -> Any:
             check_reachable(target, endpoint)
         env = {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in (source_root(), os.environ.get("PYTHONPATH")) if p)}}
         try:
-            if address == "local":
-                ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False, runtime_env=env,
-                         configure_logging=False)
+            if address == "local":  # (said to Ray: without it, a RAY_ADDRESS set sends it to that cluster)
+                ray.init(address="local", num_cpus=cpus, include_dashboard=False, log_to_driver=False,
+                         runtime_env=env, configure_logging=False)
             else:
                 ray.init(address=address, log_to_driver=False, configure_logging=False)
         except Exception as exc:  # noqa: BLE001 - whatever Ray says, said once
