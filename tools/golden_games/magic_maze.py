@@ -5,8 +5,10 @@ seed. Every scenario 1-7 needs a win (planner bots) and a loss (random bots, whi
 run out), and solo play a win and a loss too. Hidden Roles' (``hidden-roles``): level,
 scenario, players, a *plot* (``roles_plots.py``: the role-aware planner on every seat, and
 what a plot stages that the bots seldom do) and seed, and what the game must show
-(``shows``); every level needs two games, and between them they show ``ROLES_SHOWN``. A search (lowest seed first) replaces a
-recipe that no longer gives what it was chosen for.
+(``shows``); a recipe with ``deck`` (card -> count) plays a custom role deck of its level, as
+``--deck FILE`` does. Every level needs two games, one game a custom deck, and between them they
+show ``ROLES_SHOWN``. A search (lowest seed first) replaces a recipe that no longer gives what it
+was chosen for.
 """
 
 from __future__ import annotations
@@ -85,7 +87,8 @@ def search_base(missing: list[tuple[str, int, str]]) -> list[dict[str, Any]]:
 def roles_file_name(recipe: dict[str, Any], session: Session) -> str:
     result = session.state.result
     end = "unfinished" if result is None else result.winner
-    return (f"roles-level{recipe['level']}-scenario{recipe['scenario']}-{recipe['players']}p-{recipe['plot']}-"
+    custom = "-custom" if "deck" in recipe else ""
+    return (f"roles-level{recipe['level']}{custom}-scenario{recipe['scenario']}-{recipe['players']}p-{recipe['plot']}-"
             f"{end}-seed{recipe['seed']}.yaml")
 
 
@@ -107,10 +110,12 @@ def generate_roles(recipes: list[dict[str, Any]]) -> tuple[dict[str, str], list[
 
 
 def roles_missing(recipes: list[dict[str, Any]]) -> list[str]:
-    """What the Hidden Roles recipes lack: two games per level, and ``ROLES_SHOWN``."""
+    """What the Hidden Roles recipes lack: two games per level, a game of a custom role deck
+    (``--deck FILE``), and ``ROLES_SHOWN``."""
     levels = [r["level"] for r in recipes]
     shown = {item for r in recipes for item in r["shows"]}
     return ([f"level {n}" for n in ROLES_LEVELS if levels.count(n) < 2]
+            + ([] if any("deck" in r for r in recipes) else ["a custom role deck"])
             + [item for item in ROLES_SHOWN if item not in shown])
 
 

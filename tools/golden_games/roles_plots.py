@@ -207,10 +207,18 @@ PLOTS: dict[str, Callable[[], Plot]] = {
 }
 
 
+def options_of(recipe: dict[str, Any]) -> dict[str, Any]:
+    """A recipe's game options: its level's deck, or with ``deck`` (card -> count) a custom
+    deck of that level, as ``--deck FILE`` sets one up."""
+    if "deck" in recipe:
+        return {"players": recipe["players"],
+                "deck": {"title": "golden custom deck", "level": recipe["level"], "cards": dict(recipe["deck"])}}
+    return {"players": recipe["players"], "roles": recipe["level"]}
+
+
 def play(recipe: dict[str, Any]) -> Session:
     """One whole game of Hidden Roles: the planner on every seat, and the recipe's plot."""
-    s = Session(RULES, recipe["scenario"], seed=recipe["seed"],
-                options={"players": recipe["players"], "roles": recipe["level"]})
+    s = Session(RULES, recipe["scenario"], seed=recipe["seed"], options=options_of(recipe))
     plot = PLOTS[recipe["plot"]]()
     rng = random.Random(0)  # the bots' one source of chance (a traitor's sabotage)
     last = -1
