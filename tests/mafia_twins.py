@@ -15,7 +15,8 @@ we play two games that differ ONLY in something S may not know:
 
 After every input S's view, ASCII board, event stream (kind, text, data), awaited inputs as S
 may know them, legal inputs, input forms, the framed protocol response to the input in a
-session played as S (text and JSON), S's answers to every meta-command, and the refusals of
+session played as S (text and JSON), the opening a session of S resumed there is told, S's
+answers to every meta-command, and the refusals of
 moves S might try (probes: every verb with every seat while S is awake or awaited, talk, pass,
 abstain; what S's legal inputs and forms list is left out, as it would be accepted) must be
 identical in the twins, until a secret legitimately shows: one of the swapped
@@ -116,6 +117,8 @@ def observe(session: Session, seat: str) -> dict[str, Any]:
         "forms": st.input_forms(seat),
     }
     p = Protocol(session, seat)  # a session's JSON mode changes how a response is written, not what it holds:
+    opening = p.opening()  # what a session resumed here is told first
+    out["opening (text)"], out["opening (json)"] = opening.text(), opening.json()
     for command in (*META, f"legal {seat}"):  # each response compared as both
         response = p.respond(command)
         assert response is not None
