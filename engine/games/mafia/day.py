@@ -61,7 +61,8 @@ class Day(Table):
             raise IllegalMoveError(f"{seat} has already " + (f"voted for {cast}" if cast else "abstained") + " in this round")
         if seat == self.no_vote:
             raise IllegalMoveError(f"{seat} may not vote today (the Chameleon's choice)")
-        voter = self.current_voter()
+        awaited = self._awaited  # in the roll-call, (the voter called,) as the state keeps it
+        voter = awaited[0] if awaited else self.current_voter()
         if seat != voter:
             raise NotYourTurnError(f"the roll-call goes in seat order: {voter} votes now, not {seat}")
 

@@ -164,8 +164,11 @@ class Table(GameState):
                 if alive[s] and s != jailed and s != head and s not in suggestions]
 
     def current_voter(self) -> str | None:
-        alive, votes = self.alive, self.votes
-        for v in self.voters:
+        """The voter called in the roll-call: the first living voter, in seat order, who has not
+        voted this round. Every vote so far was cast by a voter called before it (only the one
+        called may vote), so the search starts after as many voters as there are votes."""
+        alive, votes, voters = self.alive, self.votes, self.voters
+        for v in voters[len(votes):] if votes else voters:
             if alive[v] and v not in votes:
                 return v
         return None

@@ -1,0 +1,71 @@
+"""Classic Mafia's quick paths answer as the plain ones they stand for, over the states of random
+games of every size (the bench's value path and the words' path, with talk and leaving seats):
+the roll-call's voter the state keeps (``_awaited``) and the one ``current_voter`` finds from the
+votes cast are the plain search's, and a vote is checked against the kept one."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arbiter.engine import registry
+from arbiter.engine.bench import play_random
+from arbiter.engine.bots import RandomBot
+from arbiter.engine.games.mafia.table import VOTE, Table
+from arbiter.engine.session import Session
+
+MAFIA = registry.get("mafia")
+SIZES = range(6, 13)
+
+
+def plain_voter(state) -> str | None:
+    """``current_voter`` as the plain search: the first living voter who has not voted."""
+    return next((v for v in state.voters if state.alive[v] and v not in state.votes), None)
+
+
+def states(players: int, seed: int):
+    """The states of one random game (every input), replayed by words, then by values with a
+    seat leaving now and then (a voter gone mid-roll-call, a nomination withdrawn)."""
+    whole = play_random(MAFIA, f"{players}-players", seed)
+    s = Session(MAFIA, f"{players}-players", seed=seed)
+    for move in whole.moves:
+        yield s.state
+        s.submit(move.seat, move.text, move.time_ms)
+    rng = random.Random(seed)
+    s = Session(MAFIA, f"{players}-players", seed=seed)
+    bots = {seat: RandomBot(seat, seed) for seat in s.seats}
+    while not s.over:
+        yield s.state
+        seat = s.state.awaited_seats()[0]
+        if rng.random() < 0.03:
+            s.submit(rng.choice([x for x in s.seats if s.state.alive[x]]), "leave")
+        else:
+            s.submit_move(seat, bots[seat].choose_move(s))
+
+
+@pytest.mark.parametrize("players", SIZES)
+def test_the_kept_and_the_found_voter_are_the_plain_search(players):
+    called = 0
+    for seed in (1, 2, 3):
+        for state in states(players, seed):
+            if state._awaited is not None:
+                assert list(state._awaited) == state._awaited_now()
+            if state.phase == VOTE:
+                assert state.current_voter() == plain_voter(state)
+                called += 1
+    assert called > 30
+
+
+def test_a_vote_is_checked_against_the_voter_the_state_keeps(monkeypatch):
+    """Checking a vote does not search the roll-call again: the voter called is kept (only
+    finding the next one, once the vote is cast, searches)."""
+    s = Session(MAFIA, "6-players", seed=4)
+    for seat in s.seats:
+        s.submit(seat, "pass" if seat != "p1" else "nominate p2")
+    state = s.state
+    assert state.phase == VOTE and state._awaited == ("p1",)
+    monkeypatch.setattr(Table, "current_voter", lambda self: pytest.fail("the roll-call was searched"))
+    state._plan_vote("p1", "p2")  # the check alone: nothing is applied
+    with pytest.raises(Exception, match="p1 votes now, not p3"):
+        state._plan_vote("p3", "p2")
