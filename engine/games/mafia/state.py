@@ -189,24 +189,26 @@ class MafiaState(Day, Night):
             self._need_power(seat, verb)
 
     def _plan(self, seat: str, move: Move) -> Plan:
-        """Check the rest of ``move`` (its timing is checked) and return what applies it."""
-        match move:
-            case Say(words):
-                return self._plan_say(seat, words)
-            case Nominate(target):
-                return self._plan_nominate(seat, target)
-            case Pass():
-                return self._plan_pass(seat)
-            case Vote(target):
-                return self._plan_vote(seat, target)
-            case Abstain():
-                return self._plan_abstain(seat)
-            case Leave():
-                return self._plan_leave(seat)
-            case Suggest(target):
-                return self._plan_suggest(seat, target)
-            case Power(verb, target):
-                return self._plan_power(seat, verb, target)
+        """Check the rest of ``move`` (its timing is checked) and return what applies it. (By the
+        move's exact class, as ``parse_move`` and ``well_formed`` know the moves: a ``match``'s
+        class patterns tried in turn were a tenth of a night input's cost.)"""
+        kind = type(move)
+        if kind is Say:
+            return self._plan_say(seat, move.text)
+        if kind is Power:
+            return self._plan_power(seat, move.verb, move.target)
+        if kind is Vote:
+            return self._plan_vote(seat, move.target)
+        if kind is Nominate:
+            return self._plan_nominate(seat, move.target)
+        if kind is Pass:
+            return self._plan_pass(seat)
+        if kind is Suggest:
+            return self._plan_suggest(seat, move.target)
+        if kind is Abstain:
+            return self._plan_abstain(seat)
+        if kind is Leave:
+            return self._plan_leave(seat)
         raise AssertionError(f"not a move of Classic Mafia: {move!r}")
 
     # -- talk, passing and leaving: by day and by night ------------------------------------
