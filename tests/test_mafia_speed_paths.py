@@ -1,7 +1,8 @@
 """Classic Mafia's quick paths answer as the plain ones they stand for, over the states of random
 games of every size (the bench's value path and the words' path, with talk and leaving seats):
 the roll-call's voter the state keeps (``_awaited``) and the one ``current_voter`` finds from the
-votes cast are the plain search's, and a vote is checked against the kept one."""
+votes cast are the plain search's, and a vote is checked against the kept one; every game of one
+size shares one tuple of seats."""
 
 from __future__ import annotations
 
@@ -69,3 +70,9 @@ def test_a_vote_is_checked_against_the_voter_the_state_keeps(monkeypatch):
     state._plan_vote("p1", "p2")  # the check alone: nothing is applied
     with pytest.raises(Exception, match="p1 votes now, not p3"):
         state._plan_vote("p3", "p2")
+
+
+def test_games_of_one_size_share_their_seats():
+    for players in SIZES:
+        a, b = (Session(MAFIA, f"{players}-players", seed=seed).state.seats for seed in (1, 2))
+        assert a is b and a == tuple(f"p{i}" for i in range(1, players + 1))

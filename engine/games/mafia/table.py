@@ -19,6 +19,10 @@ NOMINATE, VOTE, NIGHT = "nominate", "vote", "night"
 Plan = Callable[[], None]
 """What applies an input that has been checked in full (validate, then mutate)."""
 
+_SEATS: dict[int, tuple[str, ...]] = {}
+"""The seats of a table of N, made once: every game of N players shares the one tuple and its
+names (whose hashes, which every dict of the state keyed by seat needs, are then found once)."""
+
 
 class Table(GameState):
     """The facts of the game; ``MafiaState`` is the whole game."""
@@ -35,7 +39,8 @@ class Table(GameState):
         self.title = title
         self.events = events
         cards = [name for name, n in deck.items() for _ in range(n)]
-        self.seats = tuple(f"p{i}" for i in range(1, len(cards) + 1))
+        n = len(cards)
+        self.seats = _SEATS.get(n) or _SEATS.setdefault(n, tuple(f"p{i}" for i in range(1, n + 1)))
         dealt = chance.shuffle("deal", cards)
         self.card: dict[str, str] = dict(zip(self.seats, dealt))
         # each seat's card's facts, read from the deal (which never changes) at every input
