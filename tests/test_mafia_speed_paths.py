@@ -2,7 +2,7 @@
 games of every size (the bench's value path and the words' path, with talk and leaving seats):
 the roll-call's voter the state keeps (``_awaited``) and the one ``current_voter`` finds from the
 votes cast are the plain search's, and a vote is checked against the kept one; every game of one
-size shares one tuple of seats."""
+size shares one tuple of seats; the random bot's move values are made once and equal fresh ones."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 from arbiter.engine import registry
 from arbiter.engine.bench import play_random
 from arbiter.engine.bots import RandomBot
+from arbiter.engine.games.mafia.moves import Nominate, Power, Suggest, Vote
 from arbiter.engine.games.mafia.table import VOTE, Table
 from arbiter.engine.session import Session
 
@@ -76,3 +77,26 @@ def test_games_of_one_size_share_their_seats():
     for players in SIZES:
         a, b = (Session(MAFIA, f"{players}-players", seed=seed).state.seats for seed in (1, 2))
         assert a is b and a == tuple(f"p{i}" for i in range(1, players + 1))
+
+
+def test_the_bots_move_values_are_made_once_and_equal_fresh_ones():
+    """A value chosen twice is the one object; it is equal to a fresh one (frozen: nothing tells
+    them apart but their identity)."""
+    seen: dict[object, object] = {}
+    for players in (6, 9, 12):
+        for seed in (1, 2):
+            for move in (m for m in _bot_moves(players, seed) if isinstance(m, (Nominate, Vote, Suggest, Power))):
+                fresh = type(move)(*vars(move).values())
+                assert move == fresh and hash(move) == hash(fresh) and repr(move) == repr(fresh)
+                assert seen.setdefault(fresh, move) is move
+    assert {type(m) for m in seen} == {Nominate, Vote, Suggest, Power}
+
+
+def _bot_moves(players: int, seed: int):
+    s = Session(MAFIA, f"{players}-players", seed=seed)
+    bots = {seat: RandomBot(seat, seed) for seat in s.seats}
+    while not s.over:
+        seat = s.state.awaited_seats()[0]
+        move = bots[seat].choose_move(s)
+        yield move
+        s.submit_move(seat, move)

@@ -28,6 +28,17 @@ DECLINE_CHANCE = 0.1  # the other optional powers (Agent, Police head): how ofte
 
 
 _PASS, _ABSTAIN = Pass(), Abstain()  # values (frozen): one of each serves every choice
+# ... and one of each targeted move, made the first time it is chosen (a frozen dataclass is made
+# in about a vote's own cost in the session): by target, and by (verb, target) for the powers
+_NOMINATIONS: dict[str, Nominate] = {}
+_VOTES: dict[str, Vote] = {}
+_SUGGESTIONS: dict[str, Suggest] = {}
+_POWERS: dict[tuple[str, str], Power] = {}
+
+
+def _power(verb: str, target: str) -> Power:
+    """``Power(verb, target)``, the one kept."""
+    return _POWERS.get((verb, target)) or _POWERS.setdefault((verb, target), Power(verb, target))
 
 
 def _pick(options: list[T], rng: random.Random) -> T:
@@ -37,8 +48,9 @@ def _pick(options: list[T], rng: random.Random) -> T:
 
 
 def _talk(state: MafiaState, seat: str, rng: random.Random, lines: tuple[str, ...]) -> Say | None:
-    alive = state.alive
-    others = [s for s in state.seats if alive[s] and s != seat]  # the living others
+    others = list(filter(state.alive.__getitem__, state.seats))  # the living others
+    if seat in others:
+        others.remove(seat)
     if not lines or not others:
         return None
     line = lines[rng._randbelow(len(lines))]  # _pick(lines, rng), then _pick(others, rng): neither is empty
@@ -69,10 +81,14 @@ def _nominate(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, 
         line = _talk(state, seat, rng, talk["day"])
         if line is not None:
             return line
-    nominated, alive = state.nominations, state.alive
-    targets = [s for s in state.seats if alive[s] and s != seat and s not in nominated]
+    targets = list(filter(state.alive.__getitem__, state.seats))  # the living others not nominated
+    targets.remove(seat)  # (an awaited seat is living)
+    nominated = state.nominations
+    if nominated:
+        targets = [s for s in targets if s not in nominated]
     if targets and rng.random() < NOMINATE_CHANCE:
-        return Nominate(targets[rng._randbelow(len(targets))])  # _pick(targets, rng): targets is not empty
+        target = targets[rng._randbelow(len(targets))]  # _pick(targets, rng): targets is not empty
+        return _NOMINATIONS.get(target) or _NOMINATIONS.setdefault(target, Nominate(target))
     return _PASS
 
 
@@ -83,10 +99,13 @@ def _vote(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tupl
         line = _talk(state, seat, rng, talk["day"])
         if line is not None:
             return line
-    others = [c for c in state.candidates if c != seat]
+    others = list(state.candidates)  # the candidates but seat (each stands once)
+    if seat in others:
+        others.remove(seat)
     if rng.random() < ABSTAIN_CHANCE or not others:
         return _ABSTAIN
-    return Vote(others[rng._randbelow(len(others))])  # _pick(others, rng): others is not empty
+    target = others[rng._randbelow(len(others))]  # _pick(others, rng): others is not empty
+    return _VOTES.get(target) or _VOTES.setdefault(target, Vote(target))
 
 
 def _night(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move | None:
@@ -132,21 +151,23 @@ def _night(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
             followed = [(verb, t) for verb, targets in by_verb.items() if verb in ("kill", "shoot")
                         for t in targets if t in wanted]
             if followed and rng.random() < FOLLOW_CHANCE:
-                return Power(*_pick(followed, rng))
+                return _power(*_pick(followed, rng))
     if step.optional and seat == head and "pass" in by_verb and sum(len(t) for t in by_verb.values()) > 1:
         if step.name == "fighter":
             if rng.random() >= FIGHTER_KILL_CHANCE:
-                return Pass()
+                return _PASS
             powers = [(verb, t) for verb, targets in by_verb.items() if verb != "pass" for t in targets]
-            return Power(*_pick(powers, rng))
+            return _power(*_pick(powers, rng))
         if rng.random() < DECLINE_CHANCE:
-            return Pass()
+            return _PASS
         del by_verb["pass"]
     verb = _pick(sorted(by_verb), rng)
     target = _pick(by_verb[verb], rng)
     if verb == "pass":
-        return Pass()
-    return Suggest(target) if verb == "suggest" else Power(verb, target)
+        return _PASS
+    if verb == "suggest":
+        return _SUGGESTIONS.get(target) or _SUGGESTIONS.setdefault(target, Suggest(target))
+    return _power(verb, target)
 
 
 def _choose_any(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move | None:
