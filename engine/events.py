@@ -81,8 +81,12 @@ class EventLog:
         data: dict[str, Any] | None = None,
         to: Iterable[str] | None = None,
     ) -> Event:
+        """Append the next event and return it. The event keeps ``data``, the dict it is handed,
+        as it is (none: an empty one of its own): every caller hands a fresh one and never
+        changes it after (``tests/test_events.py`` reads every call of the engine to keep it
+        so). Copying it cost about 1.5% of a Classic Mafia bench game."""
         events = self._events
-        event = _new_event(Event, (len(events), kind, text, dict(data) if data else {},  # Event(...) without
+        event = _new_event(Event, (len(events), kind, text, {} if data is None else data,  # Event(...) without
                                    None if to is None else tuple(dict.fromkeys(to))))  # its __new__'s call
         events.append(event)
         return event

@@ -109,3 +109,46 @@ def test_the_probe_text_is_the_librarys():
 
     for sort_keys, text in jsontext._PROBE_TEXT.items():
         assert json.dumps(jsontext._PROBE, sort_keys=sort_keys, ensure_ascii=False, separators=(",", ":")) == text
+
+
+def test_the_log_keeps_the_data_it_is_given() -> None:
+    """``emit`` keeps the dict it is handed (not a copy); with none, each event has an empty one of its own."""
+    log = EventLog()
+    data = {"seat": "p1"}
+    assert log.emit("say", "p1: hi", data).data is data
+    assert log.emit("narration", "Night falls.").data == {} == log.emit("narration", "Dawn.", None).data
+    assert log[1].data is not log[2].data
+
+
+# The emits of the engine that hand a name, not a dict made in the call, and why it is fresh.
+FRESH_NAMES = {
+    ("mafia/day.py", "data"): "_tally's counts, made for the verdict and emitted once (others use data | {...})",
+    ("magic_maze/roles/ending.py", "data"): "_divined's argument: a dict display in the one call that passes one",
+}
+
+
+def test_every_emit_of_the_engine_hands_a_fresh_dict() -> None:
+    """As the log keeps the dict it is handed, every ``emit`` of the engine hands one that nothing
+    else holds: a dict display, ``x | {...}``, an ``as_dict()``, or a name known to be fresh
+    (``FRESH_NAMES``). A new call handing anything else must be looked at (and added there)."""
+    import ast
+    from pathlib import Path
+
+    engine = Path(__file__).resolve().parent.parent / "engine"
+    seen, unknown = set(), []
+    for path in sorted(engine.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "emit"):
+                continue
+            for arg in node.args[2:3] + [k.value for k in node.keywords if k.arg == "data"]:
+                where = path.relative_to(engine / "games").as_posix() if "games" in path.parts else path.name
+                if isinstance(arg, ast.Dict) or (isinstance(arg, ast.BinOp) and isinstance(arg.right, ast.Dict)):
+                    continue
+                if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr == "as_dict":
+                    continue
+                if isinstance(arg, ast.Name) and (where, arg.id) in FRESH_NAMES:
+                    seen.add((where, arg.id))
+                    continue
+                unknown.append(f"{where}:{node.lineno}: {ast.unparse(arg)}")
+    assert not unknown, "emit handed a dict that may be held elsewhere: " + "; ".join(unknown)
+    assert seen == set(FRESH_NAMES), "FRESH_NAMES lists a call that is gone"
