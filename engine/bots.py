@@ -84,13 +84,19 @@ class RandomBot:
         self.seat = seat
         self.kind = kind
         self.rng = random.Random(f"arbiter-{kind}-bot:{seed}:{seat}")
+        self._mover: Callable[[Any, str, random.Random], object | None] | None = None
+        self._mover_of: object = None  # the rules whose bot_mover(kind) _mover is
 
     def choose(self, session: Session) -> str | None:
         return session.rules.bot_input(self.kind, session.state, self.seat, self.rng)
 
     def choose_move(self, session: Session) -> object | None:
-        """``choose`` as the game's move value, for ``Session.submit_move`` (``Rules.bot_move``)."""
-        return session.rules.bot_move(self.kind, session.state, self.seat, self.rng)
+        """``choose`` as the game's move value, for ``Session.submit_move`` (``Rules.bot_move``,
+        through the function ``Rules.bot_mover`` gives for this bot's kind, asked once per rules)."""
+        rules = session.rules
+        if rules is not self._mover_of:
+            self._mover, self._mover_of = rules.bot_mover(self.kind), rules
+        return self._mover(session.state, self.seat, self.rng)  # type: ignore[misc]
 
     def close(self) -> None:
         pass

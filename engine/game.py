@@ -6,6 +6,7 @@ game is added by writing its rules and state and registering it in ``engine.regi
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -328,6 +329,13 @@ class Rules(ABC):
         """``bot_input`` as a move value for ``GameState.apply_move`` (None: nothing now), with
         the same draws of ``rng``; by default the input's words themselves."""
         return self.bot_input(kind, state, seat, rng)
+
+    def bot_mover(self, kind: str) -> Callable[[GameState, str, random.Random], Any]:
+        """``bot_move`` of built-in bot ``kind`` as one function of ``(state, seat, rng)``, which
+        a bot asks for once and keeps (``RandomBot.choose_move``): the same choices with the
+        same draws. A game may answer with its bot's own function, so that no input pays for
+        the dispatch by kind."""
+        return functools.partial(self.bot_move, kind)
 
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         """The built-in random bot: a legal input for ``seat`` or None when it has none.

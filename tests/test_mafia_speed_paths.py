@@ -2,7 +2,9 @@
 games of every size (the bench's value path and the words' path, with talk and leaving seats):
 the roll-call's voter the state keeps (``_awaited``) and the one ``current_voter`` finds from the
 votes cast are the plain search's, and a vote is checked against the kept one; every game of one
-size shares one tuple of seats; the random bot's move values are made once and equal fresh ones."""
+size shares one tuple of seats; the random bot's move values are made once and equal fresh ones; a bot's
+function (``Rules.bot_mover``) chooses as ``bot_move`` and ``bot_input`` with the same draws, and a
+``RandomBot`` asks for it once."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ import pytest
 from arbiter.engine import registry
 from arbiter.engine.bench import play_random
 from arbiter.engine.bots import RandomBot
-from arbiter.engine.games.mafia.moves import Nominate, Power, Suggest, Vote
+from arbiter.engine.games.mafia import bot, sleuth
+from arbiter.engine.games.mafia.data import load_talk
+from arbiter.engine.games.mafia.moves import Nominate, Power, Suggest, Vote, move_name
 from arbiter.engine.games.mafia.table import VOTE, Table
 from arbiter.engine.session import Session
 
@@ -100,3 +104,33 @@ def _bot_moves(players: int, seed: int):
         move = bots[seat].choose_move(s)
         yield move
         s.submit_move(seat, move)
+
+
+@pytest.mark.parametrize("kind", MAFIA.bot_kinds)
+def test_a_bots_function_chooses_as_the_bot_with_the_same_draws(kind):
+    """``bot_mover(kind)`` is the bot's own function (``bot.choose`` with the packaged talk, or
+    ``sleuth.choose``); ``bot_move`` and ``bot_input`` choose through it."""
+    plain = sleuth.choose if kind == "sleuth" else lambda state, seat, rng: bot.choose(state, seat, rng, load_talk())
+    compared = 0
+    for players in (6, 8, 12):
+        s = Session(MAFIA, f"{players}-players", seed=players)
+        mover = MAFIA.bot_mover(kind)
+        while not s.over:
+            for seat in s.seats:
+                a, b, c, d = (random.Random(seat) for _ in range(4))
+                move = plain(s.state, seat, a)
+                assert mover(s.state, seat, b) == move == MAFIA.bot_move(kind, s.state, seat, c)
+                assert MAFIA.bot_input(kind, s.state, seat, d) == (None if move is None else move_name(move))
+                assert a.getstate() == b.getstate() == c.getstate() == d.getstate()
+                compared += 1
+            seat = s.state.awaited_seats()[0]
+            s.submit_move(seat, mover(s.state, seat, random.Random(compared)))
+    assert compared > 200
+
+
+def test_a_random_bot_asks_the_rules_for_its_function_once(monkeypatch):
+    asked = []
+    real = type(MAFIA).bot_mover
+    monkeypatch.setattr(type(MAFIA), "bot_mover", lambda self, kind: asked.append(kind) or real(self, kind))
+    play_random(MAFIA, "8-players", 3)
+    assert asked == ["random"] * 8  # one bot per seat, each once for the whole game

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import TypeVar
 
+from arbiter.engine.games.mafia.data import load_talk
 from arbiter.engine.games.mafia.moves import Abstain, Leave, Move, Nominate, Pass, Power, Say, Suggest, Vote
 from arbiter.engine.games.mafia.night import STEP_VERBS
 from arbiter.engine.games.mafia.state import MafiaState
@@ -57,8 +58,12 @@ def _talk(state: MafiaState, seat: str, rng: random.Random, lines: tuple[str, ..
     return Say(" ".join(line.replace("{seat}", others[rng._randbelow(len(others))]).split()))
 
 
-def choose(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tuple[str, ...]]) -> Move | None:
-    """A legal move for ``seat`` when it is awaited; None otherwise (it never leaves)."""
+def choose(state: MafiaState, seat: str, rng: random.Random,
+           talk: dict[str, tuple[str, ...]] | None = None) -> Move | None:
+    """A legal move for ``seat`` when it is awaited; None otherwise (it never leaves). It talks
+    from ``talk``, by default the packaged lines (``data.load_talk``)."""
+    if talk is None:
+        talk = load_talk()
     awaited = state._awaited  # awaited_seats() as _settle kept it, without its copy
     if awaited is None or state.result is not None:
         awaited = state.awaited_seats()

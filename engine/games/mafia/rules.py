@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from arbiter.engine.chance import Chance
@@ -120,23 +121,24 @@ class MafiaRules(Rules):
         md.validate_document(doc)
 
     def bot_input(self, kind: str, state: GameState, seat: str, rng: random.Random) -> str | None:
-        """``random`` (``bot.py``) or ``sleuth`` (``sleuth.py``: plays from its seat's knowledge, to win)."""
-        if kind == "sleuth":
-            from arbiter.engine.games.mafia import sleuth
-
-            assert isinstance(state, MafiaState)
-            move = sleuth.choose(state, seat, rng)
-            return None if move is None else move_name(move)
-        return self.choose_input(state, seat, rng)
+        """``random`` (``bot.py``) or ``sleuth`` (``sleuth.py``: plays from its seat's knowledge,
+        to win): ``bot_move``'s choice in words."""
+        move = self.bot_move(kind, state, seat, rng)
+        return None if move is None else move_name(move)
 
     def bot_move(self, kind: str, state: GameState, seat: str, rng: random.Random) -> Move | None:
         """``bot_input``'s choice as the move value (``MafiaState.apply_move`` applies it)."""
         assert isinstance(state, MafiaState)
+        return self.bot_mover(kind)(state, seat, rng)
+
+    def bot_mover(self, kind: str) -> Callable[[GameState, str, random.Random], Move | None]:
+        """The function of bot ``kind`` (what ``bot_move`` calls): ``sleuth.choose``, or else
+        the random bot's ``bot.choose`` (which reads the packaged talk when given none)."""
         if kind == "sleuth":
             from arbiter.engine.games.mafia import sleuth
 
-            return sleuth.choose(state, seat, rng)
-        return choose(state, seat, rng, md.load_talk())
+            return sleuth.choose  # type: ignore[return-value]
+        return choose  # type: ignore[return-value]
 
     def choose_input(self, state: GameState, seat: str, rng: random.Random) -> str | None:
         assert isinstance(state, MafiaState)
