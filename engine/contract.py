@@ -56,15 +56,25 @@ class ContractReport:
             self.breaches.append(f"{self.game} {self.variant} seed {self.seed}: {what}")
 
 
+def state_fields(state: Any) -> dict[str, Any]:
+    """Every attribute of a game's state by name, those kept in slots (Classic Mafia's, see
+    ``Table.__slots__``) and those in its dict alike, but the bots' memos (``bot_memos``: not
+    the game)."""
+    fields: dict[str, Any] = {}
+    for cls in reversed(type(state).__mro__):
+        slots = cls.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__") and hasattr(state, name):
+                fields[name] = getattr(state, name)
+    memos = state.bot_memos
+    fields.update({k: v for k, v in getattr(state, "__dict__", {}).items() if k not in memos})
+    return fields
+
+
 def state_snapshot(session: Session) -> bytes:
     """Everything an input could change: the state (with its events and chance), the log,
     the moves and the clock."""
-    state = session.state
-    saved = {k: state.__dict__.pop(k) for k in state.bot_memos if k in state.__dict__}  # not the game
-    try:
-        return pickle.dumps((state.__dict__, session.entries, session.moves, session.clock_ms))
-    finally:
-        state.__dict__.update(saved)
+    return pickle.dumps((state_fields(session.state), session.entries, session.moves, session.clock_ms))
 
 
 def _mutations(text: str, rng: random.Random) -> list[str]:
@@ -175,7 +185,7 @@ def trial_copies(session: Session, also: Iterable[Any] = ()) -> Callable[[], Ses
     a few times faster than ``copy.deepcopy`` with a memo, for the same copy; and a game pickled
     once for many copies, as the value-path tests try many inputs at one position.)"""
     shared: dict[int, Any] = {id(session.rules): session.rules, id(session.variant): session.variant}
-    for value in session.state.__dict__.values():
+    for value in state_fields(session.state).values():
         params = getattr(type(value), "__dataclass_params__", None)
         if params is not None and params.frozen:
             shared[id(value)] = value

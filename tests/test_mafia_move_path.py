@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import pytest
 
-from arbiter.engine.contract import state_snapshot, trial_copies
+from arbiter.engine.contract import state_fields, state_snapshot, trial_copies
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.games.mafia.moves import (
     POWER_VERBS, Abstain, Leave, Nominate, Pass, Power, Say, Suggest, Vote, move_name, well_formed,
@@ -48,7 +48,7 @@ def _candidates(session: Session, rng: random.Random) -> list[tuple[str, object]
 def _facts(session: Session) -> tuple:
     """The game as it stands: every attribute of the state (its event log as its events'
     fields), the session's entries, moves and clock."""
-    state = {k: v for k, v in vars(session.state).items() if k != "events"}
+    state = {k: v for k, v in state_fields(session.state).items() if k != "events"}
     events = [(e.index, e.kind, e.text, e.data, e.to) for e in session.events]
     return state, events, session.entries, [m.as_entry() | {"public": m.public} for m in session.moves], session.clock_ms
 

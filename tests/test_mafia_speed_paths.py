@@ -4,7 +4,8 @@ the roll-call's voter the state keeps (``_awaited``) and the one ``current_voter
 votes cast are the plain search's, and a vote is checked against the kept one; every game of one
 size shares one tuple of seats; the random bot's move values are made once and equal fresh ones; a bot's
 function (``Rules.bot_mover``) chooses as ``bot_move`` and ``bot_input`` with the same draws, and a
-``RandomBot`` asks for it once."""
+``RandomBot`` asks for it once; the state keeps its attributes in slots, which the contract's
+snapshot reads."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from arbiter.engine import registry
 from arbiter.engine.bench import play_random
 from arbiter.engine.bots import RandomBot
+from arbiter.engine.contract import state_fields, state_snapshot
 from arbiter.engine.games.mafia import bot, sleuth
 from arbiter.engine.games.mafia.data import load_talk
 from arbiter.engine.games.mafia.moves import Nominate, Power, Suggest, Vote, move_name
@@ -134,3 +136,31 @@ def test_a_random_bot_asks_the_rules_for_its_function_once(monkeypatch):
     monkeypatch.setattr(type(MAFIA), "bot_mover", lambda self, kind: asked.append(kind) or real(self, kind))
     play_random(MAFIA, "8-players", 3)
     assert asked == ["random"] * 8  # one bot per seat, each once for the whole game
+
+
+def test_the_state_keeps_its_attributes_in_slots():
+    """Every attribute of the state is a slot (``Table.__slots__``): its dict holds nothing but
+    the bots' memos, at every moment of a game (a new attribute must join the slots)."""
+    for kind in MAFIA.bot_kinds:
+        s = Session(MAFIA, "9-players", seed=5)
+        bots = {seat: RandomBot(seat, 5, kind) for seat in s.seats}
+        assert vars(s.state) == {}
+        while not s.over:
+            seat = s.state.awaited_seats()[0]
+            s.submit_move(seat, bots[seat].choose_move(s))
+            assert set(vars(s.state)) <= set(s.state.bot_memos)
+
+
+def test_the_contracts_snapshot_sees_every_slot():
+    """What the contract compares before and after a refused input (``state_snapshot``) holds
+    the slots' values: a change to any of them shows."""
+    s = Session(MAFIA, "7-players", seed=2)
+    before = state_snapshot(s)
+    fields = state_fields(s.state)
+    assert {"alive", "phase", "votes", "_awaited", "events"} <= set(fields) and fields["alive"] is s.state.alive
+    s.state.alive["p3"] = False
+    assert state_snapshot(s) != before
+    s.state.alive["p3"] = True
+    assert state_snapshot(s) == before
+    s.state.phase = "vote"
+    assert state_snapshot(s) != before
