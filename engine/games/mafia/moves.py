@@ -199,6 +199,6 @@ def well_formed(move: object, seats: Sequence[str], say_max: int | None = None) 
     return kind in _BARE_KINDS
 
 
-_TARGETED = (Nominate, Vote, Suggest, Power)
-_BARE_KINDS = (Pass, Abstain, Leave)
+_TARGETED = frozenset((Nominate, Vote, Suggest, Power))  # (sets: a class is found by its hash, not by
+_BARE_KINDS = frozenset((Pass, Abstain, Leave))  # comparing it with each class in turn)
 

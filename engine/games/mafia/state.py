@@ -27,6 +27,9 @@ from arbiter.engine.games.mafia.night import Night
 from arbiter.engine.games.mafia.table import NIGHT, NOMINATE, VOTE, Plan
 
 
+_POWERS = frozenset(POWER_VERBS)  # (the action word is a str: found by its hash)
+
+
 class MafiaState(Day, Night):
     """One game of Classic Mafia: the table, its days and its nights."""
 
@@ -126,7 +129,8 @@ class MafiaState(Day, Night):
         holds them equal.)"""
         kind = type(move)
         if kind is Vote or kind is Nominate:  # well_formed(move, ...) for the commonest moves, without its call
-            formed = move.target in self.seats
+            target = move.target  # in self.seats; a str by the dict keyed by seat (by its hash)
+            formed = target in self.alive if type(target) is str else target in self.seats
         else:
             formed = kind is Pass or well_formed(move, self.seats, self.data.selection.say_max_chars)
         if not formed:
@@ -186,7 +190,7 @@ class MafiaState(Day, Night):
             self._need_phase(VOTE, "vote")
         elif verb == "suggest":
             self._need_conferring(seat)
-        elif verb in POWER_VERBS:
+        elif verb in _POWERS:
             self._need_power(seat, verb)
 
     def _plan(self, seat: str, move: Move) -> Plan:
