@@ -9,6 +9,7 @@ Exit statuses (also in ``arbiter --help`` and the README):
 3     ``play --moves FILE``: a line of the file was refused
 4     ``play``: the input ended before the game did (its transcript can be resumed)
 130   interrupted (Ctrl-C, or SIGTERM or SIGHUP)
+141   the output's reader went away (``| head``): stopped quietly
 ====  =========================================================================
 """
 
@@ -30,7 +31,8 @@ Exit statuses:
   2    a usage error: unknown game, mode, seat or bot kind; clashing options
   3    play --moves FILE: a line of the file was refused
   4    play: the input ended before the game did (resume it)
-  130  interrupted (Ctrl-C, SIGTERM, SIGHUP)"""
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP)
+  141  the output's reader went away (| head): stopped quietly"""
 
 
 def explain(exc: ArbiterError) -> str:

@@ -20,6 +20,10 @@ from typing import NoReturn
 EXIT_INTERRUPTED = 130
 """The status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
 
+EXIT_READER_GONE = 141
+"""The status of a run whose output's reader went away (``arbiter replay *.yaml | head``):
+128 + SIGPIPE, what a shell reports for any program stopped that way."""
+
 
 def run() -> None:
     """Run the ``arbiter`` command on ``sys.argv``."""
@@ -63,6 +67,35 @@ def is_interrupt(exc: BaseException) -> bool:
     while isinstance(seen, RuntimeError):
         seen = seen.__cause__
     return isinstance(seen, KeyboardInterrupt)
+
+
+def output_gone() -> bool:
+    """Whether standard output is a pipe whose reader has gone (closed its end): on Linux a
+    poll of the write end says so with ``POLLERR``. A broken pipe elsewhere (a bot's stdin)
+    is not this, and is not hidden by it."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(flags & select.POLLERR for _, flags in poller.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def reader_gone() -> NoReturn:
+    """End the run quietly with status 141 once standard output's reader has gone: the
+    conventional end of a program piped into ``head``. Standard output is pointed at
+    ``/dev/null`` first, so the interpreter's last flush has nowhere to fail."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (AttributeError, OSError, ValueError):
+        pass
+    sys.exit(EXIT_READER_GONE)
 
 
 def interrupted(message: str) -> NoReturn:

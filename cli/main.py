@@ -12,7 +12,7 @@ import click
 
 from arbiter import __version__
 from arbiter.cli.common import EXIT_HELP, interrupted, utf8_output
-from arbiter.cli.entry import is_interrupt
+from arbiter.cli.entry import is_interrupt, output_gone, reader_gone
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("arbiter.cli.play", "Play a game: moves from the terminal, a file, a pipe or bots."),
@@ -42,13 +42,19 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         """Run the command; a Ctrl-C that it does not handle itself ends the run with status
-        130 (``cli/entry.py``), not Click's ``Aborted!`` and status 1."""
+        130 (``cli/entry.py``), not Click's ``Aborted!`` and status 1; standard output's reader
+        going away (``| head``) ends it quietly with status 141, not Click's status 1, which
+        would say that a file failed."""
         try:
             return super().invoke(ctx)
         except (KeyboardInterrupt, RuntimeError) as exc:
             if not is_interrupt(exc):
                 raise
             interrupted("interrupted")
+        except BrokenPipeError:
+            if not output_gone():
+                raise
+            reader_gone()
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):

@@ -14,6 +14,7 @@ import click
 from click.shell_completion import CompletionItem
 
 from arbiter.cli.common import explain, fail, finite, interrupted, usage
+from arbiter.cli.entry import output_gone, reader_gone
 from arbiter.cli.types import BotKindType, GameType, SeedType, VariantType, check_variant
 from arbiter.engine import registry
 from arbiter.engine.arena.config import BOT_TIMEOUT, check_configuration
@@ -239,8 +240,12 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
             click.echo(f"{len(outcome.records)} of {len(t.games)} games recorded; {outcome.played} played by this "
                        f"run\nin {outcome.elapsed:.1f} s{rate} ({pool.workers} workers)")
     except OSError as exc:  # the output a full disk or a closed pipe refused: the results are safe in the folder
-        fail(f"cannot write the report: {exc.strerror or exc}; every result is in {folder.path}, and "
-             f"arbiter tournament --resume {folder.path} prints the report again")
+        message = (f"cannot write the report: {exc.strerror or exc}; every result is in {folder.path}, and "
+                   f"arbiter tournament --resume {folder.path} prints the report again")
+        if isinstance(exc, BrokenPipeError) and output_gone():  # (| head): said on stderr, status 141
+            click.echo(message, err=True)
+            reader_gone()
+        fail(message)
     if outcome.interrupted:
         interrupted(f"interrupted; go on with: arbiter tournament --resume {folder.path}")
 

@@ -414,3 +414,63 @@ def test_a_ctrl_c_after_the_game_ended_says_the_transcript_is_complete(tmp_path:
     finally:
         proc.kill()
     assert proc.returncode == 130 and err.decode().strip() == f"interrupted; the transcript {t} is complete", err
+
+
+def _with_reader_gone(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``arbiter ARGS`` with standard output a pipe whose reader has already gone (as
+    ``| head`` leaves it once it has its lines): its first write meets a broken pipe."""
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run([sys.executable, "-m", "arbiter", *args], cwd=cwd, env=env, stdout=write,
+                              stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, timeout=120)
+    finally:
+        os.close(write)
+
+
+def test_a_command_whose_reader_went_away_stops_quietly_with_status_141(tmp_path: Path) -> None:
+    goldens = sorted((REPO / "transcripts" / "mafia").glob("*.yaml"))[:3]
+    assert len(goldens) == 3
+    replay = _with_reader_gone(["replay", *map(str, goldens)], tmp_path)  # status 1 would say one did not replay
+    assert (replay.returncode, replay.stderr) == (141, "")
+    play = _with_reader_gone(["play", "mafia", "--players", "8", "--bots", "random", "--seed", "4",
+                              "--transcript", "g.yaml"], tmp_path)
+    assert (play.returncode, play.stderr) == (141, "")
+    _, session = tr.resume(tmp_path / "g.yaml")  # stopped where it was: the transcript can be resumed
+    assert not session.over
+    bench = _with_reader_gone(["bench", "mafia", "--games", "20"], tmp_path)
+    assert (bench.returncode, bench.stderr) == (141, "")
+    run_folder = tmp_path / "t"
+    tournament = _with_reader_gone(["tournament", "mafia", "--players", "8", "--entrant", "a=random", "--entrant",
+                                    "b=sleuth", "--games", "4", "--workers", "1", "--out", str(run_folder)], tmp_path)
+    assert tournament.returncode == 141
+    assert tournament.stderr.splitlines()[-1] == (
+        f"cannot write the report: Broken pipe; every result is in {run_folder}, and arbiter tournament --resume "
+        f"{run_folder} prints the report again")
+    assert len((run_folder / "results.jsonl").read_text(encoding="utf-8").splitlines()) == 4
+
+
+def test_a_broken_pipe_that_is_not_the_output_is_not_taken_for_a_reader_gone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from arbiter.cli import entry
+
+    read, write = os.pipe()
+    try:
+        with open(write, "w", closefd=False) as out:
+            monkeypatch.setattr(sys, "stdout", out)
+            assert not entry.output_gone()  # its reader is there
+            os.close(read)
+            read = -1
+            assert entry.output_gone()
+    finally:
+        os.close(write)
+        if read >= 0:
+            os.close(read)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise BrokenPipeError(32, "Broken pipe")  # (as a bot's stdin that closed would)
+
+    monkeypatch.setattr(click, "echo", broken)
+    with pytest.raises(SystemExit) as ended:  # raised on to Click, whose status is 1: not taken for a reader gone
+        main.main(["games"])
+    assert ended.value.code == 1
