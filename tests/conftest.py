@@ -13,17 +13,26 @@ order changes nothing a test asserts; a test missing from ``SLOW`` keeps its pla
 Once the tests are collected, everything alive then (the modules, their data, the collected
 tests) is moved out of the garbage collector's reach (``gc.freeze``): it lives to the end of
 the run anyway, and every full collection would otherwise walk it again (~2 s of CPU a worker).
+
+The suite starts its children as a terminal's jobs start, with Ctrl-C at its default: a
+non-interactive shell that runs ``python -m pytest &`` starts it with SIGINT ignored, which every
+process it starts would inherit and keep (the referee leaves an ignored signal ignored, as
+``nohup`` asks), so the tests that interrupt a referee, a worker or a pty's session failed.
 """
 
 from __future__ import annotations
 
 import gc
+import signal
 
 import pytest
 from hypothesis import settings
 
 settings.register_profile("arbiter", derandomize=True, database=None, print_blob=True)
 settings.load_profile("arbiter")
+
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # (see the docstring; this process and its children)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Seconds one test (one parametrization) of these took on a 2-core machine, roughly
 # (``python -m pytest --durations=0``, tests/test_*.py as of issue 11). Only the order matters;
