@@ -208,15 +208,11 @@ def trial_copies(session: Session, also: Iterable[Any] = ()) -> Callable[[], Ses
     return copy
 
 
-def _copy(session: Session) -> Session:
-    """A copy of the game to try one input on (``trial_copies``)."""
-    return trial_copies(session)()
-
-
 def _check_accepted(session: Session, seat: str, rng: random.Random, report: ContractReport, sample: int) -> None:
     legal = session.state.legal_inputs(seat)
+    copies = trial_copies(session)  # the game pickled once for the position, a fresh copy each try
     for text in rng.sample(legal, min(sample, len(legal))):
-        trial = _copy(session)
+        trial = copies()
         try:
             trial.submit(seat, text, session.clock_ms)  # now: legal_inputs speaks of this moment
             report.accepted_checked += 1
