@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -25,7 +24,6 @@ from tests.cli_staging import (
     DEAF_BOT,
     GOOD_BOT,
     ILLEGAL_BOT,
-    REPO,
     SLOW_BOT,
     STANDARD_SEATS,
     bot_script,
@@ -213,15 +211,15 @@ def test_transcript_in_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None
     assert result.exit_code != 0
 
 
-@pytest.mark.parametrize("timeout", ["-1", "inf", "nan"])
-def test_bad_bot_timeout_is_a_clear_error(tmp_path: Path, timeout: str) -> None:
-    args = ["play", "fbi-mafia", "--seed", "1", "--bots", "random", "--bot-timeout", timeout,
-            "--bot", f"bandit={bot_script(tmp_path, 'good', GOOD_BOT)}"]
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    proc = subprocess.run([sys.executable, "-m", "arbiter.cli.main", *args], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
-    assert "Traceback" not in proc.stderr
-    assert proc.returncode != 0 and "--bot-timeout" in proc.stderr
+@pytest.mark.parametrize("timeout, why", [("-1", "-1.0 is not in the range 0.01<=x<=3600.0"),
+                                          ("inf", "inf is not in the range 0.01<=x<=3600.0"),
+                                          ("nan", "must be a number of seconds")])
+def test_bad_bot_timeout_is_a_usage_error_before_any_bot_starts(tmp_path: Path, timeout: str, why: str) -> None:
+    r = run("play", "fbi-mafia", "--seed", "1", "--bots", "random", "--bot-timeout", timeout,
+            "--bot", f"bandit={bot_script(tmp_path, 'good', GOOD_BOT)}", "--transcript", tmp_path / "t.yaml")
+    assert r.exit_code == 2, r.output
+    assert f"Invalid value for '--bot-timeout': {why}" in r.output
+    assert not (tmp_path / "t.yaml").exists()
 
 
 TEAM_KILLER = r'''
