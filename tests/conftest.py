@@ -18,18 +18,29 @@ The suite starts its children as a terminal's jobs start, with Ctrl-C at its def
 non-interactive shell that runs ``python -m pytest &`` starts it with SIGINT ignored, which every
 process it starts would inherit and keep (the referee leaves an ignored signal ignored, as
 ``nohup`` asks), so the tests that interrupt a referee, a worker or a pty's session failed.
+
+Where the suite runs with ``PYTHONDONTWRITEBYTECODE`` set (this machine's shells set it), the
+hundreds of interpreters the tests start (``arbiter`` commands, bots, workers) would each compile
+the project from source again. Their bytecode goes instead to a cache of this user's outside the
+tree (``PYTHONPYCACHEPREFIX``), checked against each source file's time and size as Python's own
+``__pycache__`` is: nothing is written into the tree, and a changed file is compiled again.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import signal
+import tempfile
 
 import pytest
 from hypothesis import settings
 
 settings.register_profile("arbiter", derandomize=True, database=None, print_blob=True)
 settings.load_profile("arbiter")
+
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):  # (see the docstring: for the processes the tests start)
+    os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), f"arbiter-tests-pycache-{os.getuid()}")
 
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # (see the docstring; this process and its children)
     signal.signal(signal.SIGINT, signal.default_int_handler)
