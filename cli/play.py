@@ -10,7 +10,6 @@ from typing import IO, Any
 import click
 
 from arbiter.cli.common import EXIT_REFUSED, EXIT_UNFINISHED, SETUP_ERRORS, explain, fail, finite, interrupted, usage
-from arbiter.cli.entry import output_gone, reader_gone
 from arbiter.cli.types import (
     BotKindType, BotSpecType, GameType, MovesFile, SeatType, SeedType, VariantType, check_kind, check_seat, check_variant,
     stdin_bytes,
@@ -238,10 +237,6 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         over = writer is not None and writer.session.over  # (the ending is written as the game ends)
         interrupted("\ninterrupted" + (f"; the transcript {writer.path} is complete" if over else
                                        f"; the transcript {writer.path} can be resumed" if writer else ""))
-    except BrokenPipeError:  # the reader went away (piped into head): stop quietly, status 141
-        if not output_gone():
-            raise
-        reader_gone()
     finally:
         if hasattr(lines, "restore"):  # the terminal's modes as the person had them, on every way out
             lines.restore()
