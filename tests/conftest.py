@@ -21,8 +21,10 @@ process it starts would inherit and keep (the referee leaves an ignored signal i
 
 Where the suite runs with ``PYTHONDONTWRITEBYTECODE`` set (this machine's shells set it), the
 hundreds of interpreters the tests start (``arbiter`` commands, bots, workers) would each compile
-the project from source again. Their bytecode goes instead to a cache of this user's outside the
-tree (``PYTHONPYCACHEPREFIX``), checked against each source file's time and size as Python's own
+the project from source again. Their bytecode goes instead to a cache in this user's own cache
+folder (``$XDG_CACHE_HOME`` or ``~/.cache``, ``arbiter/test-pycache``; not the shared temporary
+folder, where another user could make the folder first and plant bytecode in it), set by
+``PYTHONPYCACHEPREFIX`` and checked against each source file's time and size as Python's own
 ``__pycache__`` is: nothing is written into the tree, and a changed file is compiled again.
 """
 
@@ -31,7 +33,6 @@ from __future__ import annotations
 import gc
 import os
 import signal
-import tempfile
 
 import pytest
 from hypothesis import settings
@@ -40,7 +41,8 @@ settings.register_profile("arbiter", derandomize=True, database=None, print_blob
 settings.load_profile("arbiter")
 
 if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):  # (see the docstring: for the processes the tests start)
-    os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), f"arbiter-tests-pycache-{os.getuid()}")
+    _cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(_cache, "arbiter", "test-pycache")
 
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # (see the docstring; this process and its children)
     signal.signal(signal.SIGINT, signal.default_int_handler)
