@@ -15,7 +15,9 @@ from __future__ import annotations
 import os
 import socket
 import sys
+import tempfile
 import types
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +25,7 @@ from arbiter.engine.arena import pool as pool_module
 from arbiter.engine.arena.entrants import Entrant
 from arbiter.engine.arena.pool import RayPool, connect_ray, ray_endpoint, source_root
 from arbiter.engine.arena.results import Folder
+from arbiter.engine.arena.scratch import LOCK, PREFIX, sweep
 from arbiter.engine.arena.tournament import Tournament, configuration
 
 from tests.helpers import run
@@ -65,6 +68,35 @@ def test_ray_writes_the_files_local_workers_write_and_stops_a_game_when_cancelle
         assert pool.busy == 0
     finally:
         kill_group(bot)
+    # the killed actor's scratch folder, with the stuck game's files, is removed by the next
+    # worker made on this machine (it stayed in the temporary folder for ever)
+    left = [p for p in _stale_scratch() if any(p.glob("arbiter-game-*/transcripts/game-*"))]
+    assert left and not any(p.exists() for p in sweep())
+
+
+def _stale_scratch() -> list:
+    """The scratch folders of workers that are gone (waited for: the actor dies after ``kill``)."""
+    import fcntl
+    import time
+
+    for _ in range(300):
+        stale = []
+        for p in Path(tempfile.gettempdir()).glob(PREFIX + "*"):
+            try:
+                fd = os.open(p / LOCK, os.O_RDONLY)
+            except OSError:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                stale.append(p)
+            except BlockingIOError:
+                pass
+            finally:
+                os.close(fd)
+        if stale:
+            return stale
+        time.sleep(0.1)
+    return []
 
 
 MATCH = ("match", "mafia", "--players", "6", "a=random", "b=random", "--games", "2")

@@ -40,6 +40,7 @@ from typing import Any
 import arbiter
 from arbiter.engine.arena.runner import Settings, Worker
 from arbiter.engine.arena.schedule import Game
+from arbiter.engine.arena.scratch import Scratch
 from arbiter.engine.bots import ProcessBot
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.orphans import die_with_parent
@@ -272,13 +273,15 @@ class _RayWorker:
     def __init__(self, settings: Settings) -> None:
         if settings.cwd and os.path.isdir(settings.cwd):
             os.chdir(settings.cwd)
-        self.worker = Worker(settings)
+        self.scratch = Scratch()  # (a cancelled tournament kills a busy actor: see engine.arena.scratch)
+        self.worker = Worker(settings, scratch=self.scratch.path)
 
     def play(self, game: Game) -> dict[str, Any]:
         return self.worker.play(game, None)
 
     def close(self) -> None:
         self.worker.close()
+        self.scratch.close()
 
 
 class RayPool:

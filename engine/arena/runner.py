@@ -14,7 +14,9 @@ games at once.
 
 When no ``directory`` is given (Ray, where the tournament's folder may be on another machine),
 the files are written to a temporary folder and returned in the record (``files``: name ->
-bytes) for the main process to write, byte for byte what a local worker writes.
+bytes) for the main process to write, byte for byte what a local worker writes. A Ray worker
+makes that folder in its ``scratch`` folder (``engine.arena.scratch``), so what a killed worker
+left is removed by the next worker on its machine.
 """
 
 from __future__ import annotations
@@ -95,6 +97,7 @@ class Worker:
 
     settings: Settings
     idle: dict[str, list[ProcessBot]] = field(default_factory=lambda: defaultdict(list))
+    scratch: Path | None = None  # where the temporary folders of ``play`` without a folder go
 
     def _bot(self, entrant: str, seat: str, session: Session, log: Path) -> Bot:
         spec = self.settings.entrants[entrant]
@@ -117,7 +120,7 @@ class Worker:
         start = time.perf_counter()
         temporary = None
         if directory is None:
-            temporary = Path(tempfile.mkdtemp(prefix="arbiter-game-"))
+            temporary = Path(tempfile.mkdtemp(prefix="arbiter-game-", dir=self.scratch))
         base = (directory or temporary) / TRANSCRIPTS  # type: ignore[operator]
         base.mkdir(parents=True, exist_ok=True)
         name = transcript_name(game.index)
