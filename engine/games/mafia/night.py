@@ -188,30 +188,27 @@ class Night(Table):
 
     def _dawn(self) -> bool:
         """Resolve the night's actions; whether a day begins (not when the deaths end the game)."""
-        night = self.night
-        seduced = self._act_target("seducer")
-        victims = [self._act_target(s) for s in ("mafia", "police", "fighter")]
-        _, police_verb, police_target = self.night_acts.get("police", ("", "pass", None))
-        killed = [s for s in self.seats if s in victims and s != seduced and self.alive[s]]
-        saved = [s for s in self.seats if s in victims and s == seduced and self.alive[s]]
+        night, alive, acts = self.night, self.alive, self.night_acts
+        targets = _power_targets(acts)  # each act read once (it was read once per step asked about)
+        seduced = targets.get("seducer")
+        victims = [t for t in (targets.get("mafia"), targets.get("police"), targets.get("fighter")) if t is not None]
+        killed = [s for s in self.seats if s in victims and s != seduced and alive[s]] if victims else []
+        saved = [seduced] if seduced is not None and seduced in victims and alive[seduced] else []
         self._night_summary(saved)
-        self.jailed = police_target if police_verb == "arrest" else None
+        police = acts.get("police")
+        self.jailed = police[2] if police is not None and police[1] == "arrest" else None
         self.arrest_told = False
         if self.jailed:
             self.arrested.append(self.jailed)
-        self.shielded = self._act_target("agent")
-        ban = self._act_target("chameleon")
-        self.no_vote = ban if ban and self.alive[ban] and ban not in killed else None
+        self.shielded = targets.get("agent")
+        ban = targets.get("chameleon")
+        self.no_vote = ban if ban and alive[ban] and ban not in killed else None
         self.events.emit("narration", f"Morning of day {self.day + 1}.", {"day": self.day + 1})
         if not killed:
             self.events.emit("morning", "Nobody died in the night.", {"night": night, "killed": []})
         for s in killed:
             self._remove(s, f"killed in night {night}", f"{s} was killed in the night")
         return not self._check_win()
-
-    def _act_target(self, step: str) -> str | None:
-        _, verb, target = self.night_acts.get(step, ("", "pass", None))
-        return None if verb in ("pass", "arrest") else target
 
     def _night_summary(self, saved: list[str]) -> None:
         """For the host (and a transcript's reader) only: what every role did tonight."""
@@ -223,3 +220,9 @@ class Night(Table):
         self.events.emit("night-summary", text + ".", {
             "night": self.night, "acts": {k: list(v) for k, v in self.night_acts.items()}, "saved": saved,
         }, to=())
+
+
+def _power_targets(acts: dict[str, tuple[str, str, str | None]]) -> dict[str, str | None]:
+    """The target of each step's act that has one (step -> target): not a pass, nor an arrest
+    (which takes effect the next night, not at dawn)."""
+    return {step: target for step, (_, verb, target) in acts.items() if verb != "pass" and verb != "arrest"}

@@ -191,12 +191,9 @@ class Table(GameState):
         return None
 
     def counts(self) -> dict[str, int]:
-        out = {"town": 0, "mafia": 0, "loner": 0}
-        alive, side = self.alive, self._side
-        for s in self.seats:
-            if alive[s]:
-                out[side[s]] += 1
-        return out
+        """The living players of each side (a seat's side is town, mafia or loner)."""
+        sides = list(map(self._side.__getitem__, filter(self.alive.__getitem__, self.seats)))  # (no loop in Python)
+        return {"town": sides.count("town"), "mafia": sides.count("mafia"), "loner": sides.count("loner")}
 
     def knows_card(self, viewer: str, seat: str) -> bool:
         if viewer == HOST or viewer == seat or seat in self.shown:
