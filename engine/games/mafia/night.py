@@ -159,9 +159,8 @@ class Night(Table):
     def _nightfall(self) -> None:
         self._set_phase(NIGHT)
         self.night += 1
-        alive, card = self.alive, self.card
-        held = {card[s] for s in self.seats if alive[s]}  # the steps with a living holder (step_holders)
-        self.steps = [s for s in self.data.night if not held.isdisjoint(s.cards)]
+        alive, holders = self.alive.__getitem__, self._holders  # the steps with a living holder (step_holders)
+        self.steps = [s for s in self.data.night if any(map(alive, holders.get(s.name, ())))]
         self.step_index = -1
         self.night_acts = {}
         self.events.emit("narration", f"Night {self.night} falls; everyone sleeps.", {"night": self.night})

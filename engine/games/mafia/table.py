@@ -24,6 +24,24 @@ _SEATS: dict[int, tuple[str, ...]] = {}
 names (whose hashes, which every dict of the state keyed by seat needs, are then found once)."""
 
 
+_CARD_STEPS: dict[int, tuple[tuple[NightStep, ...], dict[str, tuple[str, ...]]]] = {}
+"""By the id of a game data's night steps (kept with them, so the id stays theirs): each card's
+steps, in calling order. Made once per data, read at every deal."""
+
+
+def _steps_of_cards(data: MafiaData) -> dict[str, tuple[str, ...]]:
+    """Card -> the names of the night steps it acts in (``data.night``'s order)."""
+    night = data.night
+    kept = _CARD_STEPS.get(id(night))
+    if kept is None or kept[0] is not night:
+        steps: dict[str, tuple[str, ...]] = {}
+        for step in night:
+            for c in dict.fromkeys(step.cards):  # (a card named twice in a step is one card)
+                steps[c] = steps.get(c, ()) + (step.name,)
+        kept = _CARD_STEPS[id(night)] = (night, steps)
+    return kept[1]
+
+
 class Table(GameState):
     """The facts of the game; ``MafiaState`` is the whole game."""
 
@@ -33,7 +51,7 @@ class Table(GameState):
     # attributes read are then looked up the slow way. The slots were 5.5% of a bench game's
     # instructions. ``contract.state_fields`` reads slots and dict alike.
     __slots__ = (
-        "data", "deck", "title", "events", "seats", "card", "_title", "_side", "_team", "_team_seats",
+        "data", "deck", "title", "events", "seats", "card", "_title", "_side", "_team", "_team_seats", "_holders",
         "alive", "fate", "shown", "result", "day", "night", "phase", "clock_step_ms",
         "nominations", "done_nominating", "round", "candidates", "voters", "votes", "said", "no_vote", "shielded",
         "steps", "step_index", "_step", "_head", "suggestions", "night_acts", "jailed", "arrest_told", "arrested",
@@ -61,11 +79,17 @@ class Table(GameState):
         self._side: dict[str, str] = {}
         self._team: dict[str, str | None] = {}
         self._team_seats: dict[str, tuple[str, ...]] = {}  # team -> its seats in seat order (team_seats)
+        # night step -> the seats dealt a card that acts in it, in seat order: who may hold the
+        # step's power (``step_holders``, ``_head_of``), found without looking at every seat
+        self._holders: dict[str, tuple[str, ...]] = {}
+        steps_of = _steps_of_cards(data)
         for s, c in self.card.items():  # in seat order
             facts = info[c]
             self._title[s], self._side[s], self._team[s] = facts.title, facts.side, facts.team
             if facts.team is not None:
                 self._team_seats[facts.team] = self._team_seats.get(facts.team, ()) + (s,)
+            for step in steps_of.get(c, ()):
+                self._holders[step] = self._holders.get(step, ()) + (s,)
         self.alive: dict[str, bool] = {s: True for s in self.seats}
         self.fate: dict[str, str] = {}  # seat -> how it left the game ("expelled on day 2", ...)
         self.shown: set[str] = set()  # seats whose card is public
@@ -138,8 +162,9 @@ class Table(GameState):
             self._head = self._head_of(step)
 
     def step_holders(self, step: NightStep) -> list[str]:
-        alive, card, cards = self.alive, self.card, step.cards
-        return [s for s in self.seats if alive[s] and card[s] in cards]
+        """The living seats dealt a card of ``step`` (one of this game's night steps), in seat order."""
+        alive = self.alive
+        return [s for s in self._holders.get(step.name, ()) if alive[s]]
 
     def step_head(self, step: NightStep) -> str | None:
         """Who uses the step's power: the head card's holder (Boss, Chief) or else the first
@@ -150,12 +175,12 @@ class Table(GameState):
         return self._head_of(step)
 
     def _head_of(self, step: NightStep) -> str | None:
-        """``step_head(step)`` found from the table (in one pass over the seats)."""
-        alive, card, cards, jailed = self.alive, self.card, step.cards, self.jailed
-        head_card = cards[0]
+        """``step_head(step)`` found from the table (in one pass over the step's holders)."""
+        alive, card, jailed = self.alive, self.card, self.jailed
+        head_card = step.cards[0]
         free = held = None  # the first free holder, the first holder (under arrest)
-        for s in self.seats:
-            if alive[s] and card[s] in cards:
+        for s in self._holders.get(step.name, ()):  # in seat order, each dealt a card of the step
+            if alive[s]:
                 if s != jailed:
                     if card[s] == head_card:
                         return s
