@@ -42,6 +42,25 @@ def _power(verb: str, target: str) -> Power:
     return _POWERS.get((verb, target)) or _POWERS.setdefault((verb, target), Power(verb, target))
 
 
+_TALK: dict[str, tuple[str, ...]] = {}
+"""The packaged talk (``data.load_talk``), kept here once read: ``choose`` asks for it at every input."""
+
+
+def _packaged_talk() -> dict[str, tuple[str, ...]]:
+    _TALK.update(load_talk())
+    return _TALK
+
+
+def _living_but(state: MafiaState, gone: tuple[str, ...] | dict[str, str]) -> list[str]:
+    """The living seats not in ``gone``, in seat order (made by C loops: a comprehension over the
+    seats, a call and a test per seat, was a bot's dearest line)."""
+    out = list(filter(state.alive.__getitem__, state.seats))
+    for s in gone:
+        if s in out:
+            out.remove(s)
+    return out
+
+
 def _pick(options: list[T], rng: random.Random) -> T:
     n = len(options)
     # rng.randrange(n) is rng._randbelow(n) for n > 0 (the same draw), without its checks' call
@@ -63,7 +82,7 @@ def choose(state: MafiaState, seat: str, rng: random.Random,
     """A legal move for ``seat`` when it is awaited; None otherwise (it never leaves). It talks
     from ``talk``, by default the packaged lines (``data.load_talk``)."""
     if talk is None:
-        talk = load_talk()
+        talk = _TALK or _packaged_talk()
     awaited = state._awaited  # awaited_seats() as _settle kept it, without its copy
     if awaited is None or state.result is not None:
         awaited = state.awaited_seats()
@@ -86,11 +105,9 @@ def _nominate(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, 
         line = _talk(state, seat, rng, talk["day"])
         if line is not None:
             return line
-    targets = list(filter(state.alive.__getitem__, state.seats))  # the living others not nominated
-    targets.remove(seat)  # (an awaited seat is living)
-    nominated = state.nominations
-    if nominated:
-        targets = [s for s in targets if s not in nominated]
+    targets = _living_but(state, state.nominations)  # the living others not nominated
+    if seat in targets:
+        targets.remove(seat)
     if targets and rng.random() < NOMINATE_CHANCE:
         target = targets[rng._randbelow(len(targets))]  # _pick(targets, rng): targets is not empty
         return _NOMINATIONS.get(target) or _NOMINATIONS.setdefault(target, Nominate(target))
@@ -125,18 +142,18 @@ def _night(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
         return None
     team = step.team
     head = state.step_head(step)
-    alive, teams, jailed = state.alive, state._team, state.jailed  # teams: each seat's team (team_of)
+    alive, jailed = state.alive, state.jailed
     # seat in awake_team(team), and in conferring(step, head), without building them
     awake = team is not None and seat in state._team_seats.get(team, ()) and alive[seat] and seat != jailed
     if seat != head:
         if not (awake and seat not in state.suggestions):
             return None
-        by_verb = {"suggest": [s for s in state.seats if alive[s] and s != seat and teams[s] != team],
+        by_verb = {"suggest": _living_but(state, state._team_seats[team]),  # team: seat's (it is awake)
                    "pass": [""]}
     elif seat == jailed:
         by_verb = {"pass": [""]}
     else:
-        targets = [s for s in state.seats if alive[s] and s != seat and (team is None or teams[s] != team)]
+        targets = _living_but(state, (seat,) if team is None else state._team_seats.get(team, ()) + (seat,))
         by_verb = {}
         for verb in STEP_VERBS[step.name]:
             by_verb[verb] = [s for s in targets if s not in state.arrested] if verb == "arrest" else targets
