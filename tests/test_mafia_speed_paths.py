@@ -164,3 +164,48 @@ def test_the_contracts_snapshot_sees_every_slot():
     assert state_snapshot(s) == before
     s.state.phase = "vote"
     assert state_snapshot(s) != before
+
+
+def test_the_actions_not_sent_to_the_timing_check_are_never_refused_by_it():
+    """``apply`` sends only the actions of ``_TIMED`` to ``_check_timing``: at every moment of
+    random games, for every seat, the check passes every other action without a word (were a
+    check added for one, this fails until it joins ``_TIMED``)."""
+    from arbiter.engine.games.mafia.moves import VERBS
+    from arbiter.engine.games.mafia.state import _TIMED
+
+    untimed = [v for v in VERBS if v not in _TIMED]
+    assert set(untimed) == {"say", "pass", "abstain", "leave"}
+    checked = 0
+    for players in (6, 9, 12):
+        for state in states(players, 2):
+            for seat in state.seats:
+                for verb in untimed:
+                    assert state._check_timing(seat, verb) is None
+                    checked += 1
+    assert checked > 1000
+
+
+def plain_holders(state, step) -> list[str]:
+    return [s for s in state.seats if state.alive[s] and state.card[s] in step.cards]
+
+
+def plain_head(state, step) -> str | None:
+    """``step_head`` as the plain search over every seat (the rules' words)."""
+    holders = plain_holders(state, step)
+    free = [s for s in holders if s != state.jailed]
+    return next((s for s in free if state.card[s] == step.cards[0]), free[0] if free else
+                (holders[0] if holders else None))
+
+
+@pytest.mark.parametrize("players", SIZES)
+def test_the_step_holders_the_deal_keeps_are_the_plain_search(players):
+    """``step_holders`` and a step's head read the holders the deal keeps (``_holders``), not
+    every seat: the same seats as the plain search, at every moment, for every step."""
+    nights = 0
+    for seed in (1, 2, 3):
+        for state in states(players, seed):
+            for step in state.data.night:
+                assert state.step_holders(step) == plain_holders(state, step)
+                assert state._head_of(step) == plain_head(state, step)
+            nights += state.step() is not None
+    assert nights > 10

@@ -6,6 +6,8 @@ over, and ``MafiaState`` moves on.
 
 from __future__ import annotations
 
+from functools import partial
+
 from arbiter.engine.errors import IllegalMoveError, NotYourTurnError
 from arbiter.engine.games.mafia.moves import Abstain, Move, Nominate, Pass, Vote
 from arbiter.engine.games.mafia.table import NOMINATE, VOTE, Plan, Table
@@ -48,12 +50,12 @@ class Day(Table):
         if target not in self.candidates:
             raise IllegalMoveError(f"{target} is not a candidate in this round (candidates: {' '.join(self.candidates)})",
                                    [f"vote {c}" for c in self.candidates] + ["abstain"])
-        return lambda: self._cast(seat, target)
+        return partial(self._cast, seat, target)  # (a lambda calling it: one more call of Python, at every vote)
 
     def _plan_abstain(self, seat: str) -> Plan:
         self._need_phase(VOTE, "abstain")
         self._need_voter(seat)
-        return lambda: self._cast(seat, None)
+        return partial(self._cast, seat, None)
 
     def _need_voter(self, seat: str) -> None:
         if seat in self.votes:
