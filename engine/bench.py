@@ -59,11 +59,14 @@ def play_random(rules: Rules, variant: str | Variant, seed: int, max_inputs: int
         Match(Protocol(session), dict(bots), None, max_moves=max_inputs).play()
         return session
     state, submit = session.state, session.submit_move
+    # each bot's choose_move, for this game's rules: their bot's function with the seat's own
+    # generator (asked of the rules once a game, not once a seat, nor checked at every input)
+    mover, rngs = rules.bot_mover(kind), {s: bot.rng for s, bot in bots.items()}
     for _ in range(max_inputs):
         if state.result is not None:  # session.over
             break
         seat = state.awaited_seats()[0]
-        move = bots[seat].choose_move(session)  # a value the game applies without reading words
+        move = mover(state, seat, rngs[seat])  # a value the game applies without reading words
         if move is None:
             break
         submit(seat, move)

@@ -134,8 +134,15 @@ def test_a_random_bot_asks_the_rules_for_its_function_once(monkeypatch):
     asked = []
     real = type(MAFIA).bot_mover
     monkeypatch.setattr(type(MAFIA), "bot_mover", lambda self, kind: asked.append(kind) or real(self, kind))
-    play_random(MAFIA, "8-players", 3)
+    s = Session(MAFIA, "8-players", seed=3)
+    bots = {seat: RandomBot(seat, 3) for seat in s.seats}
+    while not s.over:
+        seat = s.state.awaited_seats()[0]
+        s.submit_move(seat, bots[seat].choose_move(s))
     assert asked == ["random"] * 8  # one bot per seat, each once for the whole game
+    asked.clear()
+    bench = play_random(MAFIA, "8-players", 3)  # the bench asks once a game, for every seat's bot
+    assert asked == ["random"] and bench.entries == s.entries
 
 
 def test_the_state_keeps_its_attributes_in_slots():
