@@ -173,18 +173,20 @@ def _night(state: MafiaState, seat: str, rng: random.Random, talk: dict[str, tup
             followed = [(verb, t) for verb, targets in by_verb.items() if verb in ("kill", "shoot")
                         for t in targets if t in wanted]
             if followed and rng.random() < FOLLOW_CHANCE:
-                return _power(*_pick(followed, rng))
+                return _power(*followed[rng._randbelow(len(followed))])  # _pick: followed is not empty
     if step.optional and seat == head and "pass" in by_verb and sum(len(t) for t in by_verb.values()) > 1:
         if step.name == "fighter":
             if rng.random() >= FIGHTER_KILL_CHANCE:
                 return _PASS
             powers = [(verb, t) for verb, targets in by_verb.items() if verb != "pass" for t in targets]
-            return _power(*_pick(powers, rng))
+            return _power(*powers[rng._randbelow(len(powers))])  # _pick: a target besides the pass
         if rng.random() < DECLINE_CHANCE:
             return _PASS
         del by_verb["pass"]
-    verb = _pick(sorted(by_verb), rng)
-    target = _pick(by_verb[verb], rng)
+    verbs = sorted(by_verb)  # (_pick(verbs, rng), then _pick(targets, rng): by_verb and its lists are not empty)
+    verb = verbs[rng._randbelow(len(verbs))]
+    targets = by_verb[verb]
+    target = targets[rng._randbelow(len(targets))]
     if verb == "pass":
         return _PASS
     if verb == "suggest":
