@@ -25,7 +25,9 @@ the project from source again. Their bytecode goes instead to a cache in this us
 folder (``$XDG_CACHE_HOME`` or ``~/.cache``, ``arbiter/test-pycache``; not the shared temporary
 folder, where another user could make the folder first and plant bytecode in it), set by
 ``PYTHONPYCACHEPREFIX`` and checked against each source file's time and size as Python's own
-``__pycache__`` is: nothing is written into the tree, and a changed file is compiled again.
+``__pycache__`` is: nothing is written into the tree, and a changed file is compiled again. The
+suite's own processes keep there the test modules pytest rewrites (its assertions) and what they
+import: collecting the tests took 4.8 s of CPU in each worker at every run, 1.5 s with the cache.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import sys
 
 import pytest
 from hypothesis import settings
@@ -43,6 +46,8 @@ settings.load_profile("arbiter")
 if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):  # (see the docstring: for the processes the tests start)
     _cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(_cache, "arbiter", "test-pycache")
+    # and for this process: the test modules pytest rewrites and the modules they import
+    sys.pycache_prefix, sys.dont_write_bytecode = os.environ["PYTHONPYCACHEPREFIX"], False
 
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # (see the docstring; this process and its children)
     signal.signal(signal.SIGINT, signal.default_int_handler)
