@@ -232,15 +232,10 @@ def test_ctrl_c_at_a_terminal_stops_the_parent_and_its_workers_without_a_traceba
     for i in range(FILES):
         shutil.copy(kinds[i % len(kinds)], folder / f"c{i:03}-{kinds[i % len(kinds)].name}")
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    ignored = signal.getsignal(signal.SIGINT)  # the referee starts as a terminal's job does, with Ctrl-C
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # at its default even when this run ignores it
-    try:
-        proc = subprocess.Popen([sys.executable, "-m", "arbiter.cli.main", "replay", "--no-diff", "--workers", "2",
-                                 str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                                start_new_session=True)
-    finally:
-        if ignored is not None:
-            signal.signal(signal.SIGINT, ignored)
+    # (it starts with Ctrl-C at its default, as a terminal's job does: tests/conftest.py sees to that)
+    proc = subprocess.Popen([sys.executable, "-m", "arbiter.cli.main", "replay", "--no-diff", "--workers", "2",
+                             str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            start_new_session=True)
     assert proc.stdout is not None
     here = [proc.stdout.readline() for _ in range(3)]  # checked here; the workers start after them
     os.killpg(proc.pid, signal.SIGINT)
