@@ -117,3 +117,24 @@ def test_roles_are_tabled_when_there_are_two_to_forty(count, shown):
     config = {"game": "fbi-mafia", "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}]}
     text = report.tables(report.summary(config, records, count))
     assert ("role: seats won / seats played, win%" in text) == shown
+
+
+def _pair_row(text: str) -> list[str]:
+    """The head-to-head table's one row (a pair of two entrants), split into its cells."""
+    lines = text.split("\npair (a - b)")[1].splitlines()
+    return lines[2].split()
+
+
+@pytest.mark.parametrize("a_won, shown", [(True, ["+inf", "[+7,", "+inf]"]), (False, ["-inf", "[-inf,", "-7]"])])
+def test_a_pair_one_entrant_won_every_game_of_has_an_infinite_elo_not_a_dash(a_won, shown):
+    """4-0: a score of 1 (0) is an infinitely large Elo difference, and so is its interval's
+    upper (lower) end; the lower (upper) end is Wilson's at 4 of 4, 0.510 (0.490): +7 (-7).
+    A dash is for a pair that never met, which has no figure at all."""
+    records = [rec(i, {"m": "AB"[i % 2], "f": "BA"[i % 2]}, DUEL, {"m" if (i % 2 == 0) == a_won else "f"})
+               for i in range(4)]
+    config = {"game": "fbi-mafia", "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}]}
+    got = report.summary(config, records, 4)
+    assert [got["head_to_head"][0][k] for k in ("elo", "elo_high" if a_won else "elo_low")] == [None, None]
+    assert _pair_row(report.tables(got))[-3:] == shown
+    never = report.summary(config, [], 4)
+    assert _pair_row(report.tables(never))[-3:] == ["-", "[-,", "-]"]

@@ -59,11 +59,18 @@ def _interval(d: dict[str, Any]) -> str:
     return f"{_pct(d['low'])}-{_pct(d['high'])}"
 
 
-def _elo(x: float | None, sign: bool = True) -> str:
-    if x is None:  # a score of 0 or 1, or no games met (the table says which: its met column)
+def _elo(x: float | None, score: float | None = None) -> str:
+    """An Elo difference as the head-to-head table shows it, with the score it comes from
+    (None when the pair never met): a score of 1 (or 0) is an infinitely large difference,
+    ``+inf`` (``-inf``), where the JSON, which has no infinity, says null; ``-`` is no figure
+    at all (the pair never met)."""
+    if x is None:
+        if score is not None and score >= 1:
+            return "+inf"
+        if score is not None and score <= 0:
+            return "-inf"
         return "-"
-    x = round(x) + 0  # no "-0"
-    return f"{x:+d}" if sign else f"{x:d}"
+    return f"{round(x) + 0:+d}"  # + 0: no "-0"
 
 
 def _name(name: str, width: int = 10) -> str:
@@ -152,8 +159,11 @@ def tables(report: dict[str, Any]) -> str:
     # head-to-head
     rows = []
     for h in report["head_to_head"]:
+        # the scores the Elo figures come from; none when they never met (no figure, not an infinite one)
+        score, low, high = (h["a_score"], h["a_score_low"], h["a_score_high"]) if h["games"] else (None,) * 3
         rows.append([f"{_name(h['a'], 10)} - {_name(h['b'], 10)}", h["games"], h["a_wins"], h["b_wins"], h["draws"],
-                     _pct(h["a_score"]), f"{_elo(h['elo'])}", f"[{_elo(h['elo_low'])}, {_elo(h['elo_high'])}]"])
+                     _pct(h["a_score"]), _elo(h["elo"], score),
+                     f"[{_elo(h['elo_low'], low)}, {_elo(h['elo_high'], high)}]"])
     out.append("")
     out.append(_grid(rows, ["pair (a - b)", "met", "a won", "b won", "drawn", "a score%", "Elo", "95% CI"]))
     out.append("met: games where they held seats on opposite sides; the game goes to whose seats won "
