@@ -138,3 +138,19 @@ def test_a_pair_one_entrant_won_every_game_of_has_an_infinite_elo_not_a_dash(a_w
     assert _pair_row(report.tables(got))[-3:] == shown
     never = report.summary(config, [], 4)
     assert _pair_row(report.tables(never))[-3:] == ["-", "[-,", "-]"]
+
+
+def test_long_names_cut_alike_are_told_apart_in_every_table():
+    """Two long names of one beginning (versions of a bot) were both cut to ``longername~``:
+    every table had two rows, columns or pairs it could not tell apart. Each keeps enough of its
+    end to be told apart; a long name that is alone keeps its cut beginning."""
+    names = ["longername_1", "longername_2", "greedy-with-a-long-name"]
+    records = [rec(i, {"m": names[i % 3], "f": names[(i + 1) % 3]}, DUEL, {"m"}) for i in range(6)]
+    config = {"game": "fbi-mafia", "entrants": [{"name": n, "spec": "random"} for n in names]}
+    text = report.tables(report.summary(config, records, 6))
+    entrants = text.split("\n\n")[0].splitlines()[2:5]
+    assert sorted(row.split()[0] for row in entrants) == ["greedy-wi~", "longerna~1", "longerna~2"]
+    assert "longernam~" not in text
+    pairs = text.split("\npair (a - b)")[1].splitlines()[2:5]
+    assert [" ".join(row.split()[:3]) for row in pairs] == [
+        "longerna~1 - longerna~2", "longerna~1 - greedy-wi~", "longerna~2 - greedy-wi~"]

@@ -78,6 +78,36 @@ def _name(name: str, width: int = 10) -> str:
     return name if len(name) <= width else name[: width - 1] + "~"
 
 
+def _labels(names: Sequence[str], width: int = 10) -> dict[str, str]:
+    """Each entrant's name in the tables, at most ``width`` characters and told apart: a long
+    name is cut (``_name``); when cut names would be alike (``bot-version-1``, ``bot-version-2``
+    are both ``bot-versi~``), each of them keeps as much of its end as tells them apart
+    (``bot-vers~1``), else its place in the entrant list, so that no two rows of a table stand
+    for entrants it cannot tell apart.
+
+    >>> _labels(["bot-version-1", "bot-version-2", "short"])
+    {'bot-version-1': 'bot-vers~1', 'bot-version-2': 'bot-vers~2', 'short': 'short'}
+    >>> list(_labels(["abcdefghi1-xxxxxxxx", "abcdefghi2-xxxxxxxx"]).values())
+    ['abcdefgh~1', 'abcdefgh~2']
+    """
+    labels = {n: _name(n, width) for n in names}
+    taken: dict[str, list[str]] = {}
+    for n in names:
+        taken.setdefault(labels[n], []).append(n)
+    for alike in (group for group in taken.values() if len(group) > 1):
+        long = [n for n in alike if len(n) > width]  # a whole name that fits keeps it
+        others = {labels[n] for n in names if n not in long}
+        for tail in range(1, width - 1):
+            cut = {n: n[: width - 1 - tail] + "~" + n[-tail:] for n in long}
+            if len(set(cut.values())) == len(long) and not others & set(cut.values()):
+                break
+        else:
+            cut = {n: n[: width - 1 - len(str(i))] + "~" + str(i)
+                   for i, n in enumerate(names, 1) if n in long}
+        labels.update(cut)
+    return labels
+
+
 def _width(text: str) -> int:
     return max((len(line) for line in text.splitlines()), default=0)
 
@@ -103,13 +133,14 @@ class _Lines(list):  # type: ignore[type-arg]
 def tables(report: dict[str, Any]) -> str:
     """The report as text: entrants, ratings, sides, roles, forfeits, head-to-head, SPRT."""
     names = [e["name"] for e in report["entrants"]]
+    label = _labels(names)
     out: list[str] = _Lines()
     ratings = report["ratings"]
     order = sorted(names, key=lambda n: (-ratings[n]["ordinal"], n))
     rows = []
     for n in order:
         t, r = report["table"][n], ratings[n]
-        rows.append([_name(n), t["games"], t["seats"], t["wins"], _pct(t["rate"]), _interval(t),
+        rows.append([label[n], t["games"], t["seats"], t["wins"], _pct(t["rate"]), _interval(t),
                      f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}", t["forfeits"]])
     out.append(_grid(rows, ["entrant", "games", "seats", "won", "win%", "95% CI", "mu", "sigma", "ordinal",
                             "forf."]))
@@ -124,7 +155,7 @@ def tables(report: dict[str, Any]) -> str:
             for n in names:
                 d = report["sides"][n].get(side)
                 if d:
-                    rows.append([side, _name(n), d["seats"], d["wins"], _pct(d["rate"]), _interval(d),
+                    rows.append([side, label[n], d["seats"], d["wins"], _pct(d["rate"]), _interval(d),
                                  f"{100 * (d['rate'] - base['rate']):+.1f}" if base else ""])
         out.append("")
         out.append(_grid(rows, ["side", "entrant", "seats", "won", "win%", "95% CI", "vs all"]))
@@ -140,9 +171,9 @@ def tables(report: dict[str, Any]) -> str:
                 d = report["roles"][n].get(role)
                 cells.append(f"{d['wins']}/{d['seats']} {_pct(d['rate'])}%" if d else "-")
             wide.append(cells)
-        text = _grid(wide, ["role", *[_name(n) for n in names]])
+        text = _grid(wide, ["role", *[label[n] for n in names]])
         if _width(text) > 80:
-            text = _grid([[role, _name(n), d["seats"], d["wins"], _pct(d["rate"])]
+            text = _grid([[role, label[n], d["seats"], d["wins"], _pct(d["rate"])]
                           for role in roles for n in names if (d := report["roles"][n].get(role))],
                          ["role", "entrant", "seats", "won", "win%"])
         out.append("")
@@ -152,7 +183,7 @@ def tables(report: dict[str, Any]) -> str:
     kinds = sorted({k for n in names for k in report["forfeits"].get(n, {})})
     out.append("")
     if kinds:
-        rows = [[_name(n), *[report["forfeits"][n].get(k, 0) for k in kinds]] for n in names]
+        rows = [[label[n], *[report["forfeits"][n].get(k, 0) for k in kinds]] for n in names]
         out.append(_grid(rows, ["forfeits", *kinds]))
     else:
         out.append("forfeits: none")
@@ -161,7 +192,7 @@ def tables(report: dict[str, Any]) -> str:
     for h in report["head_to_head"]:
         # the scores the Elo figures come from; none when they never met (no figure, not an infinite one)
         score, low, high = (h["a_score"], h["a_score_low"], h["a_score_high"]) if h["games"] else (None,) * 3
-        rows.append([f"{_name(h['a'], 10)} - {_name(h['b'], 10)}", h["games"], h["a_wins"], h["b_wins"], h["draws"],
+        rows.append([f"{label[h['a']]} - {label[h['b']]}", h["games"], h["a_wins"], h["b_wins"], h["draws"],
                      _pct(h["a_score"]), _elo(h["elo"], score),
                      f"[{_elo(h['elo_low'], low)}, {_elo(h['elo_high'], high)}]"])
     out.append("")
