@@ -17,7 +17,7 @@ from arbiter.cli.common import explain, fail, finite, interrupted, usage
 from arbiter.cli.entry import output_gone, reader_gone
 from arbiter.cli.types import BotKindType, GameType, SeedType, VariantType, check_variant
 from arbiter.engine import registry
-from arbiter.engine.arena.config import BOT_TIMEOUT, check_configuration
+from arbiter.engine.arena.config import BOT_TIMEOUT, check_configuration, check_sprt
 from arbiter.engine.arena.schedule import MAX_GAMES
 from arbiter.engine.arena.sprt import MAX_ELO
 from arbiter.engine.errors import ArbiterError
@@ -184,6 +184,7 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
             if o["sprt"] is not None:
                 try:
                     sprt = Sprt(o["sprt"][0], o["sprt"][1], o["alpha"] or 0.05, o["beta"] or 0.05)
+                    check_sprt(sprt, len(entrants))  # an error of --sprt, not of the entrants
                 except ArbiterError as exc:
                     usage(exc.message, "--sprt")
             elif o["alpha"] is not None or o["beta"] is not None:

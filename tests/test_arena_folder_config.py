@@ -114,6 +114,16 @@ def test_sprt_hypotheses_outside_finite_elo_bounds_are_a_usage_error_before_any_
     assert not out.exists()
 
 
+def test_sprt_of_three_entrants_is_a_usage_error_of_sprt_before_any_folder(tmp_path):
+    """The test compares two entrants: with three the error names --sprt, and what it allows."""
+    out = tmp_path / "t"
+    r = run("tournament", "fbi-mafia", "--mode", "duel-3v3", *(f"--entrant={n}=random" for n in "abc"),
+            "--games", "3", "--workers", "1", "--sprt", "0", "10", "--out", out)
+    assert r.exit_code == 2, r.output
+    assert "Invalid value for --sprt: an SPRT compares two entrants; this tournament has 3" in r.output, r.output
+    assert not out.exists()
+
+
 def test_sprt_refuses_values_it_cannot_compute_with_and_computes_at_its_bounds():
     for elos in ((0, math.inf), (0, 1e308), (-math.inf, 0), ("0", 5), (False, True)):
         with pytest.raises(ArbiterError, match="ELO0 and ELO1 are finite numbers from -1000 to 1000, not"):
