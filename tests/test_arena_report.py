@@ -154,3 +154,16 @@ def test_long_names_cut_alike_are_told_apart_in_every_table():
     pairs = text.split("\npair (a - b)")[1].splitlines()[2:5]
     assert [" ".join(row.split()[:3]) for row in pairs] == [
         "longerna~1 - longerna~2", "longerna~1 - greedy-wi~", "longerna~2 - greedy-wi~"]
+
+
+def test_an_sprt_before_its_first_whole_block_says_how_many_games_a_block_has():
+    """Interrupted after the first game of a match with --sprt: no block is whole yet, and the
+    line said "after 0 blocks of 0 games" (the games counted over the blocks). A block is one
+    game per entrant: 2 games."""
+    config = {"game": "fbi-mafia", "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}]}
+    t = Sprt(0, 50)
+    sprt = {**t.as_dict(), "first": "A", "second": "B", "blocks": 0, "games": 0, "wins": 0, "losses": 0,
+            "draws": 0, "void": 0, "llr": 0.0, "lower": t.lower, "upper": t.upper, "result": None}
+    records = [rec(0, {"m": "A", "f": "B"}, DUEL, {"m"})]
+    text = " ".join(report.tables(report.summary(config, records, 4, sprt)).split())
+    assert "after 0 blocks of 2 games (+0 -0 =0;" in text

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arbiter.engine.arena import rating, stats
+from arbiter.engine.arena.schedule import block_size
 
 
 def summary(config: dict[str, Any], records: Sequence[dict[str, Any]], scheduled: int,
@@ -214,7 +215,7 @@ def tables(report: dict[str, Any]) -> str:
         out.append("")
         out.append(f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} beta={sprt['beta']:g}: "
                    f"LLR {sprt['llr']:.2f} (bounds {sprt['lower']:.2f}, {sprt['upper']:.2f}) after {sprt['blocks']} "
-                   f"blocks of {sprt['games'] // max(1, sprt['blocks'])} games (+{sprt['wins']} -{sprt['losses']} "
+                   f"blocks of {block_size(len(names))} games (+{sprt['wins']} -{sprt['losses']} "
                    f"={sprt['draws']}{void_text}; a block is won by whose seats won more of the same deal): {verdict}")
         if after := report.get("after_decision"):
             out.append(f"{after} game{'s that were' if after > 1 else ' that was'} running when it decided: "
