@@ -14,7 +14,7 @@ import pytest
 from arbiter.engine.errors import IllegalMoveError, SyntaxInputError
 
 from tests.helpers import roles_game
-from tests.roles_staging import of_kind, play, refused, replays
+from tests.roles_staging import escape, item_roles, of_kind, play, refused, replays, theft
 
 
 # ============================================================================ accusations
@@ -305,3 +305,45 @@ def test_accusing_a_seat_out_of_the_game_is_refused_naming_it() -> None:
     s.state.out.update({"p2": "failed", "p3": "failed"})  # staging: two seats out
     assert refused(s, "p4 accuse p2") == "p2 is out of the game: accuse players still in it"
     assert refused(s, "p4 accuse p1 p2 p3") == "p2 and p3 are out of the game: accuse players still in it"
+
+
+# ============================================================================ the end while a vote is open
+def test_an_escape_during_a_vote_ends_the_game_and_the_vote_is_never_decided() -> None:
+    """The fourth hero leaves while p1's accusation of p2 waits for p3: the heroes win, and the
+    vote is void (publicly), not left open in the view and on the board of a game that is
+    over."""
+    s = item_roles(["traitor", "hero", "hero"], level=2)
+    theft(s, time_ms=50_000)
+    for n, hero in enumerate(("purple", "yellow", "green")):
+        escape(s, hero, 60_000 + n * 1000)
+    play(s, "@63 p1 accuse p2")
+    events = escape(s, "orange", 63_500)
+    (void,) = of_kind(events, "void")
+    assert void.text == "The game is over: p1's accusation of p2 is never decided."
+    assert s.state.result.winner == "heroes" and s.state.vote is None
+    assert s.state.roles_view("p3")["vote"] is None and "vote:" not in s.render("p3")
+    assert not of_kind(s.events, "verdict")
+
+
+def test_the_divining_opens_with_no_vote_left_waiting() -> None:
+    """Level 5: the heroes are out while a vote is open; the divining starts, which takes
+    nothing but divinings, so the vote is void at once instead of showing p3 as awaited."""
+    s = item_roles(["above-suspicion", "mage-first", "master-thief"], level=5)
+    theft(s, time_ms=50_000)
+    for n, hero in enumerate(("purple", "yellow", "green")):
+        escape(s, hero, 60_000 + n * 1000)
+    play(s, "@63 p1 accuse p2")
+    events = escape(s, "orange", 63_500)
+    assert [e.kind for e in events] == ["escape", "void", "reveal", "divining"]
+    assert s.state.vote is None and s.state.roles_view("p3")["vote"] is None
+    assert [a.seat for a in s.state.awaiting()] == ["p1"]
+
+
+def test_abandoning_during_the_accusers_flip_leaves_no_flip_on_the_board() -> None:
+    s = roles_game("3", ["traitor", "hero", "hero", "hero"], level=2)
+    play(s, "@10 p2 accuse p1", "@11 p3 vote yes", "@12 p4 vote yes")
+    assert s.state.flip_window is not None
+    events = play(s, "@13 p3 abandon")
+    assert of_kind(events, "void")[0].text == "The game is over: p2 may no longer flip the timer."
+    assert s.over and s.state.flip_window is None and "flip:" not in s.render("p2")
+    replays(s)

@@ -62,6 +62,7 @@ class Ending:
         def card_of(self, seat: str) -> Card: ...
         def mission_of(self, seat: str) -> Tracker | None: ...
         def _reveal(self, seat: str) -> None: ...
+        def _void_pending(self, why: str) -> None: ...
 
     # ---------------------------------------------------------------------------- abandoning
     def _plan_abandon(self, seat: str, move: RoleMove) -> Plan:
@@ -105,6 +106,7 @@ class Ending:
         traitors = tuple(s for s in self.seats if self.in_game(s) and self.side[s] == "traitor")
         if not traitors:
             return False
+        self._void_pending("The heroes are out")
         until = self.now_ms + self.setup.deck.timing.divining_ms
         self.divining = Divining(traitors, until)
         for s in traitors:
@@ -172,6 +174,7 @@ class Ending:
         if self.result is not None:
             return
         self.divining = None
+        self._void_pending("The game is over")
         for t in self.tracking.at_end():
             if t.purpose == "mission":
                 self.events.emit("mission", f"At the end, {t.seat}'s mission is {t.status}: {words(t.pred)}.",

@@ -277,6 +277,20 @@ class Accusations:
         self._flip_passed(f"{self.flip_window.accuser} did not flip the timer in time.")
         self._follow()
 
+    def _void_pending(self, why: str) -> None:
+        """The game stops listening to accusations (the heroes are out, or the game is over):
+        an open vote is never decided and the accuser's flip is gone, publicly (a ``void``
+        event), so that no view or board goes on showing a vote or a flip that waits for
+        inputs the game no longer takes. Nothing is revealed, nobody switches."""
+        vote, window = self.vote, self.flip_window
+        self.vote, self.flip_window = None, None
+        if vote is not None:
+            self.events.emit("void", f"{why}: {vote.accuser}'s accusation of {names(vote.accused)} is never "
+                             "decided.", {"accuser": vote.accuser, "accused": list(vote.accused), "flip": None})
+        if window is not None:
+            self.events.emit("void", f"{why}: {window.accuser} may no longer flip the timer.",
+                             {"accuser": None, "accused": [], "flip": window.accuser})
+
     # ---------------------------------------------------------------------------- the sand
     def _sand_waits(self) -> bool:
         """The sand ran out: if a vote or the accuser's flip is open, the game waits for it."""
