@@ -347,3 +347,21 @@ def test_abandoning_during_the_accusers_flip_leaves_no_flip_on_the_board() -> No
     assert of_kind(events, "void")[0].text == "The game is over: p2 may no longer flip the timer."
     assert s.over and s.state.flip_window is None and "flip:" not in s.render("p2")
     replays(s)
+
+
+# ============================================================================ the eye card
+def test_the_eye_card_goes_in_front_of_another_player_and_moves_on() -> None:
+    """Anyone still in the game may put the eye card in front of another player still in it,
+    at any moment (talk forbidden or not, a vote open or not); it is public, closes no talk
+    window, and moves from seat to seat. Putting it in front of oneself, or where it lies
+    already, is refused and changes nothing."""
+    s = roles_game("3", ["traitor", "hero", "hero", "hero"], level=2)
+    events = play(s, "@1 p2 eye p1")
+    assert [e.kind for e in events] == ["eye"] and events[0].to is None and s.state.eye == "p1"
+    assert s.state.talk_open  # the start's talk window: the eye card is not an action
+    assert refused(s, "@2 p3 eye p1") == "the eye card is in front of p1 already"
+    assert refused(s, "@2 p3 eye p3") == "put the eye card in front of another player"
+    assert "eye p3" not in s.state.legal_inputs("p3") and "eye p1" not in s.state.legal_inputs("p3")
+    play(s, "@3 p1 accuse p2", "@4 p1 eye p4")
+    assert s.state.eye == "p4" and s.state.vote is not None
+    replays(s)
