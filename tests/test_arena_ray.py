@@ -60,43 +60,44 @@ def test_ray_writes_the_files_local_workers_write_and_stops_a_game_when_cancelle
     # cancelled while a bot is stuck (a time-out of two minutes): the pool neither waits for the
     # game nor asks the busy actor to close; it kills the actor (whose bot then sees its input close)
     t, game, named = stuck_tournament(tmp_path)
+    made_before = set(_scratch_folders())
     pool = RayPool(t.settings, 1, "local")
     pool.submit(game)
-    bot = pid_named_in(named)
+    bot = pid_named_in(named)  # (its actor has made its scratch folder by now)
     try:
         within(30, pool.close, True)
         assert pool.busy == 0
     finally:
         kill_group(bot)
-    # the killed actor's scratch folder, with the stuck game's files, is removed by the next
-    # worker made on this machine (it stayed in the temporary folder for ever)
-    left = [p for p in _stale_scratch() if any(p.glob("arbiter-game-*/transcripts/game-*"))]
-    assert left and not any(p.exists() for p in sweep())
+    # the killed actor never closed its scratch folder (an exit outright also left the game's
+    # own folder in it): it is left, its lock free once the actor is gone, and the next worker
+    # made on this machine (``sweep``, as ``Scratch`` does first) removes it
+    killed = [p for p in _scratch_folders() if p not in made_before]
+    assert len(killed) == 1 and within(30, _freed, killed[0])
+    sweep()
+    assert not killed[0].exists()
 
 
-def _stale_scratch() -> list:
-    """The scratch folders of workers that are gone (waited for: the actor dies after ``kill``)."""
+def _scratch_folders() -> list[Path]:
+    return sorted(Path(tempfile.gettempdir()).glob(PREFIX + "*"))
+
+
+def _freed(folder: Path) -> bool:
+    """Whether the lock of a scratch folder is let go (waited for: an actor dies after ``kill``)."""
     import fcntl
     import time
 
-    for _ in range(300):
-        stale = []
-        for p in Path(tempfile.gettempdir()).glob(PREFIX + "*"):
-            try:
-                fd = os.open(p / LOCK, os.O_RDONLY)
-            except OSError:
-                continue
+    fd = os.open(folder / LOCK, os.O_RDONLY)
+    try:
+        for _ in range(300):
             try:
                 fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-                stale.append(p)
+                return True
             except BlockingIOError:
-                pass
-            finally:
-                os.close(fd)
-        if stale:
-            return stale
-        time.sleep(0.1)
-    return []
+                time.sleep(0.1)
+        return False
+    finally:
+        os.close(fd)
 
 
 MATCH = ("match", "mafia", "--players", "6", "a=random", "b=random", "--games", "2")
