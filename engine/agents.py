@@ -95,8 +95,9 @@ def agent_seed(game_seed: int, seat: str) -> int:
     its own, whatever else runs in the process.
 
     It hides nothing: being a function of the game's seed, it gives that seed away to whoever
-    tries the seeds a game may have (a seed typed on a command line at once, a default one,
-    below 2**31, in well under an hour) and so every card and the order of every stack. Any derivation
+    tries the seeds a game may have (a seed typed on a command line at once; a seed left out is
+    drawn from 2**53, ``session.CHOSEN_SEEDS``, too many to try) and so every card and the order
+    of every stack. Any derivation
     that keeps a game the same from the same seed could be so undone; and an agent, which runs
     in the referee's process, need not even try (the module's text).
 

@@ -228,3 +228,48 @@ def test_a_seat_session_does_not_show_which_card_the_detective_kept(mode: str, m
                 assert not word(secret).search(out), f"{me}'s session was told {secret!r}: {out!r}"
             keeps += 1
     assert keeps >= 1
+
+
+# ------------------------------------------------------------------------ the seed is a secret
+# Found by this file: a game whose seed was not given drew it below 2**31, and the board every
+# seat sees is the first shuffle of the generator that then deals the identities, so a seat
+# that tried the seeds until one laid out its board learnt every identity (in plain Python,
+# 7 us a seed: 4 CPU hours for them all, less on more cores). The attack, on a range small enough
+# for a test, shows what a seat's board gives away; the seeds chosen now are too many to try.
+def seed_of_board(layout: list[str], names: list[str], seeds: range) -> int | None:
+    """The first seed of ``seeds`` whose board shuffle lays out ``layout`` (random.shuffle's
+    first swap fixes the last card: one draw rules out most seeds)."""
+    import random
+
+    last = names.index(layout[-1])
+    for seed in seeds:
+        if random.Random(seed)._randbelow(len(names)) != last:
+            continue
+        drawn = list(names)
+        random.Random(seed).shuffle(drawn)
+        if drawn == layout:
+            return seed
+    return None
+
+
+def test_a_seats_board_gives_the_seed_and_so_every_identity_away_when_the_seeds_are_few() -> None:
+    from arbiter.engine.games.fbi_mafia import data as fm_data
+
+    secret = 40_000 + 1234
+    s = Session(FBI, "duel-3v3", seed=secret)
+    layout = [c["suspect"] for c in s.state.view("fbi")["board"]]  # all the fbi seat needs
+    names = list(fm_data.load().suspects[: len(layout)])
+    found = seed_of_board(layout, names, range(40_000, 50_000))
+    assert found == secret
+    again = Session(FBI, "duel-3v3", seed=found)
+    assert again.state.identity == s.state.identity  # the Mafia's identities too
+
+
+def test_a_seed_chosen_for_a_game_is_drawn_from_too_many_to_try() -> None:
+    """Eight chosen seeds, all below 2**31, would be a 1 in 2**176 chance from 2**53 seeds."""
+    from arbiter.engine.session import CHOSEN_SEEDS
+
+    assert CHOSEN_SEEDS >= 2**53
+    seeds = [Session(FBI, "duel-3v3").seed for _ in range(8)]
+    assert max(seeds) >= 2**31, seeds
+    assert all(0 <= x < CHOSEN_SEEDS for x in seeds)
