@@ -65,6 +65,18 @@ def test_the_same_seed_schedules_the_same_games():
     assert schedule(5, setups, ["x", "y"], 10)[0].seed != schedule(6, setups, ["x", "y"], 10)[0].seed
 
 
+def test_a_deals_seed_is_drawn_from_too_many_to_try():
+    """A seat's board and the built-in bots' choices come from the deal's seed: below 2**31 an
+    entrant could try them all (hours in Python) and learn every card of the deal, whatever the
+    tournament's seed. Eight deals all below 2**31 would be a 1 in 2**176 chance from 2**53."""
+    from arbiter.engine.arena.schedule import deal_seed
+    from arbiter.engine.session import CHOSEN_SEEDS
+
+    seeds = [deal_seed(1, d) for d in range(8)]
+    assert max(seeds) >= 2**31, seeds
+    assert all(0 <= x < CHOSEN_SEEDS for x in seeds)
+
+
 # -- a small fixed results file ---------------------------------------------------------------------
 
 

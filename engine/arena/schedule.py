@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbiter.engine.errors import ArbiterError
+from arbiter.engine.session import CHOSEN_SEEDS
 
 MAX_GAMES = 100_000
 """The most games a tournament may ask for. Measured with ``tracemalloc`` on Classic Mafia, 12
@@ -88,7 +89,10 @@ def deal_seed(tournament_seed: int, deal: int) -> int:
     True
     """
     digest = hashlib.sha256(f"arbiter-arena:{tournament_seed}:{deal}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") % (2**31)
+    # below 2**53 (``session.CHOSEN_SEEDS``), not 2**31: a seat's board and the built-in bots'
+    # choices come from the deal's seed, so a seed an entrant can try every value of is no
+    # secret, whatever the tournament's seed
+    return int.from_bytes(digest[:8], "big") % CHOSEN_SEEDS
 
 
 def check_games(games: object) -> int:
