@@ -145,7 +145,7 @@ def _given(ctx: click.Context, name: str) -> bool:
 def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o: dict[str, Any],
          default_games: int | None) -> None:
     from arbiter.engine.arena.entrants import parse_entrant
-    from arbiter.engine.arena.results import CONFIG, Folder
+    from arbiter.engine.arena.results import CONFIG, FORMAT, Folder
     from arbiter.engine.arena.sprt import Sprt
     from arbiter.engine.arena.tournament import Tournament, configuration, folder_for
 
@@ -197,7 +197,7 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
                                        cwd=os.getcwd())
             except ArbiterError as exc:
                 usage(explain(exc))
-            t = Tournament({"format": 1, **config})
+            t = Tournament({"format": FORMAT, **config})
             path = folder_for(game, o["out"])
             pool = _pool(t, path, o)  # first: a pool that cannot start (Ray) leaves no folder behind
             try:
@@ -205,7 +205,7 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
             except BaseException:
                 pool.close(cancel=True)
                 raise
-            config = {"format": 1, **config}
+            config = {"format": FORMAT, **config}
         _play(t, folder, pool, config, o)
     except ArbiterError as exc:
         fail(explain(exc))

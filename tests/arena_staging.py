@@ -51,7 +51,7 @@ def stuck_tournament(tmp_path: Path) -> tuple[Tournament, Game, Path]:
     command, named = stuck_bot(tmp_path)
     entrants = [Entrant("stuck", f"exec:{command}"), Entrant("rnd", "random")]
     config = configuration("fbi-mafia", entrants, 2, modes=("duel-3v3",), bot_timeout=120.0, cwd=str(tmp_path))
-    t = Tournament({"format": 1, **config})
+    t = Tournament({"format": 2, **config})
     return t, next(g for g in t.games if g.entrants[0] == "stuck"), named
 
 
@@ -59,9 +59,10 @@ def play(directory: Path, workers: int = 1, **kw) -> tuple[Tournament, list[dict
     """A tournament played with ``workers`` local workers into ``directory``; its records."""
     entrants = kw.pop("entrants", [Entrant("rnd", "random"), Entrant("sleuth", "sleuth")])
     game = kw.pop("game", "mafia")
+    form = kw.pop("form", 2)  # the folder's format
     config = configuration(game, entrants, kw.pop("games", 6), **{"players": 6, **kw}, cwd=str(directory.parent))
-    folder = Folder.create(directory, config)
-    t = Tournament({"format": 1, **config})
+    folder = Folder.create(directory, {"format": form, **config})
+    t = Tournament({"format": form, **config})
     outcome = t.run(folder, LocalPool(t.settings, workers, directory))
     folder.unlock()
     return t, outcome.records

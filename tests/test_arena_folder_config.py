@@ -245,7 +245,7 @@ def test_a_resumed_run_accepts_what_a_run_writes_and_not_that_changed(played, tm
     """The checks are those of a new run's options: a configuration ``configuration`` made
     with values at their bounds is resumed; a value past one is refused."""
     folder = copy_of(played, tmp_path)
-    config = {"format": 1, **configuration("mafia", [Entrant("a", "random"), Entrant("b", "random")], 4, players=6,
+    config = {"format": 2, **configuration("mafia", [Entrant("a", "random"), Entrant("b", "random")], 4, players=6,
                                            sprt=Sprt(-MAX_ELO, MAX_ELO, 0.01, 0.49), max_moves=1, bot_timeout=0.01,
                                            cwd=str(tmp_path))}
     (folder / "tournament.json").write_text(json.dumps(config))

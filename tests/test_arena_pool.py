@@ -100,7 +100,7 @@ def test_a_bot_that_forfeits_is_ended_at_once_not_at_the_games_end(tmp_path: Pat
     command, named = stuck_bot(tmp_path)
     entrants = [Entrant("stuck", f"exec:{command}"), Entrant("rnd", "random")]
     config = configuration("mafia", entrants, 2, players=6, bot_timeout=0.3, cwd=str(tmp_path), reuse=True)
-    t = Tournament({"format": 1, **config})
+    t = Tournament({"format": 2, **config})
     game = next(g for g in t.games if "stuck" in g.entrants)
     alive_after_forfeit = []
     real = Match._forfeit

@@ -49,7 +49,7 @@ def test_ray_writes_the_files_local_workers_write_and_stops_a_game_when_cancelle
     _, local = play(tmp_path / "local", 1, entrants=entrants, games=3)
     config = configuration("mafia", entrants, 3, players=6, cwd=str(tmp_path))
     folder = Folder.create(tmp_path / "ray", config)
-    t = Tournament({"format": 1, **config})
+    t = Tournament({"format": 2, **config})
     outcome = t.run(folder, RayPool(t.settings, 2, "local"))
     folder.unlock()
     assert len(local) == 3 and without_time(outcome.records) == without_time(local)
@@ -112,7 +112,7 @@ def test_a_worker_without_the_folder_returns_its_files_byte_for_byte(tmp_path):
 
     entrants = [Entrant("noisy", f"exec:{noisy_bot(tmp_path)}"), Entrant("rnd", "random")]
     config = configuration("mafia", entrants, 2, players=6, cwd=str(tmp_path))
-    t = Tournament({"format": 1, **config})
+    t = Tournament({"format": 2, **config})
     (game, *_) = t.games
     local = Folder.create(tmp_path / "local", config)
     returned = Folder.create(tmp_path / "returned", config)

@@ -255,7 +255,7 @@ def test_a_py_agent_is_found_where_the_games_run_not_where_the_tournament_is_set
     entrants = [Entrant("first", "py:agent_beside_the_games:First"), Entrant("rnd", "random")]
     config = configuration("mafia", entrants, 2, players=6, cwd=str(games_dir))
     folder = Folder.create(tmp_path / "t", config)
-    t = Tournament({"format": 1, **config})
+    t = Tournament({"format": 2, **config})
     outcome = t.run(folder, LocalPool(t.settings, 1, tmp_path / "t"))
     folder.unlock()
     assert len(outcome.records) == 2 and not any(r["forfeits"] for r in outcome.records)
@@ -283,7 +283,7 @@ def test_a_game_played_again_replaces_what_a_crashed_run_left_of_it_and_nothing_
     (tmp_path / "noisy.py").write_text(NOISY)
     config = configuration("fbi-mafia", [Entrant("noisy", f"exec:{PY} {tmp_path / 'noisy.py'}"), Entrant("rnd", "random")],
                            2, modes=("duel-3v3",), cwd=str(tmp_path))
-    t = Tournament({"format": 1, **config})
+    t = Tournament({"format": 2, **config})
     game = t.games[1]
     seat = next(s for s, e in game.assignment.items() if e == "noisy")
     worker = Worker(t.settings)
@@ -426,3 +426,28 @@ def test_a_tournament_reports_its_games_per_second_and_no_rate_when_no_time_pass
     r = run(*args, "--out", tmp_path / "w")
     assert r.exit_code == 0, r.output
     assert r.output.rstrip().endswith("played by this run\nin 0.0 s (1 workers)"), r.output
+
+
+def test_a_folder_of_format_1_resumes_with_the_deals_it_began_with(tmp_path):
+    """Format 1 folders (made before deals' seeds were drawn below 2**53) keep their deals: a
+    run of one cut short and resumed by this arbiter plays the games a format-1 run plays, and
+    a new folder is of format 2. (The seeds are those the format-1 arbiter drew.)"""
+    from arbiter.engine.arena.schedule import deal_seed
+
+    assert [deal_seed(1, d, 1) for d in range(3)] == [640032170, 426774304, 1115919524]
+    out = tmp_path / "t"
+    r = run("match", "mafia", "--players", "6", "a=random", "b=sleuth", "--games", "6", "--out", out, "--workers", "1")
+    assert r.exit_code == 0, r.output
+    new = json.loads((out / "tournament.json").read_text())
+    seeds = sorted({json.loads(line)["seed"] for line in (out / "results.jsonl").open()})
+    assert new["format"] == 2 and seeds == sorted(deal_seed(1, d) for d in range(3)) and max(seeds) >= 2**31
+    old = tmp_path / "old"
+    _, whole = play(old, 1, games=6, form=1)
+    assert json.loads((old / "tournament.json").read_text())["format"] == 1
+    assert [g["seed"] for g in whole[::2]] == [640032170, 426774304, 1115919524]
+    lines = (old / "results.jsonl").read_text().splitlines(keepends=True)
+    (old / "results.jsonl").write_text("".join(lines[:3]))  # a run cut short after three games
+    r = run("tournament", "--resume", old, "--workers", "1")
+    assert r.exit_code == 0, r.output
+    resumed = [json.loads(line) for line in (old / "results.jsonl").open()]
+    assert without_time(sorted(resumed, key=lambda g: g["game"])) == without_time(sorted(whole, key=lambda g: g["game"]))

@@ -434,14 +434,14 @@ def test_a_folder_is_held_by_one_run_at_a_time(tmp_path: Path):
     first.unlock()
     first.unlock()  # twice is harmless
     again, config = Folder.existing(tmp_path / "t")
-    assert config == {"format": 1, "game": "mafia"}
+    assert config == {"format": 2, "game": "mafia"}
     again.unlock()
 
 
-@pytest.mark.parametrize("text", ['{"format": 2}', "[1, 2]", '{"game": "mafia"}'])
+@pytest.mark.parametrize("text", ['{"format": 3}', '{"format": true}', '{"format": 1.0}', "[1, 2]", '{"game": "mafia"}'])
 def test_a_configuration_of_another_format_is_refused(tmp_path: Path, text: str):
     (tmp_path / "tournament.json").write_text(text)
-    with pytest.raises(FolderError, match=r"not a tournament of this arbiter \(format 1\)"):
+    with pytest.raises(FolderError, match=r"not a tournament of this arbiter \(formats 1, 2; this file has "):
         Folder.existing(tmp_path)
 
 
@@ -526,7 +526,7 @@ class _Submissions:
 @pytest.mark.parametrize("decided", [True, False])
 def test_a_resumed_run_plays_on_exactly_when_its_sprt_is_undecided(tmp_path: Path, decided: bool):
     t = _duel_tournament()
-    folder = Folder.create(tmp_path / "t", {"format": 1, **t.config})
+    folder = Folder.create(tmp_path / "t", {"format": 2, **t.config})
     writer = folder.writer()
     for g in t.games[:40]:  # A always wins (decided: H1), or the first seat always does (every block drawn)
         winner = ("mafia" if g.entrants[0] == "A" else "fbi") if decided else "mafia"
@@ -587,7 +587,7 @@ class _Playing(_Submissions):
 @pytest.mark.parametrize("a_wins", [True, False])
 def test_a_run_stops_submitting_games_once_its_sprt_decides(tmp_path: Path, a_wins: bool):
     t = _duel_tournament()
-    folder = Folder.create(tmp_path / "t", {"format": 1, **t.config})
+    folder = Folder.create(tmp_path / "t", {"format": 2, **t.config})
     pool, seen = _Playing(a_wins), []
     outcome = t.run(folder, pool, on_progress=seen.append)
     folder.unlock()
@@ -620,7 +620,7 @@ class _Holding(_Playing):
 
 def test_no_game_starts_once_the_sprt_decides(tmp_path: Path):
     t = _duel_tournament()
-    folder = Folder.create(tmp_path / "t", {"format": 1, **t.config})
+    folder = Folder.create(tmp_path / "t", {"format": 2, **t.config})
     pool = _Holding()
     outcome = t.run(folder, pool)
     folder.unlock()

@@ -38,12 +38,14 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from arbiter.engine.arena.record import check_record
-from arbiter.engine.arena.schedule import Game
+from arbiter.engine.arena.schedule import FORMAT, Game
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.files import write_whole
 
 CONFIG, RESULTS, LOCK = "tournament.json", "results.jsonl", ".lock"
-FORMAT = 1
+FORMATS = (1, 2)
+"""The formats it resumes: they differ in how the deals' seeds are drawn
+(``engine.arena.schedule.DEAL_SEEDS``), and a folder keeps its own."""
 
 
 _GAME_TMP = re.compile(r"\.game-\d{5,}\.(?:yaml|.+\.stderr\.log)\.\d+-\d+\.tmp")
@@ -119,8 +121,10 @@ class Folder:
             raise _no_tournament(p) from None
         except (OSError, ValueError) as exc:
             raise FolderError(f"{p / CONFIG}: cannot read it: {exc}") from None
-        if not isinstance(config, dict) or config.get("format") != FORMAT:
-            raise FolderError(f"{p / CONFIG}: not a tournament of this arbiter (format {FORMAT})")
+        form = config.get("format") if isinstance(config, dict) else None
+        if type(form) is not int or form not in FORMATS:  # (not True, which Python counts as 1)
+            raise FolderError(f"{p / CONFIG}: not a tournament of this arbiter (formats "
+                              f"{', '.join(map(str, FORMATS))}; this file has {json.dumps(form)[:40]})")
         folder = cls(p)
         folder.lock()
         try:

@@ -82,17 +82,31 @@ class Game:
         return dict(zip(self.seats, self.entrants))
 
 
-def deal_seed(tournament_seed: int, deal: int) -> int:
-    """The seed of deal ``deal``: from the tournament's seed and the deal's number alone.
+FORMAT = 2
+"""The format of the tournaments this arbiter makes (``tournament.json``'s ``format``)."""
+
+DEAL_SEEDS = {1: 2**31, 2: CHOSEN_SEEDS}
+"""How many seeds a deal's seed is drawn from, by the tournament folder's format (its
+``tournament.json``). Format 1 drew them below 2**31: a seat's board and the built-in bots'
+choices come from the deal's seed, so an entrant could try every one until its board matched
+and learn every card of the deal, whatever the tournament's seed. Format 2 (every tournament
+made now) draws them below 2**53; a tournament of format 1 is resumed with the deals it began
+with."""
+
+
+def deal_seed(tournament_seed: int, deal: int, form: int = FORMAT) -> int:
+    """The seed of deal ``deal``: from the tournament's seed and the deal's number alone (and the
+    folder's format, ``DEAL_SEEDS``).
 
     >>> deal_seed(1, 0) == deal_seed(1, 0) != deal_seed(1, 1)
     True
+    >>> deal_seed(1, 0, 1) < 2**31 <= deal_seed(1, 0, 2) < 2**53
+    True
     """
     digest = hashlib.sha256(f"arbiter-arena:{tournament_seed}:{deal}".encode()).digest()
-    # below 2**53 (``session.CHOSEN_SEEDS``), not 2**31: a seat's board and the built-in bots'
-    # choices come from the deal's seed, so a seed an entrant can try every value of is no
-    # secret, whatever the tournament's seed
-    return int.from_bytes(digest[:8], "big") % CHOSEN_SEEDS
+    if form == 1:
+        return int.from_bytes(digest[:4], "big") % DEAL_SEEDS[1]
+    return int.from_bytes(digest[:8], "big") % DEAL_SEEDS[form]
 
 
 def check_games(games: object) -> int:
@@ -132,9 +146,10 @@ def rotation(seats: int, entrants: int, r: int) -> tuple[int, ...]:
     return tuple((i + r) % entrants for i in range(seats))
 
 
-def schedule(seed: int, setups: Sequence[Setup], entrants: Sequence[str], games: int) -> list[Game]:
+def schedule(seed: int, setups: Sequence[Setup], entrants: Sequence[str], games: int, form: int = FORMAT) -> list[Game]:
     """Every game of a tournament, in order: ``rounded_games(games, len(entrants))`` of them
-    (``games`` checked first: a number past the cap would fill the memory before any game)."""
+    (``games`` checked first: a number past the cap would fill the memory before any game);
+    ``form``: the folder's format, which says how deals' seeds are drawn (``DEAL_SEEDS``)."""
     check_games(games)
     k = len(entrants)
     out: list[Game] = []
@@ -142,7 +157,7 @@ def schedule(seed: int, setups: Sequence[Setup], entrants: Sequence[str], games:
     deal = 0
     while len(out) < total:
         setup = setups[deal % len(setups)]
-        s = deal_seed(seed, deal)
+        s = deal_seed(seed, deal, form)
         for r in range(block_size(k)):
             who = tuple(entrants[e] for e in rotation(len(setup.seats), k, r))
             out.append(Game(len(out), deal, r, s, setup.variant, setup.seats, who, dict(setup.options)))

@@ -25,7 +25,7 @@ from arbiter.engine.arena.config import check_sprt
 from arbiter.engine.arena.entrants import Entrant, check_entrants, check_spec
 from arbiter.engine.arena.results import Folder, FolderError, cannot_make
 from arbiter.engine.arena.runner import MAX_MOVES, Settings
-from arbiter.engine.arena.schedule import Game, Setup, block_size, schedule
+from arbiter.engine.arena.schedule import FORMAT, Game, Setup, block_size, schedule
 from arbiter.engine.arena.sprt import Sprt
 from arbiter.engine.arena.stats import Tally, block_result
 from arbiter.engine.session import Session
@@ -100,7 +100,8 @@ class Tournament:
         self.entrants = [Entrant(e["name"], e["spec"]) for e in config["entrants"]]
         self.names = [e.name for e in self.entrants]
         self.setups = self._setups()
-        self.games = schedule(config["seed"], self.setups, self.names, config["games"])
+        self.games = schedule(config["seed"], self.setups, self.names, config["games"],
+                              config.get("format", FORMAT))  # (a new tournament's, before it has one)
         self.settings = Settings(config["game"], {e.name: e.spec for e in self.entrants}, config["seed"],
                                  config["bot_timeout"], config["reuse"], config["max_moves"], config.get("cwd"))
         sprt = config.get("sprt")
