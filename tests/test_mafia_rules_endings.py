@@ -134,6 +134,21 @@ def test_votes_for_a_leaving_candidate_count_as_abstentions():
     assert verdict.data == {"day": 1, "round": 1, "counts": {"p7": 1}, "expelled": "p7"}
 
 
+def test_when_every_candidate_leaves_the_roll_call_ends_and_nobody_is_expelled():
+    """Nothing is left to vote on: the round ends at once, no voter is called to abstain."""
+    s = mafia_game(EIGHT)
+    nominate(s, p1="p6")
+    s.submit("p1", "vote p6")
+    start = len(s.events)
+    s.submit("p6", "leave")
+    verdicts = of_kind(since(s, start), "verdict")
+    assert [(e.text, e.data, e.to) for e in verdicts] == [
+        ("Every candidate has left the game; nobody leaves today.", {"day": 1, "round": 1, "counts": {}}, None)]
+    assert host(s)["phase"] == "night 1: seducer step"
+    assert awaited(s) == [("p3", "night")]
+    assert [e.data["seat"] for e in of_kind(since(s, start), "out")] == ["p6"]
+
+
 def test_win_is_checked_after_a_departure():
     s = mafia_game(SIX)
     s.submit("p1", "leave")

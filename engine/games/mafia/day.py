@@ -138,11 +138,13 @@ class Day(Table):
         for cast in self.votes.values():
             if cast in counts:
                 counts[cast] += 1
-        listing = ", ".join([f"{c} {n}" for c, n in counts.items()]) or "no candidates left"
+        listing = ", ".join([f"{c} {n}" for c, n in counts.items()])
         top = max(counts.values(), default=0)
         leaders = tuple([c for c, n in counts.items() if n == top])
         data = {"day": self.day, "round": self.round, "counts": counts}
-        if top == 0:
+        if not counts:
+            self.events.emit("verdict", "Every candidate has left the game; nobody leaves today.", data)
+        elif top == 0:
             self.events.emit("verdict", f"Votes: {listing}. Nobody has a vote; nobody leaves today.", data)
         elif len(leaders) > 1 and self.round == 1:
             self.events.emit("verdict", f"Votes: {listing}. A tie between {' '.join(leaders)}.", data | {"tied": list(leaders)})

@@ -208,7 +208,11 @@ class Table(GameState):
     def current_voter(self) -> str | None:
         """The voter called in the roll-call: the first living voter, in seat order, who has not
         voted this round. Every vote so far was cast by a voter called before it (only the one
-        called may vote), so the search starts after as many voters as there are votes."""
+        called may vote), so the search starts after as many voters as there are votes. Nobody
+        is called once every candidate has left the game: there is nothing left to vote on, so
+        the round is over rather than a roll-call of forced abstentions."""
+        if not self.candidates:
+            return None
         alive, votes, voters = self.alive, self.votes, self.voters
         for v in voters[len(votes):] if votes else voters:
             if alive[v] and v not in votes:
