@@ -100,6 +100,19 @@ def test_a_protected_player_tied_at_the_top_goes_to_the_revote():
     assert host(s)["candidates"] == ["p5", "p6"] and host(s)["round"] == 2
 
 
+def test_a_protected_player_topping_the_revote_stays():
+    s = mafia_game(SEVEN)
+    quiet_day(s)
+    play(s, "p3 protect p5", "p1 kill p7", "p4 arrest p6", "p7 pass")
+    nominate(s, p1="p5", p2="p6")
+    vote_round(s, p1="p5", p2="p6")
+    start = len(s.events)
+    vote_round(s, default="p5")
+    verdict = of_kind(since(s, start), "verdict")[0]
+    assert verdict.data == {"day": 2, "round": 2, "counts": {"p5": 6, "p6": 0}, "protected": "p5"}
+    assert not of_kind(since(s, start), "out") and "p5" in host(s)["alive"]
+
+
 # =============================================================================== Seducer
 
 

@@ -162,7 +162,7 @@ def test_introduction_night_shows_each_team_to_exactly_its_members():
     assert host(s)["night"] == 0 and not of_kind(s.events, "night-act")
 
 
-def test_introduction_night_with_a_lone_chief_shows_only_the_mafia_team():
+def test_introduction_night_shows_a_lone_chief_a_police_team_of_one():
     s = mafia_game(SEVEN)
     assert [(e.to, e.data["team"]) for e in of_kind(s.events, "team")] == [(("p1", "p2"), "mafia"),
                                                                            (("p4",), "police")]
@@ -176,7 +176,7 @@ def test_a_seat_knows_its_team_cards_but_not_the_others():
 
 
 def test_a_seats_view_names_its_team_and_shows_a_night_step_to_those_awake_in_it():
-    """A team's members see its seats (the Seducer, Mafia-side but acting alone, has none);
+    """A team's members see its seats (the Seducer, town-side but acting alone, has none);
     at night the step is shown to those awake in it and the host, and a team's suggestions
     to the team."""
     s = mafia_game(EIGHT)
