@@ -84,8 +84,17 @@ class Night(Table):
         return step
 
     def _need_head(self, seat: str, step: NightStep, verb: str) -> None:
-        if self.step_head(step) != seat:
-            raise NotYourTurnError(f"{seat} is not awake to {verb} now ({self._phase_name()})")
+        """Only the step's head uses its power (or declines it). An awake team member is told
+        who acts for the team (it sees the team awaited, so this tells it nothing new); any
+        other seat only that it is not awake to act, whoever holds the step."""
+        head = self.step_head(step)
+        if head == seat:
+            return
+        if step.team is not None and seat in self.awake_team(step.team):
+            then = ("suggest a target or pass" if seat not in self.suggestions
+                    else f"{seat} has already made its suggestion")
+            raise NotYourTurnError(f"{head} acts for the {step.team.title()} tonight, not {seat}: {then}")
+        raise NotYourTurnError(f"{seat} is not awake to {verb} now ({self._phase_name()})")
 
     def _check_team_target(self, step: NightStep, target: str, verb: str) -> None:
         if step.team is not None and self.team_of(target) == step.team:
