@@ -183,7 +183,8 @@ def test_only_the_boss_names_the_victim_and_mafia_confer():
 
 def test_a_team_member_using_the_power_is_told_who_acts_for_the_team():
     """An awake member is not told it is asleep: it hears who acts for its team; a seat outside
-    the team hears only that it is not awake, whoever holds the step."""
+    the team hears only that it is not awake, whoever holds the step; the head, that it acts
+    rather than suggests."""
     s = mafia_game(EIGHT)
     quiet_day(s)
     s.submit("p3", "seduce p4")
@@ -193,6 +194,8 @@ def test_a_team_member_using_the_power_is_told_who_acts_for_the_team():
     why = refused(s, "p2", "pass", NotYourTurnError)
     assert why == "p1 acts for the Mafia tonight, not p2: p2 has already made its suggestion"
     assert refused(s, "p6", "kill p7", NotYourTurnError) == "p6 is not awake to kill now (night 1)"
+    why = refused(s, "p1", "suggest p7", NotYourTurnError)
+    assert why == "p1 acts for the Mafia tonight and does not suggest: kill SEAT"
 
 
 def test_mafia_member_may_pass_the_suggestion():

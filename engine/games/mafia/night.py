@@ -41,6 +41,10 @@ class Night(Table):
         if step is None or seat not in self.conferring(step):
             if step is not None and seat in self.suggestions:
                 raise IllegalMoveError(f"{seat} has already made a suggestion tonight")
+            if step is not None and step.team is not None and seat == self.step_head(step) and seat != self.jailed:
+                verbs = " or ".join(f"{v} SEAT" for v in STEP_VERBS[step.name])
+                raise NotYourTurnError(f"{seat} acts for the {step.team.title()} tonight and does not suggest: "
+                                       f"{verbs}" + (", or pass" if step.optional else ""))
             raise NotYourTurnError(f"{seat} has no team to confer with now ({self._phase_name()})")
 
     def _plan_suggest(self, seat: str, target: str) -> Plan:
