@@ -116,6 +116,22 @@ def test_detonation_chains_onward_through_three_cards():
     assert [e.data["cell"] for e in evs if e.kind == "explosion"] == ["a1", "b2", "c3"]
 
 
+def test_a_protected_card_still_passes_the_blast_on():
+    """The documented decision: protecting a card from its own bomb's blast cancels its kill,
+    but its bomb went off, so the chain goes on to its neighbours."""
+    s = game(operative="Mara")  # a3: the Operative's identity shares row 3
+    put(s, "bomb", "c3", "d3")
+    put(s, "protection", "c3")
+    advance_to(s, "bomber")
+    do(s, "bomber", "detonate c3")
+    st = s.state
+    assert [(a.seat, a.kind) for a in st.awaiting()] == [("operative", "protect")]
+    do(s, "operative", "protect yes")
+    assert status(s, "c3") == "alive" and tok(s, "c3") == set()  # bomb spent, token used
+    assert status(s, "d3") == "dead" and st.kills == 1
+    assert st.actor == "operative"
+
+
 # =============================================================================== prepare
 
 
