@@ -236,6 +236,21 @@ def test_inspect_keeps_one_card_and_puts_the_other_at_the_bottom():
     assert st.actor == "bomber"
 
 
+def test_inspect_of_a_one_card_deck_shows_that_card_and_rebuilds_nothing():
+    """The documented decision: a deck of one card shows that one (the deck is rebuilt only to
+    find a first card, never a second)."""
+    s = game(detective="Vera")
+    advance_to(s, "detective")
+    st = s.state
+    st.deck[:] = ["Pavel"]  # test setup: the deck down to one card
+    start = len(s.events)
+    do(s, "detective", "inspect")
+    assert st.inspecting == ["Pavel"] and "deck-rebuilt" not in kinds(since(s, start))
+    assert sorted(st.legal_inputs("detective")) == ["keep d3", "surrender"]
+    do(s, "detective", "keep d3")
+    assert st.kept == ["Pavel"] and st.deck == [] and st.actor == "bomber"
+
+
 def test_inspect_must_be_finished_before_anything_else():
     s = game(detective="Vera", deck=["Pavel", "Quinn"])
     advance_to(s, "detective")
