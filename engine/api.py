@@ -253,5 +253,7 @@ def _at(method: str, time: Any) -> int:
 
 def _handed(events: list[Event]) -> list[Event]:
     """Events as handed to a caller: each with a copy of its data, so that changing one changes
-    neither the game's log nor its transcript's digest of it."""
-    return [e._replace(data=copy.deepcopy(e.data)) if e.data else e for e in events]
+    neither the game's log nor its transcript's digest of it. An empty ``data`` is a dict too,
+    the log's own: it gets a fresh one (a key added to the log's made the transcript's digest
+    of the log differ from its replay's)."""
+    return [e._replace(data=copy.deepcopy(e.data) if e.data else {}) for e in events]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.engine.api import Game, load_game, new_game, play_agents
+from arbiter.engine.api import Game, load_game, new_game, play_agents, replay
 from arbiter.engine.errors import SyntaxInputError, UnknownSeatError
 from tests.agents_for_tests import Idle
 from tests.helpers import mafia_game
@@ -195,3 +195,21 @@ def test_what_the_library_hands_out_is_the_callers_to_change() -> None:
     game.result.scores["edited"] = True
     assert not any("edited" in e.data for e in game.events()) and "edited" not in game.result.scores
     assert load_game_text(game).events() == game.events()
+
+
+def test_an_event_handed_out_without_data_is_the_callers_too(tmp_path: Path) -> None:
+    """An event with no data was handed out with the log's own empty dict (only data with keys
+    was copied): a key added to it changed the game's log, and the finished game's transcript
+    then no longer replayed ("event log differs")."""
+    game = new_game("mafia", players=8, seed=0)
+    handed = game.events() + game.play("p1", "leave")
+    empty = [e for e in handed if not e.data]
+    assert empty  # (the opening narration, at least)
+    for e in empty:
+        e.data["edited"] = True
+    assert not any("edited" in e.data for e in game.events())
+    while not game.over:
+        seat = game.awaiting()[0]
+        game.play(seat, game.choices(seat).resign or game.legal(seat)[0])
+    report = replay(game.save(tmp_path / "t.yaml"))
+    assert report.ok, report.problems
