@@ -114,12 +114,15 @@ class Game:
 
     def wait(self, time: float | None = None) -> list[Event]:
         """Let time pass with nobody acting, to ``time`` seconds or, by default, to the next
-        moment time alone changes the game (a real-time game's sand, a vote closing)."""
+        moment time alone changes the game (a real-time game's sand, a vote closing). A time
+        before the clock is a ``TimeError``, as ``play``'s is (``wait(5)`` at 30 s is not
+        "wait 5 seconds"), and changes nothing."""
+        if time is not None:
+            return _handed(self.session.advance_to(_at("wait", time)))
         deadline = self.session.state.next_deadline()
-        at = _at("wait", time) if time is not None else deadline
-        if at is None:
+        if deadline is None:
             return []
-        return _handed(self.session.advance_to(max(at, self.session.clock_ms)))
+        return _handed(self.session.advance_to(max(deadline, self.session.clock_ms)))
 
     # -- what a seat may know ------------------------------------------------------------------
     def view(self, seat: str = HOST) -> dict[str, Any]:

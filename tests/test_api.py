@@ -213,3 +213,19 @@ def test_an_event_handed_out_without_data_is_the_callers_too(tmp_path: Path) -> 
         game.play(seat, game.choices(seat).resign or game.legal(seat)[0])
     report = replay(game.save(tmp_path / "t.yaml"))
     assert report.ok, report.problems
+
+
+def test_waiting_to_a_time_before_the_clock_is_refused_as_playing_at_one_is() -> None:
+    """``wait(time)`` once took a time before the clock for the clock itself and returned no
+    events: ``wait(5)`` at 30 s, meant as "wait 5 seconds", silently did nothing, where
+    ``play`` at that time is a ``TimeError``."""
+    from arbiter.engine.errors import TimeError
+
+    game = new_game("magic-maze", "1", players=2, seed=1)
+    game.wait(30)
+    before = snapshot(game)
+    for call in (lambda: game.wait(5), lambda: game.play("p1", "say hi", time=5)):
+        with pytest.raises(TimeError, match=r"^time 5 is before the clock \(30\); the clock never runs backwards$"):
+            call()
+    assert snapshot(game) == before
+    assert game.wait(30) == [] and game.time == 30
