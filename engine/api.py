@@ -214,7 +214,23 @@ class Game:
 def new_game(game: str, variant: str | None = None, *, players: int | None = None, deck: str | Path | None = None,
              roles: int | None = None, seed: int | None = None) -> Game:
     """A new game of ``game`` (see ``games()``): its mode or scenario, a player count (games
-    set up by it), a custom deck file, a Hidden Roles level, and the seed (chosen when None)."""
+    set up by it), a custom deck file, a Hidden Roles level, and the seed (chosen when None).
+    A value of the wrong type is a ``TypeError`` naming it: ``players="8"`` was refused as "decks
+    are for 6 to 12 players, not 8", and the scenario ``1`` (an int) as "no scenario 1".
+
+    >>> new_game("magic-maze", 1)
+    Traceback (most recent call last):
+    ...
+    TypeError: new_game: variant is a mode's or scenario's name (a str, as '1'), not int
+    """
+    for name, value, kind, wanted in (
+            ("game", game, str, "a game's name (a str)"),
+            ("variant", variant, str, "a mode's or scenario's name (a str, as '1')"),
+            ("players", players, int, "a whole number"),
+            ("roles", roles, int, "a level (a whole number)"),
+            ("deck", deck, (str, Path), "a file's path (a str or a Path)")):
+        if (value is not None or name == "game") and (isinstance(value, bool) or not isinstance(value, kind)):
+            raise TypeError(f"new_game: {name} is {wanted}, not {type(value).__name__}")
     rules = registry.get(game)
     chosen, options = rules.choose_setup(variant, players, str(deck) if deck is not None else None, roles)
     return Game(Session(rules, chosen, seed=seed, options=options))

@@ -229,3 +229,23 @@ def test_waiting_to_a_time_before_the_clock_is_refused_as_playing_at_one_is() ->
             call()
     assert snapshot(game) == before
     assert game.wait(30) == [] and game.time == 30
+
+
+@pytest.mark.parametrize("args, options, problem", [
+    (("magic-maze", 1), {}, "variant is a mode's or scenario's name (a str, as '1'), not int"),
+    (("mafia",), {"players": "8"}, "players is a whole number, not str"),
+    (("mafia",), {"players": True}, "players is a whole number, not bool"),
+    (("magic-maze", "1"), {"players": "3"}, "players is a whole number, not str"),
+    (("magic-maze", "1"), {"players": 3, "roles": 2.0}, "roles is a level (a whole number), not float"),
+    (("mafia",), {"deck": ["deck.yaml"]}, "deck is a file's path (a str or a Path), not list"),
+    ((None,), {}, "game is a game's name (a str), not NoneType"),
+])
+def test_new_games_arguments_of_the_wrong_type_are_named(args, options, problem) -> None:
+    """They were refused with messages that said the opposite of the truth (``players="8"``:
+    "default decks are for 6 to 12 players, not 8"; the scenario ``1``: "magic-maze has no
+    scenario 1") or with Python's own (``'<=' not supported between instances of 'int' and
+    'str'``)."""
+    with pytest.raises(TypeError) as caught:
+        new_game(*args, seed=1, **options)
+    assert str(caught.value) == "new_game: " + problem
+    assert new_game("magic-maze", "1", players=3, roles=2, deck=None, seed=1).seats == ("p1", "p2", "p3")
