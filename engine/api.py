@@ -177,7 +177,8 @@ class Game:
     def agent_iter(self, max_inputs: int = 100_000) -> Iterator[tuple[str, str, Choices]]:
         """The multi-agent loop, in the spirit of PettingZoo's: yields ``(seat, observation,
         choices)`` for each seat whose input is awaited; answer with ``step(seat, text)``
-        (``None``: nothing now, in a real-time game). In a real-time game every seat is asked
+        (``None``: nothing now, in a real-time game; an input played with ``play`` is an answer
+        too). In a real-time game every seat is asked
         in turn; when a whole round of seats had nothing to do, time passes to the next moment
         it changes the game. Ends when the game is over (or after ``max_inputs`` inputs)."""
         inputs = 0
@@ -186,9 +187,9 @@ class Game:
             for seat in self.awaiting():
                 if self.over:
                     break
-                self._stepped = False
+                self._stepped, played = False, len(self.session.moves)
                 yield seat, self.observation(seat), self.choices(seat)
-                if self._stepped:
+                if self._stepped or len(self.session.moves) > played:  # (an answer by ``play`` counts too)
                     idle, inputs = False, inputs + 1
                 elif not self.realtime:
                     raise RuntimeError(f"agent_iter: {seat} was asked for an input and gave none (step)")

@@ -249,3 +249,15 @@ def test_new_games_arguments_of_the_wrong_type_are_named(args, options, problem)
         new_game(*args, seed=1, **options)
     assert str(caught.value) == "new_game: " + problem
     assert new_game("magic-maze", "1", players=3, roles=2, deck=None, seed=1).seats == ("p1", "p2", "p3")
+
+
+def test_an_input_played_with_play_answers_agent_iter() -> None:
+    """``agent_iter`` counted only ``step``'s answers: a loop answering with ``play`` had its
+    input played, then was told "mafia was asked for an input and gave none"."""
+    game, rng = new_game("fbi-mafia", "duel-3v3", seed=1), random.Random(1)
+    for seat, _, choices in game.agent_iter():
+        game.play(seat, rng.choice(choices.legal))
+    assert game.over
+    with pytest.raises(RuntimeError, match="^agent_iter: p1 was asked for an input and gave none"):
+        for seat, _, _ in new_game("mafia", players=6, seed=1).agent_iter():
+            pass
