@@ -254,7 +254,22 @@ def games() -> dict[str, list[str]]:
 
 def play_agents(game: Game, agents: dict[str, Agent], max_inputs: int = 100_000) -> Result | None:
     """Play ``game`` to its end with an agent on every seat (``agents``: seat -> an object with
-    ``act(observation, choices)``); the result (None if ``max_inputs`` ran out first)."""
+    ``act(observation, choices)``); the result (None if ``max_inputs`` ran out first). The
+    agents are checked before anything is played: a seat the game does not have is an
+    ``UnknownSeatError``, a seat without an agent a ``ValueError`` (a ``KeyError`` once came
+    mid-game, after the other seats had played).
+
+    >>> play_agents(new_game("mafia", players=6, seed=1), {"p1": None, "P2": None})
+    Traceback (most recent call last):
+    ...
+    arbiter.engine.errors.UnknownSeatError: play_agents: no seat 'P2' in this game
+    """
+    for seat in agents:
+        if seat not in game.seats:
+            raise UnknownSeatError(f"play_agents: no seat {seat!r} in this game", game.seats)
+    missing = [seat for seat in game.seats if seat not in agents]
+    if missing:
+        raise ValueError(f"play_agents: no agent for {', '.join(missing)}: every seat needs one")
     for seat, seen, choices in game.agent_iter(max_inputs):
         game.step(seat, agents[seat].act(seen, choices))
     return game.result

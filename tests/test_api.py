@@ -261,3 +261,16 @@ def test_an_input_played_with_play_answers_agent_iter() -> None:
     with pytest.raises(RuntimeError, match="^agent_iter: p1 was asked for an input and gave none"):
         for seat, _, _ in new_game("mafia", players=6, seed=1).agent_iter():
             pass
+
+
+def test_play_agents_checks_its_seats_before_anything_is_played() -> None:
+    """A seat named wrong ("P6") or left out was found only when the game came to it: a
+    ``KeyError`` after the other seats had played five inputs."""
+    game = new_game("mafia", players=6, seed=1)
+    before = snapshot(game)
+    agents = {seat: Idle() for seat in ("p1", "p2", "p3", "p4", "p5")}
+    with pytest.raises(UnknownSeatError, match="^play_agents: no seat 'P6' in this game$"):
+        play_agents(game, {**agents, "P6": Idle()})
+    with pytest.raises(ValueError, match="^play_agents: no agent for p6: every seat needs one$"):
+        play_agents(game, agents)
+    assert snapshot(game) == before and game.session.moves == []
