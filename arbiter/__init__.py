@@ -37,3 +37,14 @@ def __getattr__(name: str) -> Any:
 
         return getattr(api, name)
     raise AttributeError(f"module 'arbiter' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's names and the library's, not yet loaded: ``dir(arbiter)`` and the tab
+    completion of a shell or a notebook, which read it, showed none of the library's.
+
+    >>> import arbiter
+    >>> "new_game" in dir(arbiter)
+    True
+    """
+    return sorted({*globals(), *API})

@@ -274,3 +274,11 @@ def test_play_agents_checks_its_seats_before_anything_is_played() -> None:
     with pytest.raises(ValueError, match="^play_agents: no agent for p6: every seat needs one$"):
         play_agents(game, agents)
     assert snapshot(game) == before and game.session.moves == []
+
+
+def test_the_librarys_names_are_in_dir_of_the_package() -> None:
+    """``arbiter`` loads its library on first use (a module ``__getattr__``), and ``dir(arbiter)``,
+    which a shell's or a notebook's completion reads, listed none of its names."""
+    import arbiter
+
+    assert set(arbiter.__all__) <= set(dir(arbiter)) and "__version__" in dir(arbiter)
