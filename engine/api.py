@@ -93,15 +93,24 @@ class Game:
 
     def legal(self, seat: str) -> list[str]:
         """Every input ``seat`` may send now, exactly as it may be sent (its give-up input
-        included, last); templates such as ``say TEXT`` are ``forms``."""
-        return self.session.state.legal_inputs(self.session.check_seat(seat))
+        included, last); templates such as ``say TEXT`` are ``forms``. The host, who does not
+        play, has none: asking for them is an ``UnknownSeatError``, as ``play``'s is."""
+        return self.session.state.legal_inputs(self._player(seat))
 
     def choices(self, seat: str) -> Choices:
         """What ``seat`` may send now: ``legal``, ``forms`` and ``resign`` apart."""
-        return self.session.choices(self.session.check_seat(seat))
+        return self.session.choices(self._player(seat))
 
     def forms(self, seat: str) -> list[str]:
         return self.choices(seat).forms
+
+    def _player(self, seat: str) -> str:
+        """``seat``, a seat of the game; the host, who does not play, is refused as the protocol's
+        ``legal host`` is (its legal inputs were FBI vs Mafia's ``surrender``, which ``play``
+        refuses, and in Magic Maze a ``ValueError`` or a ``KeyError`` from inside the game)."""
+        if self.session.check_seat(seat) == HOST:
+            raise UnknownSeatError("the host does not play; name a seat", self.seats)
+        return seat
 
     # -- playing -------------------------------------------------------------------------------
     def play(self, seat: str, text: str, time: float | None = None) -> list[Event]:
@@ -147,8 +156,7 @@ class Game:
         """1 if ``seat`` won, 0 if it lost, None while the game goes on. When no side wins (a
         Classic Mafia game no side can win any more, whose living loners still win; a Magic Maze
         game without Hidden Roles lost to the sand) the others' outcome is 0."""
-        if self.session.check_seat(seat) == HOST:  # (refused while the game goes on too)
-            raise UnknownSeatError("the host does not play; name a seat", self.seats)
+        self._player(seat)  # (the host refused while the game goes on too)
         result = self.session.state.result
         if result is None:
             return None

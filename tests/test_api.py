@@ -282,3 +282,17 @@ def test_the_librarys_names_are_in_dir_of_the_package() -> None:
     import arbiter
 
     assert set(arbiter.__all__) <= set(dir(arbiter)) and "__version__" in dir(arbiter)
+
+
+@pytest.mark.parametrize("game, variant, options", [("fbi-mafia", "duel-3v3", {}), ("mafia", None, {"players": 8}),
+                                                    ("magic-maze", "1", {"players": 3}),
+                                                    ("magic-maze", "3", {"players": 5, "roles": 2})])
+def test_the_host_has_no_inputs_to_ask_for(game, variant, options) -> None:
+    """``legal``, ``choices`` and ``forms`` of the host were FBI vs Mafia's ``surrender`` (which
+    ``play`` then refused: the host does not play), and in Magic Maze a ``ValueError`` or a
+    ``KeyError`` from the game's insides; the protocol's ``legal host`` is refused so."""
+    played = new_game(game, variant, seed=1, **options)
+    for ask in (played.legal, played.choices, played.forms, played.outcome):
+        with pytest.raises(UnknownSeatError, match="^the host does not play; name a seat$"):
+            ask("host")
+    assert played.observation("host") and played.view("host") and played.board("host")
