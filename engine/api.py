@@ -23,7 +23,7 @@ The full guide, with a multi-agent loop, is ``docs/api.md``.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -272,6 +272,8 @@ def play_agents(game: Game, agents: dict[str, Agent], max_inputs: int = 100_000)
     ...
     arbiter.engine.errors.UnknownSeatError: play_agents: no seat 'P2' in this game
     """
+    if not isinstance(agents, Mapping):  # (a list in seat order was read as seats named by agents)
+        raise TypeError(f"play_agents: agents is a dict, seat -> agent, not {type(agents).__name__}")
     for seat in agents:
         if seat not in game.seats:
             raise UnknownSeatError(f"play_agents: no seat {seat!r} in this game", game.seats)

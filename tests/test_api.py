@@ -273,6 +273,8 @@ def test_play_agents_checks_its_seats_before_anything_is_played() -> None:
         play_agents(game, {**agents, "P6": Idle()})
     with pytest.raises(ValueError, match="^play_agents: no agent for p6: every seat needs one$"):
         play_agents(game, agents)
+    with pytest.raises(TypeError, match="^play_agents: agents is a dict, seat -> agent, not list$"):
+        play_agents(game, list(agents.values()))
     assert snapshot(game) == before and game.session.moves == []
 
 
