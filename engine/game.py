@@ -6,6 +6,7 @@ game is added by writing its rules and state and registering it in ``engine.regi
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import json
@@ -38,7 +39,9 @@ class Awaiting:
 
 @dataclass(frozen=True)
 class Result:
-    """How a game ended. ``winners`` lists the winning seats (empty when nobody won)."""
+    """How a game ended. ``winners`` lists the winning seats (empty when nobody won).
+    ``as_dict`` is the caller's: its scores are a deep copy (Hidden Roles' hold a dict per seat,
+    which a shallow copy shared with the game, so a view's ``result`` changed the game's)."""
 
     winner: str | None
     reason: str
@@ -52,7 +55,7 @@ class Result:
             "reason": self.reason,
             "text": self.text,
             "winners": list(self.winners),
-            "scores": dict(self.scores),
+            "scores": copy.deepcopy(self.scores),
         }
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arbiter.engine.api import Game, load_game, new_game, play_agents, replay
-from arbiter.engine.errors import SyntaxInputError, UnknownSeatError
+from arbiter.engine.errors import InputError, SyntaxInputError, UnknownSeatError
 from tests.agents_for_tests import Idle
 from tests.helpers import mafia_game
 
@@ -298,3 +298,22 @@ def test_the_host_has_no_inputs_to_ask_for(game, variant, options) -> None:
         with pytest.raises(UnknownSeatError, match="^the host does not play; name a seat$"):
             ask("host")
     assert played.observation("host") and played.view("host") and played.board("host")
+
+
+def test_a_views_result_is_the_callers_to_change(tmp_path: Path) -> None:
+    """A finished Hidden Roles game's view held its result's scores shallow-copied: the dict of
+    each seat (``players``: card, side, won) was the game's own, so changing a view changed the
+    game's result, and its transcript then no longer replayed ("result differs")."""
+    game, rng = new_game("magic-maze", "3", players=5, roles=2, seed=2), random.Random(2)
+    while not game.over:
+        seat = rng.choice(game.awaiting())
+        legal = game.choices(seat).legal
+        try:
+            game.play(seat, rng.choice(legal)) if legal else game.wait()
+        except InputError:
+            pass  # (time passed first: the sand, a vote)
+    scores = game.result.scores
+    for seat in (*game.seats, "host"):
+        for player in game.view(seat)["result"]["scores"]["players"].values():
+            player["won"] = "edited"
+    assert game.result.scores == scores and replay(game.save(tmp_path / "t.yaml")).ok
