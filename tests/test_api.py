@@ -317,3 +317,21 @@ def test_a_views_result_is_the_callers_to_change(tmp_path: Path) -> None:
         for player in game.view(seat)["result"]["scores"]["players"].values():
             player["won"] = "edited"
     assert game.result.scores == scores and replay(game.save(tmp_path / "t.yaml")).ok
+
+
+def test_a_views_autopsies_are_the_callers_to_change(tmp_path: Path) -> None:
+    """The Undercover's view listed each autopsy's Mafia characters in the list the state kept,
+    which was the autopsy's event's data too: changing the view changed the game's log, and its
+    transcript then no longer replayed ("event log differs")."""
+    game, rng = new_game("fbi-mafia", "duel-3v3", seed=1), random.Random(1)
+    while not game.view("fbi").get("autopsies"):
+        seat = game.awaiting()[0]
+        legal = game.choices(seat).legal
+        game.play(seat, next((m for m in legal if m.startswith("autopsy")), None) or rng.choice(legal))
+    before = repr(snapshot(game))  # (as text: the view it holds once shared the state's lists)
+    for seat in ("fbi", "host"):
+        for autopsy in game.view(seat)["autopsies"]:
+            autopsy["mafia_adjacent"].append("edited")
+    assert repr(snapshot(game)) == before
+    game.play(game.awaiting()[0], "surrender")
+    assert replay(game.save(tmp_path / "t.yaml")).ok

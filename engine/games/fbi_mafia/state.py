@@ -214,7 +214,8 @@ class FbiMafiaState(InputLayer):
         """The fields of ``view(seat)`` that only some seats have: the evidence hand (the
         Criminalist's seat), the inspect's kept and inspected cards (the Detective's), the
         autopsies (the Undercover's), the deck's order and the discard (the host). ``mine``:
-        ``characters_of(seat)``, if known."""
+        ``characters_of(seat)``, if known. Every list is a copy, an autopsy's list of Mafia
+        characters too (a view's once was the state's, and its event's)."""
         if mine is None:
             mine = self.characters_of(seat)
         actions = [a for c in mine for a in self.roles[c].actions]
@@ -225,7 +226,7 @@ class FbiMafiaState(InputLayer):
             v["kept"] = list(self.kept)
             v["inspecting"] = list(self.inspecting)
         if "autopsy" in actions:
-            v["autopsies"] = [dict(a) for a in self.autopsies]
+            v["autopsies"] = [{**a, "mafia_adjacent": list(a["mafia_adjacent"])} for a in self.autopsies]
         if seat == HOST:
             v["deck_order"] = list(self.deck)
             v["discard"] = list(self.discard)
