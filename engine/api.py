@@ -118,8 +118,10 @@ class Game:
         the clock plus the game's step); the events it caused, all of them (the host's)."""
         if not isinstance(text, str):
             raise TypeError(f"play: the input is its words (a str), not {type(text).__name__}")
-        at = None if time is None else _at("play", time)
-        return _handed(self.session.submit(self.session.check_seat(seat), text, at))
+        session = self.session
+        at = session.clock_ms + session.state.clock_step_ms if time is None else _at("play", time)
+        passed = self._moments_before(at) if self.realtime and seat in session.seats else []  # (else refused)
+        return _handed(passed + session.submit(session.check_seat(seat), text, at))
 
     def wait(self, time: float | None = None) -> list[Event]:
         """Let time pass with nobody acting, to ``time`` seconds or, by default, to the next
@@ -127,11 +129,25 @@ class Game:
         before the clock is a ``TimeError``, as ``play``'s is (``wait(5)`` at 30 s is not
         "wait 5 seconds"), and changes nothing."""
         if time is not None:
-            return _handed(self.session.advance_to(_at("wait", time)))
+            at = _at("wait", time)
+            return _handed(self._moments_before(at) + self.session.advance_to(at))
         deadline = self.session.state.next_deadline()
         if deadline is None:
             return []
         return _handed(self.session.advance_to(max(deadline, self.session.clock_ms)))
+
+    def _moments_before(self, at: int) -> list[Event]:
+        """Time passed up to (not to) ``at`` ms moment by moment, as the referee's loop passes
+        it: each moment time alone changes the game before ``at`` is a tick of its own, and the
+        clock stops where the game ends (``wait(500)`` once left the clock, and the transcript's
+        tick, at 500 in a game the sand ended at 180)."""
+        session, events = self.session, []
+        while not session.over:
+            deadline = session.state.next_deadline()
+            if deadline is None or not session.clock_ms < deadline < at:
+                break
+            events += session.advance_to(deadline)
+        return events
 
     # -- what a seat may know ------------------------------------------------------------------
     def view(self, seat: str = HOST) -> dict[str, Any]:

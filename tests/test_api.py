@@ -335,3 +335,20 @@ def test_a_views_autopsies_are_the_callers_to_change(tmp_path: Path) -> None:
     assert repr(snapshot(game)) == before
     game.play(game.awaiting()[0], "surrender")
     assert replay(game.save(tmp_path / "t.yaml")).ok
+
+
+def test_time_passed_past_the_end_stops_the_clock_where_the_game_ended() -> None:
+    """``wait(500)`` (or an input at 500) in a game the sand ended at 180 left the clock, and the
+    transcript's tick, at 500; the referee's loop passes time moment by moment (``= time 180``,
+    ``tick: 180``), as a game's end stops its clock, and so does the library now."""
+    from arbiter.engine.errors import GameOverError
+
+    for call in (lambda game: game.wait(500), lambda game: game.play("p1", "say hi", time=500)):
+        game = new_game("magic-maze", "1", players=2, seed=1)
+        try:
+            call(game)
+        except GameOverError:
+            pass  # (the input came after the end)
+        assert game.over and game.time == 180
+        assert [e for e in game.session.entries if "tick" in e or "move" in e] == [{"tick": {"time": 180}}]
+        assert game.events()[-1].text == "The sand ran out at 180 s: everyone loses."
