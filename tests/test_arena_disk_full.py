@@ -28,7 +28,11 @@ played = arena_staging.played  # the finished match each test copies (a module's
 
 
 def without_time(lines: list[str]) -> list[dict]:
-    return [{k: v for k, v in json.loads(line).items() if k != "time"} for line in lines]
+    """The records of ``lines`` without their times, by game number: the match copied was
+    played by two workers, whose lines are in the order the games ended, which varies with
+    the machine's load (a resumed run with one worker writes the rest in the schedule's order)."""
+    records = [{k: v for k, v in json.loads(line).items() if k != "time"} for line in lines]
+    return sorted(records, key=lambda r: r["game"])
 
 
 # Plays the games of the tournament in argv[1] with a pool handing back the records of argv[2]
