@@ -57,6 +57,22 @@ def test_theft_only_when_all_four_stand_on_their_own_items_at_once():
     assert len(of_kind(s.events, "theft")) == 1
 
 
+def test_a_hero_that_runs_over_its_item_does_not_stand_on_it_and_makes_no_theft():
+    """The theft needs the four standing on their items: a move that crosses the last hero's
+    item and goes on (unlike an hourglass, an exit or a camera) does not make it."""
+    s = item_game()
+    for hero in HEROES:
+        s.state.heroes[hero] = None
+    for hero in ("purple", "yellow", "orange"):
+        put(s, hero, item_of(s, hero))
+    assert item_of(s, "green") == "8.a3"
+    put(s, "green", "8.a1")
+    events = s.submit("p2", "move green south")  # 8.a2, 8.a3 (its item), 8.a4
+    assert kinds(events) == ["hero"] and heroes(s)["green"] == "8.a4" and not host(s)["theft"]
+    events = s.submit("p1", "move green north 1")
+    assert kinds(events) == ["hero", "theft"] and host(s)["theft"]
+
+
 def test_a_hero_on_another_colours_item_does_not_count():
     s = item_game()
     for hero in ("purple", "yellow", "green"):
