@@ -14,7 +14,7 @@ from arbiter.engine.errors import IllegalMoveError
 from arbiter.engine.session import Session
 
 from tests.helpers import host, kinds, of_kind, refused
-from tests.maze_staging import clear_1b, explore_at, find, game, heroes, put, step_onto
+from tests.maze_staging import act, clear_1b, explore_at, find, game, heroes, put, step_onto
 
 
 # ====================================================================== cameras
@@ -52,6 +52,23 @@ def test_two_live_cameras_lock_every_hourglass_square():
     refused(s, "p2", "move purple west", IllegalMoveError)
     put(s, "purple", "1b.a2")
     refused(s, "p1", "move purple north", IllegalMoveError)  # 1b.a1 is an hourglass
+
+
+def test_the_camera_lock_keeps_heroes_off_used_hourglass_squares_too():
+    """The rule forbids entering an hourglass square while two cameras are live, not only
+    flipping one: a used hourglass square is shut as well (and open again once unlocked)."""
+    s = camera_game()
+    put(s, "purple", "3.c3")
+    s.submit("p2", "move purple west", 100_000)  # flips 3.a3 while no camera is out
+    assert heroes(s)["purple"] == "3.a3" and "3.a3" in host(s)["used"]
+    act(s, "move purple east")  # (the flip passed the action tiles)
+    explore_at(s, "1b.d3")  # tile 16
+    explore_at(s, "1b.a2")  # tile 17
+    assert host(s)["cameras_lock"]
+    put(s, "purple", "3.c3")
+    act(s, "move purple west")
+    assert s.moves[-1].text == "move purple west 1" and heroes(s)["purple"] == "3.b3"
+    refused(s, "p1", "move purple west", IllegalMoveError)
 
 
 def test_the_barbarian_entering_a_camera_disables_it_and_unlocks():
