@@ -12,6 +12,7 @@ import pytest
 
 from arbiter.engine.api import Game, load_game, new_game, play_agents, replay
 from arbiter.engine.errors import InputError, SyntaxInputError, UnknownSeatError
+from arbiter.engine.game import Result
 from tests.agents_for_tests import Idle
 from tests.helpers import mafia_game
 
@@ -317,6 +318,20 @@ def test_a_views_result_is_the_callers_to_change(tmp_path: Path) -> None:
         for player in game.view(seat)["result"]["scores"]["players"].values():
             player["won"] = "edited"
     assert game.result.scores == scores and replay(game.save(tmp_path / "t.yaml")).ok
+
+
+def test_a_results_dict_shares_no_container_at_any_depth() -> None:
+    """``Result.as_dict`` copies every dict, list and tuple of the scores (the view's result is
+    the caller's), not only the first level, and keeps the values."""
+    scores = {"players": {"p1": {"won": True, "why": ["a", ("b", ["c"])]}}, "level": 3}
+    result = Result("heroes", "escaped", "text", ("p1",), scores)
+    copied = result.as_dict()["scores"]
+    assert copied == scores
+    why = copied["players"]["p1"]["why"]
+    why[1][1].append("edited")
+    why.append("edited")
+    copied["players"]["p1"]["won"] = "edited"
+    assert scores == {"players": {"p1": {"won": True, "why": ["a", ("b", ["c"])]}}, "level": 3}
 
 
 def test_a_views_autopsies_are_the_callers_to_change(tmp_path: Path) -> None:
