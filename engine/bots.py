@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import os
 import random
 import selectors
@@ -64,6 +65,17 @@ STDERR_TAIL = "; its stderr ends: "
 
 class BotFailure(Exception):
     """A bot did not produce a usable input: timeout, crash, closed output, unreadable line."""
+
+
+class MachineError(ArbiterError):
+    """The machine, not the bot, kept a bot from starting: its log cannot be opened, or the
+    system refused a new process for want of files, memory or processes (``MACHINE_ERRNOS``).
+    A tournament counts such a game for no one; a bot that cannot start for a reason of its own
+    (no such program) loses it (``engine.arena.runner``)."""
+
+
+MACHINE_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EAGAIN})
+"""The system's refusals of a new process that say nothing of the program asked for."""
 
 
 class Bot(TypingProtocol):
@@ -181,7 +193,7 @@ def _open_log(seat: str, log: str | Path) -> BinaryIO:
     try:
         return open(log, "ab", buffering=0)  # noqa: SIM115 - the bot closes it in close()
     except OSError as exc:
-        raise ArbiterError(f"cannot open the log of {seat}'s bot: {log}: {exc.strerror or exc}") from None
+        raise MachineError(f"cannot open the log of {seat}'s bot: {log}: {exc.strerror or exc}") from None
 
 
 def _printable(data: bytes) -> str:
@@ -230,7 +242,8 @@ class ProcessBot:
                 if new_log:  # a bot that never ran leaves no log behind
                     with contextlib.suppress(OSError):
                         os.unlink(log)  # type: ignore[arg-type]
-            raise ArbiterError(f"cannot start bot for {seat}: {command!r}: {exc}") from None
+            machine = isinstance(exc, OSError) and exc.errno in MACHINE_ERRNOS
+            raise (MachineError if machine else ArbiterError)(f"cannot start bot for {seat}: {command!r}: {exc}") from None
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._fd = {"in": self.proc.stdin.fileno(), "out": self.proc.stdout.fileno(),
                     "err": self.proc.stderr.fileno()}

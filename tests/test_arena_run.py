@@ -115,6 +115,88 @@ def test_crashing_hanging_and_cheating_entrants_forfeit_and_the_tournament_finis
     assert "forfeits" in report.tables(s) and "timeout" in report.tables(s)
 
 
+def test_an_entrant_whose_program_cannot_start_loses_each_game_and_an_sprt_decides(tmp_path):
+    """A bot that cannot start at all (no such program) is its entrant's fault, as cutechess-cli
+    counts an engine that fails to start as its loss: its seat forfeits at its first input, as a
+    program that crashed there would, and the game goes on to its end. Such games were recorded
+    unfinished, counted for no one, so an SPRT against a missing program never decided."""
+    out = tmp_path / "t"
+    r = run("match", "fbi-mafia", "--mode", "duel-3v3", "gone=exec:/no/such/bot", "rnd=random", "--games", "200",
+            "--workers", "1", "--sprt", "0", "100", "--json", "--out", out)
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.stdout)
+    assert s["sprt"]["result"] == "H0" and s["unfinished"] == 0
+    assert s["table"]["gone"]["seats"] > 0 and s["table"]["gone"]["wins"] == 0
+    assert s["table"]["rnd"]["wins"] == s["table"]["rnd"]["seats"] > 0
+    assert s["forfeits"] == {"gone": {"crash": s["recorded"] - s["after_decision"]}, "rnd": {}}
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    for rec in records:
+        seat = next(seat for seat, e in rec["seats"].items() if e == "gone")
+        assert rec["finished"] and rec["outcome"][seat] == "lost" and rec["error"] is None
+        assert [f["seat"] for f in rec["forfeits"]] == [seat]
+        assert rec["forfeits"][0]["reason"].startswith(f"cannot start bot for {seat}: '/no/such/bot'")
+        t = tr.read(out / rec["transcript"])  # the record replays, the forfeit in it
+        assert tr.replay(t).ok and t.result["winners"] == rec["result"]["winners"]
+    assert not list((out / "transcripts").glob("*.stderr.log"))  # a program that never ran leaves no log
+    replayed = run("replay", out / records[0]["transcript"])
+    assert replayed.exit_code == 0, replayed.output
+
+
+BREAKS_IN_GAMES = """
+import os
+
+class Agent:
+    def __init__(self):
+        if os.environ.get("ARBITER_TEST_AGENT_BREAKS"):
+            raise RuntimeError("no model file")
+
+    def act(self, observation, legal):
+        return legal.legal[0] if legal.legal else None
+"""
+
+
+def test_a_py_agent_that_cannot_be_made_in_its_games_forfeits_them_all(tmp_path, monkeypatch):
+    """An agent made when the tournament is set up but not in its games (here: its constructor
+    raises in the worker) forfeits each of its seats at its first input, of kind crash, in Classic
+    Mafia too (several seats of one entrant in a game); every game is finished and replays."""
+    (tmp_path / "breaksingames.py").write_text(BREAKS_IN_GAMES)
+    entrants = [Entrant("brk", "py:breaksingames:Agent"), Entrant("rnd", "random")]
+    config = configuration("mafia", entrants, 4, players=6, cwd=str(tmp_path))
+    monkeypatch.setenv("ARBITER_TEST_AGENT_BREAKS", "1")  # the worker, spawned now, makes no agent
+    folder = Folder.create(tmp_path / "t", {"format": 2, **config})
+    t = Tournament({"format": 2, **config})
+    records = t.run(folder, LocalPool(t.settings, 1, tmp_path / "t")).records
+    folder.unlock()
+    assert len(records) == 4 and all(r["finished"] and r["error"] is None for r in records)
+    for rec in records:
+        theirs = {seat for seat, e in rec["seats"].items() if e == "brk"}
+        forfeited = {f["seat"] for f in rec["forfeits"]}
+        assert forfeited and forfeited <= theirs and {f["kind"] for f in rec["forfeits"]} == {"crash"}
+        assert all("cannot make the agent: RuntimeError: no model file" in f["reason"] for f in rec["forfeits"])
+        assert tr.replay(tr.read(tmp_path / "t" / rec["transcript"])).ok
+
+
+def test_a_bot_the_machine_cannot_start_is_no_fault_of_its_entrant(tmp_path, monkeypatch):
+    """A program the system could not start for want of files, memory or processes is the
+    machine's failure, not the entrant's: the game is recorded unfinished with the reason in
+    ``error``, counted for no one, and no forfeit is put on the entrant."""
+    import errno
+
+    from arbiter.engine.arena.runner import Worker
+
+    def no_more_files(*args, **kw):
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    (tmp_path / "crash.py").write_text(CRASH)
+    entrants = [Entrant("prog", f"exec:{PY} {tmp_path / 'crash.py'}"), Entrant("rnd", "random")]
+    config = configuration("fbi-mafia", entrants, 2, modes=("duel-3v3",), cwd=str(tmp_path))
+    t = Tournament({"format": 2, **config})
+    monkeypatch.setattr(subprocess, "Popen", no_more_files)
+    rec = Worker(t.settings).play(t.games[0], tmp_path)
+    assert not rec["finished"] and rec["forfeits"] == []
+    assert rec["error"].startswith("cannot start bot for ") and "Too many open files" in rec["error"]
+
+
 PROTOCOL_BOT = """
 import os, random, sys
 log = open(sys.argv[1], "a")

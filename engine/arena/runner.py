@@ -32,7 +32,7 @@ from typing import Any
 from arbiter.engine import registry
 from arbiter.engine.arena.schedule import Game
 from arbiter.engine.arena.stats import forfeit_kind
-from arbiter.engine.bots import Bot, ProcessBot, make_bot
+from arbiter.engine.bots import Bot, BotFailure, MachineError, ProcessBot, make_bot
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
@@ -67,6 +67,29 @@ def transcript_name(index: int) -> str:
 def log_name(index: int, seat: str) -> str:
     """The file of what ``seat``'s ``exec:`` bot wrote on stderr in game ``index``."""
     return f"game-{index:05d}.{seat}.stderr.log"
+
+
+class _Unstarted:
+    """The seat of a bot that could not start (no such program, an agent that cannot be made):
+    the entrant's fault, as cutechess-cli counts an engine that fails to start as its loss. It
+    fails when first asked for an input, so the match forfeits the seat there, as it does a
+    program that crashed before its first answer, and the game goes on to its end."""
+
+    def __init__(self, seat: str, why: str) -> None:
+        self.seat = seat
+        self.why = why
+
+    def choose(self, session: Session) -> str | None:
+        raise BotFailure(self.why)
+
+    def close(self) -> None:
+        pass
+
+
+def _why_unstarted(spec: str, message: str) -> str:
+    """The forfeit's reason for a bot that could not start, in the words ``forfeit_kind`` reads
+    as a crash (an agent's message names its spec first, and its exception unquoted)."""
+    return message if spec.startswith("exec:") else f"the agent could not start: {message}"
 
 
 class _Seated:
@@ -106,7 +129,11 @@ class Worker:
             while pool:
                 bot = pool.pop()
                 if bot.reusable:
-                    bot.new_game(session.rules.name, session.variant.name, seat, log)
+                    try:
+                        bot.new_game(session.rules.name, session.variant.name, seat, log)
+                    except BaseException:  # (its log cannot be opened): the process is no one's now
+                        bot.close()
+                        raise
                     return bot
                 bot.close()
             made = make_bot(spec, seat, session.seed, self.settings.bot_timeout, session.rules.bot_kinds, log=log)
@@ -150,17 +177,20 @@ class Worker:
             "entrants": dict(assignment), "tournament": {"seed": s.tournament_seed, "game": game.index}},
             durable=False)  # the results line, written after the transcript is closed, is the game's record
         seated: dict[str, _Seated] = {}
-        error: tuple[str, str] | None = None  # the seat whose bot could not start, and why
+        error: str | None = None  # why the machine could not start the game (no one's fault)
         names: dict[str, str] = {}
         try:
             for seat, entrant in assignment.items():
                 log = path.with_name(log_name(game.index, seat))
                 try:
                     seated[seat] = _Seated(self._bot(entrant, seat, session, log), session)
-                except ArbiterError as exc:
-                    error = (seat, exc.message)
+                except MachineError as exc:
+                    error = exc.message
                     session.note({"seat": seat, "arena": f"the game could not start: {exc.message}"})
                     break
+                except ArbiterError as exc:  # the bot's own: it forfeits at its first input
+                    seated[seat] = _Seated(_Unstarted(seat, _why_unstarted(s.entrants[entrant], exc.message)),
+                                           session)
             if error is None:
                 Match(Protocol(session), dict(seated), None, max_moves=s.max_moves).play()
         finally:
@@ -195,7 +225,7 @@ class Worker:
                 bot.close()
         self.idle.clear()
 
-    def _record(self, game: Game, session: Session, path: Path, error: tuple[str, str] | None,
+    def _record(self, game: Game, session: Session, path: Path, error: str | None,
                 names: dict[str, str]) -> dict[str, Any]:
         rules = session.rules
         result = session.state.result
@@ -208,9 +238,6 @@ class Worker:
                 seat = note["seat"]
                 forfeits.append({"seat": seat, "entrant": assignment[seat], "kind": forfeit_kind(note["forfeit"]),
                                  "reason": note["forfeit"]})
-        if error is not None:
-            seat, why = error
-            forfeits.append({"seat": seat, "entrant": assignment[seat], "kind": "crash", "reason": why})
         return {
             "game": game.index, "deal": game.deal, "rotation": game.rotation,
             "tournament_seed": self.settings.tournament_seed, "seed": game.seed,
@@ -226,6 +253,6 @@ class Worker:
             "forfeits": forfeits,
             "names": names,
             "moves": len(session.moves),
-            "error": None if error is None else error[1],
+            "error": error,
             "transcript": f"{TRANSCRIPTS}/{path.name}",
         }

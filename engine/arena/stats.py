@@ -3,8 +3,8 @@ side and by role, forfeits by kind, and head-to-head counts with an Elo differen
 
 Everything counts *seats*: in a hidden-role game one entrant may hold several seats of a game,
 on different sides, and each seat wins or loses with its side. A seat's outcome is ``won`` or
-``lost`` in a finished game; an unfinished game (a move limit, a bot that could not start)
-counts for no one and is reported apart. Seats of one game on the same side share their
+``lost`` in a finished game; an unfinished game (a move limit, a machine that could not
+start a bot) counts for no one and is reported apart. Seats of one game on the same side share their
 outcome, so the intervals (which assume independent trials) are somewhat narrow when an entrant
 holds many seats of a side; the balanced schedule keeps them comparable between entrants.
 """
