@@ -239,7 +239,7 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
             click.echo(report.tables(summary))
             rate = f", {summary['games_per_s']:.1f} games/s" if summary["games_per_s"] else ""
             click.echo(f"{len(outcome.records)} of {len(t.games)} games recorded; {outcome.played} played by this "
-                       f"run\nin {outcome.elapsed:.1f} s{rate} ({pool.workers} workers)")
+                       f"run\nin {outcome.elapsed:.1f} s{rate} ({pool.workers} worker{'s' * (pool.workers != 1)})")
     except OSError as exc:  # the output a full disk or a closed pipe refused: the results are safe in the folder
         message = (f"cannot write the report: {exc.strerror or exc}; every result is in {folder.path}, and "
                    f"arbiter tournament --resume {folder.path} prints the report again")

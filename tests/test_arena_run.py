@@ -498,7 +498,7 @@ def test_a_tournament_reports_its_games_per_second_and_no_rate_when_no_time_pass
     assert summary["games_per_s"] == pytest.approx(2 / summary["seconds"], rel=0.01)
     r = run(*args, "--out", tmp_path / "u")
     assert r.exit_code == 0, r.output
-    assert re.search(r"in \d+\.\d s, \d+\.\d games/s \(1 workers\)$", r.output.rstrip()), r.output
+    assert re.search(r"in \d+\.\d s, \d+\.\d games/s \(1 worker\)$", r.output.rstrip()), r.output  # not "1 workers"
     real = Tournament.run
     monkeypatch.setattr(Tournament, "run", lambda self, folder, pool, **kw: real(self, folder, pool, clock=lambda: 5.0, **kw))
     r = run(*args, "--out", tmp_path / "v", "--json")
@@ -507,7 +507,10 @@ def test_a_tournament_reports_its_games_per_second_and_no_rate_when_no_time_pass
     assert (summary["played"], summary["seconds"], summary["games_per_s"]) == (2, 0.0, None)
     r = run(*args, "--out", tmp_path / "w")
     assert r.exit_code == 0, r.output
-    assert r.output.rstrip().endswith("played by this run\nin 0.0 s (1 workers)"), r.output
+    assert r.output.rstrip().endswith("played by this run\nin 0.0 s (1 worker)"), r.output
+    r = run(*args[:-1], "2", "--out", tmp_path / "x")
+    assert r.exit_code == 0, r.output
+    assert r.output.rstrip().endswith("played by this run\nin 0.0 s (2 workers)"), r.output
 
 
 def test_a_folder_of_format_1_resumes_with_the_deals_it_began_with(tmp_path):
