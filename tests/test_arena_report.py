@@ -167,3 +167,20 @@ def test_an_sprt_before_its_first_whole_block_says_how_many_games_a_block_has():
     records = [rec(0, {"m": "A", "f": "B"}, DUEL, {"m"})]
     text = " ".join(report.tables(report.summary(config, records, 4, sprt)).split())
     assert "after 0 blocks of 2 games (+0 -0 =0;" in text
+
+
+def test_a_difference_that_rounds_to_zero_is_shown_as_plus_zero_never_minus_zero():
+    """vs all (and the ratings, and the SPRT's LLR) a value just below zero was printed ``-0.0``
+    beside ``+25.0`` and ``-25.0``: it is ``+0.0`` (``0.00``)."""
+    config = {"game": "fbi-mafia", "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}]}
+    records = [rec(i, {"m": "AB"[i % 2], "f": "BA"[i % 2]}, DUEL, {"m"}) for i in range(4)]
+    got = report.summary(config, records, 4)
+    got["side_rates"]["mafia"]["rate"] += 0.0004  # the entrants 0.04 points below the side
+    got["ratings"]["A"]["ordinal"] = -0.001
+    t = Sprt(0, 50)
+    got["sprt"] = {**t.as_dict(), "first": "A", "second": "B", "blocks": 2, "games": 4, "wins": 0, "losses": 0,
+                   "draws": 2, "void": 0, "llr": -0.001, "lower": t.lower, "upper": t.upper, "result": None}
+    text = report.tables(got)
+    sides = text.split("\nside ")[1].splitlines()[2:6]
+    assert [row.split()[-1] for row in sides] == ["+0.0"] * 4
+    assert "-0.0" not in text and "LLR 0.00 " in text

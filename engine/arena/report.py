@@ -52,8 +52,14 @@ def _declared(records: Sequence[dict[str, Any]]) -> dict[str, list[str]]:
     return {k: sorted(v) for k, v in out.items()}
 
 
+def _fixed(x: float, places: int = 1, sign: bool = False) -> str:
+    """``x`` to ``places`` decimals (with its sign, ``sign``), never ``-0.0``: a value that
+    rounds to zero is shown as zero (``+0.0``), like the column's other values."""
+    return f"{round(x, places) + 0.0:{'+' if sign else ''}.{places}f}"  # + 0.0: -0.0 is 0.0
+
+
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}"
+    return _fixed(100 * x)
 
 
 def _interval(d: dict[str, Any]) -> str:
@@ -142,7 +148,7 @@ def tables(report: dict[str, Any]) -> str:
     for n in order:
         t, r = report["table"][n], ratings[n]
         rows.append([label[n], t["games"], t["seats"], t["wins"], _pct(t["rate"]), _interval(t),
-                     f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}", t["forfeits"]])
+                     _fixed(r["mu"], 2), _fixed(r["sigma"], 2), _fixed(r["ordinal"], 2), t["forfeits"]])
     out.append(_grid(rows, ["entrant", "games", "seats", "won", "win%", "95% CI", "mu", "sigma", "ordinal",
                             "forf."]))
     out.append("win% counts seats (an entrant may hold several seats of a game); "
@@ -157,7 +163,7 @@ def tables(report: dict[str, Any]) -> str:
                 d = report["sides"][n].get(side)
                 if d:
                     rows.append([side, label[n], d["seats"], d["wins"], _pct(d["rate"]), _interval(d),
-                                 f"{100 * (d['rate'] - base['rate']):+.1f}" if base else ""])
+                                 _fixed(100 * (d["rate"] - base["rate"]), sign=True) if base else ""])
         out.append("")
         out.append(_grid(rows, ["side", "entrant", "seats", "won", "win%", "95% CI", "vs all"]))
         out.append("vs all: the entrant's win% on the side minus the side's win% over every seat")
@@ -214,7 +220,7 @@ def tables(report: dict[str, Any]) -> str:
         void_text = f", {void} void: a game of it unfinished" if void else ""
         out.append("")
         out.append(f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} beta={sprt['beta']:g}: "
-                   f"LLR {sprt['llr']:.2f} (bounds {sprt['lower']:.2f}, {sprt['upper']:.2f}) after {sprt['blocks']} "
+                   f"LLR {_fixed(sprt['llr'], 2)} (bounds {sprt['lower']:.2f}, {sprt['upper']:.2f}) after {sprt['blocks']} "
                    f"blocks of {block_size(len(names))} games (+{sprt['wins']} -{sprt['losses']} "
                    f"={sprt['draws']}{void_text}; a block is won by whose seats won more of the same deal): {verdict}")
         if after := report.get("after_decision"):
