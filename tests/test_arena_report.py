@@ -169,6 +169,24 @@ def test_an_sprt_before_its_first_whole_block_says_how_many_games_a_block_has():
     assert "after 0 blocks of 2 games (+0 -0 =0;" in text
 
 
+def test_an_entrant_with_no_seat_in_any_game_has_no_win_rate_not_a_zero():
+    """Every game unfinished (a move limit): no entrant held a seat of a finished game. Its win%
+    and interval were shown as 0.0 and 0.0-100.0, a figure where there is none; they are ``-``,
+    and null in the JSON, as a pair's Elo is when the pair never met (whose score% is ``-`` too,
+    not 50.0)."""
+    config = {"game": "fbi-mafia", "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}]}
+    records = [{**rec(0, {"m": "A", "f": "B"}, DUEL, set()), "finished": False, "outcome": {"m": "none", "f": "none"}}]
+    got = report.summary(config, records, 2)
+    assert {k: got["table"]["A"][k] for k in ("seats", "rate", "low", "high")} == {
+        "seats": 0, "rate": None, "low": None, "high": None}
+    text = report.tables(got)
+    rows = text.splitlines()[2:4]
+    assert [row.split()[:6] for row in rows] == [["A", "0", "0", "0", "-", "-"], ["B", "0", "0", "0", "-", "-"]]
+    pair = got["head_to_head"][0]
+    assert (pair["games"], pair["a_score"], pair["a_score_low"], pair["a_score_high"]) == (0, None, None, None)
+    assert _pair_row(text)[-4:] == ["-", "-", "[-,", "-]"]
+
+
 def test_a_difference_that_rounds_to_zero_is_shown_as_plus_zero_never_minus_zero():
     """vs all (and the ratings, and the SPRT's LLR) a value just below zero was printed ``-0.0``
     beside ``+25.0`` and ``-25.0``: it is ``+0.0`` (``0.00``)."""

@@ -141,7 +141,7 @@ def test_head_to_head_gives_each_interval_its_elo_and_none_for_entrants_who_neve
     assert ab["elo_high"] == pytest.approx(stats.elo(ab["a_score_high"]))
     assert ab["elo_low"] < ab["elo"] < ab["elo_high"]
     for never in (ac, bc):
-        assert (never["games"], never["a_score"], never["a_score_low"], never["a_score_high"]) == (0, 0.5, 0.0, 1.0)
+        assert (never["games"], never["a_score"], never["a_score_low"], never["a_score_high"]) == (0, None, None, None)
         assert never["elo"] is never["elo_low"] is never["elo_high"] is None
 
 
@@ -219,7 +219,7 @@ def test_side_rates_count_each_sides_seats_and_wins():
     assert {side: (r["seats"], r["wins"]) for side, r in rates.items()} == {
         "fbi": (4, 3), "mafia": (5, 2), "town": (2, 0)}
     assert (rates["fbi"]["rate"], rates["mafia"]["rate"], rates["town"]["rate"]) == (0.75, 0.4, 0.0)
-    assert stats.Tally().as_dict() == {"seats": 0, "wins": 0, "rate": 0.0, "low": 0.0, "high": 1.0}
+    assert stats.Tally().as_dict() == {"seats": 0, "wins": 0, "rate": None, "low": None, "high": None}  # no figure
 
 
 def test_openskill_ratings_are_the_librarys_own():

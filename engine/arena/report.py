@@ -58,12 +58,13 @@ def _fixed(x: float, places: int = 1, sign: bool = False) -> str:
     return f"{round(x, places) + 0.0:{'+' if sign else ''}.{places}f}"  # + 0.0: -0.0 is 0.0
 
 
-def _pct(x: float) -> str:
-    return _fixed(100 * x)
+def _pct(x: float | None) -> str:
+    """A rate as a percentage; ``-`` when there is none (no seat, a pair that never met)."""
+    return "-" if x is None else _fixed(100 * x)
 
 
 def _interval(d: dict[str, Any]) -> str:
-    return f"{_pct(d['low'])}-{_pct(d['high'])}"
+    return "-" if d["low"] is None else f"{_pct(d['low'])}-{_pct(d['high'])}"
 
 
 def _elo(x: float | None, score: float | None = None) -> str:
@@ -198,7 +199,7 @@ def tables(report: dict[str, Any]) -> str:
     rows = []
     for h in report["head_to_head"]:
         # the scores the Elo figures come from; none when they never met (no figure, not an infinite one)
-        score, low, high = (h["a_score"], h["a_score_low"], h["a_score_high"]) if h["games"] else (None,) * 3
+        score, low, high = h["a_score"], h["a_score_low"], h["a_score_high"]
         rows.append([f"{label[h['a']]} - {label[h['b']]}", h["games"], h["a_wins"], h["b_wins"], h["draws"],
                      _pct(h["a_score"]), _elo(h["elo"], score),
                      f"[{_elo(h['elo_low'], low)}, {_elo(h['elo_high'], high)}]"])

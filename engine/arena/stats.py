@@ -104,15 +104,16 @@ class Tally:
         self.wins += int(won)
 
     @property
-    def rate(self) -> float:
-        return self.wins / self.seats if self.seats else 0.0
+    def rate(self) -> float | None:
+        """Seats won of seats played; None (no figure, not 0) when no seat was played."""
+        return self.wins / self.seats if self.seats else None
 
     @property
-    def interval(self) -> tuple[float, float]:
-        return wilson(self.wins, self.seats)
+    def interval(self) -> tuple[float, float] | None:
+        return wilson(self.wins, self.seats) if self.seats else None
 
     def as_dict(self) -> dict[str, Any]:
-        lo, hi = self.interval
+        lo, hi = self.interval or (None, None)
         return {"seats": self.seats, "wins": self.wins, "rate": self.rate, "low": lo, "high": hi}
 
 
@@ -149,7 +150,8 @@ def forfeit_kind(reason: str) -> str:
 
 
 def entrant_table(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """Per entrant: games played (finished), seats, seats won, win rate and interval, forfeits."""
+    """Per entrant: games played (finished), seats, seats won, win rate and interval (None when
+    it held no seat of a finished game), forfeits."""
     out: dict[str, dict[str, Any]] = {}
     for name in entrants:
         tally, games = Tally(), 0
@@ -249,7 +251,8 @@ def block_result(block: Sequence[dict[str, Any]], a: str, b: str) -> str | None:
 def head_to_head(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> list[dict[str, Any]]:
     """Every pair (in entrant order): games where they met, wins each, draws, the first's score
     with its interval (``score_interval``: a draw is half a win, and varies less than a win or a
-    loss), and the Elo difference that score means (with its interval)."""
+    loss), and the Elo difference that score means (with its interval); the score and the Elo
+    figures are None for a pair that never met."""
     out = []
     for i, a in enumerate(entrants):
         for b in entrants[i + 1:]:
@@ -259,10 +262,14 @@ def head_to_head(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> 
                 if res is not None:
                     counts[res] += 1
             n = sum(counts.values())
-            score = (counts["win"] + counts["draw"] / 2) / n if n else 0.5
+            row: dict[str, Any] = {"a": a, "b": b, "games": n, "a_wins": counts["win"], "b_wins": counts["loss"],
+                                   "draws": counts["draw"]}
+            if not n:  # they never met: no figure at all
+                out.append({**row, **dict.fromkeys(("a_score", "a_score_low", "a_score_high", "elo", "elo_low",
+                                                    "elo_high"))})
+                continue
+            score = (counts["win"] + counts["draw"] / 2) / n
             lo, hi = score_interval(counts["win"], counts["draw"], n)
-            out.append({"a": a, "b": b, "games": n, "a_wins": counts["win"], "b_wins": counts["loss"],
-                        "draws": counts["draw"], "a_score": score, "a_score_low": lo, "a_score_high": hi,
-                        "elo": elo(score) if n else None, "elo_low": elo(lo) if n else None,
-                        "elo_high": elo(hi) if n else None})
+            out.append({**row, "a_score": score, "a_score_low": lo, "a_score_high": hi,
+                        "elo": elo(score), "elo_low": elo(lo), "elo_high": elo(hi)})
     return out

@@ -235,7 +235,7 @@ class SprtCount:
 def _leader(tallies: dict[str, Tally]) -> tuple[str, float] | None:
     """The entrant with the best seat win rate so far; of a tie, the name that sorts first
     (as the tables list them)."""
-    played = [(-t.rate, name) for name, t in tallies.items() if t.seats]
+    played = [(-t.wins / t.seats, name) for name, t in tallies.items() if t.seats]
     if not played:
         return None
     rate, name = min(played)
