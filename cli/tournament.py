@@ -173,6 +173,8 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
             rules = registry.get(game)
             for m in o["modes"]:
                 check_variant(rules, m)
+            if o["players"] is not None:
+                _check_players(rules, o["players"])
             games = o["games"] or default_games
             if games is None:
                 usage("how many games? --games N", "--games")
@@ -212,6 +214,18 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
     finally:  # however the run ends (done, refused, interrupted), the folder is free for the next
         if folder is not None:
             folder.unlock()
+
+
+def _check_players(rules: Any, players: int) -> None:
+    """``--players``: a count the game is set up by, else a usage error of ``--players`` naming
+    the count given and those allowed (the game's own check, ``choose_setup``)."""
+    if rules.info.players is None:
+        usage(f"{rules.title} is not set up by player count: leave out --players {players} (a "
+              f"{rules.variant_label} fixes the seats: {', '.join(v.name for v in rules.variants())})", "--players")
+    try:
+        rules.choose_setup(None, players)
+    except ArbiterError as exc:
+        usage(explain(exc), "--players")
 
 
 def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, Any]) -> None:

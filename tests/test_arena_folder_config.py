@@ -124,6 +124,23 @@ def test_sprt_of_three_entrants_is_a_usage_error_of_sprt_before_any_folder(tmp_p
     assert not out.exists()
 
 
+@pytest.mark.parametrize("game, players, allowed", [
+    ("mafia", "3", "allowed: 6, 7, 8, 9, 10, 11, 12"),
+    ("magic-maze", "9", "allowed: --players 1,"),
+    ("fbi-mafia", "3", "leave out --players 3 (a mode fixes the seats: standard-3v3, standard-4v4, duel-3v3,"),
+])
+def test_a_player_count_the_game_does_not_allow_is_a_usage_error_of_players_before_any_folder(
+        tmp_path, game, players, allowed):
+    """--players 3 of Classic Mafia was refused without naming --players. The error names the
+    option, the count given and the counts allowed (none, for a game set up by its mode)."""
+    out = tmp_path / "t"
+    r = run("tournament", game, "--players", players, "--entrant", "a=random", "--entrant", "b=random",
+            "--games", "2", "--workers", "1", "--out", out)
+    assert r.exit_code == 2, r.output
+    error = " ".join(r.output.split("Error:")[1].split())
+    assert error.startswith("Invalid value for --players: ") and players in error and allowed in error, r.output
+    assert not out.exists()
+
 def test_sprt_refuses_values_it_cannot_compute_with_and_computes_at_its_bounds():
     for elos in ((0, math.inf), (0, 1e308), (-math.inf, 0), ("0", 5), (False, True)):
         with pytest.raises(ArbiterError, match="ELO0 and ELO1 are finite numbers from -1000 to 1000, not"):
