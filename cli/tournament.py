@@ -235,8 +235,8 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
     requested = config["games"]
     note = "" if requested == len(t.games) else f" ({requested} asked, rounded up to whole blocks of {t.block})"
     if not o["json_mode"]:
-        click.echo(f"# {t.rules.title}: {len(t.games)} games{note}; entrants "
-                   + ", ".join(f"{e.name}={e.spec}" for e in t.entrants) + f"; results in {folder.path}", err=True)
+        _aside(f"# {t.rules.title}: {len(t.games)} games{note}; entrants "
+               + ", ".join(f"{e.name}={e.spec}" for e in t.entrants) + f"; results in {folder.path}")
     bar = _Bar(show)
     try:
         outcome = t.run(folder, pool, on_progress=bar.update)
@@ -258,7 +258,7 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
         message = (f"cannot write the report: {exc.strerror or exc}; every result is in {folder.path}, and "
                    f"arbiter tournament --resume {folder.path} prints the report again")
         if isinstance(exc, BrokenPipeError) and output_gone():  # (| head): said on stderr, status 141
-            click.echo(message, err=True)
+            _aside(message)
             reader_gone()
         fail(message)
     if outcome.interrupted:
@@ -274,6 +274,23 @@ def _pool(t: Any, path: Any, o: dict[str, Any]) -> Any:
     if o["ray_address"] is not None:
         return RayPool(t.settings, o["workers"], o["ray_address"])
     return LocalPool(t.settings, o["workers"] or os.cpu_count() or 1, path)
+
+
+def _aside(text: str, nl: bool = True) -> None:
+    """A line on stderr beside the run (its heading, the progress bar): decoration, so a stderr
+    that refuses it (``2>/dev/full``, a full disk, a reader gone) stops nothing: the games are
+    played and recorded, the report printed, with the run's usual status. At the first refusal
+    stderr is pointed at the null device, where the workers, started after the heading, write
+    too: a ``py:`` agent's prints go to stderr, and refused they were its exception, a forfeit."""
+    try:
+        click.echo(text, nl=nl, err=True)
+    except (OSError, ValueError):  # ValueError: stderr closed
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, sys.stderr.fileno())
+            os.close(null)
+        except (AttributeError, OSError, ValueError):  # no stderr at all: nothing will be written to it
+            pass
 
 
 class _Bar:
@@ -294,9 +311,9 @@ class _Bar:
         eta = "--:--" if p.eta is None else time.strftime("%M:%S", time.gmtime(p.eta)) if p.eta < 3600 else f"{p.eta / 3600:.1f} h"
         leader = f"  leader {p.leader[0][:16]} {100 * p.leader[1]:.0f}%" if p.leader else ""
         line = f"[{'#' * filled}{'.' * (width - filled)}] {p.done}/{p.total}  {p.rate:.1f} games/s  ETA {eta}{leader}"
-        click.echo("\r" + line[:79].ljust(79), nl=False, err=True)
+        _aside("\r" + line[:79].ljust(79), nl=False)
         self._drawn = True
 
     def close(self) -> None:
         if self._drawn:
-            click.echo("", err=True)
+            _aside("")

@@ -181,3 +181,31 @@ def test_a_report_the_output_refuses_is_an_error_saying_where_the_results_are(tm
     assert proc.stderr.endswith("Error: cannot write the report: No space left on device; every result is in t, "
                                 "and arbiter tournament --resume t prints the report again\n"), proc.stderr
     assert len((tmp_path / "t" / "results.jsonl").read_text().splitlines()) == 2
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_a_stderr_that_refuses_the_progress_lines_stops_nothing(tmp_path):
+    """The progress lines on stderr are decoration: a tournament whose stderr refused its first
+    line (``2>/dev/full``) stopped there with status 1 before any game. It plays every game,
+    records it and prints the report on stdout, with the status of a run that went well (0): what
+    Python held of the refused lines does not fail again at its exit (status 120)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    (tmp_path / "printing.py").write_text(PRINTING_AGENT)
+    for out, entrants in (("t", ()), ("u", ("p=py:printing:Loud",))):
+        args = [*MATCH, *entrants] if not entrants else ["tournament", "mafia", "--players", "6", "--entrant",
+                                                         "a=random", "--entrant", entrants[0], "--workers", "1"]
+        with open("/dev/full", "w") as full:  # every write: ENOSPC
+            proc = subprocess.run([sys.executable, "-m", "arbiter.cli.main", *args, "--games", "2", "--out", out],
+                                  cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=full, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stdout
+        assert proc.stdout.rstrip().splitlines()[-2] == "2 of 2 games recorded; 2 played by this run", proc.stdout
+        records = [json.loads(line) for line in (tmp_path / out / "results.jsonl").read_text().splitlines()]
+        assert len(records) == 2 and all(r["finished"] and not r["forfeits"] for r in records)  # (the agent prints)
+
+
+PRINTING_AGENT = """
+class Loud:
+    def act(self, observation, legal):
+        print("thinking about", len(legal.legal), "inputs")
+        return legal.legal[0] if legal.legal else None
+"""
