@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import io
 import sys
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -109,6 +110,44 @@ def agent_seed(game_seed: int, seat: str) -> int:
     return int.from_bytes(hashlib.sha256(f"arbiter-agent:{game_seed}:{seat}".encode()).digest()[:8], "big") >> 1
 
 
+class _Stderr(io.TextIOBase):
+    """Where an agent's prints go: the referee's stderr, as it is at each write. A stderr that
+    refuses them (``2>/dev/full``, a full disk, a closed pipe) is the referee's affair, not the
+    agent's exception: its words are lost and it plays on."""
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(sys.stderr, "encoding", None) or "utf-8"
+
+    def isatty(self) -> bool:
+        try:
+            return bool(sys.stderr.isatty())
+        except (AttributeError, OSError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        return sys.stderr.fileno()  # (what it raises for a stderr without one, as the stream itself would)
+
+    def write(self, text: str) -> int:
+        try:
+            sys.stderr.write(text)
+        except (AttributeError, OSError, ValueError):  # (None, refused, closed)
+            pass
+        return len(text)
+
+    def flush(self) -> None:
+        try:
+            sys.stderr.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+
+
+_STDERR = _Stderr()
+
+
 class AgentBot:
     """An agent playing ``seat`` through the referee (the ``engine.bots.Bot`` interface). An
     exception raised by the agent, or an answer that is not text, is the agent's failure: its
@@ -145,7 +184,7 @@ class AgentBot:
 
     def _call(self, fn: Any, *args: Any) -> Any:
         try:
-            with redirect_stdout(sys.stderr):  # its print()s: the referee's stdout is the protocol's
+            with redirect_stdout(_STDERR):  # its print()s: the referee's stdout is the protocol's
                 return fn(*args)
         except KeyboardInterrupt:  # the user's Ctrl-C: the referee's to handle
             raise
@@ -156,7 +195,7 @@ class AgentBot:
         closing = getattr(self.agent, "close", None)
         if callable(closing):
             try:
-                with redirect_stdout(sys.stderr):
+                with redirect_stdout(_STDERR):
                     closing()
             except KeyboardInterrupt:
                 raise
@@ -198,7 +237,7 @@ def load_agent(spec: str, directory: str | None = None) -> Any:
     elif "." not in sys.path and str(Path.cwd()) not in sys.path:
         sys.path.insert(0, str(Path.cwd()))
     try:
-        with redirect_stdout(sys.stderr):  # what it prints as it starts: as ``AgentBot``'s
+        with redirect_stdout(_STDERR):  # what it prints as it starts: as ``AgentBot``'s
             module = importlib.import_module(module_name)
             cls = getattr(module, class_name)
             agent = cls()

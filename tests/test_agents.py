@@ -253,3 +253,25 @@ def test_what_an_agent_prints_goes_to_stderr_never_into_the_games_output(capsys)
     out, err = capsys.readouterr()
     assert err.split() == ["made", "new", "game"] + ["thinking"] * len(agent.seen) + ["bye"] and agent.seen
     assert out and "thinking" not in out and "made" not in out and "bye" not in out
+
+
+class _Full:
+    """A stderr on a full disk (``2>/dev/full``): every write refused."""
+
+    def write(self, text: str) -> int:
+        raise OSError(28, "No space left on device")
+
+    def flush(self) -> None:
+        raise OSError(28, "No space left on device")
+
+
+def test_a_stderr_that_refuses_what_an_agent_prints_is_not_the_agents_failure(monkeypatch) -> None:
+    """Refused, an agent's print() was its exception: a forfeit in every game it printed in, a
+    tournament's results changed by where stderr went. The agent plays on; its words are lost."""
+    monkeypatch.setattr(sys, "stderr", _Full())
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
+    agent = load_agent("tests.test_agents:Chatty")
+    bots = {"mafia": AgentBot("mafia", agent), "fbi": AgentBot("fbi", Last())}
+    Match(Protocol(session), bots, None, max_moves=6).play()
+    assert agent.seen and not [e for e in session.entries if "forfeit" in e.get("note", {})]
+    assert len(session.moves) == 6
