@@ -31,8 +31,8 @@ from typing import Any
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.agents import Agent, news
-from arbiter.engine.clock import parse_seconds, seconds_name
-from arbiter.engine.errors import InputError, UnknownSeatError
+from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
+from arbiter.engine.errors import InputError, SyntaxInputError, TimeError, UnknownSeatError
 from arbiter.engine.events import HOST, Event
 from arbiter.engine.files import write_whole
 from arbiter.engine.game import Result
@@ -306,10 +306,30 @@ __all__ = ["Game", "new_game", "load_game", "replay", "games", "play_agents", "A
 
 
 def _at(method: str, time: Any) -> int:
-    """A time in seconds given to ``play`` or ``wait``, in milliseconds."""
+    """A time in seconds given to ``play`` or ``wait``, in milliseconds (to the nearest one).
+    A number that is no moment of the game's clock (negative, past its last moment, NaN or
+    infinite) is a ``TimeError``, as a time before the clock is: it was a ``SyntaxInputError``,
+    the protocol's refusal of a stamp's unreadable text (``@-1``), though no text was read.
+
+    >>> _at("play", 1.5), _at("wait", -0.0)
+    (1500, 0)
+    >>> _at("play", -1)
+    Traceback (most recent call last):
+    ...
+    arbiter.engine.errors.TimeError: play: time -1 is not a moment of the game: a time is seconds from 0 to ...
+    """
     if isinstance(time, bool) or not isinstance(time, (int, float)):
         raise TypeError(f"{method}: time is seconds (a number), not {type(time).__name__}")
-    return parse_seconds(f"{time:.3f}")
+    if isinstance(time, int) and 0 <= time <= MAX_MS // 1000:
+        return time * 1000  # (what parse_seconds reads of "N.000"; a float of a huge int overflows)
+    try:
+        if isinstance(time, float):
+            return parse_seconds(f"{time + 0.0:.3f}")  # (-0.0 + 0.0 is 0.0, read as 0, not '-0.000')
+    except SyntaxInputError:
+        pass
+    shown = repr(time) if len(repr(time)) <= 24 else f"{repr(time)[:20]}..."
+    raise TimeError(f"{method}: time {shown} is not a moment of the game: a time is seconds from 0 to "
+                    f"{seconds_name(MAX_MS)}, not before the clock")
 
 
 def _handed(events: list[Event]) -> list[Event]:

@@ -367,3 +367,29 @@ def test_time_passed_past_the_end_stops_the_clock_where_the_game_ended() -> None
         assert game.over and game.time == 180
         assert [e for e in game.session.entries if "tick" in e or "move" in e] == [{"tick": {"time": 180}}]
         assert game.events()[-1].text == "The sand ran out at 180 s: everyone loses."
+
+
+@pytest.mark.parametrize("time", [-1, -0.5, -0.0001, float("nan"), float("inf"), float("-inf"), 1_000_000_000,
+                                  999_999_999.9996, 1e13, pytest.param(10**400, id="10**400"),
+                                  pytest.param(-(10**400), id="-10**400")])
+def test_a_time_that_is_no_moment_of_the_clock_is_a_time_error(time) -> None:
+    """``play(seat, text, time=-1)`` was a ``SyntaxInputError`` (the refusal of a protocol stamp's
+    unreadable text, ``@-1``), as were NaN, infinity and times past the clock's last moment,
+    where every other bad time is a ``TimeError``; a huge int was Python's ``OverflowError``."""
+    from arbiter.engine.errors import TimeError
+
+    for game, seat, text in ((new_game("fbi-mafia", "duel-3v3", seed=1), "mafia", "shift row 1 left"),
+                             (new_game("magic-maze", "1", players=2, seed=1), "p1", "say hi")):
+        before = snapshot(game)
+        for method, call in (("play", lambda: game.play(seat, text, time=time)), ("wait", lambda: game.wait(time))):
+            with pytest.raises(TimeError) as caught:
+                call()
+            assert caught.value.kind == "time" and caught.value.message.startswith(f"{method}: time ")
+            assert caught.value.message.endswith(" is not a moment of the game: a time is seconds from 0 to "
+                                                 "999999999.999, not before the clock")
+        assert snapshot(game) == before
+    game = new_game("fbi-mafia", "duel-3v3", seed=1)
+    game.wait(-0.0)  # (0: the start, as 0.0 is)
+    game.play("mafia", "shift row 1 left", time=999_999_999.999)  # the clock's last moment
+    assert game.time == 999_999_999.999
+
