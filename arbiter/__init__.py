@@ -27,7 +27,7 @@ if not (_HERE / "engine").is_dir() and (_HERE.parent / "engine" / "__init__.py")
     __path__.append(str(_HERE.parent))  # noqa: F821 (a package's __path__)
 
 API = ("Game", "new_game", "load_game", "replay", "games", "play_agents", "Agent", "Choices", "InputError",
-       "seconds_name")
+       "SetupError", "seconds_name")
 __all__ = ["__version__", *API]
 
 

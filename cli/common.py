@@ -21,7 +21,7 @@ from typing import NoReturn
 import click
 
 from arbiter.cli.entry import interrupted  # noqa: F401 (re-exported: the commands import it from here)
-from arbiter.engine.errors import ArbiterError, IllegalMoveError, UnknownCommandError, UnknownSeatError
+from arbiter.engine.errors import ArbiterError, SetupError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_REFUSED, EXIT_UNFINISHED = 0, 1, 2, 3, 4
 EXIT_HELP = """\b
@@ -47,7 +47,7 @@ def fail(message: str) -> NoReturn:
     raise click.ClickException(message)
 
 
-SETUP_ERRORS = (UnknownCommandError, IllegalMoveError, UnknownSeatError)
+SETUP_ERRORS = (SetupError,)
 """What a game says of options that do not fit it (a mode, a player count): usage errors."""
 
 

@@ -32,7 +32,7 @@ from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.agents import Agent, news
 from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
-from arbiter.engine.errors import InputError, SyntaxInputError, TimeError, UnknownSeatError
+from arbiter.engine.errors import InputError, SetupError, SyntaxInputError, TimeError, UnknownSeatError
 from arbiter.engine.events import HOST, Event
 from arbiter.engine.files import write_whole
 from arbiter.engine.game import Result
@@ -247,6 +247,16 @@ def new_game(game: str, variant: str | None = None, *, players: int | None = Non
     Traceback (most recent call last):
     ...
     TypeError: new_game: variant is a mode's or scenario's name (a str, as '1'), not int
+
+    A game that cannot be set up as asked (a game, mode or scenario unknown, a player count,
+    level or deck that does not fit) is a ``SetupError`` (a ``ValueError``), never one of the
+    refusals of a move (an ``InputError``); a deck file that cannot be read, or is broken, a
+    ``ScenarioError``.
+
+    >>> new_game("mafia", players=3)
+    Traceback (most recent call last):
+    ...
+    arbiter.engine.errors.SetupError: Classic Mafia's default decks are for 6 to 12 players, not 3
     """
     for name, value, kind, wanted in (
             ("game", game, str, "a game's name (a str)"),
@@ -302,7 +312,7 @@ def play_agents(game: Game, agents: dict[str, Agent], max_inputs: int = 100_000)
 
 
 __all__ = ["Game", "new_game", "load_game", "replay", "games", "play_agents", "Agent", "Choices", "InputError",
-           "seconds_name"]
+           "SetupError", "seconds_name"]
 
 
 def _at(method: str, time: Any) -> int:

@@ -81,6 +81,19 @@ class DeniedError(InputError):
     kind = "denied"
 
 
+class SetupError(ArbiterError, ValueError):
+    """A game asked for that cannot be set up: a game, mode or scenario this version does not
+    have, a player count, level or deck that does not fit it, options that contradict each
+    other. Not an ``InputError``: nothing was played, and a caller catching refused moves
+    (``IllegalMoveError``, ``InputError``) does not catch a game misconfigured. Also a
+    ``ValueError`` (an argument's value is wrong). arbiter 0.2.0 raised these, with the same
+    messages, as ``UnknownCommandError`` (a game, mode or scenario unknown; a game not set up
+    by player count) and ``IllegalMoveError`` (the rest; a Hidden Roles level out of range, found
+    later, as ``ScenarioError``): code that caught those around ``new_game`` catches this now."""
+
+    kind = "setup"
+
+
 class ScenarioError(ArbiterError):
     """Scenario data is broken: names the file, the path inside it and what is wrong."""
 

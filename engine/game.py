@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbiter.engine.chance import Chance
-from arbiter.engine.errors import UnknownCommandError
+from arbiter.engine.errors import SetupError
 from arbiter.engine.events import EventLog
 
 
@@ -274,7 +274,7 @@ class Rules(ABC):
             if v.name == name:
                 return v
         names = [v.name for v in self.variants()]
-        raise UnknownCommandError(
+        raise SetupError(
             f"{self.name} has no {self.variant_label} {name!r}", names
         )
 
@@ -295,8 +295,8 @@ class Rules(ABC):
         """The variant and options of a new game from a player's choices (``arbiter play``'s
         ``--mode``, ``--players``, ``--deck``, ``--roles``). Options are recorded in the transcript."""
         if players is not None or deck_file is not None or level is not None:
-            raise UnknownCommandError(f"{self.title} is not set up by player count, deck or level; "
-                                      f"choose a {self.variant_label}", [v.name for v in self.variants()])
+            raise SetupError(f"{self.title} is not set up by player count, deck or level; "
+                             f"choose a {self.variant_label}", [v.name for v in self.variants()])
         return variant or self.default_variant, {}
 
     def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:

@@ -393,3 +393,37 @@ def test_a_time_that_is_no_moment_of_the_clock_is_a_time_error(time) -> None:
     game.play("mafia", "shift row 1 left", time=999_999_999.999)  # the clock's last moment
     assert game.time == 999_999_999.999
 
+
+@pytest.mark.parametrize("game, variant, options, kind, message", [
+    ("chess", None, {}, "UnknownCommandError", "no game named 'chess'"),
+    ("fbi-mafia", "duel-2v2", {}, "UnknownCommandError", "fbi-mafia has no mode 'duel-2v2'"),
+    ("fbi-mafia", None, {"players": 6}, "UnknownCommandError",
+     "FBI vs Mafia is not set up by player count, deck or level; choose a mode"),
+    ("mafia", None, {"players": 3}, "IllegalMoveError", "Classic Mafia's default decks are for 6 to 12 players, not 3"),
+    ("mafia", "6-players", {"players": 8}, "IllegalMoveError", "--mode 6-players does not fit 8 players"),
+    ("mafia", None, {"roles": 1}, "IllegalMoveError", "Classic Mafia has no levels (--roles is for Magic Maze: "
+                                                      "Hidden Roles)"),
+    ("magic-maze", "8", {}, "UnknownCommandError", "magic-maze has no scenario '8'"),
+    ("magic-maze", "1", {"players": 9}, "IllegalMoveError", "Magic Maze is played by 1 to 8 players, not 9"),
+    ("magic-maze", "1", {"players": 2, "roles": 1}, "IllegalMoveError",
+     "Magic Maze: Hidden Roles is played by 3 to 8 players, not 2"),
+    ("magic-maze", "1", {"roles": 6}, "ScenarioError", "options: roles: 6 is out of range (allowed: 1..5)"),
+    ("magic-maze", "1", {"roles": 1, "deck": "deck.yaml"}, "IllegalMoveError",
+     "--deck FILE brings its own level (its 'level:' key); leave out --roles"),
+])
+def test_a_game_that_cannot_be_set_up_is_a_setup_error_not_a_refused_move(game, variant, options, kind,
+                                                                           message) -> None:
+    """``new_game``'s setup errors were raised as refusals of a move (``kind``, then: an
+    ``UnknownCommandError`` or an ``IllegalMoveError``, both ``InputError``s; a level out of range
+    a ``ScenarioError``, as broken data), so a caller catching refused moves caught a game
+    misconfigured too. They are ``SetupError``s (and ``ValueError``s), with the same messages."""
+    import arbiter
+    from arbiter.engine import errors
+
+    with pytest.raises(arbiter.SetupError) as caught:
+        new_game(game, variant, seed=1, **options)
+    exc = caught.value
+    assert exc.message == message and str(exc) == message and exc.kind == "setup"
+    assert isinstance(exc, ValueError) and isinstance(exc, errors.ArbiterError)
+    assert not isinstance(exc, (InputError, errors.ScenarioError, getattr(errors, kind)))
+    assert arbiter.SetupError is errors.SetupError and "SetupError" in arbiter.__all__

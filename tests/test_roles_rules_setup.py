@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from arbiter.engine import transcript
-from arbiter.engine.errors import IllegalMoveError, ScenarioError
+from arbiter.engine.errors import ScenarioError, SetupError
 from arbiter.engine.events import HOST
 from arbiter.engine.games.magic_maze.roles import data as rd
 from arbiter.engine.session import Session
@@ -29,7 +29,7 @@ def test_the_setup_is_chosen_by_level_or_deck_and_recorded() -> None:
     assert MAZE.choose_setup("3", 5, None, 2) == ("3", {"players": 5, "roles": 2})
     assert MAZE.choose_setup(None, None, None, 1) == ("1", {"players": 4, "roles": 1})
     for players in (1, 2, 9):
-        with pytest.raises(IllegalMoveError) as info:
+        with pytest.raises(SetupError) as info:
             MAZE.choose_setup("3", players, None, 2)
         assert info.value.message == f"Magic Maze: Hidden Roles is played by 3 to 8 players, not {players}"
         assert info.value.allowed == tuple(f"--players {n}" for n in range(3, 9))
@@ -116,10 +116,10 @@ def test_custom_decks_that_cannot_be_played_are_refused(tmp_path: Path) -> None:
         level: 3
         cards: {traitor: 1, clean-record: 2, pathfinder: 1}
     """)
-    with pytest.raises(IllegalMoveError, match=r"has 1 card\(s\) that scenario 1 with 3 players can use"):
+    with pytest.raises(SetupError, match=r"has 1 card\(s\) that scenario 1 with 3 players can use"):
         MAZE.choose_setup("1", 3, str(small), None)
     assert MAZE.choose_setup("3", 4, str(small), None)[1]["players"] == 4  # all usable there
-    with pytest.raises(IllegalMoveError, match="leave out --roles"):
+    with pytest.raises(SetupError, match="leave out --roles"):
         MAZE.choose_setup("3", 4, str(small), 2)
     spy = write(tmp_path / "spy.yaml", "game: magic-maze\nkind: roles\nlevel: 2\ncards: {spy: 3}\n")
     with pytest.raises(ScenarioError, match="no card 'spy' in the role deck"):

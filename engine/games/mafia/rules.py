@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from arbiter.engine.chance import Chance
-from arbiter.engine.errors import IllegalMoveError, ScenarioError
+from arbiter.engine.errors import ScenarioError, SetupError
 from arbiter.engine.events import EventLog
 from arbiter.engine.game import GameInfo, GameState, Rules, Variant
 from arbiter.engine.games.mafia import data as md
@@ -58,27 +58,27 @@ class MafiaRules(Rules):
         size is the player count); ``--mode N-players`` is the same as ``--players N``."""
         options: dict[str, Any] = {}
         if level is not None:
-            raise IllegalMoveError("Classic Mafia has no levels (--roles is for Magic Maze: Hidden Roles)")
+            raise SetupError("Classic Mafia has no levels (--roles is for Magic Maze: Hidden Roles)")
         if deck_file is not None:
             doc = load_file(deck_file)
             found = doc.value if isinstance(doc.value, dict) else {}
             if (found.get("game"), found.get("kind")) != ("mafia", "deck"):  # another game's file: a usage error
-                raise IllegalMoveError(f"--deck {deck_file}: Classic Mafia takes a deck (game: mafia, kind: deck); "
-                                       f"this file is game: {found.get('game')}, kind: {found.get('kind')}")
+                raise SetupError(f"--deck {deck_file}: Classic Mafia takes a deck (game: mafia, kind: deck); "
+                                 f"this file is game: {found.get('game')}, kind: {found.get('kind')}")
             title, deck = md.parse_deck_document(doc, md.load())
             size = sum(deck.values())
             if players is not None and players != size:
-                raise IllegalMoveError(f"--players {players} does not fit --deck {deck_file}, which has {size} cards")
+                raise SetupError(f"--players {players} does not fit --deck {deck_file}, which has {size} cards")
             players = size
             options = {"deck": deck, "title": title}
         if players is not None:
             name = variant_name(players)
             counts = sorted(md.load().setups)
             if deck_file is None and players not in counts:  # (said in players, not in modes)
-                raise IllegalMoveError(f"Classic Mafia's default decks are for {counts[0]} to {counts[-1]} players, "
-                                       f"not {players}", [str(n) for n in counts])
+                raise SetupError(f"Classic Mafia's default decks are for {counts[0]} to {counts[-1]} players, "
+                                 f"not {players}", [str(n) for n in counts])
             if variant is not None and variant != name:
-                raise IllegalMoveError(f"--mode {variant} does not fit {players} players")
+                raise SetupError(f"--mode {variant} does not fit {players} players")
             variant = name
         chosen = variant or self.default_variant
         self.variant(chosen)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from arbiter.engine.chance import Chance
-from arbiter.engine.errors import IllegalMoveError
+from arbiter.engine.errors import SetupError
 from arbiter.engine.events import EventLog
 from arbiter.engine.game import GameInfo, GameState, Rules, Variant
 from arbiter.engine.games.magic_maze import data as mm
@@ -61,8 +61,8 @@ class MagicMazeRules(Rules):
             d = mm.load()
             return chosen, options_for(d.scenarios[chosen], d, players, level, deck_file)
         if players is not None and not 1 <= players <= MAX_PLAYERS:
-            raise IllegalMoveError(f"Magic Maze is played by 1 to {MAX_PLAYERS} players, not {players}",
-                                   [f"--players {n}" for n in range(1, MAX_PLAYERS + 1)])
+            raise SetupError(f"Magic Maze is played by 1 to {MAX_PLAYERS} players, not {players}",
+                             [f"--players {n}" for n in range(1, MAX_PLAYERS + 1)])
         return chosen, {"players": players if players is not None else 1}
 
     def new_state(self, variant: Variant, chance: Chance, events: EventLog, options: dict[str, Any]) -> GameState:

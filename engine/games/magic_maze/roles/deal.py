@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arbiter.engine.errors import IllegalMoveError
+from arbiter.engine.errors import ScenarioError, SetupError
 from arbiter.engine.games.magic_maze.data import MazeData, Scenario
 from arbiter.engine.games.magic_maze.roles import data as rd
 from arbiter.engine.scenario import Node, load_file
@@ -100,26 +100,30 @@ def options_for(scenario: Scenario, maze: MazeData, players: int | None, level: 
     """The options of a Hidden Roles game (``--roles LEVEL`` or ``--deck FILE``, and
     ``--players``); refuses what cannot be dealt, naming what can."""
     if level is not None and deck_file is not None:
-        raise IllegalMoveError("--deck FILE brings its own level (its 'level:' key); leave out --roles")
+        raise SetupError("--deck FILE brings its own level (its 'level:' key); leave out --roles")
     players = DEFAULT_PLAYERS if players is None else players
     if not rd.MIN_PLAYERS <= players <= rd.MAX_PLAYERS:
-        raise IllegalMoveError(f"Magic Maze: Hidden Roles is played by {rd.MIN_PLAYERS} to {rd.MAX_PLAYERS} "
-                               f"players, not {players}", ALLOWED_PLAYERS)
+        raise SetupError(f"Magic Maze: Hidden Roles is played by {rd.MIN_PLAYERS} to {rd.MAX_PLAYERS} "
+                         f"players, not {players}", ALLOWED_PLAYERS)
     if level is not None:
+        try:  # (the level checked now, in the words the check of the options gives when the game is made)
+            Node({"roles": level}, "options").key("roles").integer(1, len(rd.LEVELS))
+        except ScenarioError as exc:
+            raise SetupError(exc.message) from None
         return {"players": players, "roles": level}
     assert deck_file is not None
     deck = rd.load()
     doc = load_file(deck_file)
     value = doc.value if isinstance(doc.value, dict) else {}
     if (value.get("game"), value.get("kind")) != (rd.GAME, "roles"):
-        raise IllegalMoveError(f"--deck {deck_file}: Magic Maze takes a Hidden Roles deck (game: {rd.GAME}, kind: "
-                               f"roles, with a level); this file is game: {value.get('game')}, kind: {value.get('kind')}")
+        raise SetupError(f"--deck {deck_file}: Magic Maze takes a Hidden Roles deck (game: {rd.GAME}, kind: "
+                         f"roles, with a level); this file is game: {value.get('game')}, kind: {value.get('kind')}")
     custom = rd.parse_custom_deck(doc, deck)
     feats = rd.features(maze, scenario)
     usable = sum(n for name, n in custom.counts.items() if deck.cards[name].condition.met(players, feats))
     if usable < players:
-        raise IllegalMoveError(f"the deck of {deck_file} has {usable} card(s) that scenario {scenario.name} with "
-                               f"{players} players can use (conditions met), too few for {players} players")
+        raise SetupError(f"the deck of {deck_file} has {usable} card(s) that scenario {scenario.name} with "
+                         f"{players} players can use (conditions met), too few for {players} players")
     return {"players": players, "deck": {"title": custom.title, "level": custom.level, "cards": dict(custom.counts)}}
 
 
@@ -136,7 +140,7 @@ def deal(shuffled: list[str], players: int, scenario: Scenario, maze: MazeData,
         while pile and not deck.cards[pile[0]].condition.met(players, feats):
             discarded.append(pile.pop(0))
         if not pile:
-            raise IllegalMoveError(f"the role cards ran out: too few of them meet their conditions in scenario "
-                                   f"{scenario.name} with {players} players")
+            raise SetupError(f"the role cards ran out: too few of them meet their conditions in scenario "
+                             f"{scenario.name} with {players} players")
         out.append((pile.pop(0), tuple(discarded)))
     return out
