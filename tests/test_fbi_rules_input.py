@@ -111,6 +111,8 @@ BAD_INPUTS = [
     ("evidence a1", IllegalMoveError), ("shoot c5", IllegalMoveError), ("prepare a1 b1", IllegalMoveError),
     ("swap a1 c3", IllegalMoveError), ("keep a1", IllegalMoveError), ("arrest f6", IllegalMoveError),
     ("kill f6", IllegalMoveError), ("plant f6", IllegalMoveError), ("unprotect f6", IllegalMoveError),
+    ("shift row 01 right", SyntaxInputError), ("shift row 1 right 01", SyntaxInputError),
+    ("kill a01", SyntaxInputError), ("keep a01", SyntaxInputError), ("evidence b03", SyntaxInputError),
 ]
 
 
@@ -123,6 +125,26 @@ def test_a_wrong_number_of_words_is_refused_saying_how_many_the_verb_takes(text,
     with pytest.raises(SyntaxInputError) as info:
         parse_move(text, 6)
     assert info.value.message == message
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("shift row 01 left", "shift: row '01' has a leading zero: rows are 1..6"),
+    ("shift row 06 right 2", "shift: row '06' has a leading zero: rows are 1..6"),
+    ("shift row 1 left 01", "shift: distance is 1 or 2, not '01'"),
+    ("kill a01", "kill: 'a01' is not a cell: a row number has no leading zero (cells are a1 .. f6)"),
+    ("swap b2 c02", "swap: 'c02' is not a cell: a row number has no leading zero (cells are a1 .. f6)"),
+    ("keep a01", "keep: 'a01' is not a cell: a row number has no leading zero (cells are a1 .. f6)"),
+    ("evidence A01", "evidence: 'a01' is not a cell: a row number has no leading zero (cells are a1 .. f6)"),
+])
+def test_a_number_with_a_leading_zero_is_refused_wherever_an_input_has_one(text, message):
+    """The canonical words, and every ``legal`` line, write numbers without leading zeros, and
+    a cell (``a01``) and a distance (``01``) were refused so, but a row (``shift row 01 left``)
+    was read as row 1; and ``keep a01`` was looked up as a suspect's name ("no suspect named")."""
+    with pytest.raises(SyntaxInputError) as info:
+        parse_move(text, 6)
+    assert info.value.message == message
+    well = text.replace(" 01", " 1").replace(" 06", " 6").replace("a01", "a1").replace("A01", "a1").replace("c02", "c2")
+    parse_move(well, 6)  # the same words without the zero are read
 
 
 def test_a_move_shows_only_its_fields_that_are_set():

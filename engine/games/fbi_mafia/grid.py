@@ -18,6 +18,7 @@ from arbiter.engine.errors import SyntaxInputError
 
 Cell = tuple[int, int]
 _CELL = re.compile(r"^([a-z])([1-9][0-9]?)$")
+_CELL_LIKE = re.compile(r"^[a-z][0-9]+$")  # a letter and digits: meant as a cell (a01, a0, a100 are refused as cells)
 COLUMNS = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -44,15 +45,29 @@ def cell_names(size: int) -> tuple[str, ...]:
 
 
 def looks_like_cell(text: str) -> bool:
-    return _CELL.match(text.lower()) is not None
+    """Whether ``text`` is meant as a cell (a letter, then digits), well written or not: an input
+    reads it as a cell, never as a suspect's name (``keep a01`` is refused as ``kill a01`` is),
+    and no suspect may be so named."""
+    return _CELL_LIKE.match(text.lower()) is not None
 
 
 def parse_cell(text: str, size: int) -> Cell:
+    """The cell ``text`` names (``a1`` .. on the board of ``size``). A row number is written as
+    every number of an input is, without leading zeros, as the cells' names are (``a01`` is no
+    cell), and a refusal says so.
+
+    >>> parse_cell("a01", 6)
+    Traceback (most recent call last):
+    ...
+    arbiter.engine.errors.SyntaxInputError: 'a01' is not a cell: a row number has no leading zero (cells are a1 .. f6)
+    """
     m = _CELL.match(text.lower())
     if not m:
+        last = cell_name((size - 1, size - 1))
+        if _CELL_LIKE.match(text.lower()) and text[1] == "0" and len(text) > 2:
+            raise SyntaxInputError(f"{text!r} is not a cell: a row number has no leading zero (cells are a1 .. {last})")
         raise SyntaxInputError(
-            f"{text!r} is not a cell: cells are a column letter and a row number, like a1 or "
-            f"{cell_name((size - 1, size - 1))}"
+            f"{text!r} is not a cell: cells are a column letter and a row number, like a1 or {last}"
         )
     c, r = COLUMNS.index(m.group(1)), int(m.group(2)) - 1
     if not (0 <= r < size and 0 <= c < size):

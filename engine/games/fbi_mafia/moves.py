@@ -146,8 +146,10 @@ def _shift(args: list[str], size: int) -> Move:
     axis, where, direction = args[0], args[1], args[2]
     if axis == "column":
         axis = "col"
-    if axis == "row":
-        if not re.fullmatch(r"[0-9]{1,2}", where) or not 1 <= int(where) <= size:
+    if axis == "row":  # (a number of an input has no leading zero: a cell's row, a distance, a row)
+        if re.fullmatch(r"0[0-9]+", where):
+            raise _syntax("shift", f"row {where!r} has a leading zero: rows are 1..{size}")
+        if not re.fullmatch(r"[1-9][0-9]?", where) or not int(where) <= size:
             raise _syntax("shift", f"row {where!r} does not exist: rows are 1..{size}")
         index = int(where) - 1
         signs = {"right": 1, "left": -1}
