@@ -266,6 +266,19 @@ def test_inspect_must_be_finished_before_anything_else():
     assert s.moves[-1].text == f"keep {quinn}"  # recorded by the card's cell, as a replay reads it
 
 
+@pytest.mark.parametrize("form", ["cell", "name", "NAME"])
+def test_the_inspected_card_is_kept_by_its_cell_or_by_its_name(form):
+    """``keep CELL`` and ``keep NAME`` (in any case) keep the same card, recorded by its cell as
+    ``legal`` lists it (docs/rules/fbi-vs-mafia.md)."""
+    s = game(detective="Vera", deck=["Pavel", "Quinn"])
+    advance_to(s, "detective")
+    do(s, "detective", "inspect")
+    quinn = cell_name(s.state.pos["Quinn"])
+    assert f"keep {quinn}" in s.state.legal_inputs("detective")
+    do(s, "detective", {"cell": f"keep {quinn}", "name": "keep Quinn", "NAME": "keep QUINN"}[form])
+    assert s.state.kept == ["Quinn"] and s.moves[-1].text == f"keep {quinn}"
+
+
 def test_surrender_is_accepted_in_the_middle_of_an_inspect():
     s = game(detective="Vera")
     advance_to(s, "detective")
