@@ -184,6 +184,38 @@ def test_vortex_to_an_occupied_vortex_is_refused():
     refused(s, "p1", "vortex purple 1a.a1", IllegalMoveError)
 
 
+def test_a_hero_on_the_only_vortex_of_its_colour_is_told_so():
+    """It was told "there is no free purple vortex in the mall" (standing on one), or, naming
+    its own square, "1a.a1 is not a free purple vortex" with nothing allowed: now what is wrong
+    (it stands there already, the only one) and what a vortex does."""
+    s = game("1")
+    put(s, "purple", "1a.a1")  # the purple vortex of the start tile, the only one yet
+    before = snapshot(s)
+    for text in ("vortex purple", "vortex mage", "vortex purple 1a.a1", "vortex purple 1A.A1"):
+        message = refused(s, "p1", text, IllegalMoveError)
+        assert message == ("the purple hero already stands on 1a.a1, the only purple vortex in the mall: a vortex "
+                           "takes a hero to another vortex of its colour")
+    assert not [i for i in s.state.legal_inputs("p1") if i.startswith("vortex purple")]
+    assert snapshot(s) == before
+
+
+def test_a_hero_on_its_vortex_is_told_the_other_is_taken_or_offered_it():
+    s = game("1", stack=["2"])
+    clear_centre(s)
+    explore_at(s, "1a.c1")  # tile 2 north of 1A, as drawn: a purple vortex at 2.b2
+    s.state.heroes["purple"] = None
+    put(s, "purple", "1a.a1")
+    with pytest.raises(IllegalMoveError) as info:
+        s.submit("p1", "vortex purple 1a.a1")
+    assert info.value.message == "the purple hero already stands on 1a.a1: a vortex takes it to another free purple vortex"
+    assert info.value.allowed == ("vortex purple 2.b2",)
+    put(s, "yellow", "2.b2")
+    for text in ("vortex purple", "vortex purple 1a.a1"):
+        message = refused(s, "p1", text, IllegalMoveError)
+        assert message == ("the purple hero already stands on 1a.a1: a vortex takes a hero to another free vortex of "
+                           "its colour, and the other purple vortex is taken: 2.b2 (the yellow hero)")
+
+
 def test_vortex_to_another_colours_vortex_is_refused():
     s = game("1")
     message = refused(s, "p1", "vortex purple 1a.d1", IllegalMoveError)

@@ -224,19 +224,42 @@ class MazeState(BoardFacts, GameState):
         self._need(seat, "vortex")
         if self.theft:
             raise IllegalMoveError("the vortexes stopped working at the theft")
-        free = [g for g in self.free_vortexes(hero) if g != self.heroes[hero]]
+        here = self.heroes[hero]
+        assert here is not None
+        free = [g for g in self.free_vortexes(hero) if g != here]
         options = [move_name(Move("vortex", hero=hero, square=self.square_name(v))) for v in free]
+        on_its_vortex = self.kind(here) == ("vortex", hero)
         if move.square is not None:
             g = self._square(move.square)
+            if g == here and on_its_vortex:
+                if not free:
+                    raise IllegalMoveError(self._no_vortex_from_here(hero))
+                raise IllegalMoveError(f"the {hero} hero already stands on {self.square_name(g)}: a vortex takes "
+                                       f"it to another free {hero} vortex", options)
             if g not in free:
                 raise IllegalMoveError(f"{move.square} is not a free {hero} vortex", options)
         elif len(free) == 1:
             g = free[0]
+        elif not free and on_its_vortex:
+            raise IllegalMoveError(self._no_vortex_from_here(hero))
         elif not free:
             raise IllegalMoveError(f"there is no free {hero} vortex in the mall")
         else:
             raise AmbiguousMoveError(f"the {hero} hero has {len(free)} free vortexes; name one", options)
         return Move("vortex", hero=hero, square=self.square_name(g)), lambda: self._walk(hero, [g])
+
+    def _no_vortex_from_here(self, hero: str) -> str:
+        """Why the hero, on a vortex of its colour, has none to travel to: it is the only one
+        (the mall as explored, public), or the others are taken (who stands where is public)."""
+        here = self.heroes[hero]
+        assert here is not None
+        others = [g for g in self.mall.with_kind("vortex") if self.kind(g)[1] == hero and g != here]
+        where = f"the {hero} hero already stands on {self.square_name(here)}"
+        if not others:
+            return f"{where}, the only {hero} vortex in the mall: a vortex takes a hero to another vortex of its colour"
+        taken = ", ".join(f"{self.square_name(g)} (the {self.hero_at(g)} hero)" for g in others)
+        return (f"{where}: a vortex takes a hero to another free vortex of its colour, and the other {hero} "
+                f"{'vortex is' if len(others) == 1 else 'vortexes are'} taken: {taken}")
 
     def _plan_escalator(self, seat: str, move: Move) -> tuple[Move, Plan]:
         hero = self._present(move.hero)
