@@ -11,7 +11,6 @@ arbiter.engine.errors.ArbiterError: t/tournament.json: "modes" is missing (the f
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from typing import Any
 from arbiter.engine import registry
 from arbiter.engine.arena.entrants import NAME, Entrant, check_entrants, check_spec
 from arbiter.engine.arena.schedule import check_games
-from arbiter.engine.arena.sprt import Sprt
+from arbiter.engine.arena.sprt import Sprt, finite
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.session import MAX_SEED
 
@@ -122,8 +121,7 @@ def _seed(config: dict[str, Any]) -> None:
 
 def _number(value: object, least: float, most: float) -> None:
     """A finite number from ``least`` to ``most``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or not least <= value <= most:
+    if not (finite(value) and least <= value <= most):  # type: ignore[operator]
         raise ArbiterError(f"a number from {least:g} to {most:g}, not {value!r}")
 
 

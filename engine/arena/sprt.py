@@ -56,12 +56,12 @@ class Sprt:
     def __post_init__(self) -> None:
         """Refuse hypotheses and error rates the test cannot be computed with (before any game,
         not as a ``math`` error in the middle of a run)."""
-        if not all(_finite(x) and abs(x) <= MAX_ELO for x in (self.elo0, self.elo1)):
+        if not all(finite(x) and abs(x) <= MAX_ELO for x in (self.elo0, self.elo1)):
             raise SprtError(f"SPRT's ELO0 and ELO1 are finite numbers from -{MAX_ELO} to {MAX_ELO}, not "
                             f"{_shown(self.elo0)} and {_shown(self.elo1)}")
         if not self.elo0 < self.elo1:
             raise SprtError(f"SPRT needs ELO0 < ELO1, not {self.elo0:g} and {self.elo1:g}")
-        if not all(_finite(x) and 0 < x < 0.5 for x in (self.alpha, self.beta)):
+        if not all(finite(x) and 0 < x < 0.5 for x in (self.alpha, self.beta)):
             raise SprtError(f"SPRT's alpha and beta are between 0 and 0.5, not {_shown(self.alpha)} "
                             f"and {_shown(self.beta)}")
 
@@ -90,7 +90,7 @@ class Sprt:
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta}
 
 
-def _finite(x: object) -> bool:
+def finite(x: object) -> bool:
     """A real, finite number (a JSON ``true`` is not one)."""
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
