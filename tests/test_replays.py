@@ -59,6 +59,14 @@ def every_kind(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder_of_every_kind(tmp_path_factory.mktemp("replays") / "t")[0].parent
 
 
+@pytest.fixture(scope="module")
+def found_alone(every_kind: Path) -> list[replays.FileCheck]:
+    """What one process (``workers=1``, no pool) finds in ``every_kind``, in order: the
+    reference the tests hold the workers' findings to, checked once a worker process (the
+    files never change, and a finding is a frozen value)."""
+    return list(replays.check_files(sorted(every_kind.iterdir()), workers=1))
+
+
 def test_the_folder_holds_every_kind_of_finding(every_kind: Path) -> None:
     found = {Path(c.path).name: c for c in replays.check_files(sorted(every_kind.iterdir()))}
     assert found["g10-cut.yaml"].ok and found["g10-cut.yaml"].notes and not found["g10-cut.yaml"].ending_written
@@ -100,12 +108,14 @@ def test_a_file_cut_inside_a_character_that_does_not_replay_is_shown_as_read(tmp
 
 
 @pytest.mark.parametrize("workers", [2, 3, 20])
-def test_any_number_of_workers_finds_the_same_in_the_same_order(every_kind: Path, workers: int) -> None:
+def test_any_number_of_workers_finds_the_same_in_the_same_order(every_kind: Path, found_alone: list[replays.FileCheck],
+                                                                workers: int) -> None:
     paths = sorted(every_kind.iterdir())
-    assert list(replays.check_files(paths, workers=workers)) == list(replays.check_files(paths, workers=1))
+    assert list(replays.check_files(paths, workers=workers)) == found_alone
 
 
-def test_spawned_workers_find_the_same(every_kind: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_spawned_workers_find_the_same(every_kind: Path, found_alone: list[replays.FileCheck],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the process runs other threads (or off Linux) the workers are spawned, not forked:
     they import arbiter afresh and compile the game's data themselves, and find the same."""
     monkeypatch.setattr(replays.threading, "active_count", lambda: 2)
@@ -114,25 +124,25 @@ def test_spawned_workers_find_the_same(every_kind: Path, monkeypatch: pytest.Mon
     real = multiprocessing.get_context
     monkeypatch.setattr(multiprocessing, "get_context", lambda method: spawned.append(method) or real(method))
     paths = sorted(every_kind.iterdir())
-    assert list(replays.check_files(paths, workers=2)) == list(replays.check_files(paths, workers=1))
+    assert list(replays.check_files(paths, workers=2)) == found_alone
     assert spawned == ["spawn"]
 
 
 @pytest.mark.parametrize(("seconds", "pool"), [(0.002, False), (0.2, True)])
 def test_workers_start_only_for_files_that_would_take_longer_here_than_starting_them(
-        every_kind: Path, monkeypatch: pytest.MonkeyPatch, seconds: float, pool: bool) -> None:
+        every_kind: Path, found_alone: list[replays.FileCheck], monkeypatch: pytest.MonkeyPatch, seconds: float,
+        pool: bool) -> None:
     """The first file compiles the game's data; the next two are timed (``seconds`` for both, by
     a planted clock): 11 files left at that pace take 11 ms (no workers: they would cost more)
     or 1.1 s (workers), against ``POOL_WORTH_S``. The findings are the same either way."""
     paths = sorted(every_kind.iterdir())
-    alone = list(replays.check_files(paths, workers=1))
     started: list[str] = []
     real = replays._start_method
     ticks = iter([0.0, seconds])
     monkeypatch.setattr(replays, "POOL_WORTH_S", 0.2)
     monkeypatch.setattr(replays, "_clock", lambda: next(ticks))
     monkeypatch.setattr(replays, "_start_method", lambda: started.append(real()) or started[-1])
-    assert list(replays.check_files(paths, workers=2)) == alone
+    assert list(replays.check_files(paths, workers=2)) == found_alone
     assert bool(started) is pool
 
 
@@ -223,12 +233,13 @@ control, ignores Ctrl-C and so would the referee it starts, which would then che
 and exit 1 with nothing on stderr; the test starts it with Ctrl-C at its default."""
 
 
-def test_ctrl_c_at_a_terminal_stops_the_parent_and_its_workers_without_a_traceback(tmp_path: Path) -> None:
+def test_ctrl_c_at_a_terminal_stops_the_parent_and_its_workers_without_a_traceback(tmp_path: Path,
+                                                                                   every_kind: Path) -> None:
     """Ctrl-C reaches the whole process group, workers included: the run ends with status 130,
     says how many files it checked (those it reported, no more), and nothing prints a traceback."""
     folder = tmp_path / "many"
     folder.mkdir()
-    kinds = [p for p in sorted(folder_of_every_kind(tmp_path / "kinds")) if "unreadable" not in p.name]
+    kinds = [p for p in sorted(every_kind.iterdir()) if "unreadable" not in p.name]
     for i in range(FILES):
         shutil.copy(kinds[i % len(kinds)], folder / f"c{i:03}-{kinds[i % len(kinds)].name}")
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
