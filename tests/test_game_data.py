@@ -8,6 +8,7 @@ the Hidden Roles deck: ``tests/test_roles_data.py``.)"""
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,13 +25,22 @@ from arbiter.engine.scenario import MAX_FILE_BYTES, every_problem, load_file, lo
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
 
-def packaged(relative: str) -> dict[str, Any]:
+@functools.cache
+def _packaged_document(relative: str) -> dict[str, Any]:
+    """The packaged file at ``relative`` as the YAML library reads it, read once a process
+    (``packaged`` hands out copies: the tests change them)."""
     return yaml.safe_load((SCENARIOS / relative).read_text(encoding="utf-8"))
+
+
+def packaged(relative: str) -> dict[str, Any]:
+    """A copy of the packaged file at ``relative``, as the YAML library reads it: the caller's
+    own, to change."""
+    return copy.deepcopy(_packaged_document(relative))
 
 
 def parsed(relative: str, change: Callable[[dict[str, Any]], None], parse: Callable[[Any], Any]) -> Any:
     """``parse`` of the packaged file at ``relative`` after ``change`` edits a copy of it."""
-    doc = copy.deepcopy(packaged(relative))
+    doc = packaged(relative)
     change(doc)
     return parse(load_text(yaml.safe_dump(doc, sort_keys=False), relative))
 
@@ -236,7 +246,7 @@ def test_a_player_count_outside_2_to_8_is_refused(count: Any, shown: str) -> Non
 def found_in(relative: str, change: Callable[[dict[str, Any]], None],
              limit: int = 50) -> tuple[list[ScenarioError], list[str]]:
     """The problems ``every_problem`` finds in a changed copy of a packaged file, and its lines."""
-    doc = copy.deepcopy(packaged(relative))
+    doc = packaged(relative)
     change(doc)
     text = yaml.safe_dump(doc, sort_keys=False)
     return every_problem(text, relative, mafia.validate_document, limit), text.splitlines()
@@ -311,7 +321,7 @@ def test_a_problem_inside_a_setup_is_named_at_its_line_and_the_next_setup_still_
     def two(doc: dict[str, Any]) -> None:
         doc["setups"][7] = {"wizard": 1, **doc["setups"][7]}
         doc["setups"][9]["mafia"] = 5
-    doc = copy.deepcopy(packaged("mafia/setups.yaml"))
+    doc = packaged("mafia/setups.yaml")
     two(doc)
     text = yaml.safe_dump(doc, sort_keys=False)
     found = every_problem(text, "setups.yaml", lambda node: mafia.parse_setups(node, mafia.load()))

@@ -5,6 +5,8 @@ to 3-8 players in every scenario, and the rules doc lists every card."""
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 from pathlib import Path
 
@@ -25,8 +27,15 @@ def parse(cards: dict) -> rd.RoleDeck:
     return rd.parse_roles(load_text(text, "roles.yaml"), load_maze())
 
 
+@functools.cache
+def _packaged_deck() -> dict:
+    """The packaged deck as the YAML library reads it, read once a process (``packaged_cards``
+    hands out copies: the tests change them)."""
+    return yaml.safe_load(PACKAGED)
+
+
 def packaged_cards() -> dict:
-    return yaml.safe_load(PACKAGED)["cards"]
+    return copy.deepcopy(_packaged_deck()["cards"])
 
 
 def test_the_deck_has_the_counts_of_every_kind() -> None:
