@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import functools
 import importlib
 import pkgutil
 
@@ -13,12 +14,20 @@ from arbiter import engine
 MODULES = ["arbiter", *sorted(m.name for m in pkgutil.walk_packages(engine.__path__, "arbiter.engine."))]
 
 
+@functools.cache
+def examples_of(name: str) -> doctest.TestResults:
+    """The module's examples run (``...`` matching anything), once a process: how many were
+    attempted and how many failed. An example is attempted whatever the option flags, so
+    ``test_examples_exist`` counts the very runs ``test_docstring_examples`` judges."""
+    return doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+
+
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    result = examples_of(name)
     assert result.failed == 0, f"{name}: {result.failed} of {result.attempted} examples failed"
 
 
 def test_examples_exist() -> None:
-    attempted = sum(doctest.testmod(importlib.import_module(n)).attempted for n in MODULES)
+    attempted = sum(examples_of(n).attempted for n in MODULES)
     assert attempted >= 8
