@@ -6,7 +6,8 @@ database of past failures), so a run of the suite is the same on every machine a
 stop; a counterexample found while developing becomes an ``@example`` of its test.
 
 The workers take the next test as they finish one (``--dist loadgroup``: every test is its own
-unit of work), so starting the long tests first leaves only short
+unit of work, but for the tests that share one play of a game, ``WALKED``: those of one game
+are one unit, handed out first), so starting the long tests first leaves only short
 ones for the end, and neither worker sits idle while the other finishes a long test. The
 order changes nothing a test asserts; a test missing from ``SLOW`` keeps its place after them.
 
@@ -99,6 +100,39 @@ SLOW: dict[str, float] = {
     "tests/test_transcript_reading.py::test_headers_and_endings_edited_at_random_are_read_as_the_library_reads_them_or_left_to_it": 1.8,
     "tests/test_transcript_reading.py::test_any_header_or_ending_of_game_values_reads_back_as_the_library_reads_it": 1.3,
 }
+
+
+WALKED = {f"tests/test_maze_planner_search.py::{name}" for name in (
+    "test_slide_answers_as_the_rule_walked_square_by_square",
+    "test_the_malls_memos_are_what_walking_the_walls_finds_after_every_tile",
+    "test_every_route_is_the_plain_searchs",
+    "test_the_goal_plans_and_solo_steps_are_the_plain_planners",
+)}
+"""Tests that share one play of their game (its parameters) in a process: each checks its own
+positions as play reaches them (``walk`` in that module). Their parametrizations of one game
+are one unit of work, run by one worker, which plays the game once for all of them; xdist's
+``xdist_group`` mark cannot say so under pytest 9, whose node ids no longer take the group's
+suffix (the scheduler sees only node ids)."""
+
+
+def _unit(nodeid: str) -> str | None:
+    """The unit of work a test belongs to, when it shares one with others (``WALKED``)."""
+    name, _, params = nodeid.partition("[")
+    return f"{name.split('::', 1)[0]}[{params}" if name in WALKED else None
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """``--dist loadgroup`` as xdist does it, with the units of ``_unit``."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class Scheduling(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _unit(nodeid) or super()._split_scope(nodeid)
+
+    return Scheduling(config, log)
 
 
 def _key(nodeid: str) -> str:

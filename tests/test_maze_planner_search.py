@@ -307,20 +307,30 @@ def reference_choices(state: MazeState, ref: Reference) -> list[Move | None]:
 
 
 # ------------------------------------------------------------------------------------ positions
-def positions(scenario: str, players: int, seed: int, level: int | None = None,
-              every: int = 1) -> Iterator[MazeState]:
-    """Every ``every``-th position of a seeded game of planner bots (Hidden Roles at ``level``),
-    each handed out before the game goes on (the state changes in place)."""
+def numbered_positions(scenario: str, players: int, seed: int,
+                       level: int | None = None) -> Iterator[tuple[int, MazeState]]:
+    """Every position of a seeded game of planner bots (Hidden Roles at ``level``) with the
+    number of inputs played to it, each handed out before the game goes on (the state changes
+    in place)."""
     options: dict[str, Any] = {"players": players} | ({"roles": level} if level else {})
     session = Session(MAZE, scenario, seed=seed, options=options)
     bots = {s: RandomBot(s, seed, "planner") for s in session.seats}
     seen = -1
     for _ in Match(Protocol(session), dict(bots), None, max_moves=2000).run():
         n = len(session.moves)
-        if n != seen and not session.over and n % every == 0:
+        if n != seen and not session.over:
             seen = n
-            yield session.state
+            yield n, session.state
     assert session.over, "the game did not end"
+
+
+def positions(scenario: str, players: int, seed: int, level: int | None = None,
+              every: int = 1) -> Iterator[MazeState]:
+    """Every ``every``-th position of a seeded game of planner bots (Hidden Roles at ``level``):
+    those after a multiple of ``every`` inputs."""
+    for n, state in numbered_positions(scenario, players, seed, level):
+        if n % every == 0:
+            yield state
 
 
 def hero_squares(state: MazeState) -> Iterator[tuple[str, Cell]]:
@@ -338,61 +348,154 @@ SOLO = [*GAMES[:4], ("2", 1, 3, 18), ("4", 1, 2, 18), ("6", 1, 2, 18)]
 """A seeded solo game of every scenario (the solo ones above, and those of 2, 4 and 6)."""
 
 
-@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES[3:])
+# ------------------------------------------------------------------------------------ one walk a game
+# Four tests check positions of the same seeded games (``GAMES_OF``), each at its own positions:
+# those after a multiple of the game's ``every`` times its stride (``STRIDES``) of inputs, or
+# for the memos every position where a tile has joined. Each game is played once a process
+# (``walk``, the first of its tests to ask) and every check of it is made at its positions as
+# play reaches them, the plans' first (they judge the analysis as play leaves it): the very
+# positions each test played its own copy of the game to. The checks change nothing play
+# reads but the memos it keeps (the plans' check drops the planner's analysis, as it did in a
+# game of its own, and play goes on from the fresh one); a check that fails stops that test's
+# checks, not the game, and the test raises its failure. The tests of one game run on one
+# xdist worker (``WALKED`` in tests/conftest.py), which plays it once for all of them.
+def check_plans(state: MazeState, k: int, counts: dict[str, int]) -> None:
+    """``test_the_goal_plans_and_solo_steps_are_the_plain_planners`` at its ``k``-th position."""
+    ref = reference_analysis(state)
+    choices = reference_choices(state, ref)
+    assert [planner.choose(state, s) for s in state.seats] == choices
+    state.__dict__.pop("_planner_cache", None)  # a fresh analysis, read lazily first
+    assert [planner.choose(state, s) for s in state.seats] == choices
+    a = planner.analyse(state)
+    assert (a.actions, a.flip, a.heroes, a.phase) == (ref.actions, ref.flip, ref.heroes, ref.phase)
+    assert a.goals == ref.goals
+    for h in ref.heroes:
+        assert list(a.maps[h].items()) == list(ref.maps[h].items())
+    assert a.candidates() == reference_candidates(ref)
+    assert a.best == (a.candidates() or [None])[0]
+    assert planner.plans(state) == reference_plans(state, ref)
+    assert best_after_whole_maps(state) == a.best
+    if state.solo:
+        tops = {state.discard[-1] if state.discard else "explore", SOLO_ACTIONS[k % len(SOLO_ACTIONS)]}
+        for top in sorted(tops):
+            assert planner.solo_step(state, top) == reference_solo_step(state, top, ref), top
+
+
+def check_memos(state: MazeState, k: int, counts: dict[str, int]) -> None:
+    """``test_the_malls_memos_are_what_walking_the_walls_finds_after_every_tile`` at a position
+    (where a tile has joined since the last it checked)."""
+    mall = state.mall
+    if len(mall.placed) == counts["tiles"]:
+        return
+    counts["tiles"] = len(mall.placed)
+    for g in mall.squares():
+        for dwarf in (False, True):
+            runs = {d: reference_run(mall, g, d, dwarf) for d in "NESW"}
+            for d in "NESW":
+                assert list(mall.run(g, d, dwarf).squares) == runs[d], (g, d, dwarf)
+            assert mall.openings(g, dwarf) == tuple((d, runs[d][0]) for d in "NESW" if runs[d])
+
+
+def check_slides(state: MazeState, k: int, counts: dict[str, int]) -> None:
+    """``test_slide_answers_as_the_rule_walked_square_by_square`` at a position."""
+    for hero, _ in hero_squares(state):
+        for g in state.mall.squares():
+            if state.mall.kinds[g][0] == "blocked":
+                continue
+            for d in "NESW":
+                assert list(state.slide(hero, g, d)) == reference_slide(state, hero, g, d), (hero, g, d)
+                counts["checked"] += 1
+
+
+def check_routes(state: MazeState, k: int, counts: dict[str, int]) -> None:
+    """``test_every_route_is_the_plain_searchs`` at its ``k``-th position."""
+    actions = planner.team_actions(state)
+    for i, (hero, _) in enumerate(hero_squares(state)):
+        for flip in (False, True):
+            got = planner.routes(state, hero, actions, flip)
+            assert list(got.items()) == list(reference_routes(state, hero, actions, flip).items())
+            counts["checked"] += 1
+        top = SOLO_ACTIONS[(k + i) % len(SOLO_ACTIONS)]
+        one = planner.routes(state, hero, {top}, True)
+        assert list(one.items()) == list(reference_routes(state, hero, {top}, True).items())
+        for g, _ in list(one.items())[1:3]:
+            got = planner.routes(state, hero, actions, True, start=g)
+            assert list(got.items()) == list(reference_routes(state, hero, actions, True, start=g).items())
+
+
+CHECKS: dict[str, Callable[[MazeState, int, dict[str, int]], None]] = {
+    "plans": check_plans, "memos": check_memos, "slides": check_slides, "routes": check_routes}
+STRIDES = {"plans": 2, "memos": None, "slides": 8, "routes": 3}
+"""Each check's positions: those after a multiple of ``every`` times this many inputs (the
+plans every other, the routes every third: each takes positions the other leaves, mostly);
+the memos' at every position (where a tile has joined)."""
+GAMES_OF = {"plans": SOLO + GAMES[4:], "memos": GAMES[3:], "slides": GAMES[3:], "routes": GAMES}
+
+
+class Walked:
+    """One check's part of a walk: the positions it was given, its counts, and the failure
+    that stopped it (None: every position passed)."""
+
+    def __init__(self) -> None:
+        self.positions = 0
+        self.counts: dict[str, int] = {"checked": 0, "tiles": 0}
+        self.failure: Exception | None = None
+
+
+_WALKS: dict[tuple[str, int, int, int], dict[str, Walked]] = {}
+
+
+def walked(game: tuple[str, int, int, int], check: str) -> dict[str, int]:
+    """The counts of ``check`` over ``game`` (scenario, players, seed, every), its failure
+    raised: the game is played once a process (the first test of it to ask), every check of
+    that game made along the way."""
+    if game not in _WALKS:
+        _WALKS[game] = walk(game)
+    part = _WALKS[game][check]
+    if part.failure is not None:
+        raise part.failure
+    return part.counts
+
+
+def walk(game: tuple[str, int, int, int]) -> dict[str, Walked]:
+    """``game`` played, each check of it made at its positions."""
+    scenario, players, seed, every = game
+    parts = {name: Walked() for name in CHECKS if game in GAMES_OF[name]}
+    for n, state in numbered_positions(scenario, players, seed):
+        for name, part in parts.items():
+            stride = STRIDES[name]
+            if part.failure is not None or (stride is not None and n % (every * stride)):
+                continue
+            try:
+                CHECKS[name](state, part.positions, part.counts)
+            except Exception as failure:  # noqa: BLE001 - that test's own failure, raised by it
+                part.failure = failure
+            part.positions += 1
+    return parts
+
+
+@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES_OF["slides"])
 def test_slide_answers_as_the_rule_walked_square_by_square(scenario: str, players: int, seed: int,
                                                             every: int) -> None:
-    checked = 0
-    for state in positions(scenario, players, seed, every=every * 8):
-        for hero, _ in hero_squares(state):
-            for g in state.mall.squares():
-                if state.mall.kinds[g][0] == "blocked":
-                    continue
-                for d in "NESW":
-                    assert list(state.slide(hero, g, d)) == reference_slide(state, hero, g, d), (hero, g, d)
-                    checked += 1
-    assert checked > 1000
+    """Every slide of every hero from every square, against the rule walked square by square
+    (``check_slides``)."""
+    assert walked((scenario, players, seed, every), "slides")["checked"] > 1000
 
 
-@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES[3:])
+@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES_OF["memos"])
 def test_the_malls_memos_are_what_walking_the_walls_finds_after_every_tile(scenario: str, players: int, seed: int,
                                                                            every: int) -> None:
     """Runs and ways out are kept across tiles joining (only those a new door changes are
-    dropped): each one kept is the one walked afresh."""
-    tiles = 0
-    for state in positions(scenario, players, seed):
-        mall = state.mall
-        if len(mall.placed) == tiles:
-            continue
-        tiles = len(mall.placed)
-        for g in mall.squares():
-            for dwarf in (False, True):
-                runs = {d: reference_run(mall, g, d, dwarf) for d in "NESW"}
-                for d in "NESW":
-                    assert list(mall.run(g, d, dwarf).squares) == runs[d], (g, d, dwarf)
-                assert mall.openings(g, dwarf) == tuple((d, runs[d][0]) for d in "NESW" if runs[d])
-    assert tiles > 4
+    dropped): each one kept is the one walked afresh (``check_memos``)."""
+    assert walked((scenario, players, seed, every), "memos")["tiles"] > 4
 
 
-@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES)
+@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES_OF["routes"])
 def test_every_route_is_the_plain_searchs(scenario: str, players: int, seed: int, every: int) -> None:
     """Whole maps, in the order found: the team's actions (flip wanted or not); one action
     alone (each in turn), and the team's actions from two of the squares that action reaches in
-    one input (as solo play asks)."""
-    checked = 0
-    for n, state in enumerate(positions(scenario, players, seed, every=every * 3)):
-        actions = planner.team_actions(state)
-        for i, (hero, _) in enumerate(hero_squares(state)):
-            for flip in (False, True):
-                got = planner.routes(state, hero, actions, flip)
-                assert list(got.items()) == list(reference_routes(state, hero, actions, flip).items())
-                checked += 1
-            top = SOLO_ACTIONS[(n + i) % len(SOLO_ACTIONS)]
-            one = planner.routes(state, hero, {top}, True)
-            assert list(one.items()) == list(reference_routes(state, hero, {top}, True).items())
-            for g, _ in list(one.items())[1:3]:
-                got = planner.routes(state, hero, actions, True, start=g)
-                assert list(got.items()) == list(reference_routes(state, hero, actions, True, start=g).items())
-    assert checked > 50
+    one input (as solo play asks) (``check_routes``)."""
+    assert walked((scenario, players, seed, every), "routes")["checked"] > 50
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 2), (4, 1)])
@@ -551,32 +654,15 @@ def best_after_whole_maps(state: MazeState) -> Move | None:
     return a.best
 
 
-@pytest.mark.parametrize(("scenario", "players", "seed", "every"), SOLO + GAMES[4:])
+@pytest.mark.parametrize(("scenario", "players", "seed", "every"), GAMES_OF["plans"])
 def test_the_goal_plans_and_solo_steps_are_the_plain_planners(scenario: str, players: int, seed: int,
                                                                every: int) -> None:
     """Every seat's choice, first as play leaves the analysis (it follows the last position's:
     on the same board, after a solo draw say, the searches go on) and then from a fresh one;
     the analysis (its maps read whole), the plans, and in solo play the step for the action on
-    top and for one other (each in turn)."""
-    for n, state in enumerate(positions(scenario, players, seed, every=every * 2)):  # the routes test takes the others
-        ref = reference_analysis(state)
-        choices = reference_choices(state, ref)
-        assert [planner.choose(state, s) for s in state.seats] == choices
-        state.__dict__.pop("_planner_cache", None)  # a fresh analysis, read lazily first
-        assert [planner.choose(state, s) for s in state.seats] == choices
-        a = planner.analyse(state)
-        assert (a.actions, a.flip, a.heroes, a.phase) == (ref.actions, ref.flip, ref.heroes, ref.phase)
-        assert a.goals == ref.goals
-        for h in ref.heroes:
-            assert list(a.maps[h].items()) == list(ref.maps[h].items())
-        assert a.candidates() == reference_candidates(ref)
-        assert a.best == (a.candidates() or [None])[0]
-        assert planner.plans(state) == reference_plans(state, ref)
-        assert best_after_whole_maps(state) == a.best
-        if state.solo:
-            tops = {state.discard[-1] if state.discard else "explore", SOLO_ACTIONS[n % len(SOLO_ACTIONS)]}
-            for top in sorted(tops):
-                assert planner.solo_step(state, top) == reference_solo_step(state, top, ref), top
+    top and for one other (each in turn) (``check_plans``; the routes test takes the other
+    positions, mostly)."""
+    walked((scenario, players, seed, every), "plans")
 
 
 @pytest.mark.parametrize(("level", "players", "seed"), [(1, 4, 1), (3, 4, 2), (4, 5, 2), (5, 4, 3)])
