@@ -126,7 +126,12 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     """``--dist loadgroup`` as xdist does it, with the units of ``_unit``."""
     if config.getvalue("dist") != "loadgroup":
         return None
-    from xdist.scheduler import LoadGroupScheduling
+    try:  # (a private method of xdist's: where a later xdist lacks it, its own scheduling)
+        from xdist.scheduler import LoadGroupScheduling
+    except ImportError:
+        return None
+    if not callable(getattr(LoadGroupScheduling, "_split_scope", None)):
+        return None
 
     class Scheduling(LoadGroupScheduling):
         def _split_scope(self, nodeid: str) -> str:
