@@ -10,7 +10,7 @@ import click
 import tabulate as tabulating
 from tabulate import tabulate
 
-from arbiter.cli.common import SETUP_ERRORS, explain, fail, interrupted, usage
+from arbiter.cli.common import SETUP_ERRORS, explain, fail, interrupted, setup_usage, usage
 from arbiter.cli.types import BotKindType, GameType, SeedType, VariantType, check_variant
 from arbiter.engine import registry
 from arbiter.engine.bench import BenchResult, peak_memory_mib
@@ -82,7 +82,7 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
     try:
         setups = _setups(rules, names, bool(variants), players, level)
     except SETUP_ERRORS as exc:
-        usage(explain(exc))
+        setup_usage(exc)
     try:
         with click.progressbar(length=len(setups) * count * repeats, label="playing", file=sys.stderr,
                                show_eta=True) if progress else _Nothing() as bar:

@@ -42,6 +42,12 @@ def explain(exc: ArbiterError) -> str:
     return f"{exc.message} (allowed: {', '.join(exc.allowed)})"
 
 
+def setup_usage(exc: ArbiterError) -> NoReturn:
+    """A game that cannot be set up as asked: a usage error, naming the option the value came
+    from when the game says (``SetupError.option``: ``Invalid value for --players: ...``)."""
+    usage(explain(exc), getattr(exc, "option", None))
+
+
 def fail(message: str) -> NoReturn:
     """An error of the run (exit status 1)."""
     raise click.ClickException(message)

@@ -9,7 +9,7 @@ from typing import IO, Any
 
 import click
 
-from arbiter.cli.common import EXIT_REFUSED, EXIT_UNFINISHED, SETUP_ERRORS, explain, fail, finite, interrupted, usage
+from arbiter.cli.common import EXIT_REFUSED, EXIT_UNFINISHED, SETUP_ERRORS, explain, fail, finite, interrupted, setup_usage, usage
 from arbiter.cli.types import (
     BotKindType, BotSpecType, GameType, MovesFile, SeatType, SeedType, VariantType, check_kind, check_seat, check_variant,
     stdin_bytes,
@@ -183,7 +183,7 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
             try:
                 chosen, options = rules.choose_setup(variant, players, deck_file, level)
             except SETUP_ERRORS as exc:
-                usage(explain(exc))
+                setup_usage(exc)
             session = Session(rules, chosen, seed=seed, options=options)
         perspective = check_seat(session.seats, as_seat, "--as") if as_seat else HOST
         json_mode = bool(recorded.get("json", False)) if json_mode is None else json_mode

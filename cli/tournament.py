@@ -13,7 +13,7 @@ from typing import Any
 import click
 from click.shell_completion import CompletionItem
 
-from arbiter.cli.common import explain, fail, finite, interrupted, usage
+from arbiter.cli.common import explain, fail, finite, interrupted, setup_usage, usage
 from arbiter.cli.entry import output_gone, reader_gone
 from arbiter.cli.types import BotKindType, GameType, SeedType, VariantType, check_variant
 from arbiter.engine import registry
@@ -198,7 +198,7 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
                                        reuse=bool(o["reuse"]), max_moves=o["max_moves"] or 20_000, sprt=sprt,
                                        cwd=os.getcwd())
             except ArbiterError as exc:
-                usage(explain(exc))
+                setup_usage(exc)
             t = Tournament({"format": FORMAT, **config})
             path = folder_for(game, o["out"])
             pool = _pool(t, path, o)  # first: a pool that cannot start (Ray) leaves no folder behind

@@ -93,6 +93,10 @@ class SetupError(ArbiterError, ValueError):
 
     kind = "setup"
 
+    def __init__(self, message: str, allowed: tuple[str, ...] | list[str] = (), option: str | None = None) -> None:
+        super().__init__(message, allowed)
+        self.option = option  # the command-line option the value came from ("--players"), if one did
+
 
 class ScenarioError(ArbiterError):
     """Scenario data is broken: names the file, the path inside it and what is wrong."""

@@ -23,7 +23,7 @@ from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
 
-from tests.helpers import precondition, responses, run, run_referee, unwrap, write
+from tests.helpers import REPO, precondition, responses, run, run_referee, unwrap, write
 from tests.mafia_cli_staging import (
     ALL_MODES,
     COUNTS,
@@ -90,11 +90,27 @@ def test_mode_is_the_same_as_players() -> None:
 
 @pytest.mark.parametrize("players", [5, 13, 1, 40])
 def test_player_count_without_a_deck_is_a_clear_error(players: int) -> None:
-    """Said in players, not in modes (it once answered "mafia has no mode '3-players'")."""
-    r = run("play", "mafia", "--players", players, "--bots", "random")
+    """Said in players, not in modes (it once answered "mafia has no mode '3-players'"), as a
+    usage error of ``--players`` (the option named, as Click names one), in play and bench."""
+    for command in (("play", "mafia", "--players", players, "--bots", "random"),
+                    ("bench", "mafia", "--players", players)):
+        r = run(*command)
+        assert r.exit_code == 2, r.output
+        assert ("Error: Invalid value for --players: Classic Mafia's default decks are for 6 to 12 players, not "
+                f"{players} (allowed: 6, 7, 8, 9, 10, 11, 12)") in r.output
+
+
+@pytest.mark.parametrize(("args", "option"), [
+    (("magic-maze", "--players", "9"), "--players"),
+    (("magic-maze", "--players", "2", "--roles", "2"), "--players"),
+    (("mafia", "--roles", "2"), "--roles"),
+    (("mafia", "--deck", "scenarios/magic_maze/roles.yaml"), "--deck"),  # another game's file
+])
+def test_a_setup_that_does_not_fit_names_the_option_it_came_from(args: tuple[str, ...], option: str) -> None:
+    """The game's refusal of a setup names the option (``SetupError.option``), as Click's own do."""
+    r = run("play", *(str(REPO / a) if a.endswith(".yaml") else a for a in args))
     assert r.exit_code == 2, r.output
-    assert ("Error: Classic Mafia's default decks are for 6 to 12 players, not "
-            f"{players} (allowed: 6, 7, 8, 9, 10, 11, 12)") in r.output
+    assert f"Error: Invalid value for {option}: " in r.output
 
 
 def test_player_count_zero_is_a_usage_error() -> None:

@@ -58,13 +58,13 @@ class MafiaRules(Rules):
         size is the player count); ``--mode N-players`` is the same as ``--players N``."""
         options: dict[str, Any] = {}
         if level is not None:
-            raise SetupError("Classic Mafia has no levels (--roles is for Magic Maze: Hidden Roles)")
+            raise SetupError("Classic Mafia has no levels (--roles is for Magic Maze: Hidden Roles)", option="--roles")
         if deck_file is not None:
             doc = load_file(deck_file)
             found = doc.value if isinstance(doc.value, dict) else {}
             if (found.get("game"), found.get("kind")) != ("mafia", "deck"):  # another game's file: a usage error
                 raise SetupError(f"--deck {deck_file}: Classic Mafia takes a deck (game: mafia, kind: deck); "
-                                 f"this file is game: {found.get('game')}, kind: {found.get('kind')}")
+                                 f"this file is game: {found.get('game')}, kind: {found.get('kind')}", option="--deck")
             title, deck = md.parse_deck_document(doc, md.load())
             size = sum(deck.values())
             if players is not None and players != size:
@@ -76,7 +76,7 @@ class MafiaRules(Rules):
             counts = sorted(md.load().setups)
             if deck_file is None and players not in counts:  # (said in players, not in modes)
                 raise SetupError(f"Classic Mafia's default decks are for {counts[0]} to {counts[-1]} players, "
-                                 f"not {players}", [str(n) for n in counts])
+                                 f"not {players}", [str(n) for n in counts], "--players")
             if variant is not None and variant != name:
                 raise SetupError(f"--mode {variant} does not fit {players} players")
             variant = name

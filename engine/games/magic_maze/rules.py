@@ -62,7 +62,7 @@ class MagicMazeRules(Rules):
             return chosen, options_for(d.scenarios[chosen], d, players, level, deck_file)
         if players is not None and not 1 <= players <= MAX_PLAYERS:
             raise SetupError(f"Magic Maze is played by 1 to {MAX_PLAYERS} players, not {players}",
-                             [f"--players {n}" for n in range(1, MAX_PLAYERS + 1)])
+                             [f"--players {n}" for n in range(1, MAX_PLAYERS + 1)], "--players")
         return chosen, {"players": players if players is not None else 1}
 
     def new_state(self, variant: Variant, chance: Chance, events: EventLog, options: dict[str, Any]) -> GameState:

@@ -100,16 +100,16 @@ def options_for(scenario: Scenario, maze: MazeData, players: int | None, level: 
     """The options of a Hidden Roles game (``--roles LEVEL`` or ``--deck FILE``, and
     ``--players``); refuses what cannot be dealt, naming what can."""
     if level is not None and deck_file is not None:
-        raise SetupError("--deck FILE brings its own level (its 'level:' key); leave out --roles")
+        raise SetupError("--deck FILE brings its own level (its 'level:' key); leave out --roles", option="--roles")
     players = DEFAULT_PLAYERS if players is None else players
     if not rd.MIN_PLAYERS <= players <= rd.MAX_PLAYERS:
         raise SetupError(f"Magic Maze: Hidden Roles is played by {rd.MIN_PLAYERS} to {rd.MAX_PLAYERS} "
-                         f"players, not {players}", ALLOWED_PLAYERS)
+                         f"players, not {players}", ALLOWED_PLAYERS, "--players")
     if level is not None:
         try:  # (the level checked now, in the words the check of the options gives when the game is made)
             Node({"roles": level}, "options").key("roles").integer(1, len(rd.LEVELS))
         except ScenarioError as exc:
-            raise SetupError(exc.message) from None
+            raise SetupError(exc.message, option="--roles") from None
         return {"players": players, "roles": level}
     assert deck_file is not None
     deck = rd.load()
@@ -117,13 +117,14 @@ def options_for(scenario: Scenario, maze: MazeData, players: int | None, level: 
     value = doc.value if isinstance(doc.value, dict) else {}
     if (value.get("game"), value.get("kind")) != (rd.GAME, "roles"):
         raise SetupError(f"--deck {deck_file}: Magic Maze takes a Hidden Roles deck (game: {rd.GAME}, kind: "
-                         f"roles, with a level); this file is game: {value.get('game')}, kind: {value.get('kind')}")
+                         f"roles, with a level); this file is game: {value.get('game')}, kind: {value.get('kind')}",
+                         option="--deck")
     custom = rd.parse_custom_deck(doc, deck)
     feats = rd.features(maze, scenario)
     usable = sum(n for name, n in custom.counts.items() if deck.cards[name].condition.met(players, feats))
     if usable < players:
         raise SetupError(f"the deck of {deck_file} has {usable} card(s) that scenario {scenario.name} with "
-                         f"{players} players can use (conditions met), too few for {players} players")
+                         f"{players} players can use (conditions met), too few for {players} players", option="--deck")
     return {"players": players, "deck": {"title": custom.title, "level": custom.level, "cards": dict(custom.counts)}}
 
 
