@@ -19,6 +19,7 @@ from arbiter.engine import transcript as tr
 from arbiter.engine.bots import Bot, make_bot
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.events import HOST
+from arbiter.engine.files import not_regular
 from arbiter.engine.lines import LineReader
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
@@ -195,6 +196,10 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
             usage(f"{person} is played by a bot (--bot {person}={wanted[person]}); a seat is a person's or a bot's",
                   "--as")
         settings = {"as": person, "bots": wanted, "json": json_mode, "realtime": realtime, "bot_timeout": bot_timeout}
+        kind = not_regular(transcript_path) if transcript_path and not resume else None
+        if kind:
+            usage(f"{transcript_path}: not a regular file ({kind}); a transcript needs a file of its own",
+                  "--transcript")
         if transcript_path and not resume and os.path.lexists(transcript_path) and not force:
             usage(f"{transcript_path}: the file exists; to go on with its game use "
                   f"`arbiter play --resume {transcript_path}`, to replace it add --force", "--transcript")

@@ -151,6 +151,16 @@ def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a file of a known kind")
 
 
+def not_regular(path: str | Path) -> str | None:
+    """What ``path`` (links followed) is, in words, when it is there but not a regular file
+    (``"a character device"`` for ``/dev/null``); None for a regular file or nothing there."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else _kind(mode)
+
+
 def not_utf8(exc: UnicodeDecodeError) -> str:
     """Where the bytes a ``UnicodeDecodeError`` was raised for stop being UTF-8, in words
     (line and column counted in bytes from 1), for a reader's refusal of a whole file.

@@ -187,3 +187,17 @@ def test_a_dangling_link_as_the_transcript_is_refused_as_an_existing_file(tmp_pa
     r = run("play", "mafia", "--players", "6", "--seed", "1", "--bots", "random", "--transcript", link)
     assert r.exit_code == 2 and "the file exists" in r.output
     assert link.is_symlink() and not link.exists()
+
+
+@pytest.mark.parametrize("force", [(), ("--force",)])
+def test_a_transcript_that_is_not_a_regular_file_is_a_usage_error_without_false_advice(tmp_path, force):
+    """``--transcript /dev/null`` was told "the file exists; use --resume /dev/null or add
+    --force", two ways that both fail (``--force`` then stopped with status 1 after the bots had
+    started). A device or a pipe is a usage error of ``--transcript`` (status 2) saying what it is."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for target, kind in (("/dev/null", "a character device"), (pipe, "a FIFO")):
+        r = run("play", "mafia", "--players", "6", "--seed", "1", "--bots", "random", "--transcript", target, *force)
+        assert r.exit_code == 2, r.output
+        assert f"not a regular file ({kind})" in r.output and "--resume" not in r.output
+    assert pipe.is_fifo()
