@@ -47,7 +47,7 @@ def timed(game: str, entrants: list[Entrant], games: int, pool: str, workers: in
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games per built-in tournament (default 200)")
     ap.add_argument("--exec-games", type=int, default=40, help="games per exec/py measurement (default 40)")
     ap.add_argument("--no-ray", action="store_true", help="leave Ray out")

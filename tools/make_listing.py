@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write ``cli/listing.py``: the rows of ``arbiter games`` (``cli.data.listing_rows``), kept as
 data so listing the games loads no game. Run it after a change to a game's modes, scenarios or
-descriptions (the test suite and ``--check`` say when it is due):
+descriptions (the test suite and ``--check`` say when it is due).
 
     python tools/make_listing.py            # write
     python tools/make_listing.py --check    # compare with the file; exit status 1 if it differs
@@ -35,7 +35,7 @@ def text() -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="compare, do not write")
     args = parser.parse_args()
     if args.check:
