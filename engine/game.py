@@ -58,16 +58,21 @@ class Result:
         }
 
 
+_ATOMS = frozenset((str, int, float, bool, type(None)))
+"""The kinds of value ``_copied`` keeps as they are (nothing in them can be changed)."""
+
+
 def _copied(value: Any) -> Any:
     """A copy of ``value``'s containers (dicts, lists, tuples), all the way down; anything else
     is kept (scores hold strings and numbers). ``copy.deepcopy`` does the same for such data at
-    several times the cost, which a bench game paid at its end (2% of a Classic Mafia game)."""
+    several times the cost, which a bench game paid at its end (2% of a Classic Mafia game);
+    a value that is no container is kept without a call (most scores are flat)."""
     if isinstance(value, dict):
-        return {k: _copied(v) for k, v in value.items()}
+        return {k: v if type(v) in _ATOMS else _copied(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_copied(v) for v in value]
+        return [v if type(v) in _ATOMS else _copied(v) for v in value]
     if isinstance(value, tuple):
-        return tuple([_copied(v) for v in value])
+        return tuple([v if type(v) in _ATOMS else _copied(v) for v in value])
     return value
 
 
