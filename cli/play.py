@@ -9,7 +9,9 @@ from typing import IO, Any
 
 import click
 
-from arbiter.cli.common import EXIT_REFUSED, EXIT_UNFINISHED, SETUP_ERRORS, explain, fail, finite, interrupted, setup_usage, usage
+from arbiter.cli.common import (
+    EXIT_REFUSED, EXIT_UNFINISHED, SETUP_ERRORS, explain, fail, finite, interrupted, setup_usage, usage,
+)
 from arbiter.cli.types import (
     BotKindType, BotSpecType, GameType, MovesFile, SeatType, SeedType, VariantType, check_kind, check_seat, check_variant,
     stdin_bytes,

@@ -243,7 +243,8 @@ class ProcessBot:
                     with contextlib.suppress(OSError):
                         os.unlink(log)  # type: ignore[arg-type]
             machine = isinstance(exc, OSError) and exc.errno in MACHINE_ERRNOS
-            raise (MachineError if machine else ArbiterError)(f"cannot start bot for {seat}: {command!r}: {exc}") from None
+            error = MachineError if machine else ArbiterError
+            raise error(f"cannot start bot for {seat}: {command!r}: {exc}") from None
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._fd = {"in": self.proc.stdin.fileno(), "out": self.proc.stdout.fileno(),
                     "err": self.proc.stderr.fileno()}
