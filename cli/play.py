@@ -254,8 +254,10 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
     if refused:
         sys.exit(EXIT_REFUSED)
     if unfinished:
-        if hasattr(lines, "restore"):  # a person at a terminal ended the input (Ctrl-D): say what it left
-            click.echo("\nthe input ended before the game did; " + (
-                f"resume it with: arbiter play --resume {writer.path}" if writer is not None else
-                "no transcript was kept to resume it from (--transcript FILE keeps one)"), err=True)
+        # the input ended (Ctrl-D at a terminal, the end of a pipe or of --moves FILE): say on
+        # stderr what it left, so that a script sees why the status is 4 and stdout stays the game's
+        at_terminal = hasattr(lines, "restore")
+        click.echo(("\n" if at_terminal else "") + "the input ended before the game did; " + (
+            f"resume it with: arbiter play --resume {writer.path}" if writer is not None else
+            "no transcript was kept to resume it from (--transcript FILE keeps one)"), err=True)
         sys.exit(EXIT_UNFINISHED)

@@ -97,7 +97,7 @@ def test_play_exit_statuses(tmp_path: Path, lines: str, status: int) -> None:
 def test_a_seats_session_may_leave_its_name_out() -> None:
     r = run("play", "fbi-mafia", "--mode", "duel-3v3", "--seed", 1, "--as", "mafia", "--bot", "fbi=random",
             "--moves", "-", input="shift row 1 left\nlegal\n")
-    heads = [x[0] for x in responses(r.output)]
+    heads = [x[0] for x in responses(r.stdout)]
     assert heads[0] == "= mafia shift row 1 left"
     assert heads[-1] == "= legal mafia"  # a look defaults to the session's own seat too
     host = run("play", "fbi-mafia", "--mode", "duel-3v3", "--seed", 1, "--moves", "-", input="shift row 1 left\n")
@@ -114,7 +114,7 @@ def test_as_with_bots_fills_every_other_seat_and_bot_overrides_one(tmp_path: Pat
     bots = yaml.safe_load(record.read_text(encoding="utf-8"))["session"]["bots"]
     assert bots == {"bandit": "random", "undercover": "random", "maniac": "random",
                     "bomber": "exec:python3 docs/examples/random_bot.py", "operative": "random"}
-    assert responses(r.output)[0][0].startswith("= bandit "), "the bots played up to the detective's turn"
+    assert responses(r.stdout)[0][0].startswith("= bandit "), "the bots played up to the detective's turn"
 
 
 def test_bench_json_has_every_figure() -> None:

@@ -133,7 +133,7 @@ def test_play_move_headline_in_canonical_words(tmp_path: Path) -> None:
     t = tmp_path / "t.yaml"
     r = run("play", "fbi-mafia", "--seed", 1, "--transcript", t, "--moves", "-",
             input="BANDIT   Shift Row 1 LEFT\nundercover MASQUERADE\n")
-    heads = [x[0] for x in responses(r.output)]
+    heads = [x[0] for x in responses(r.stdout)]
     precondition(r.exit_code == 4 and len(heads) == 2 and all(h.startswith("= ") for h in heads), r.output)
     assert heads == ["= bandit shift row 1 left", "= undercover masquerade"]
     assert "text: shift row 1 left," in t.read_text(encoding="utf-8")
@@ -159,7 +159,7 @@ def test_play_as_seat_shows_only_its_identity(tmp_path: Path) -> None:
         bandit shift row 1 left
     """)
     host = run("play", "fbi-mafia", "--seed", 1, "--moves", write(tmp_path / "b.txt", "board\n"))
-    host_board = responses(host.output)[0]
+    host_board = responses(host.stdout)[0]
     assert len(grid_marks(host_board)) == 6
     everyone = identities(host_board)
 
@@ -247,7 +247,7 @@ def test_play_bots_on_some_seats_moves_from_file_for_the_others(tmp_path: Path) 
     """)
     r = run("play", "fbi-mafia", "--seed", 1, *bots, "--moves", moves)
     assert r.exit_code == 4, r.output  # the input ended before the game did
-    heads = [x[0] for x in responses(r.output)]
+    heads = [x[0] for x in responses(r.stdout)]
     assert heads[0] == "= bandit shift row 1 left"
     assert "= bandit masquerade" in heads
     between = heads[1:heads.index("= bandit masquerade")]
@@ -286,3 +286,20 @@ def test_bench_prints_rates_and_memory() -> None:
     assert lines[3].startswith("winners of standard-3v3: ")
     assert lines[4] == "random bots on every seat; median of 2 rounds of the same games"
     assert re.fullmatch(r"peak memory: \d+(\.\d+)? MiB", lines[-1])
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_piped_input_that_ends_early_says_so_on_stderr(tmp_path: Path, kept: bool) -> None:
+    """Input from a pipe or --moves FILE that ran out before the game ended once exited 4 with
+    not a word (only a terminal was told): a script is told too, on stderr, with the command to
+    resume, and stdout stays the game's responses alone."""
+    record = ["--transcript", str(tmp_path / "t.yaml")] if kept else []
+    r = run("play", "fbi-mafia", "--seed", 1, *record, input="bandit shift row 1 left\n")
+    assert r.exit_code == 4, r.output
+    assert [x[0] for x in responses(r.stdout)] == ["= bandit shift row 1 left"]
+    assert "the input ended" not in r.stdout
+    if kept:
+        assert r.stderr == f"the input ended before the game did; resume it with: arbiter play --resume {tmp_path / 't.yaml'}\n"
+    else:
+        assert r.stderr == ("the input ended before the game did; no transcript was kept to resume it from "
+                            "(--transcript FILE keeps one)\n")

@@ -132,7 +132,7 @@ def test_show_board_after_n_moves_as_a_seat(tmp_path: Path) -> None:
     moves = write(tmp_path / "m.txt", "\n".join(OPENING[:2]) + "\nboard\nboard bandit\n" + OPENING[2] + "\n")
     r = run("play", "fbi-mafia", "--seed", 1, "--moves", moves, "--transcript", t)
     assert r.exit_code == 4, r.output  # the input ended before the game did
-    played = [x for x in responses(r.output) if x[0] == "= board"]
+    played = [x for x in responses(r.stdout) if x[0] == "= board"]
     host_board, bandit_board = played[0][1:], played[1][1:]
 
     s = run("show", t, "--at", 2)

@@ -131,7 +131,7 @@ def test_a_stray_carriage_return_does_not_split_a_line_under_moves(tmp_path) -> 
     moves.write_bytes(b"p1 say a\rp2 say b\n")
     r = run("play", "mafia", "--players", 8, "--seed", 3, "--moves", moves)
     assert r.exit_code == 4, r.output  # the input ended before the game did
-    assert len(responses(r.output)) == 1  # one line, one answer (said by p1: "a p2 say b")
+    assert len(responses(r.stdout)) == 1  # one line, one answer (said by p1: "a p2 say b")
 
 
 def test_stdin_and_moves_read_alike(tmp_path) -> None:
@@ -141,7 +141,7 @@ def test_stdin_and_moves_read_alike(tmp_path) -> None:
     by_file = run("play", "mafia", "--players", 8, "--seed", 3, "--moves", moves)
     by_stdin = run("play", "mafia", "--players", 8, "--seed", 3, input=data)
     by_dash = run("play", "mafia", "--players", 8, "--seed", 3, "--moves", "-", input=data)
-    assert responses(by_file.output) == responses(by_stdin.output) == responses(by_dash.output)
+    assert responses(by_file.stdout) == responses(by_stdin.stdout) == responses(by_dash.stdout)
     assert len(responses(by_file.output)) == 5
 
 

@@ -45,7 +45,7 @@ def test_realtime_stamps_every_line_with_the_wall_clock_and_replays(tmp_path: Pa
     r = run("play", "magic-maze", "--scenario", 1, "--seed", 1, "--realtime", "--moves", moves,
             "--transcript", live)
     assert r.exit_code == 4, r.output  # the input ended before the game did
-    assert all(x[0].startswith("= ") for x in responses(r.output))
+    assert all(x[0].startswith("= ") for x in responses(r.stdout))
     # without --realtime each line takes the scenario's step; with it, the time since the start
     assert [m["time"] for m in moves_of(plain)] == [1, 2, 3, 5, 6]
     times = [m["time"] for m in moves_of(live)]

@@ -173,7 +173,7 @@ def test_with_realtime_bots_act_as_the_wall_clock_runs() -> None:
 def test_a_json_session_opens_with_what_the_header_shows(tmp_path: Path) -> None:
     r = run("play", "mafia", "--players", 8, "--seed", 3, "--as", "p3", "--json", "--moves", "-", input="time\n")
     assert r.exit_code == 4, r.output  # the input ended before the game did
-    opening, answer = [json.loads(line) for line in r.output.splitlines()]
+    opening, answer = [json.loads(line) for line in r.stdout.splitlines()]
     assert opening["command"] == "open" and opening["ok"] is True
     assert opening["seat"] == "p3" and opening["seats"] == [f"p{i}" for i in range(1, 9)]
     assert opening["game"] == "mafia" and opening["variant"] == "8-players"
@@ -200,7 +200,7 @@ def test_resume_plays_on_as_the_game_was_played(tmp_path: Path) -> None:
     assert sorted(session["bots"]) == [f"p{i}" for i in range(1, 9) if i != 3]
     r = run("play", "--resume", t, "--moves", "-", input="board\n")
     assert r.exit_code == 4, r.output  # the input ended before the game did
-    objects = [json.loads(line) for line in r.output.splitlines()]
+    objects = [json.loads(line) for line in r.stdout.splitlines()]
     assert objects[0]["command"] == "open" and objects[0]["seat"] == "p3"
     board = next(o for o in objects if o.get("command") == "board")
     assert board["seat"] == "p3"  # the seat's board, not the host's
