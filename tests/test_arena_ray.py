@@ -7,8 +7,8 @@ once (its workers would each start their own).
 
 And, with no Ray started: the files a worker returns are written byte for byte; ``--ray`` takes
 only the addresses Ray connects to (an empty one is no longer a silent local run), an address
-where nothing answers is refused at once (Ray itself waited minutes), and a Ray pool that cannot
-start leaves no folder behind."""
+where nothing answers, or another program does, is refused at once (Ray itself waited minutes,
+or for ever), and a Ray pool that cannot start leaves no folder behind."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import os
 import socket
 import sys
 import tempfile
+import threading
 import types
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from arbiter.engine.arena.pool import RayPool, connect_ray, ray_endpoint, source
 from arbiter.engine.arena.results import Folder
 from arbiter.engine.arena.scratch import LOCK, PREFIX, sweep
 from arbiter.engine.arena.tournament import Tournament, configuration
+from arbiter.engine.errors import ArbiterError
 
 from tests.helpers import run
 from tests.hostile import kill_group, pid_named_in, within
@@ -179,6 +181,67 @@ def test_an_address_where_nothing_answers_is_refused_at_once_and_nothing_is_made
     assert not (tmp_path / "t").exists()
 
 
+@pytest.fixture
+def server():
+    """A listening port of this machine whose connections get ``answer`` once their first bytes
+    come (``b""``: the connection closed; None: nothing at all): its port, for each answer asked."""
+    listeners: list[socket.socket] = []
+
+    def serve(answer: bytes | None) -> int:
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listeners.append(listener)
+
+        def loop() -> None:
+            while True:
+                try:
+                    conn, _ = listener.accept()
+                except OSError:  # closed at the test's end
+                    return
+                listeners.append(conn)
+                conn.recv(64)
+                if answer == b"":
+                    conn.close()
+                elif answer is not None:
+                    conn.sendall(answer)
+
+        threading.Thread(target=loop, daemon=True).start()
+        return listener.getsockname()[1]
+
+    yield serve
+    for s in listeners:
+        s.close()
+
+
+SETTINGS = bytes([0, 0, 6, 4, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 100])
+"""A gRPC server's first frame: SETTINGS (type 4) on stream 0, here with one setting."""
+
+
+def test_an_address_where_another_program_answers_is_refused_at_once_and_nothing_is_made(
+        tmp_path, server, ray_never_asked, monkeypatch):
+    """Ray waited for ever (retrying, printing warnings) at a port where another program listens:
+    a web server, the dashboard's port. The address must answer as a gRPC server does (Ray's
+    head and Ray Client are), to HTTP/2's preface with a SETTINGS frame, or it is refused; one
+    that answers nothing is refused when ``RAY_REACH_S`` has passed."""
+    monkeypatch.setattr(pool_module, "RAY_REACH_S", 0.3)
+    for answer in (b"HTTP/1.0 400 Bad request\r\n\r\n", b"", None, SETTINGS[:3] + b"\x01" + SETTINGS[4:]):
+        address = f"127.0.0.1:{server(answer)}"
+        r = run(*MATCH, "--out", tmp_path / "t", "--ray", address)
+        assert r.exit_code == 1, (answer, r.output)
+        assert f"Error: {address} answers, but not as Ray does (no gRPC server there" in r.output, r.output
+        assert "check that the cluster's head is running there" in r.output
+        assert not (tmp_path / "t").exists()
+    grpc = f"127.0.0.1:{server(SETTINGS)}"
+    with pytest.raises(ArbiterError, match="AssertionError: Ray was asked to connect"):  # the check let it through
+        connect_ray(grpc)
+    with pytest.raises(ArbiterError, match="AssertionError: Ray was asked to connect"):  # the client's preface, at once
+        connect_ray(f"ray://{grpc}")
+    monkeypatch.setenv("RAY_USE_TLS", "1")  # a TLS server answers no plain preface: only the connection counts
+    with pytest.raises(ArbiterError, match="AssertionError: Ray was asked to connect"):
+        connect_ray(f"127.0.0.1:{server(None)}")
+
+
 def test_ray_local_starts_a_new_instance_whatever_ray_address_says(monkeypatch):
     """``--ray local`` called ``ray.init`` without an address, which Ray then takes from
     RAY_ADDRESS: with one set, the run went to that cluster (and Ray refused the CPU count it
@@ -196,8 +259,6 @@ def test_a_ray_pool_that_cannot_start_leaves_no_folder_behind(tmp_path, monkeypa
     """The tournament's folder and its tournament.json were made before Ray was asked, so a run
     refused by Ray left a folder holding a tournament that never started (the same command
     then refused as "already holds a tournament")."""
-    from arbiter.engine.errors import ArbiterError
-
     def no_ray(*args):
         raise ArbiterError("no Ray here")
 

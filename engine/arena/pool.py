@@ -14,11 +14,12 @@ so a bot process never serves two games at once, and keeps its idle bots between
   exit raised inside Python's fork hooks is printed as "Exception ignored" and lost).
 - ``RayPool``: ``W`` Ray actors (one CPU each) on an existing cluster (``address``: an address
   or ``auto``) or on a local instance started for the run (``local``). An address is checked
-  before Ray is asked (``ray_endpoint``: its form; then that something answers there within
-  ``RAY_REACH_S``): Ray itself waits many minutes for an address where nothing answers. Workers
-  write each game's files to a temporary folder and return them, and the main process writes
-  them, so the tournament's folder need not be shared with the cluster and the files are the
-  same as local workers'. ``ray`` is imported here only, when a Ray pool is made.
+  before Ray is asked (``ray_endpoint``: its form; then that a gRPC server answers there within
+  ``RAY_REACH_S``): Ray itself waits many minutes for an address where nothing answers, and for
+  ever on another program's port. Workers write each game's files to a temporary folder and
+  return them, and the main process writes them, so the tournament's folder need not be shared
+  with the cluster and the files are the same as local workers'. ``ray`` is imported here only,
+  when a Ray pool is made.
 """
 
 from __future__ import annotations
@@ -196,7 +197,8 @@ def source_root() -> str:
 
 
 RAY_REACH_S = 3.0
-"""Seconds a Ray cluster's address has to answer (a TCP connection) before it is refused."""
+"""Seconds a Ray cluster's address has to connect, and then to answer as a gRPC server does,
+before it is refused."""
 
 RAY_ADDRESSES = ("HOST:PORT (the cluster's head, port 6379 unless it was started with another), "
                  "ray://HOST:PORT (Ray Client, port 10001 by default), auto (the cluster this machine "
@@ -223,17 +225,46 @@ def ray_endpoint(address: str) -> tuple[str, int] | None:
     return host, int(port)
 
 
-def check_reachable(address: str, endpoint: tuple[str, int]) -> None:
-    """Refuse (``ArbiterError``) a Ray address where nothing answers within ``RAY_REACH_S``."""
-    host, port = endpoint
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes(3) + b"\x04" + bytes(5)
+"""What a gRPC client sends first: HTTP/2's connection preface, then an empty SETTINGS frame.
+Ray's head and its Ray Client server are gRPC servers, which answer with a SETTINGS frame of
+their own; a web server, the dashboard or a database on the port does not."""
+
+
+def _speaks_grpc(conn: socket.socket) -> bool:
+    """Whether the server on ``conn`` answers HTTP/2's preface as a gRPC server does, within
+    ``RAY_REACH_S``: with the header (9 bytes) of a SETTINGS frame (type 4) on stream 0."""
+    head = b""
     try:
-        with socket.create_connection((host, port), timeout=RAY_REACH_S):
-            pass
+        conn.sendall(HTTP2_PREFACE)
+        while len(head) < 9:
+            chunk = conn.recv(9 - len(head))
+            if not chunk:
+                return False
+            head += chunk
+    except OSError:  # (no answer in time, or the connection reset)
+        return False
+    return head[3] == 4 and int.from_bytes(head[5:9], "big") & 0x7FFFFFFF == 0
+
+
+def check_reachable(address: str, endpoint: tuple[str, int]) -> None:
+    """Refuse (``ArbiterError``) a Ray address where nothing answers within ``RAY_REACH_S``, or
+    where what answers is no gRPC server (another program's port, on which Ray would wait for
+    ever). With Ray's TLS on (``RAY_USE_TLS``) only the connection is checked."""
+    host, port = endpoint
+    advice = (f"check that the cluster's head is running there (`ray status` on it) and that {host}:{port} "
+              "is its address and port (6379 by default; ray://HOST:10001 for Ray Client), reachable from "
+              "this machine")
+    try:
+        conn = socket.create_connection((host, port), timeout=RAY_REACH_S)
     except OSError as exc:
         why = f"no answer within {RAY_REACH_S:g} s" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
-        raise ArbiterError(f"cannot reach Ray at {address}: {why}; check that the cluster's head is running "
-                           f"there (`ray status` on it) and that {host}:{port} is its address and port "
-                           "(6379 by default; ray://HOST:10001 for Ray Client), reachable from this machine") from None
+        raise ArbiterError(f"cannot reach Ray at {address}: {why}; {advice}") from None
+    with conn:
+        if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true") or _speaks_grpc(conn):
+            return
+    raise ArbiterError(f"{address} answers, but not as Ray does (no gRPC server there: another program's port, "
+                       f"the dashboard's 8265 say); {advice}")
 
 
 def connect_ray(address: str, cpus: int | None = None) -> Any:
