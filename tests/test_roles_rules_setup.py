@@ -109,6 +109,32 @@ def test_a_custom_deck_is_dealt_with_its_own_level(tmp_path: Path) -> None:
     replays(s)
 
 
+def test_a_custom_deck_may_start_with_the_start_tiles_hourglass_out_of_order(tmp_path: Path) -> None:
+    """The rulebook's tip for a harder game for the heroes (shorter games): an Out of Order
+    token on the start tile's sand timer space from the start. A custom deck says so with
+    ``out_of_order_start: true``: that hourglass is used from the first instant (a hero on it
+    flips nothing), the deck's title says so, and the transcript records it and replays."""
+    text = "game: magic-maze\nkind: roles\ntitle: Hard start\nlevel: 2\ncards: {traitor: 1, hero: 4}\n"
+    plain = MAZE.choose_setup("1", 4, str(write(tmp_path / "plain.yaml", text)), None)[1]
+    hard = MAZE.choose_setup("1", 4, str(write(tmp_path / "hard.yaml", text + "out_of_order_start: true\n")), None)[1]
+    assert "out_of_order_start" not in plain["deck"]  # a deck without it is recorded as it always was
+    assert hard["deck"] == {**plain["deck"], "out_of_order_start": True}
+    games = {name: Session(MAZE, "1", seed=3, options=options) for name, options in (("plain", plain), ("hard", hard))}
+    start_hourglass = games["plain"].state.square_name(games["plain"].state.mall.with_kind("hourglass")[0])
+    assert games["plain"].state.view(HOST)["used"] == []
+    assert games["hard"].state.view(HOST)["used"] == games["hard"].state.view("p2")["used"] == [start_hourglass]
+    assert games["hard"].state.setup.title == "Hard start (a custom deck, level 2; the start tile's hourglass out of order)"
+    for s in games.values():  # the yellow barbarian steps onto the start tile's hourglass
+        s.submit("p4", "move yellow north 1", 1000)
+        assert s.state.heroes["yellow"] == s.state.mall.with_kind("hourglass")[0]
+    assert (games["plain"].state.flips, games["hard"].state.flips) == (1, 0)
+    # (flipped at 1 s, the timer has left the 1 s of sand that had run; unflipped, its 180 s)
+    assert (games["plain"].state.deadline_ms, games["hard"].state.deadline_ms) == (2000, 180_000)
+    replays(games["hard"])
+    with pytest.raises(ScenarioError, match="true or false, not 'yes': whether the start tile's hourglass is out of order"):
+        MAZE.choose_setup("1", 4, str(write(tmp_path / "bad.yaml", text + "out_of_order_start: 'yes'\n")), None)
+
+
 def test_custom_decks_that_cannot_be_played_are_refused(tmp_path: Path) -> None:
     small = write(tmp_path / "small.yaml", """
         game: magic-maze

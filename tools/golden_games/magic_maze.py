@@ -6,7 +6,8 @@ run out), and solo play a win and a loss too. Hidden Roles' (``hidden-roles``): 
 scenario, players, a *plot* (``roles_plots.py``: the role-aware planner on every seat, and
 what a plot stages that the bots seldom do) and seed, and what the game must show
 (``shows``); a recipe with ``deck`` (card -> count) plays a custom role deck of its level, as
-``--deck FILE`` does. Every level needs two games, one game a custom deck, and between them they
+``--deck FILE`` does (with ``out_of_order_start: true``, the deck's harder start). Every level
+needs two games, one game a custom deck, one a custom deck's harder start, and between them they
 show ``ROLES_SHOWN``. A search (lowest seed first) replaces a recipe that no longer gives what it
 was chosen for.
 """
@@ -87,7 +88,7 @@ def search_base(missing: list[tuple[str, int, str]]) -> list[dict[str, Any]]:
 def roles_file_name(recipe: dict[str, Any], session: Session) -> str:
     result = session.state.result
     end = "unfinished" if result is None else result.winner
-    custom = "-custom" if "deck" in recipe else ""
+    custom = ("-custom" if "deck" in recipe else "") + ("-out-of-order" if recipe.get("out_of_order_start") else "")
     return (f"roles-level{recipe['level']}{custom}-scenario{recipe['scenario']}-{recipe['players']}p-{recipe['plot']}-"
             f"{end}-seed{recipe['seed']}.yaml")
 
@@ -111,11 +112,12 @@ def generate_roles(recipes: list[dict[str, Any]]) -> tuple[dict[str, str], list[
 
 def roles_missing(recipes: list[dict[str, Any]]) -> list[str]:
     """What the Hidden Roles recipes lack: two games per level, a game of a custom role deck
-    (``--deck FILE``), and ``ROLES_SHOWN``."""
+    (``--deck FILE``), one of a deck's harder start (``out_of_order_start``), and ``ROLES_SHOWN``."""
     levels = [r["level"] for r in recipes]
     shown = {item for r in recipes for item in r["shows"]}
     return ([f"level {n}" for n in ROLES_LEVELS if levels.count(n) < 2]
             + ([] if any("deck" in r for r in recipes) else ["a custom role deck"])
+            + ([] if any(r.get("out_of_order_start") for r in recipes) else ["a custom deck's harder start"])
             + [item for item in ROLES_SHOWN if item not in shown])
 
 

@@ -209,10 +209,13 @@ PLOTS: dict[str, Callable[[], Plot]] = {
 
 def options_of(recipe: dict[str, Any]) -> dict[str, Any]:
     """A recipe's game options: its level's deck, or with ``deck`` (card -> count) a custom
-    deck of that level, as ``--deck FILE`` sets one up."""
+    deck of that level, as ``--deck FILE`` sets one up (``out_of_order_start: true`` too, with
+    the recipe's)."""
     if "deck" in recipe:
-        return {"players": recipe["players"],
-                "deck": {"title": "golden custom deck", "level": recipe["level"], "cards": dict(recipe["deck"])}}
+        deck = {"title": "golden custom deck", "level": recipe["level"], "cards": dict(recipe["deck"])}
+        if recipe.get("out_of_order_start"):
+            deck["out_of_order_start"] = True
+        return {"players": recipe["players"], "deck": deck}
     return {"players": recipe["players"], "roles": recipe["level"]}
 
 
@@ -287,4 +290,6 @@ def shows(s: Session) -> set[str]:
             out.add("hero-accused")
     if st.phantoms:
         out.add("phantom")
+    if st.setup.out_of_order_start:
+        out.add("out-of-order-start")
     return out

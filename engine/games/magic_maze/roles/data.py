@@ -265,16 +265,19 @@ def deal_problem(cards: list[Card], level: int, maze: MazeData) -> str | None:
 
 @dataclass(frozen=True)
 class CustomDeck:
-    """A custom deck (``--deck FILE``, ``kind: roles`` with ``level`` and ``cards``)."""
+    """A custom deck (``--deck FILE``, ``kind: roles`` with ``level`` and ``cards``), and
+    whether the game starts with the start tile's hourglass out of order (the rulebook's tip
+    for a harder game for the heroes: ``out_of_order_start: true``)."""
 
     title: str
     level: int
     counts: dict[str, int]
+    out_of_order_start: bool = False
 
 
 def parse_custom_deck(doc: Node, deck: RoleDeck) -> CustomDeck:
     document(doc, GAME, "roles")
-    doc.only_keys("game", "kind", "title", "level", "cards")
+    doc.only_keys("game", "kind", "title", "level", "cards", "out_of_order_start")
     counts: dict[str, int] = {}
     for name, node in doc.key("cards").items():
         if name not in deck.cards:
@@ -283,7 +286,10 @@ def parse_custom_deck(doc: Node, deck: RoleDeck) -> CustomDeck:
     if not counts:
         raise doc.key("cards").fail("a deck needs cards")
     title = doc.optional("title", "custom role deck").text(max_len=TITLE_MAX_CHARS)
-    return CustomDeck(title, doc.key("level").integer(1, len(LEVELS)), counts)
+    start = doc.optional("out_of_order_start", False)
+    if type(start.value) is not bool:
+        raise start.fail(f"true or false, not {start.value!r}: whether the start tile's hourglass is out of order")
+    return CustomDeck(title, doc.key("level").integer(1, len(LEVELS)), counts, start.value)
 
 
 def is_custom(doc: Node) -> bool:

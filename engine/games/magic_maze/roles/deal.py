@@ -36,13 +36,16 @@ ALLOWED_PLAYERS = [f"--players {n}" for n in range(rd.MIN_PLAYERS, rd.MAX_PLAYER
 @dataclass(frozen=True)
 class RoleSetup:
     """What a Hidden Roles game is dealt from: the level whose rules apply, the cards before
-    the shuffle (card names, a name once per copy, in the deck's order), and a title."""
+    the shuffle (card names, a name once per copy, in the deck's order), and a title; and
+    whether the start tile's hourglass is out of order from the start (a custom deck's
+    ``out_of_order_start``)."""
 
     level: int
     cards: tuple[str, ...]
     title: str
     custom: bool
     deck: rd.RoleDeck
+    out_of_order_start: bool = False
 
     @property
     def multi(self) -> bool:
@@ -78,10 +81,12 @@ class RoleSetup:
             return RoleSetup(level, level_cards(deck, level, players), f"level {level}, {LEVEL_TITLES[level]}",
                              False, deck)
         d = node.key("deck")
-        d.only_keys("title", "level", "cards")
+        d.only_keys("title", "level", "cards", "out_of_order_start")
         custom = rd.parse_custom_deck(Node({"game": rd.GAME, "kind": "roles", **d.mapping()}, "options", "deck"), deck)
         cards = tuple(name for name in deck.cards if name in custom.counts for _ in range(custom.counts[name]))
-        return RoleSetup(custom.level, cards, f"{custom.title} (a custom deck, level {custom.level})", True, deck)
+        start = "; the start tile's hourglass out of order" if custom.out_of_order_start else ""
+        return RoleSetup(custom.level, cards, f"{custom.title} (a custom deck, level {custom.level}{start})", True,
+                         deck, custom.out_of_order_start)
 
 
 def level_cards(deck: rd.RoleDeck, level: int, players: int) -> tuple[str, ...]:
@@ -125,7 +130,10 @@ def options_for(scenario: Scenario, maze: MazeData, players: int | None, level: 
     if usable < players:
         raise SetupError(f"the deck of {deck_file} has {usable} card(s) that scenario {scenario.name} with "
                          f"{players} players can use (conditions met), too few for {players} players", option="--deck")
-    return {"players": players, "deck": {"title": custom.title, "level": custom.level, "cards": dict(custom.counts)}}
+    recorded = {"title": custom.title, "level": custom.level, "cards": dict(custom.counts)}
+    if custom.out_of_order_start:  # (only when set: a deck without it is recorded as it always was)
+        recorded["out_of_order_start"] = True
+    return {"players": players, "deck": recorded}
 
 
 def deal(shuffled: list[str], players: int, scenario: Scenario, maze: MazeData,

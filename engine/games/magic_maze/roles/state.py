@@ -46,6 +46,8 @@ class HiddenRolesState(Accusations, Ending, MazeState):
                  setup: RoleSetup) -> None:
         super().__init__(data, scenario, players, chance, events)
         self.setup = setup
+        if setup.out_of_order_start:  # (the start tile has one hourglass: no flip there)
+            self.used.update(self.mall.with_kind("hourglass"))
         self.level = setup.level
         self.out: dict[str, str] = {}  # eliminated seats: "accused" or "failed"
         self.phantoms: list[str] = []
