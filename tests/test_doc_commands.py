@@ -54,3 +54,19 @@ def test_the_docs_play_commands_run_as_written(tmp_path, monkeypatch):
             words = [*words, "--seed", "1"]
         r = run(*words, input="")
         assert r.exit_code in (0, 4), f"{name}: arbiter {' '.join(words)}: status {r.exit_code}\n{r.output[-2000:]}"
+
+
+def test_the_magic_maze_rules_draw_the_board_they_name():
+    """docs/rules/magic-maze.md draws a board, its symbols explained beside it, and says whose
+    board it is: the start of scenario 1 with seed 2. It is that board as ``board`` draws it
+    (the drawing's first 13 columns), so the page cannot drift from the program."""
+    from arbiter.engine import registry
+    from arbiter.engine.events import HOST
+    from arbiter.engine.session import Session
+
+    section = (ROOT / "docs" / "rules" / "magic-maze.md").read_text(encoding="utf-8").split("## The board", 1)[1]
+    assert "`arbiter play magic-maze --scenario 1 --seed 2`" in section.split("```", 1)[0]
+    drawing = [line[:13].rstrip() for line in next(body for lang, body in _blocks(section) if lang == "").splitlines()]
+    board = Session(registry.get("magic-maze"), "1", seed=2).render(HOST).splitlines()
+    assert drawing == [line.rstrip() for line in board[:len(drawing)]]
+    assert board[len(drawing)].startswith("Magic Maze, scenario 1")  # the whole map: the status block follows
