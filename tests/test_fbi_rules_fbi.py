@@ -269,10 +269,13 @@ def test_inspect_must_be_finished_before_anything_else():
 @pytest.mark.parametrize("form", ["cell", "name", "NAME"])
 def test_the_inspected_card_is_kept_by_its_cell_or_by_its_name(form):
     """``keep CELL`` and ``keep NAME`` (in any case) keep the same card, recorded by its cell as
-    ``legal`` lists it (docs/rules/fbi-vs-mafia.md)."""
+    ``legal`` lists it (docs/rules/fbi-vs-mafia.md); the awaiting hint names both forms (it
+    said ``keep CELL`` only)."""
     s = game(detective="Vera", deck=["Pavel", "Quinn"])
     advance_to(s, "detective")
     do(s, "detective", "inspect")
+    [awaiting] = s.state.awaiting()
+    assert awaiting.hint == "detective: keep one of the 2 inspected cards (keep CELL | keep NAME)"
     quinn = cell_name(s.state.pos["Quinn"])
     assert f"keep {quinn}" in s.state.legal_inputs("detective")
     do(s, "detective", {"cell": f"keep {quinn}", "name": "keep Quinn", "NAME": "keep QUINN"}[form])

@@ -86,7 +86,7 @@ class FbiMafiaState(InputLayer):
             return (f"{actor}: place {self.limits.threats_min} to {self.limits.threats_max} threat "
                     "tokens (threat CELL [CELL [CELL]])")
         if kind == "keep":
-            return f"{actor}: keep one of the {len(self.inspecting)} inspected cards (keep CELL)"
+            return f"{actor}: keep one of the {len(self.inspecting)} inspected cards (keep CELL | keep NAME)"
         raise KeyError(kind)
 
     # ---------------------------------------------------------------------------- inputs
