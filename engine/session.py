@@ -29,6 +29,12 @@ class Choices:
     forms: list[str]
     resign: str | None
 
+    def __hash__(self) -> int:
+        """By value, as ``==`` compares (the fields are lists, which alone cannot be hashed): an
+        agent may key a cache on ``(observation, legal)``. Change no list of a ``Choices`` kept
+        in a set or as a key."""
+        return hash((tuple(self.legal), tuple(self.forms), self.resign))
+
     def lines(self) -> list[str]:
         """The ``legal:``, ``form:`` and ``resign:`` lines of the protocol."""
         return ([f"legal: {m}" for m in self.legal] + [f"form: {f}" for f in self.forms]

@@ -427,3 +427,15 @@ def test_a_game_that_cannot_be_set_up_is_a_setup_error_not_a_refused_move(game, 
     assert isinstance(exc, ValueError) and isinstance(exc, errors.ArbiterError)
     assert not isinstance(exc, (InputError, errors.ScenarioError, getattr(errors, kind)))
     assert arbiter.SetupError is errors.SetupError and "SetupError" in arbiter.__all__
+
+
+def test_choices_can_key_an_agents_cache() -> None:
+    """An agent that memoizes its answers by ``(observation, legal)`` met ``TypeError:
+    unhashable type: 'list'``: ``Choices`` hashes by value, as it compares."""
+    g = new_game("fbi-mafia", seed=1)
+    seat = g.awaiting()[0]
+    seen = g.observation(seat)
+    cache = {(seen, g.choices(seat)): "first"}
+    assert cache[(seen, g.choices(seat))] == "first"  # a fresh Choices, equal, finds it
+    g.play(seat, g.choices(seat).legal[0])
+    assert (seen, g.choices(seat)) not in cache  # other choices now: another key
