@@ -41,6 +41,8 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--mode", "--scenario", "modes", multiple=True, type=VariantType(),
                      help="A mode to play; repeat for several (deals take them in turn). Default: the game's default."),
         click.option("--players", type=click.IntRange(min=1), help="Players, for games set up by player count."),
+        click.option("--roles", type=click.IntRange(1, 5), metavar="LEVEL",
+                     help="Magic Maze: Hidden Roles at this level (1 to 5), see docs/rules/hidden-roles.md."),
         click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), help="Games to play, rounded up to "
                      f"whole blocks (one game per entrant for each deal), at most {MAX_GAMES}. "
                      "Default for match: 100."),
@@ -81,7 +83,7 @@ def _chance(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     return value
 
 
-_CONFIG_OPTIONS = ("modes", "players", "games", "seed", "bot_timeout", "reuse", "max_moves", "sprt", "alpha",
+_CONFIG_OPTIONS = ("modes", "players", "roles", "games", "seed", "bot_timeout", "reuse", "max_moves", "sprt", "alpha",
                    "beta", "out")
 
 
@@ -193,6 +195,7 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
                 usage("--alpha and --beta belong to --sprt")
             try:
                 config = configuration(game, entrants, games, modes=tuple(o["modes"]), players=o["players"],
+                                       roles=o["roles"],
                                        seed=1 if o["seed"] is None else o["seed"],
                                        bot_timeout=10.0 if o["bot_timeout"] is None else o["bot_timeout"],
                                        reuse=bool(o["reuse"]), max_moves=o["max_moves"] or 20_000, sprt=sprt,
@@ -235,7 +238,8 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
     requested = config["games"]
     note = "" if requested == len(t.games) else f" ({requested} asked, rounded up to whole blocks of {t.block})"
     if not o["json_mode"]:
-        _aside(f"# {t.rules.title}: {len(t.games)} games{note}; entrants "
+        level = config.get("roles")
+        _aside(f"# {t.rules.title}{f', Hidden Roles level {level}' if level else ''}: {len(t.games)} games{note}; entrants "
                + ", ".join(f"{e.name}={e.spec}" for e in t.entrants) + f"; results in {folder.path}")
     bar = _Bar(show)
     try:

@@ -536,3 +536,28 @@ def test_a_folder_of_format_1_resumes_with_the_deals_it_began_with(tmp_path):
     assert r.exit_code == 0, r.output
     resumed = [json.loads(line) for line in (old / "results.jsonl").open()]
     assert without_time(sorted(resumed, key=lambda g: g["game"])) == without_time(sorted(whole, key=lambda g: g["game"]))
+
+
+def test_a_hidden_roles_match_deals_roles_and_reports_by_side(tmp_path):
+    """``--roles LEVEL`` on tournament and match: Hidden Roles could not be played in the arena
+    at all. Each game is dealt its roles (recorded in its options and its transcript, which
+    replays), results are by side (heroes, traitors), and the level is in tournament.json."""
+    out = tmp_path / "t"
+    r = run("match", "magic-maze", "--roles", "2", "--scenario", "1", "a=planner", "b=random", "--games", "4",
+            "--workers", "1", "--out", out)
+    assert r.exit_code == 0, r.output
+    assert r.stderr.startswith("# Magic Maze, Hidden Roles level 2: 4 games; entrants a=planner, b=random"), r.stderr
+    assert json.loads((out / "tournament.json").read_text())["roles"] == 2
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(records) == 4 and all(rec["options"] == {"players": 4, "roles": 2} for rec in records)
+    assert {side for rec in records for side in rec["sides"].values()} <= {"hero", "traitor"}
+    assert any("traitor" in rec["sides"].values() for rec in records)
+    for rec in records:
+        t = tr.read(out / rec["transcript"])
+        assert t.options == {"players": 4, "roles": 2} and tr.replay(t).ok
+    assert "traitor" in r.stdout and "hero" in r.stdout  # the table by side
+    r = run("tournament", "--resume", out, "--roles", "3")  # the level is the folder's
+    assert r.exit_code == 2 and "leave out --roles" in r.output, r.output
+    r = run("match", "mafia", "a=random", "b=random", "--roles", "2", "--out", tmp_path / "m")
+    assert r.exit_code == 2 and "Invalid value for --roles: Classic Mafia has no levels" in r.output, r.output
+    assert not (tmp_path / "m").exists()

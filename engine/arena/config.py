@@ -25,9 +25,13 @@ from arbiter.engine.session import MAX_SEED
 BOT_TIMEOUT = (0.01, 3600.0)
 """The seconds an ``exec:`` bot may be given to answer, least and most (``--bot-timeout``)."""
 
-KEYS = ("format", "game", "modes", "players", "entrants", "games", "seed", "bot_timeout", "reuse", "max_moves",
-        "sprt", "cwd")
+KEYS = ("format", "game", "modes", "players", "roles", "entrants", "games", "seed", "bot_timeout", "reuse",
+        "max_moves", "sprt", "cwd")
 """What a run writes in ``tournament.json``, every one of them."""
+
+LATER_KEYS = {"roles": None}
+"""Keys a folder written before they were added lacks, and what their absence means there
+(``roles``: no Hidden Roles level), so such a folder resumes as it was."""
 
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta")
 
@@ -35,6 +39,7 @@ SPRT_KEYS = ("elo0", "elo1", "alpha", "beta")
 def check_configuration(config: dict[str, Any], source: str | Path) -> dict[str, Any]:
     """``config`` (read from ``source``) when it is one a run could have written; else an
     ``ArbiterError`` saying which key is wrong and what is allowed there."""
+    config = {**LATER_KEYS, **config}
     missing = [k for k in KEYS if k not in config]
     if missing:
         raise ArbiterError(f'{source}: "{missing[0]}" is missing (the file was changed by hand?)')
@@ -56,17 +61,25 @@ def _game(config: dict[str, Any]) -> None:
 
 
 def _modes(config: dict[str, Any]) -> None:
-    """A list of the game's modes that fit its player count (none: the game's default)."""
+    """A list of the game's modes that fit its player count and level (none: the game's
+    default)."""
     modes, rules = config["modes"], registry.get(config["game"])
     if not isinstance(modes, list) or not all(isinstance(m, str) for m in modes):
         raise ArbiterError(f"a list of the game's modes, not {modes!r}")
     for mode in modes or [None]:
-        rules.choose_setup(mode, config["players"])
+        rules.choose_setup(mode, config["players"], None, config["roles"])
 
 
 def _players(config: dict[str, Any]) -> None:
     if config["players"] is not None:
         _whole(config["players"], 1)
+
+
+def _roles(config: dict[str, Any]) -> None:
+    """None, or a Hidden Roles level (``--roles``; the game's own check says which games and
+    levels, with the modes)."""
+    if config["roles"] is not None:
+        _whole(config["roles"], 1)
 
 
 def _entrants(config: dict[str, Any]) -> None:
@@ -138,7 +151,8 @@ def _cwd(config: dict[str, Any]) -> None:
 _CHECKS: tuple[tuple[str, Callable[[dict[str, Any]], object]], ...] = (
     ('"game"', _game),
     ('"players"', _players),
-    ('"modes" with "players"', _modes),
+    ('"roles"', _roles),
+    ('"modes" with "players" and "roles"', _modes),
     ('"cwd"', _cwd),
     ('"entrants"', _entrants),
     ('"games"', lambda c: check_games(c["games"])),

@@ -47,18 +47,19 @@ class Pool(Protocol):
 
 
 def configuration(game: str, entrants: list[Entrant], games: int, *, modes: tuple[str, ...] = (),
-                  players: int | None = None, seed: int = 1, bot_timeout: float = 10.0, reuse: bool = False,
+                  players: int | None = None, roles: int | None = None, seed: int = 1, bot_timeout: float = 10.0,
+                  reuse: bool = False,
                   max_moves: int = MAX_MOVES, sprt: Sprt | None = None, cwd: str | None = None) -> dict[str, Any]:
     """The configuration of a new tournament (what ``tournament.json`` holds), checked."""
     rules = registry.get(game)
     for e in check_entrants(list(entrants)):
         check_spec(e.spec, rules.bot_kinds, cwd)  # the workers run the games there
     check_sprt(sprt, len(entrants))
-    config = {"game": game, "modes": list(modes), "players": players,
+    config = {"game": game, "modes": list(modes), "players": players, "roles": roles,
               "entrants": [{"name": e.name, "spec": e.spec} for e in entrants],
               "games": games, "seed": seed, "bot_timeout": bot_timeout, "reuse": reuse, "max_moves": max_moves,
               "sprt": None if sprt is None else sprt.as_dict(), "cwd": cwd}
-    Tournament(config)  # every mode and player count is checked here
+    Tournament(config)  # every mode, player count and level is checked here
     return config
 
 
@@ -110,7 +111,8 @@ class Tournament:
     def _setups(self) -> list[Setup]:
         out = []
         for mode in self.config["modes"] or [None]:
-            variant, options = self.rules.choose_setup(mode, self.config.get("players"))
+            variant, options = self.rules.choose_setup(mode, self.config.get("players"), None,
+                                                       self.config.get("roles"))
             seats = Session(self.rules, variant, seed=0, options=options).seats
             out.append(Setup(variant, options, tuple(seats)))
         return out
