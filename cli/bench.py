@@ -57,9 +57,11 @@ def _figures(r: BenchResult) -> dict[str, Any]:
               help="Players, for games set up by player count (Magic Maze: default 4).")
 @click.option("--bots", "kind", type=BotKindType(), help="The built-in bot on every seat (default: the game's bench bot).")
 @click.option("--roles", "level", type=click.IntRange(1, 5), metavar="LEVEL", help="Magic Maze: Hidden Roles at this level.")
+@click.option("--deck", "deck_file", type=click.Path(exists=True, dir_okay=False),
+              help="A custom deck: Classic Mafia's cards (`kind: deck`) or Hidden Roles' (`kind: roles`).")
 @click.option("--json", "json_mode", is_flag=True, help="Print one JSON object with every figure instead of the table.")
 def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, repeats: int, players: int | None,
-          kind: str | None, level: int | None, json_mode: bool) -> None:
+          kind: str | None, level: int | None, deck_file: str | None, json_mode: bool) -> None:
     """Bot self-play: games/s, inputs/s, medians, results and peak memory.
 
     Every round plays the same games, so the spread (slowest round / fastest) shows how much
@@ -80,7 +82,7 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
     stopped = False
     progress = sys.stdout.isatty() and not json_mode
     try:
-        setups = _setups(rules, names, bool(variants), players, level)
+        setups = _setups(rules, names, bool(variants), players, level, deck_file)
     except SETUP_ERRORS as exc:
         setup_usage(exc)
     try:
@@ -104,7 +106,8 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
             click.echo(f"winners of {r.variant}: " + ", ".join(f"{k} {v}" for k, v in r.wins.items()))
         headings, rows = _game_rows(rules, results)
         if rows:
-            click.echo(rules.bench_legend.format(level=level))
+            deck = next((o["deck"] for _, o in setups if isinstance(o.get("deck"), dict)), {})
+            click.echo(rules.bench_legend.format(level=level or deck.get("level")))
             click.echo(tabulate(rows, headers=headings, disable_numparse=True))
         click.echo(f"{kind} bots on every seat; median of {repeats} rounds of the same games")
         click.echo(f"peak memory: {peak_memory_mib():.1f} MiB")
@@ -112,17 +115,17 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
         interrupted(f"interrupted: {len(results)} of {len(setups)} modes measured")
 
 
-def _setups(rules: Any, names: list[str], named: bool, players: int | None,
-            level: int | None) -> list[tuple[Any, dict[str, Any]]]:
-    """The setups to bench: every mode named; none named, every mode that fits the players and
-    level given (Classic Mafia's 8 players: its 8-players mode; Magic Maze: every scenario). When
-    none fits, the first mode's refusal says why."""
-    if named or (players is None and level is None):
-        return [rules.choose_setup(name, players, None, level) for name in names]
+def _setups(rules: Any, names: list[str], named: bool, players: int | None, level: int | None,
+            deck_file: str | None = None) -> list[tuple[Any, dict[str, Any]]]:
+    """The setups to bench: every mode named; none named, every mode that fits the players,
+    level and deck given (Classic Mafia's 8 players: its 8-players mode; Magic Maze: every
+    scenario). When none fits, the first mode's refusal says why."""
+    if named or (players is None and level is None and deck_file is None):
+        return [rules.choose_setup(name, players, deck_file, level) for name in names]
     fitting, first = [], None
     for name in names:
         try:
-            fitting.append(rules.choose_setup(name, players, None, level))
+            fitting.append(rules.choose_setup(name, players, deck_file, level))
         except SETUP_ERRORS as exc:
             first = first or exc
     if not fitting and first is not None:

@@ -16,7 +16,7 @@ import pytest
 
 from arbiter.engine import transcript as tr
 
-from tests.helpers import precondition, run
+from tests.helpers import precondition, run, write
 from tests.maze_cli_staging import (
     GOLDENS,
     LEGEND,
@@ -209,3 +209,24 @@ def test_validate_the_packaged_magic_maze_data_and_a_good_copy(tmp_path: Path) -
     assert r.exit_code == 0, r.output
     assert sorted(r.output.splitlines()) == [f"ok {copy / f}" for f in ("actions.yaml", "roles.yaml", "scenarios.yaml",
                                                                         "tiles.yaml")]
+
+
+def test_bench_takes_a_custom_deck_as_play_does(tmp_path) -> None:
+    """``bench --deck FILE`` (``play`` took a deck, ``bench`` did not): a Hidden Roles deck is
+    benched at its own level on every scenario that can deal it; a Classic Mafia deck in the mode
+    of its size only."""
+    roles = write(tmp_path / "roles.yaml",
+                  "game: magic-maze\nkind: roles\nlevel: 3\ncards: {traitor: 1, hero: 2, mute: 1}\n")
+    r = run("bench", "magic-maze", "--deck", roles, "--games", 2, "--repeat", 1, "--scenario", 1)
+    assert r.exit_code == 0, r.output
+    assert "Hidden Roles, level 3. caught:" in r.output, r.output
+    r = run("bench", "magic-maze", "--deck", roles, "--games", 2, "--repeat", 1, "--scenario", 1, "--json")
+    [result] = json.loads(r.output)["results"]
+    assert result["roles"]["games"] == 2 and result["variant"] == "1"
+    deck = write(tmp_path / "deck.yaml", "game: mafia\nkind: deck\n"
+                 "cards: {boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2, chameleon: 1, fighter: 1}\n")
+    r = run("bench", "mafia", "--deck", deck, "--games", 3, "--repeat", 1, "--json")
+    assert r.exit_code == 0, r.output
+    assert [x["variant"] for x in json.loads(r.output)["results"]] == ["9-players"]
+    r = run("bench", "mafia", "--deck", deck, "--players", 6, "--games", 3, "--repeat", 1)
+    assert r.exit_code == 2 and "--players 6 does not fit --deck" in r.output, r.output
