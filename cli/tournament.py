@@ -21,6 +21,7 @@ from arbiter.engine.arena.config import BOT_TIMEOUT, check_configuration, check_
 from arbiter.engine.arena.schedule import MAX_GAMES
 from arbiter.engine.arena.sprt import MAX_ELO
 from arbiter.engine.errors import ArbiterError
+from arbiter.engine.scenario import deck_document
 
 
 def _ray_address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -43,6 +44,9 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--players", type=click.IntRange(min=1), help="Players, for games set up by player count."),
         click.option("--roles", type=click.IntRange(1, 5), metavar="LEVEL",
                      help="Magic Maze: Hidden Roles at this level (1 to 5), see docs/rules/hidden-roles.md."),
+        click.option("--deck", type=click.Path(exists=True, dir_okay=False),
+                     help="A custom deck: Classic Mafia's cards (`kind: deck`) or Hidden Roles' (`kind: roles`); "
+                          "kept in the tournament's folder."),
         click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), help="Games to play, rounded up to "
                      f"whole blocks (one game per entrant for each deal), at most {MAX_GAMES}. "
                      "Default for match: 100."),
@@ -83,7 +87,7 @@ def _chance(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     return value
 
 
-_CONFIG_OPTIONS = ("modes", "players", "roles", "games", "seed", "bot_timeout", "reuse", "max_moves", "sprt", "alpha",
+_CONFIG_OPTIONS = ("modes", "players", "roles", "deck", "games", "seed", "bot_timeout", "reuse", "max_moves", "sprt", "alpha",
                    "beta", "out")
 
 
@@ -194,8 +198,9 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
             elif o["alpha"] is not None or o["beta"] is not None:
                 usage("--alpha and --beta belong to --sprt")
             try:
+                deck = None if o["deck"] is None else _deck(rules, o["deck"], o["modes"], o["players"], o["roles"])
                 config = configuration(game, entrants, games, modes=tuple(o["modes"]), players=o["players"],
-                                       roles=o["roles"],
+                                       roles=o["roles"], deck=deck,
                                        seed=1 if o["seed"] is None else o["seed"],
                                        bot_timeout=10.0 if o["bot_timeout"] is None else o["bot_timeout"],
                                        reuse=bool(o["reuse"]), max_moves=o["max_moves"] or 20_000, sprt=sprt,
@@ -219,6 +224,15 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
             folder.unlock()
 
 
+def _deck(rules: Any, path: str, modes: tuple[str, ...], players: int | None, level: int | None) -> Any:
+    """``--deck FILE``: its document, to be kept in the tournament's configuration (the folder
+    resumes without the file), once every mode is set up with it as ``play --deck`` sets one up,
+    so that a refusal names the file."""
+    for mode in modes or [None]:
+        rules.choose_setup(mode, players, path, level)
+    return deck_document(path).value
+
+
 def _check_players(rules: Any, players: int) -> None:
     """``--players``: a count the game is set up by, else a usage error of ``--players`` naming
     the count given and those allowed (the game's own check, ``choose_setup``)."""
@@ -238,8 +252,10 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
     requested = config["games"]
     note = "" if requested == len(t.games) else f" ({requested} asked, rounded up to whole blocks of {t.block})"
     if not o["json_mode"]:
-        level = config.get("roles")
-        _aside(f"# {t.rules.title}{f', Hidden Roles level {level}' if level else ''}: {len(t.games)} games{note}; entrants "
+        deck, level = config.get("deck"), config.get("roles")
+        setup = (f", Hidden Roles level {level}" if level else "") + (
+            f", custom deck {deck.get('title') or 'without a title'}" if deck else "")
+        _aside(f"# {t.rules.title}{setup}: {len(t.games)} games{note}; entrants "
                + ", ".join(f"{e.name}={e.spec}" for e in t.entrants) + f"; results in {folder.path}")
     bar = _Bar(show)
     try:

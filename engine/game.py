@@ -13,11 +13,14 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arbiter.engine.chance import Chance
 from arbiter.engine.errors import SetupError
 from arbiter.engine.events import EventLog
+
+if TYPE_CHECKING:
+    from arbiter.engine.scenario import Node
 
 
 SECRET_SEAT = "-"
@@ -294,11 +297,12 @@ class Rules(ABC):
         """Set up a new game; every random decision goes through ``chance``."""
 
     def choose_setup(
-        self, variant: str | None, players: int | None = None, deck_file: str | None = None,
+        self, variant: str | None, players: int | None = None, deck_file: str | Node | None = None,
         level: int | None = None,
     ) -> tuple[str, dict[str, Any]]:
         """The variant and options of a new game from a player's choices (``arbiter play``'s
-        ``--mode``, ``--players``, ``--deck``, ``--roles``). Options are recorded in the transcript."""
+        ``--mode``, ``--players``, ``--deck``, ``--roles``). Options are recorded in the transcript.
+        A deck is its file's path, or its document read before (``scenario.deck_document``)."""
         if players is not None or deck_file is not None or level is not None:
             raise SetupError(f"{self.title} is not set up by player count, deck or level; "
                              f"choose a {self.variant_label}", [v.name for v in self.variants()])

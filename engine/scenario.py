@@ -362,6 +362,12 @@ def load_file(path: str | Path) -> Node:
     return load_text(read_file(path), str(path))
 
 
+def deck_document(deck: str | Path | Node) -> Node:
+    """A custom deck's document (``--deck``): read from its file, or one read before (a
+    ``Node``: a tournament's deck, recorded in its configuration). Its ``source`` names it."""
+    return deck if isinstance(deck, Node) else load_file(deck)
+
+
 def _package_locations() -> list[str]:
     spec = importlib.import_module(SCENARIO_PACKAGE).__spec__
     return list(spec.submodule_search_locations or []) if spec is not None else []

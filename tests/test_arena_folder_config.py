@@ -227,12 +227,15 @@ EDITS = [
     (_set("sprt", {"elo0": 0, "elo1": 5, "alpha": 0.5, "beta": 0.05}), '"sprt": SPRT\'s alpha and beta are between 0'),
     (_set("max_moves", 0), '"max_moves": a whole number from 1 up, not 0'),
     (_set("players", 0), '"players": a whole number from 1 up, not 0'),
-    (_set("players", 99), '"modes" with "players" and "roles": Classic Mafia\'s default decks are for 6 to 12 '
+    (_set("players", 99), '"modes" with "players", "roles" and "deck": Classic Mafia\'s default decks are for 6 to 12 '
                           'players, not 99'),
-    (_set("modes", "6-players"), '"modes" with "players" and "roles": a list of the game\'s modes'),
+    (_set("modes", "6-players"), '"modes" with "players", "roles" and "deck": a list of the game\'s modes'),
     (_set("roles", 0), '"roles": a whole number from 1 up, not 0'),
     (_set("roles", "2"), '"roles": a whole number from 1 up, not \'2\''),
-    (_set("roles", 2), '"modes" with "players" and "roles": Classic Mafia has no levels'),
+    (_set("roles", 2), '"modes" with "players", "roles" and "deck": Classic Mafia has no levels'),
+    (_set("deck", [1]), '"deck": null or a custom deck (a mapping, as its file holds), not [1]'),
+    (_set("deck", {"game": "mafia", "kind": "deck", "cards": {"boss": 9}}),
+     '"modes" with "players", "roles" and "deck": the tournament\'s deck: '),
     (_set("seed", "x"), '"seed": a whole number, not \'x\''),
     (_set("seed", 1.5), '"seed": a whole number, not 1.5'),
     (_set("seed", 10**200), '"seed": a whole number of at most 100 digits (as --seed), not one of 201 digits '
@@ -276,7 +279,7 @@ def test_a_resumed_run_accepts_what_a_run_writes_and_not_that_changed(played, tm
     (folder / "tournament.json").write_text(json.dumps({**config, "games": -4}))
     r = run("tournament", "--resume", folder, "--workers", "1", "--json")
     assert r.exit_code == 1 and '"games": a tournament plays from 1 to 100000 games, not -4' in r.output, r.output
-    del config["roles"]  # a folder written before --roles came: no level, as then
+    del config["roles"], config["deck"]  # a folder written before --roles and --deck came: neither, as then
     (folder / "tournament.json").write_text(json.dumps(config))
     r = run("tournament", "--resume", folder, "--workers", "1", "--json")
     assert r.exit_code == 0 and json.loads(r.output.splitlines()[-1])["recorded"] == 4, r.output

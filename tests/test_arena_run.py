@@ -561,3 +561,35 @@ def test_a_hidden_roles_match_deals_roles_and_reports_by_side(tmp_path):
     r = run("match", "mafia", "a=random", "b=random", "--roles", "2", "--out", tmp_path / "m")
     assert r.exit_code == 2 and "Invalid value for --roles: Classic Mafia has no levels" in r.output, r.output
     assert not (tmp_path / "m").exists()
+
+
+def test_a_tournament_plays_a_custom_deck_kept_in_its_folder(tmp_path):
+    """``--deck FILE`` on tournament and match, as ``play`` takes it: every game is set up with
+    the deck, whose document is kept in tournament.json, so the folder resumes with the file gone;
+    a deck refused names the file, before any folder is made."""
+    deck = tmp_path / "friday.yaml"
+    deck.write_text("game: mafia\nkind: deck\ntitle: Friday table\n"
+                    "cards: {boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2, chameleon: 1, fighter: 1}\n")
+    out = tmp_path / "t"
+    r = run("match", "mafia", "--deck", deck, "a=random", "b=sleuth", "--games", "4", "--workers", "1", "--out", out)
+    assert r.exit_code == 0, r.output
+    assert r.stderr.startswith("# Classic Mafia, custom deck Friday table: 4 games;"), r.stderr
+    assert json.loads((out / "tournament.json").read_text())["deck"]["title"] == "Friday table"
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert {rec["variant"] for rec in records} == {"9-players"} and all(len(rec["seats"]) == 9 for rec in records)
+    assert all(rec["options"]["title"] == "Friday table" for rec in records)
+    deck.unlink()
+    lines = (out / "results.jsonl").read_text().splitlines(keepends=True)
+    (out / "results.jsonl").write_text("".join(lines[:2]))  # two games to play again
+    r = run("tournament", "--resume", out, "--workers", "1", "--json")
+    assert r.exit_code == 0 and json.loads(r.output.splitlines()[-1])["played"] == 2, r.output
+    roles = tmp_path / "roles.yaml"
+    roles.write_text("game: magic-maze\nkind: roles\nlevel: 2\ncards: {traitor: 1, hero: 3}\n")
+    r = run("match", "mafia", "--deck", roles, "a=random", "b=random", "--out", tmp_path / "m")
+    assert r.exit_code == 2 and f"--deck {roles}: Classic Mafia takes a deck" in r.output, r.output
+    assert not (tmp_path / "m").exists()
+    r = run("match", "magic-maze", "--deck", roles, "--scenario", "1", "a=planner", "b=random", "--games", "2",
+            "--workers", "1", "--out", tmp_path / "r")
+    assert r.exit_code == 0, r.output
+    [rec, _] = [json.loads(line) for line in (tmp_path / "r" / "results.jsonl").read_text().splitlines()]
+    assert rec["options"]["deck"]["level"] == 2 and set(rec["sides"].values()) <= {"hero", "traitor"}

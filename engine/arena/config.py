@@ -20,18 +20,29 @@ from arbiter.engine.arena.entrants import NAME, Entrant, check_entrants, check_s
 from arbiter.engine.arena.schedule import check_games
 from arbiter.engine.arena.sprt import Sprt, finite
 from arbiter.engine.errors import ArbiterError
+from arbiter.engine.scenario import Node
 from arbiter.engine.session import MAX_SEED
 
 BOT_TIMEOUT = (0.01, 3600.0)
 """The seconds an ``exec:`` bot may be given to answer, least and most (``--bot-timeout``)."""
 
-KEYS = ("format", "game", "modes", "players", "roles", "entrants", "games", "seed", "bot_timeout", "reuse",
-        "max_moves", "sprt", "cwd")
+KEYS = ("format", "game", "modes", "players", "roles", "deck", "entrants", "games", "seed", "bot_timeout",
+        "reuse", "max_moves", "sprt", "cwd")
 """What a run writes in ``tournament.json``, every one of them."""
 
-LATER_KEYS = {"roles": None}
+LATER_KEYS = {"roles": None, "deck": None}
 """Keys a folder written before they were added lacks, and what their absence means there
-(``roles``: no Hidden Roles level), so such a folder resumes as it was."""
+(``roles``: no Hidden Roles level; ``deck``: no custom deck), so such a folder resumes as it was."""
+
+DECK_SOURCE = "the tournament's deck"
+"""What a recorded custom deck is called in a refusal of it (``scenario.deck_document``)."""
+
+
+def recorded_deck(config: dict[str, Any]) -> Node | None:
+    """The custom deck a configuration holds (the document its ``--deck`` file held), to set
+    each game up with; None when it holds none."""
+    deck = config.get("deck")
+    return None if deck is None else Node(deck, DECK_SOURCE)
 
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta")
 
@@ -67,12 +78,18 @@ def _modes(config: dict[str, Any]) -> None:
     if not isinstance(modes, list) or not all(isinstance(m, str) for m in modes):
         raise ArbiterError(f"a list of the game's modes, not {modes!r}")
     for mode in modes or [None]:
-        rules.choose_setup(mode, config["players"], None, config["roles"])
+        rules.choose_setup(mode, config["players"], recorded_deck(config), config["roles"])
 
 
 def _players(config: dict[str, Any]) -> None:
     if config["players"] is not None:
         _whole(config["players"], 1)
+
+
+def _deck(config: dict[str, Any]) -> None:
+    """None, or a custom deck's document (the game's own check, with the modes, says more)."""
+    if config["deck"] is not None and not isinstance(config["deck"], dict):
+        raise ArbiterError(f"null or a custom deck (a mapping, as its file holds), not {config['deck']!r}")
 
 
 def _roles(config: dict[str, Any]) -> None:
@@ -152,7 +169,8 @@ _CHECKS: tuple[tuple[str, Callable[[dict[str, Any]], object]], ...] = (
     ('"game"', _game),
     ('"players"', _players),
     ('"roles"', _roles),
-    ('"modes" with "players" and "roles"', _modes),
+    ('"deck"', _deck),
+    ('"modes" with "players", "roles" and "deck"', _modes),
     ('"cwd"', _cwd),
     ('"entrants"', _entrants),
     ('"games"', lambda c: check_games(c["games"])),

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from arbiter.engine import registry
-from arbiter.engine.arena.config import check_sprt
+from arbiter.engine.arena.config import check_sprt, recorded_deck
 from arbiter.engine.arena.entrants import Entrant, check_entrants, check_spec
 from arbiter.engine.arena.results import Folder, FolderError, cannot_make
 from arbiter.engine.arena.runner import MAX_MOVES, Settings
@@ -47,19 +47,19 @@ class Pool(Protocol):
 
 
 def configuration(game: str, entrants: list[Entrant], games: int, *, modes: tuple[str, ...] = (),
-                  players: int | None = None, roles: int | None = None, seed: int = 1, bot_timeout: float = 10.0,
-                  reuse: bool = False,
+                  players: int | None = None, roles: int | None = None, deck: dict[str, Any] | None = None,
+                  seed: int = 1, bot_timeout: float = 10.0, reuse: bool = False,
                   max_moves: int = MAX_MOVES, sprt: Sprt | None = None, cwd: str | None = None) -> dict[str, Any]:
     """The configuration of a new tournament (what ``tournament.json`` holds), checked."""
     rules = registry.get(game)
     for e in check_entrants(list(entrants)):
         check_spec(e.spec, rules.bot_kinds, cwd)  # the workers run the games there
     check_sprt(sprt, len(entrants))
-    config = {"game": game, "modes": list(modes), "players": players, "roles": roles,
+    config = {"game": game, "modes": list(modes), "players": players, "roles": roles, "deck": deck,
               "entrants": [{"name": e.name, "spec": e.spec} for e in entrants],
               "games": games, "seed": seed, "bot_timeout": bot_timeout, "reuse": reuse, "max_moves": max_moves,
               "sprt": None if sprt is None else sprt.as_dict(), "cwd": cwd}
-    Tournament(config)  # every mode, player count and level is checked here
+    Tournament(config)  # every mode, player count, level and deck is checked here
     return config
 
 
@@ -111,8 +111,8 @@ class Tournament:
     def _setups(self) -> list[Setup]:
         out = []
         for mode in self.config["modes"] or [None]:
-            variant, options = self.rules.choose_setup(mode, self.config.get("players"), None,
-                                                       self.config.get("roles"))
+            variant, options = self.rules.choose_setup(mode, self.config.get("players"),
+                                                       recorded_deck(self.config), self.config.get("roles"))
             seats = Session(self.rules, variant, seed=0, options=options).seats
             out.append(Setup(variant, options, tuple(seats)))
         return out

@@ -15,7 +15,7 @@ from arbiter.engine.games.mafia.bot import choose
 from arbiter.engine.games.mafia.moves import Move, move_name
 from arbiter.engine.games.mafia.render import render_table
 from arbiter.engine.games.mafia.state import MafiaState
-from arbiter.engine.scenario import Node, load_file
+from arbiter.engine.scenario import Node, deck_document
 
 
 def variant_name(players: int) -> str:
@@ -51,7 +51,7 @@ class MafiaRules(Rules):
         return variant_name(md.load().default_players)
 
     def choose_setup(
-        self, variant: str | None, players: int | None = None, deck_file: str | None = None,
+        self, variant: str | None, players: int | None = None, deck_file: str | Node | None = None,
         level: int | None = None,
     ) -> tuple[str, dict[str, Any]]:
         """``--players N`` picks the default deck for N; ``--deck FILE`` a custom deck (whose
@@ -60,15 +60,15 @@ class MafiaRules(Rules):
         if level is not None:
             raise SetupError("Classic Mafia has no levels (--roles is for Magic Maze: Hidden Roles)", option="--roles")
         if deck_file is not None:
-            doc = load_file(deck_file)
+            doc = deck_document(deck_file)
             found = doc.value if isinstance(doc.value, dict) else {}
             if (found.get("game"), found.get("kind")) != ("mafia", "deck"):  # another game's file: a usage error
-                raise SetupError(f"--deck {deck_file}: Classic Mafia takes a deck (game: mafia, kind: deck); "
+                raise SetupError(f"--deck {doc.source}: Classic Mafia takes a deck (game: mafia, kind: deck); "
                                  f"this file is game: {found.get('game')}, kind: {found.get('kind')}", option="--deck")
             title, deck = md.parse_deck_document(doc, md.load())
             size = sum(deck.values())
             if players is not None and players != size:
-                raise SetupError(f"--players {players} does not fit --deck {deck_file}, which has {size} cards")
+                raise SetupError(f"--players {players} does not fit --deck {doc.source}, which has {size} cards")
             players = size
             options = {"deck": deck, "title": title}
         if players is not None:

@@ -50,7 +50,7 @@ class MagicMazeRules(Rules):
         return out
 
     def choose_setup(
-        self, variant: str | None, players: int | None = None, deck_file: str | None = None,
+        self, variant: str | None, players: int | None = None, deck_file: str | Node | None = None,
         level: int | None = None,
     ) -> tuple[str, dict[str, Any]]:
         """``--scenario`` and ``--players``; with ``--roles LEVEL`` or ``--deck FILE`` (a custom

@@ -19,7 +19,7 @@ from typing import Any
 from arbiter.engine.errors import ScenarioError, SetupError
 from arbiter.engine.games.magic_maze.data import MazeData, Scenario
 from arbiter.engine.games.magic_maze.roles import data as rd
-from arbiter.engine.scenario import Node, load_file
+from arbiter.engine.scenario import Node, deck_document
 
 LEVEL_TITLES = {
     1: "there is a traitor among you",
@@ -101,7 +101,7 @@ def level_cards(deck: rd.RoleDeck, level: int, players: int) -> tuple[str, ...]:
 
 
 def options_for(scenario: Scenario, maze: MazeData, players: int | None, level: int | None,
-                deck_file: str | None) -> dict[str, Any]:
+                deck_file: str | Node | None) -> dict[str, Any]:
     """The options of a Hidden Roles game (``--roles LEVEL`` or ``--deck FILE``, and
     ``--players``); refuses what cannot be dealt, naming what can."""
     if level is not None and deck_file is not None:
@@ -118,17 +118,17 @@ def options_for(scenario: Scenario, maze: MazeData, players: int | None, level: 
         return {"players": players, "roles": level}
     assert deck_file is not None
     deck = rd.load()
-    doc = load_file(deck_file)
+    doc = deck_document(deck_file)
     value = doc.value if isinstance(doc.value, dict) else {}
     if (value.get("game"), value.get("kind")) != (rd.GAME, "roles"):
-        raise SetupError(f"--deck {deck_file}: Magic Maze takes a Hidden Roles deck (game: {rd.GAME}, kind: "
+        raise SetupError(f"--deck {doc.source}: Magic Maze takes a Hidden Roles deck (game: {rd.GAME}, kind: "
                          f"roles, with a level); this file is game: {value.get('game')}, kind: {value.get('kind')}",
                          option="--deck")
     custom = rd.parse_custom_deck(doc, deck)
     feats = rd.features(maze, scenario)
     usable = sum(n for name, n in custom.counts.items() if deck.cards[name].condition.met(players, feats))
     if usable < players:
-        raise SetupError(f"the deck of {deck_file} has {usable} card(s) that scenario {scenario.name} with "
+        raise SetupError(f"the deck of {doc.source} has {usable} card(s) that scenario {scenario.name} with "
                          f"{players} players can use (conditions met), too few for {players} players", option="--deck")
     recorded = {"title": custom.title, "level": custom.level, "cards": dict(custom.counts)}
     if custom.out_of_order_start:  # (only when set: a deck without it is recorded as it always was)
