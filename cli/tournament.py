@@ -87,8 +87,8 @@ def _chance(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     return value
 
 
-_CONFIG_OPTIONS = ("modes", "players", "roles", "deck", "games", "seed", "bot_timeout", "reuse", "max_moves", "sprt", "alpha",
-                   "beta", "out")
+_CONFIG_OPTIONS = ("modes", "players", "roles", "deck", "games", "seed", "bot_timeout", "reuse", "max_moves",
+                   "sprt", "alpha", "beta", "out")
 
 
 def _complete_spec(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:

@@ -44,6 +44,7 @@ def recorded_deck(config: dict[str, Any]) -> Node | None:
     deck = config.get("deck")
     return None if deck is None else Node(deck, DECK_SOURCE)
 
+
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta")
 
 
@@ -72,7 +73,7 @@ def _game(config: dict[str, Any]) -> None:
 
 
 def _modes(config: dict[str, Any]) -> None:
-    """A list of the game's modes that fit its player count and level (none: the game's
+    """A list of the game's modes that fit its player count, level and deck (none: the game's
     default)."""
     modes, rules = config["modes"], registry.get(config["game"])
     if not isinstance(modes, list) or not all(isinstance(m, str) for m in modes):
