@@ -485,3 +485,28 @@ def test_a_file_in_the_way_of_the_tournaments_folder_is_named(tmp_path: Path, mo
     r = run(*MATCH, "--games", "2", "--out", long)
     assert (r.exit_code, r.output) == (1, f"Error: cannot make the tournament's folder {long}: File name too long\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["arena"] and (tmp_path / "arena").read_text() == "x"
+
+
+def test_json_nested_too_deeply_is_refused_as_any_text_that_is_no_json(played, tmp_path):
+    """A tournament.json or a results line nested deeper than the JSON reader goes (a file
+    changed by hand) ended the run with a RecursionError's traceback: it is refused as
+    unreadable, naming the file (and the line), and nothing changes."""
+    deep = "[" * 100_000 + "]" * 100_000
+    folder = copy_of(played, tmp_path)
+    config = (folder / "tournament.json").read_text()
+    (folder / "tournament.json").write_text(config.replace('"games":', f'"x": {deep}, "games":', 1))
+    before = snapshot(folder)
+    r = run("tournament", "--resume", folder, "--workers", "1")
+    assert r.exit_code == 1, r.output
+    assert r.output == f"Error: {folder / 'tournament.json'}: cannot read it: JSON nested too deeply to read\n"
+    assert snapshot(folder) == before
+    assert_free(folder)
+    folder = copy_of(played, tmp_path / "results")
+    path = folder / "results.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join([lines[0], deep + "\n", *lines[1:]]))
+    before = snapshot(folder)
+    r = run("tournament", "--resume", folder, "--workers", "1")
+    assert r.exit_code == 1 and f"{path}: line 2 is not a game's record (JSON nested too deeply to read)" in r.output, \
+        r.output
+    assert snapshot(folder) == before

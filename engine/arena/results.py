@@ -116,7 +116,7 @@ class Folder:
         it (``engine.arena.config.check_configuration`` judges it; whoever refuses it unlocks)."""
         p = Path(path)
         try:
-            config = json.loads((p / CONFIG).read_text(encoding="utf-8"))
+            config = _json((p / CONFIG).read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise _no_tournament(p) from None
         except (OSError, ValueError) as exc:
@@ -258,6 +258,15 @@ def _no_tournament(p: Path) -> FolderError:
     return FolderError(f"{p} holds no tournament (no {CONFIG})")
 
 
+def _json(text: str | bytes) -> Any:
+    """``json.loads``, with a value nested too deeply for it (a file changed by hand) refused as
+    any other text that is no JSON is (a ``ValueError``), not the interpreter's ``RecursionError``."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply to read") from None
+
+
 class _NotARecord(ValueError):
     """A line of the results file that reads as JSON but is not a game's record."""
 
@@ -285,7 +294,7 @@ def read_results(path: Path, games: Sequence[Game] | None = None, tournament_see
             break  # a torn last line: ignored
         line = data[offset:end]
         try:
-            record = json.loads(line)
+            record = _json(line)
             if not isinstance(record, dict) or not isinstance(record.get("game"), int) \
                     or isinstance(record["game"], bool):
                 raise _NotARecord("not a game's record")
