@@ -106,8 +106,7 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
             click.echo(f"winners of {r.variant}: " + ", ".join(f"{k} {v}" for k, v in r.wins.items()))
         headings, rows = _game_rows(rules, results)
         if rows:
-            deck = next((o["deck"] for _, o in setups if isinstance(o.get("deck"), dict)), {})
-            click.echo(rules.bench_legend.format(level=level or deck.get("level")))
+            click.echo(rules.bench_legend(setups[0][1]))  # (the setups differ in their mode alone)
             click.echo(tabulate(rows, headers=headings, disable_numparse=True))
         click.echo(f"{kind} bots on every seat; median of {repeats} rounds of the same games")
         click.echo(f"peak memory: {peak_memory_mib():.1f} MiB")

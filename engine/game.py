@@ -324,9 +324,10 @@ class Rules(ABC):
         cell), in order; none by default. ``bench_legend`` says what they mean."""
         return {}
 
-    bench_legend: str = ""
-    """What ``bench_figures``' columns mean, printed above their table (``{level}``: the bench's
-    level, when the game has levels)."""
+    def bench_legend(self, options: dict[str, Any]) -> str:
+        """What ``bench_figures``' columns mean, printed above their table, for games set up
+        with ``options``; none by default."""
+        return ""
 
     def forfeit_input(self, seat: str) -> str | None:
         """The input by which a seat gives up (a bot that crashed or cheated), if the game has one."""

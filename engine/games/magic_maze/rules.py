@@ -148,8 +148,12 @@ class MagicMazeRules(Rules):
         out["wrong"] = int(state.result.reason == "wrong-accusation")
         return out
 
-    bench_legend = ("Hidden Roles, level {level}. caught: traitors eliminated by an accusation, of all;\n"
-                    "per game: wrong (accusations upheld against a hero), rejected, failed missions")
+    def bench_legend(self, options: dict[str, Any]) -> str:
+        """The Hidden Roles columns, headed by the level that ``options`` deal (``--roles``, or a
+        custom deck's own)."""
+        return (f"Hidden Roles, level {RoleSetup.from_options(options).level}. caught: traitors eliminated by "
+                "an accusation, of all;\n"
+                "per game: wrong (accusations upheld against a hero), rejected, failed missions")
 
     def bench_figures(self, tallies: dict[str, int]) -> dict[str, str]:
         """Hidden Roles' ``bench_tally`` as rates: the heroes' wins, the traitors caught (of all
