@@ -198,9 +198,8 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
             elif o["alpha"] is not None or o["beta"] is not None:
                 usage("--alpha and --beta belong to --sprt")
             try:
-                deck = None if o["deck"] is None else _deck(rules, o["deck"], o["modes"], o["players"], o["roles"])
                 config = configuration(game, entrants, games, modes=tuple(o["modes"]), players=o["players"],
-                                       roles=o["roles"], deck=deck,
+                                       roles=o["roles"], deck=None if o["deck"] is None else deck_document(o["deck"]),
                                        seed=1 if o["seed"] is None else o["seed"],
                                        bot_timeout=10.0 if o["bot_timeout"] is None else o["bot_timeout"],
                                        reuse=bool(o["reuse"]), max_moves=o["max_moves"] or 20_000, sprt=sprt,
@@ -222,15 +221,6 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
     finally:  # however the run ends (done, refused, interrupted), the folder is free for the next
         if folder is not None:
             folder.unlock()
-
-
-def _deck(rules: Any, path: str, modes: tuple[str, ...], players: int | None, level: int | None) -> Any:
-    """``--deck FILE``: its document, to be kept in the tournament's configuration (the folder
-    resumes without the file), once every mode is set up with it as ``play --deck`` sets one up,
-    so that a refusal names the file."""
-    for mode in modes or [None]:
-        rules.choose_setup(mode, players, path, level)
-    return deck_document(path).value
 
 
 def _check_players(rules: Any, players: int) -> None:

@@ -28,6 +28,7 @@ from arbiter.engine.arena.runner import MAX_MOVES, Settings
 from arbiter.engine.arena.schedule import FORMAT, Game, Setup, block_size, schedule
 from arbiter.engine.arena.sprt import Sprt
 from arbiter.engine.arena.stats import Tally, block_result
+from arbiter.engine.scenario import Node
 from arbiter.engine.session import Session
 
 
@@ -47,19 +48,21 @@ class Pool(Protocol):
 
 
 def configuration(game: str, entrants: list[Entrant], games: int, *, modes: tuple[str, ...] = (),
-                  players: int | None = None, roles: int | None = None, deck: dict[str, Any] | None = None,
+                  players: int | None = None, roles: int | None = None, deck: Node | None = None,
                   seed: int = 1, bot_timeout: float = 10.0, reuse: bool = False,
                   max_moves: int = MAX_MOVES, sprt: Sprt | None = None, cwd: str | None = None) -> dict[str, Any]:
-    """The configuration of a new tournament (what ``tournament.json`` holds), checked."""
+    """The configuration of a new tournament (what ``tournament.json`` holds), checked. A custom
+    ``deck`` (``scenario.deck_document``) is kept as its document, and refused naming its file."""
     rules = registry.get(game)
     for e in check_entrants(list(entrants)):
         check_spec(e.spec, rules.bot_kinds, cwd)  # the workers run the games there
     check_sprt(sprt, len(entrants))
-    config = {"game": game, "modes": list(modes), "players": players, "roles": roles, "deck": deck,
+    config = {"game": game, "modes": list(modes), "players": players, "roles": roles,
+              "deck": None if deck is None else deck.value,
               "entrants": [{"name": e.name, "spec": e.spec} for e in entrants],
               "games": games, "seed": seed, "bot_timeout": bot_timeout, "reuse": reuse, "max_moves": max_moves,
               "sprt": None if sprt is None else sprt.as_dict(), "cwd": cwd}
-    Tournament(config)  # every mode, player count, level and deck is checked here
+    Tournament(config, deck)  # every mode, player count, level and deck is checked here
     return config
 
 
@@ -95,8 +98,11 @@ class Outcome:
 
 
 class Tournament:
-    def __init__(self, config: dict[str, Any]) -> None:
+    def __init__(self, config: dict[str, Any], deck: Node | None = None) -> None:
+        """``deck``: the configuration's custom deck as read from its file, whose refusals name
+        the file (by default the one the configuration records)."""
         self.config = config
+        self.deck = recorded_deck(config) if deck is None else deck
         self.rules = registry.get(config["game"])
         self.entrants = [Entrant(e["name"], e["spec"]) for e in config["entrants"]]
         self.names = [e.name for e in self.entrants]
@@ -112,7 +118,7 @@ class Tournament:
         out = []
         for mode in self.config["modes"] or [None]:
             variant, options = self.rules.choose_setup(mode, self.config.get("players"),
-                                                       recorded_deck(self.config), self.config.get("roles"))
+                                                       self.deck, self.config.get("roles"))
             seats = Session(self.rules, variant, seed=0, options=options).seats
             out.append(Setup(variant, options, tuple(seats)))
         return out
