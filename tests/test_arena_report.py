@@ -15,7 +15,7 @@ def _report_records(first: str) -> list[dict]:
     roles = {"m": "bandit", "f": "agent"}
 
     def game(n: int, mafia: str, fbi: str, won: set, finished: bool = True, **extra) -> dict:
-        r = rec(n, {"m": mafia, "f": fbi}, DUEL, won, **extra)
+        r = rec(n, {"m": mafia, "f": fbi}, DUEL, won, deal=n // 2, **extra)  # a deal: two games, sides swapped
         if not finished:
             r.update(finished=False, outcome={"m": "none", "f": "none"})
         return {**r, "roles": roles}
@@ -52,10 +52,11 @@ role: seats won / seats played, win%
 forfeits: none
 
 pair (a - b)         met  a won  b won  drawn  a score%  Elo   95% CI
--------------------  ---  -----  -----  -----  --------  ----  ------------
-greedy-wi~ - random  4    3      1      0      75.0      +191  [-147, +528]
+-------------------  ---  -----  -----  -----  --------  ----  -------------
+greedy-wi~ - random  4    3      1      0      75.0      +191  [-794, +1175]
 met: games where they held seats on opposite sides; the game goes to whose seats
-  won more of those pairings
+  won more of those pairings; 95% CI: of the score, its spread read from the
+  deals those games came from (the games of a deal are not independent)
 unfinished games (no result; counted for no one): 1
 names the programs gave: greedy-with-a-long-name: Greedy 1.0, Greedy 1.1
 

@@ -187,6 +187,87 @@ def test_the_head_to_head_interval_of_a_pair_with_draws_is_the_trinomial_one():
     assert (drawn["a_score_low"], drawn["a_score_high"]) == pytest.approx(stats.wilson(2, 4))
 
 
+def test_students_t_quantiles_are_the_tables():
+    """Two-sided 95% quantiles of Student's t (any statistics table), and the normal's at the limit."""
+    table = {1: 12.7062, 2: 4.3027, 3: 3.1824, 4: 2.7764, 9: 2.2622, 19: 2.0930, 29: 2.0452, 60: 2.0003,
+             120: 1.9799, 200: 1.9719, 201: 1.9718, 1000: 1.9623}
+    assert {df: round(stats.t_quantile(df), 4) for df in table} == table
+    assert stats.t_quantile(10**9) == pytest.approx(stats.Z95, abs=1e-8)
+    assert round(stats.t_quantile(5, 0.99), 4) == 4.0321
+    with pytest.raises(ValueError, match="at least one degree of freedom"):
+        stats.t_quantile(0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)).filter(lambda t: t[0] + t[1] <= 4), min_size=1,
+                max_size=30), st.integers(1, 4))
+def test_the_deal_interval_holds_the_score_and_is_the_games_own_with_one_game_a_deal(deals, n):
+    """Whatever the deals, the interval lies in [0, 1] around the score; with one game a deal
+    (nothing to read a deal's spread from) it is the interval of independent games."""
+    deals = [(w, d, max(n, w + d)) for w, d in deals]
+    wins, draws, games = (sum(x[i] for x in deals) for i in range(3))
+    score = (wins + draws / 2) / games
+    low, high = stats.deal_score_interval(deals)
+    assert 0 <= low <= score <= high <= 1
+    singles = [(1, 0, 1)] * wins + [(0, 1, 1)] * draws + [(0, 0, 1)] * (games - wins - draws)
+    assert stats.deal_score_interval(singles) == stats.score_interval(wins, draws, games)
+
+
+def _simulated_coverage(deal_chances, true: float, deals: int, trials: int, seed: int) -> tuple[float, float, float, float]:
+    """Duels played in deals of two games, sides swapped: ``deal_chances(rng)`` gives the first
+    entrant's chance of winning each game of a deal. How often each interval (the games' own,
+    ``score_interval``, and ``deal_score_interval``) holds the ``true`` score, and their mean widths."""
+    import random
+
+    rng = random.Random(seed)
+    held = {"games": 0, "deals": 0}
+    width = {"games": 0.0, "deals": 0.0}
+    for _ in range(trials):
+        played = []
+        for _ in range(deals):
+            won = sum(rng.random() < p for p in deal_chances(rng))
+            played.append((won, 0, 2))
+        wins = sum(w for w, _, _ in played)
+        for key, (low, high) in (("games", stats.score_interval(wins, 0, 2 * deals)),
+                                 ("deals", stats.deal_score_interval(played))):
+            held[key] += low <= true <= high
+            width[key] += high - low
+    return held["games"] / trials, held["deals"] / trials, width["games"] / trials, width["deals"] / trials
+
+
+def test_the_deal_interval_holds_the_true_score_95_percent_of_the_time_when_games_of_a_deal_are_alike_or_opposite():
+    """Sixty deals of two duels, by simulation (seeded). When the side decides most of a duel
+    (the first entrant wins 85% on one side, 25% on the other), a deal's two games are
+    opposite: the games' own interval holds the true score 98-99% of the time, wider than it
+    needs; the deals' holds it 95% of the time and is narrower. When the deal decides (the first
+    entrant wins both games of half the deals 90% of the time, of the others 30%), a deal's
+    games are alike: the games' own interval holds the true score only about 90% of the time;
+    the deals' 95%."""
+    games, deals, w_games, w_deals = _simulated_coverage(lambda rng: (0.85, 0.25), 0.55, 60, 2000, 1)
+    assert games > 0.975 and 0.935 <= deals <= 0.965 and w_deals < 0.9 * w_games
+    games, deals, w_games, w_deals = _simulated_coverage(
+        lambda rng: (0.9, 0.9) if rng.random() < 0.5 else (0.3, 0.3), 0.6, 60, 2000, 2)
+    assert games < 0.925 and 0.935 <= deals <= 0.965 and w_deals > w_games
+
+
+def test_head_to_head_reads_the_intervals_spread_from_the_deals():
+    """Thirty deals of two duels, A on the strong side once a deal: A won both games of 18 deals
+    and split 12. Counted as sixty independent games the score is 48/60; read by deal it varies
+    less (a split deal is the side's luck cancelling), so the interval is narrower."""
+    records = []
+    for deal in range(30):  # A holds m (the strong side, which wins) and then f, which wins in 18 deals
+        records.append(rec(2 * deal, {"m": "A", "f": "B"}, DUEL, {"m"}, deal=deal))
+        records.append(rec(2 * deal + 1, {"m": "B", "f": "A"}, DUEL, {"f"} if deal < 18 else {"m"}, deal=deal))
+    [h] = stats.head_to_head(records, ["A", "B"])
+    assert (h["games"], h["deals"], h["a_wins"], h["b_wins"], h["a_score"]) == (60, 30, 48, 12, 0.8)
+    expected = stats.deal_score_interval([(2, 0, 2)] * 18 + [(1, 0, 2)] * 12)
+    assert (h["a_score_low"], h["a_score_high"]) == expected
+    plain = stats.score_interval(48, 0, 60)
+    assert plain[0] < expected[0] < 0.8 < expected[1] < plain[1]
+    alone = stats.head_to_head([{k: v for k, v in r.items() if k != "deal"} for r in records], ["A", "B"])[0]
+    assert (alone["deals"], alone["a_score_low"], alone["a_score_high"]) == (60, *plain)
+
+
 def test_elo_is_none_at_a_certain_score():
     assert stats.elo(1.0) is None and stats.elo(0.0) is None and stats.elo(0.5) == 0
 

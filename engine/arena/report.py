@@ -206,7 +206,8 @@ def tables(report: dict[str, Any]) -> str:
     out.append("")
     out.append(_grid(rows, ["pair (a - b)", "met", "a won", "b won", "drawn", "a score%", "Elo", "95% CI"]))
     out.append("met: games where they held seats on opposite sides; the game goes to whose seats won "
-               "more of those pairings")
+               "more of those pairings; 95% CI: of the score, its spread read from the deals those games "
+               "came from (the games of a deal are not independent)")
     if report["unfinished"]:
         out.append(f"unfinished games (no result; counted for no one): {report['unfinished']}")
     if report["names"]:

@@ -11,6 +11,7 @@ holds many seats of a side; the balanced schedule keeps them comparable between 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -79,6 +80,92 @@ def score_interval(wins: int, draws: int, n: int, z: float = Z95) -> tuple[float
     root = math.sqrt(max(0.0, b * b - 4 * (1 + c) * (score * score + c * d / 4)))
     low, high = (b - root) / (2 * (1 + c)), (b + root) / (2 * (1 + c))
     return (0.0 if score <= 0 else max(0.0, low)), (1.0 if score >= 1 else min(1.0, high))
+
+
+@functools.lru_cache(maxsize=256)
+def t_quantile(df: int, level: float = 0.95) -> float:
+    """The two-sided ``level`` quantile of Student's t with ``df`` (a whole number, at least 1)
+    degrees of freedom: the ``t`` with ``P(|T| <= t) = level``. Its distribution function has a
+    closed form for whole ``df`` (a finite sum of powers of ``cos(atan(t / sqrt(df)))``), found
+    here by bisection; at many degrees of freedom it is the normal quantile's.
+
+    >>> [round(t_quantile(n), 3) for n in (1, 2, 5, 30)]
+    [12.706, 4.303, 2.571, 2.042]
+    """
+    if df < 1:
+        raise ValueError(f"Student's t needs at least one degree of freedom, not {df}")
+    if df > 200 and level == 0.95:  # the sum grows with df: Cornish-Fisher's series in 1/df (to 1e-7 here)
+        z = Z95
+        return (z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+                + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3))
+
+    def inside(t: float) -> float:  # P(|T| <= t)
+        theta = math.atan(t / math.sqrt(df))
+        s, c2 = math.sin(theta), math.cos(theta) ** 2
+        term, total = 1.0, 1.0
+        if df % 2 == 0:  # sin(theta) (1 + c2/2 + 1*3/(2*4) c2^2 + ... up to c2^((df-2)/2))
+            for k in range(1, df // 2):
+                term *= c2 * (2 * k - 1) / (2 * k)
+                total += term
+            return s * total
+        if df == 1:
+            return 2 * theta / math.pi
+        # odd: (2/pi) (theta + sin cos (1 + 2/3 c2 + 2*4/(3*5) c2^2 + ... up to c2^((df-3)/2)))
+        for k in range(1, (df - 1) // 2):
+            term *= c2 * (2 * k) / (2 * k + 1)
+            total += term
+        return 2 / math.pi * (theta + s * math.sqrt(c2) * total)
+
+    low, high = 0.0, 1.0
+    while inside(high) < level:
+        high *= 2
+    for _ in range(64):  # from [0, 2^k] to a float's precision
+        mid = (low + high) / 2
+        low, high = (mid, high) if inside(mid) < level else (low, mid)
+    return (low + high) / 2
+
+
+def deal_score_interval(deals: Sequence[tuple[int, int, int]], z: float = Z95) -> tuple[float, float]:
+    """The 95% interval of a score over games played in deals, ``deals`` holding each deal's
+    ``(wins, draws, games)``: the games of one deal are not independent (the same cards, seats
+    and chance, the entrants swapped over them), so the spread of the score is read from the
+    deals' own scores, as chess engines read game pairs (the pentanomial count).
+
+    The score is that of every game together. Its variance is the deals' (a ratio estimate over
+    clusters: ``B / (B - 1) * sum((T_d - S n_d)^2) / N^2`` for ``B`` deals, ``T_d`` a deal's
+    score in its ``n_d`` games, ``N`` games, score ``S``). Over the variance of as many
+    independent games that is the *design effect*; the interval is ``score_interval``'s over
+    ``N`` divided by it (the same wins, draws and losses in a smaller or larger number of
+    games), with Student's t of ``B - 1`` degrees of freedom for ``z``, since the variance is
+    read from ``B`` deals. With one game a deal, or one deal, or deals that all scored alike
+    (no spread to read), it is ``score_interval`` of the games as independent.
+
+    Swapping sides in a deal cancels the deal's luck: a pair of duels won by the stronger side
+    each time is a draw of the pair, so the interval is narrower than the games' own:
+
+    >>> [round(x, 3) for x in score_interval(30, 0, 40)]
+    [0.598, 0.858]
+    >>> [round(x, 3) for x in deal_score_interval([(2, 0, 2)] * 10 + [(1, 0, 2)] * 10)]
+    [0.615, 0.849]
+
+    and a deal that one entrant wins (or loses) whatever its side makes it wider:
+
+    >>> [round(x, 3) for x in deal_score_interval([(2, 0, 2)] * 15 + [(0, 0, 2)] * 5)]
+    [0.51, 0.896]
+    """
+    wins, draws, games = (sum(d[i] for d in deals) for i in range(3))
+    plain = score_interval(wins, draws, games, z)
+    blocks = [d for d in deals if d[2] > 0]
+    if len(blocks) < 2 or max(d[2] for d in blocks) < 2:
+        return plain
+    score = (wins + draws / 2) / games
+    per_game = (wins + draws / 4) / games - score * score  # a game's variance: E[x^2] - S^2
+    spread = sum((w + d / 2 - score * n) ** 2 for w, d, n in blocks)
+    if per_game <= 0 or spread <= 0:
+        return plain
+    variance = len(blocks) / (len(blocks) - 1) * spread / (games * games)
+    effect = variance * games / per_game  # the design effect
+    return score_interval(wins / effect, draws / effect, games / effect, t_quantile(len(blocks) - 1))
 
 
 def elo(score: float) -> float | None:
@@ -249,27 +336,34 @@ def block_result(block: Sequence[dict[str, Any]], a: str, b: str) -> str | None:
 
 
 def head_to_head(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> list[dict[str, Any]]:
-    """Every pair (in entrant order): games where they met, wins each, draws, the first's score
-    with its interval (``score_interval``: a draw is half a win, and varies less than a win or a
-    loss), and the Elo difference that score means (with its interval); the score and the Elo
-    figures are None for a pair that never met."""
+    """Every pair (in entrant order): games where they met, wins each, draws, the deals those
+    games came from, the first's score with its interval (``deal_score_interval``: a draw is
+    half a win and varies less than a win or a loss; the spread is read from the deals, whose
+    games are not independent), and the Elo difference that score means (with its interval);
+    the score and the Elo figures are None for a pair that never met. A record without a
+    ``deal`` is a deal of its own."""
     out = []
     for i, a in enumerate(entrants):
         for b in entrants[i + 1:]:
             counts = {"win": 0, "loss": 0, "draw": 0}
+            deals: dict[Any, list[int]] = {}  # deal -> [wins, draws, games], in the order first met
             for r in records:
                 res = pair_result(r, a, b)
                 if res is not None:
                     counts[res] += 1
+                    deal = deals.setdefault(r.get("deal", ("alone", len(deals))), [0, 0, 0])
+                    deal[0] += res == "win"
+                    deal[1] += res == "draw"
+                    deal[2] += 1
             n = sum(counts.values())
-            row: dict[str, Any] = {"a": a, "b": b, "games": n, "a_wins": counts["win"], "b_wins": counts["loss"],
-                                   "draws": counts["draw"]}
+            row: dict[str, Any] = {"a": a, "b": b, "games": n, "deals": len(deals), "a_wins": counts["win"],
+                                   "b_wins": counts["loss"], "draws": counts["draw"]}
             if not n:  # they never met: no figure at all
                 out.append({**row, **dict.fromkeys(("a_score", "a_score_low", "a_score_high", "elo", "elo_low",
                                                     "elo_high"))})
                 continue
             score = (counts["win"] + counts["draw"] / 2) / n
-            lo, hi = score_interval(counts["win"], counts["draw"], n)
+            lo, hi = deal_score_interval([tuple(d) for d in deals.values()])
             out.append({**row, "a_score": score, "a_score_low": lo, "a_score_high": hi,
                         "elo": elo(score), "elo_low": elo(lo), "elo_high": elo(hi)})
     return out
