@@ -27,11 +27,12 @@ def _report_records(first: str) -> list[dict]:
 
 
 REPORT_TEXT = """\
-entrant     games  seats  won  win%  95% CI     mu     sigma  ordinal  forf.
-----------  -----  -----  ---  ----  ---------  -----  -----  -------  -----
-greedy-wi~  4      4      3    75.0  30.1-95.4  29.06  7.36   6.98     0
-random      4      4      1    25.0  4.6-69.9   20.94  7.36   -1.14    0
-win% counts seats (an entrant may hold several seats of a game);
+entrant     games  seats  won  win%  95% CI    mu     sigma  ordinal  forf.
+----------  -----  -----  ---  ----  --------  -----  -----  -------  -----
+greedy-wi~  4      4      3    75.0  1.0-99.9  29.06  7.36   6.98     0
+random      4      4      1    25.0  0.1-99.0  20.94  7.36   -1.14    0
+win% counts seats (an entrant may hold several seats of a game); 95% CI: its
+  spread read from the deals (the seats of a deal are not independent);
   mu/sigma/ordinal: OpenSkill (Plackett-Luce), ordinal = mu - 3 sigma; forf.:
   forfeits
 

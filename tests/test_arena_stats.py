@@ -109,8 +109,13 @@ def test_win_rates_and_wilson_intervals_by_hand():
     # A: seats m(won) f(won) m(lost) f(won) t1(lost) x(won) = 4 of 6; B: 1 of 5
     assert (table["A"]["games"], table["A"]["seats"], table["A"]["wins"]) == (5, 6, 4)
     assert (table["B"]["games"], table["B"]["seats"], table["B"]["wins"]) == (5, 5, 1)
-    z = 1.959963984540054
-    p, n = 4 / 6, 6
+    # game 4's two seats of A are one deal (a record without a deal is a deal of its own): the
+    # deals' spread, 5/4 * sum((won - p seats)^2) / 6^2 over the 6 seats' own p(1 - p) / 6, is a
+    # design effect of 5/6: Wilson's interval over 6 / (5/6) seats, with Student's t of 4 degrees
+    z = 2.7764451051977934
+    p, effect = 4 / 6, 5 / 4 * (3 * (1 / 3) ** 2 + (2 / 3) ** 2 + (1 / 3) ** 2) / 36 / (4 / 6 * (2 / 6) / 6)
+    assert effect == pytest.approx(5 / 6)
+    n = 6 / effect
     centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
     assert table["A"]["low"] == pytest.approx(centre - half) and table["A"]["high"] == pytest.approx(centre + half)
@@ -266,6 +271,66 @@ def test_head_to_head_reads_the_intervals_spread_from_the_deals():
     assert plain[0] < expected[0] < 0.8 < expected[1] < plain[1]
     alone = stats.head_to_head([{k: v for k, v in r.items() if k != "deal"} for r in records], ["A", "B"])[0]
     assert (alone["deals"], alone["a_score_low"], alone["a_score_high"]) == (60, *plain)
+
+
+def test_seats_that_share_their_deals_outcome_count_as_one_trial_a_deal():
+    """An entrant holding four seats of one side in each of 30 deals, all four won or all lost
+    together (18 deals won): 120 seats, but as much evidence as the deals. Its interval is
+    Wilson's over B - 1 = 29 trials with Student's t of 29 degrees (the deals' variance of the
+    rate, p(1 - p) / (B - 1), over the seats' own, p(1 - p) / 120: a design effect of 120/29),
+    not Wilson's of 72 of 120 seats, which is much narrower."""
+    tally = stats.Tally()
+    for deal in range(30):
+        for _ in range(4):
+            tally.add(deal < 18, deal)
+    assert (tally.seats, tally.wins, tally.rate) == (120, 72, 0.6)
+    low, high = tally.interval
+    assert (low, high) == pytest.approx(stats.wilson(0.6 * 29, 29, stats.t_quantile(29)))
+    seats_own = stats.wilson(72, 120)
+    assert high - low > 1.9 * (seats_own[1] - seats_own[0])
+    alone = stats.Tally()  # the same seats without their deals: each its own deal, Wilson's of the seats
+    for deal in range(30):
+        for _ in range(4):
+            alone.add(deal < 18)
+    assert alone.interval == seats_own == stats.Tally(120, 72).interval
+
+
+def test_the_entrant_and_side_tables_read_their_intervals_spread_from_the_deals():
+    """Twelve deals of a three-seat game (two town seats against a loner) between two entrants,
+    each holding both town seats in one game of a deal and the loner in the other; the town
+    wins both games of the first eight deals, the loner both of the other four.
+
+    - A's seats of one deal go one way and the other (2 of 3 won when the town wins, 1 of 3
+      when the loner does): the swap cancels the deal's luck, and A's interval is narrower than
+      Wilson's of its 36 seats.
+    - A's town seats of a deal share their outcome (both won or both lost), and so do all the
+      town seats of a deal: those intervals are wider than Wilson's of the seats.
+    - Without their deals, each game is a deal of its own."""
+    sides = {"t1": "town", "t2": "town", "x": "loner"}
+    records = []
+    for deal in range(12):
+        for g, seats in enumerate(({"t1": "A", "t2": "A", "x": "B"}, {"t1": "B", "t2": "B", "x": "A"})):
+            records.append(rec(2 * deal + g, seats, sides, {"t1", "t2"} if deal < 8 else {"x"}, deal=deal))
+    a = stats.entrant_table(records, ["A", "B"])["A"]
+    assert (a["seats"], a["wins"]) == (36, 20)
+    tally = stats.Tally()
+    for r in records:
+        for seat, who in r["seats"].items():
+            if who == "A":
+                tally.add(r["outcome"][seat] == "won", r["deal"])
+    assert (a["low"], a["high"]) == tally.interval
+    seats_own = stats.wilson(20, 36)
+    assert seats_own[0] < a["low"] < 20 / 36 < a["high"] < seats_own[1]
+    town = stats.side_rates(records)["town"]
+    assert (town["seats"], town["wins"]) == (48, 32) and town["low"] < stats.wilson(32, 48)[0]
+    a_town = stats.by_key(records, ["A", "B"], "sides")["A"]["town"]
+    assert (a_town["seats"], a_town["wins"]) == (24, 16) and a_town["low"] < stats.wilson(16, 24)[0]
+    undealt = [{k: v for k, v in r.items() if k != "deal"} for r in records]
+    alone = stats.Tally()
+    for r in undealt[::2]:  # A's two town seats of a game are still one deal, the game
+        alone.add(r["outcome"]["t1"] == "won", r["game"])
+        alone.add(r["outcome"]["t2"] == "won", r["game"])
+    assert stats.by_key(undealt, ["A", "B"], "sides")["A"]["town"]["low"] == alone.interval[0]
 
 
 def test_elo_is_none_at_a_certain_score():

@@ -4,9 +4,11 @@ side and by role, forfeits by kind, and head-to-head counts with an Elo differen
 Everything counts *seats*: in a hidden-role game one entrant may hold several seats of a game,
 on different sides, and each seat wins or loses with its side. A seat's outcome is ``won`` or
 ``lost`` in a finished game; an unfinished game (a move limit, a machine that could not
-start a bot) counts for no one and is reported apart. Seats of one game on the same side share their
-outcome, so the intervals (which assume independent trials) are somewhat narrow when an entrant
-holds many seats of a side; the balanced schedule keeps them comparable between entrants.
+start a bot) counts for no one and is reported apart. Seats are not independent trials: seats of
+one game on the same side share their outcome, and a deal is played with the entrants swapped
+over its seats. So every interval reads its spread from the deals (``design_effect``), as chess
+engines read game pairs: wider than the seats' own where an entrant holds many seats of a side,
+narrower where swapping the seats cancels a deal's luck.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import functools
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from arbiter.engine.bots import STDERR_TAIL
@@ -154,18 +156,28 @@ def deal_score_interval(deals: Sequence[tuple[int, int, int]], z: float = Z95) -
     [0.51, 0.896]
     """
     wins, draws, games = (sum(d[i] for d in deals) for i in range(3))
-    plain = score_interval(wins, draws, games, z)
+    effect = design_effect(deals)
+    if effect is None:
+        return score_interval(wins, draws, games, z)
+    return score_interval(wins / effect[0], draws / effect[0], games / effect[0], effect[1])
+
+
+def design_effect(deals: Sequence[tuple[int, int, int]]) -> tuple[float, float] | None:
+    """For ``deal_score_interval`` (whose text says how): the design effect of deals of
+    ``(wins, draws, games)`` and the quantile to use for ``z`` (Student's t of deals - 1
+    degrees of freedom), or None where the deals show no spread to read (the games are then
+    taken as independent): one game a deal, one deal, or deals that all scored alike."""
     blocks = [d for d in deals if d[2] > 0]
     if len(blocks) < 2 or max(d[2] for d in blocks) < 2:
-        return plain
+        return None
+    wins, draws, games = (sum(d[i] for d in blocks) for i in range(3))
     score = (wins + draws / 2) / games
     per_game = (wins + draws / 4) / games - score * score  # a game's variance: E[x^2] - S^2
     spread = sum((w + d / 2 - score * n) ** 2 for w, d, n in blocks)
     if per_game <= 0 or spread <= 0:
-        return plain
+        return None
     variance = len(blocks) / (len(blocks) - 1) * spread / (games * games)
-    effect = variance * games / per_game  # the design effect
-    return score_interval(wins / effect, draws / effect, games / effect, t_quantile(len(blocks) - 1))
+    return variance * games / per_game, t_quantile(len(blocks) - 1)
 
 
 def elo(score: float) -> float | None:
@@ -181,14 +193,22 @@ def elo(score: float) -> float | None:
 
 @dataclass
 class Tally:
-    """Seats played and won."""
+    """Seats played and won, and of which deals (``add``'s ``deal``): the seats an entrant holds
+    in one deal are not independent (seats of one side share their outcome; the same deal is
+    played with the entrants swapped over its seats), so the interval reads its spread from the
+    deals, as ``deal_score_interval`` does. Seats added without a deal are a deal each."""
 
     seats: int = 0
     wins: int = 0
+    deals: dict[Any, list[int]] = field(default_factory=dict, compare=False, repr=False)
+    """Deal -> [seats won, seats played] in it, in the order first added."""
 
-    def add(self, won: bool) -> None:
+    def add(self, won: bool, deal: Any = None) -> None:
         self.seats += 1
         self.wins += int(won)
+        counts = self.deals.setdefault(("alone", len(self.deals)) if deal is None else deal, [0, 0])
+        counts[0] += int(won)
+        counts[1] += 1
 
     @property
     def rate(self) -> float | None:
@@ -197,7 +217,17 @@ class Tally:
 
     @property
     def interval(self) -> tuple[float, float] | None:
-        return wilson(self.wins, self.seats) if self.seats else None
+        """Wilson's interval of the rate, over the seats divided by the deals' design effect with
+        Student's t for its quantile (``design_effect``); the seats' own where the deals show
+        no spread (one seat a deal, one deal, deals alike), or where the seats were counted
+        without deals."""
+        if not self.seats:
+            return None
+        effect = design_effect([(w, 0, n) for w, n in self.deals.values()]) \
+            if sum(n for _, n in self.deals.values()) == self.seats else None
+        if effect is None:
+            return wilson(self.wins, self.seats)
+        return wilson(self.wins / effect[0], self.seats / effect[0], effect[1])
 
     def as_dict(self) -> dict[str, Any]:
         lo, hi = self.interval or (None, None)
@@ -206,6 +236,12 @@ class Tally:
 
 def finished(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for r in records if r.get("finished")]
+
+
+def deal_of(record: dict[str, Any], position: int) -> Any:
+    """The deal a game's record belongs to (its ``deal``); a record without one (written by
+    hand, or by a test) is a deal of its own, told apart by its ``position`` in its list."""
+    return record["deal"] if "deal" in record else ("game", position)
 
 
 def forfeit_kind(reason: str) -> str:
@@ -242,12 +278,12 @@ def entrant_table(records: Sequence[dict[str, Any]], entrants: Sequence[str]) ->
     out: dict[str, dict[str, Any]] = {}
     for name in entrants:
         tally, games = Tally(), 0
-        for r in finished(records):
+        for i, r in enumerate(finished(records)):
             seats = [s for s, e in r["seats"].items() if e == name]
             if seats:
                 games += 1
             for s in seats:
-                tally.add(r["outcome"].get(s) == "won")
+                tally.add(r["outcome"].get(s) == "won", deal_of(r, i))
         forfeits = sum(1 for r in records for f in r.get("forfeits", []) if f["entrant"] == name)
         out[name] = {"games": games, **tally.as_dict(), "forfeits": forfeits}
     return out
@@ -256,19 +292,19 @@ def entrant_table(records: Sequence[dict[str, Any]], entrants: Sequence[str]) ->
 def by_key(records: Sequence[dict[str, Any]], entrants: Sequence[str], key: str) -> dict[str, dict[str, dict[str, Any]]]:
     """Per entrant, per side (``key="sides"``) or role (``"roles"``): seats, wins, rate, interval."""
     tallies: dict[str, dict[str, Tally]] = {name: {} for name in entrants}
-    for r in finished(records):
+    for i, r in enumerate(finished(records)):
         for seat, name in r["seats"].items():
             label = r[key].get(seat, "?")
-            tallies[name].setdefault(label, Tally()).add(r["outcome"].get(seat) == "won")
+            tallies[name].setdefault(label, Tally()).add(r["outcome"].get(seat) == "won", deal_of(r, i))
     return {name: {label: t.as_dict() for label, t in sorted(by.items())} for name, by in tallies.items()}
 
 
 def side_rates(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Every seat of every finished game, by side: how often each side wins whoever plays it."""
     tallies: dict[str, Tally] = {}
-    for r in finished(records):
+    for i, r in enumerate(finished(records)):
         for seat in r["seats"]:
-            tallies.setdefault(r["sides"].get(seat, "?"), Tally()).add(r["outcome"].get(seat) == "won")
+            tallies.setdefault(r["sides"].get(seat, "?"), Tally()).add(r["outcome"].get(seat) == "won", deal_of(r, i))
     return {side: t.as_dict() for side, t in sorted(tallies.items())}
 
 
@@ -347,11 +383,11 @@ def head_to_head(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> 
         for b in entrants[i + 1:]:
             counts = {"win": 0, "loss": 0, "draw": 0}
             deals: dict[Any, list[int]] = {}  # deal -> [wins, draws, games], in the order first met
-            for r in records:
+            for position, r in enumerate(records):
                 res = pair_result(r, a, b)
                 if res is not None:
                     counts[res] += 1
-                    deal = deals.setdefault(r.get("deal", ("alone", len(deals))), [0, 0, 0])
+                    deal = deals.setdefault(deal_of(r, position), [0, 0, 0])
                     deal[0] += res == "win"
                     deal[1] += res == "draw"
                     deal[2] += 1
