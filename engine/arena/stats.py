@@ -201,14 +201,16 @@ class Tally:
     seats: int = 0
     wins: int = 0
     deals: dict[Any, list[int]] = field(default_factory=dict, compare=False, repr=False)
-    """Deal -> [seats won, seats played] in it, in the order first added."""
+    """Deal -> [seats won, seats played] in it, in the order first added (the seats added
+    without a deal are only counted: a deal each)."""
 
     def add(self, won: bool, deal: Any = None) -> None:
         self.seats += 1
         self.wins += int(won)
-        counts = self.deals.setdefault(("alone", len(self.deals)) if deal is None else deal, [0, 0])
-        counts[0] += int(won)
-        counts[1] += 1
+        if deal is not None:  # (a seat without its deal is counted, not kept: a run's progress keeps many)
+            counts = self.deals.setdefault(deal, [0, 0])
+            counts[0] += int(won)
+            counts[1] += 1
 
     @property
     def rate(self) -> float | None:
@@ -223,8 +225,12 @@ class Tally:
         without deals."""
         if not self.seats:
             return None
-        effect = design_effect([(w, 0, n) for w, n in self.deals.values()]) \
-            if sum(n for _, n in self.deals.values()) == self.seats else None
+        effect = None
+        if self.deals:
+            dealt = [(w, 0, n) for w, n in self.deals.values()]
+            alone_won = self.wins - sum(w for w, _, _ in dealt)
+            alone_lost = self.seats - sum(n for _, _, n in dealt) - alone_won
+            effect = design_effect(dealt + [(1, 0, 1)] * alone_won + [(0, 0, 1)] * alone_lost)
         if effect is None:
             return wilson(self.wins, self.seats)
         return wilson(self.wins / effect[0], self.seats / effect[0], effect[1])
