@@ -6,7 +6,8 @@ and its ``legal:``, ``form:`` and ``resign:`` lines, and it answers with one lin
 
 The referee never blocks on a bot and no bot outlives it. Each bot runs in a process group of
 its own, which ``close`` ends whole (SIGTERM, then SIGKILL); a referee killed outright (SIGKILL,
-so nothing of it runs) takes its bots' processes with it on Linux (``_die_with_referee``). There
+so nothing of it runs) takes its bots' groups with it (``engine.orphans.watch``: a watcher
+process kills them; and, on Linux, the parent-death signal ends the bot itself). There
 are no threads: the bots' pipes are non-blocking and one selector loop (``_pump``) serves every
 bot whenever the referee waits for any of them. Input goes through an outbox, written as the bot reads; output is read
 as bytes and split into lines of at most ``MAX_LINE_BYTES``; stderr is drained all along, its
@@ -40,6 +41,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 from typing import Protocol as TypingProtocol
 
+from arbiter.engine import orphans
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.lines import MAX_LINE_BYTES, BadLine, check_text
 from arbiter.engine.session import Session
@@ -236,6 +238,7 @@ class ProcessBot:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, bufsize=0, start_new_session=True,
                                          preexec_fn=_die_with_referee())
+            orphans.watch(self.proc.pid)  # its group (its pid: a session of its own) ends with the referee
         except (OSError, ValueError) as exc:
             if self._log is not None:
                 self._log.close()
@@ -524,6 +527,7 @@ class ProcessBot:
             for stream in (self.proc.stdout, self.proc.stderr, self._log):
                 if stream is not None:
                     stream.close()
+            orphans.unwatch(self.proc.pid)  # (before its pid is freed for another process's use)
             try:
                 self.proc.wait(timeout=2)
             except subprocess.TimeoutExpired:  # stuck in the kernel: Popen reaps it later

@@ -1,15 +1,29 @@
-"""Worker processes that do not outlive the process that started them.
+"""Processes that do not outlive the process that started them.
 
 A pool's worker waits on its pool's queue for work; when its parent is killed outright
 (SIGKILL, the out-of-memory killer) nothing ever tells it to stop, and it would wait for ever.
-Linux can kill it then (``PR_SET_PDEATHSIG``); elsewhere it is left as it was.
+Linux can kill it then (``PR_SET_PDEATHSIG``, ``die_with_parent``); elsewhere it is left as it was.
+
+A bot (``engine.bots.ProcessBot``) runs in a process group of its own, which the referee ends
+whole when it closes the bot. A referee killed outright closes nothing, and the parent-death
+signal reaches only the bot's own process (not the programs it started), and only where it
+can be asked for: Linux, from a lone main thread (not in a Ray actor, nor in a program with
+threads of its own). So the referee also hands every bot's group to a *watcher* (``watch``):
+one small process of its own, started with its first bot, that reads the groups to watch on
+its standard input. The other end of that pipe is the referee's alone (a program it starts
+does not inherit it), so the watcher reads the end of its input exactly when the referee is
+gone, however it went; it then kills (SIGKILL) every group still handed to it, and exits. A
+bot the referee closes is taken back first (``unwatch``), so nothing else is killed.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
+import subprocess
 import sys
+import threading
 
 PR_SET_PDEATHSIG = 1
 
@@ -30,3 +44,79 @@ def die_with_parent(parent: int) -> None:
             pass
     if os.getppid() != parent:
         os._exit(1)
+
+
+WATCHER = """\
+import os, signal, sys
+groups = set()
+for line in sys.stdin.buffer:
+    try:
+        (groups.add if line[:1] == b"+" else groups.discard)(int(line[1:]))
+    except ValueError:
+        pass
+for group in groups:
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except OSError:
+        pass
+"""
+"""The watcher's program: ``+GROUP`` lines hand it a process group, ``-GROUP`` lines take one
+back; at the end of its input it kills the groups it holds. (Run as ``python -I -S -c``: no
+site packages, no environment, a few milliseconds to start.)"""
+
+_lock = threading.Lock()
+_watcher: subprocess.Popen[bytes] | None = None
+_owner = 0  # the process that started _watcher (a forked child starts its own)
+
+
+def _started() -> subprocess.Popen[bytes] | None:
+    """This process's watcher, started at the first call; None where it cannot run (no POSIX
+    process groups, no Python to run it, or it went away)."""
+    global _watcher, _owner
+    if _watcher is not None and _owner == os.getpid():
+        return _watcher if _watcher.poll() is None else None
+    if os.name != "posix" or not sys.executable:
+        return None
+    try:
+        _watcher = subprocess.Popen([sys.executable, "-I", "-S", "-c", WATCHER], stdin=subprocess.PIPE,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/", bufsize=0,
+                                    start_new_session=True)  # (not in the referee's group: a group kill spares it)
+    except OSError:
+        return None
+    _owner = os.getpid()
+    atexit.register(_stop, _watcher)
+    return _watcher
+
+
+def _tell(line: str) -> None:
+    with _lock:
+        watcher = _started()
+        if watcher is None or watcher.stdin is None:
+            return
+        try:
+            watcher.stdin.write(line.encode("ascii"))
+        except OSError:  # it went away (killed by someone): the bots have the parent-death signal alone
+            pass
+
+
+def watch(group: int) -> None:
+    """Hand process group ``group`` (a bot's) to this process's watcher: it is killed if this
+    process dies before ``unwatch(group)``."""
+    _tell(f"+{group}\n")
+
+
+def unwatch(group: int) -> None:
+    """Take ``group`` back from the watcher (the bot is closed: its group was ended)."""
+    if _watcher is not None and _owner == os.getpid():
+        _tell(f"-{group}\n")
+
+
+def _stop(watcher: subprocess.Popen[bytes]) -> None:
+    """At this process's normal end (its bots closed and taken back): the watcher's input ends,
+    and it exits holding nothing."""
+    try:
+        if watcher.stdin is not None:
+            watcher.stdin.close()
+        watcher.wait(timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        pass

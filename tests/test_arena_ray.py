@@ -31,7 +31,7 @@ from arbiter.engine.arena.tournament import Tournament, configuration
 from arbiter.engine.errors import ArbiterError
 
 from tests.helpers import run
-from tests.hostile import kill_group, pid_named_in, within
+from tests.hostile import group_members, kill_group, pid_named_in, within
 from tests.arena_staging import STDERR_BYTES, noisy_bot, play, stuck_tournament, transcripts, without_time
 
 
@@ -60,7 +60,9 @@ def test_ray_writes_the_files_local_workers_write_and_stops_a_game_when_cancelle
     assert logs and all(data.startswith(STDERR_BYTES) for data in logs)  # byte for byte, not as text
     assert (tmp_path / "ray" / "results.jsonl").read_text().count("\n") == 3
     # cancelled while a bot is stuck (a time-out of two minutes): the pool neither waits for the
-    # game nor asks the busy actor to close; it kills the actor (whose bot then sees its input close)
+    # game nor asks the busy actor to close; it kills the actor, and the bot, which reads nothing,
+    # ends with it (Ray ends a dead worker's children; the actor's watcher, ``engine.orphans``,
+    # ends its bots' groups: an actor has threads, so they get no parent-death signal)
     t, game, named = stuck_tournament(tmp_path)
     made_before = set(_scratch_folders())
     pool = RayPool(t.settings, 1, "local")
@@ -69,6 +71,7 @@ def test_ray_writes_the_files_local_workers_write_and_stops_a_game_when_cancelle
     try:
         within(30, pool.close, True)
         assert pool.busy == 0
+        assert within(30, _ended, bot), "the killed actor's stuck bot ran on"
     finally:
         kill_group(bot)
     # the killed actor never closed its scratch folder (an exit outright also left the game's
@@ -78,6 +81,15 @@ def test_ray_writes_the_files_local_workers_write_and_stops_a_game_when_cancelle
     assert len(killed) == 1 and within(30, _freed, killed[0])
     sweep()
     assert not killed[0].exists()
+
+
+def _ended(group: int) -> bool:
+    """Whether nothing of process group ``group`` runs (waited for: an actor dies after ``kill``)."""
+    import time
+
+    while any(state != "Z" for _, state, _ in group_members(group)):
+        time.sleep(0.05)
+    return True
 
 
 def _scratch_folders() -> list[Path]:

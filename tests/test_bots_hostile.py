@@ -120,6 +120,128 @@ def test_a_referee_killed_outright_takes_its_bots_process_with_it(tmp_path: Path
         referee.wait(10)
 
 
+CHILD_NAMING_ITSELF = r'''
+import os, subprocess, sys, time
+subprocess.Popen(["sleep", sys.argv[2]])  # a program the bot starts, in the bot's process group
+for line in sys.stdin:
+    if line.startswith('go'):
+        open(sys.argv[1], 'w').write(str(os.getpid()))
+        time.sleep(120)
+'''
+"""``STUCK_NAMING_ITSELF`` that first starts a ``sleep TOKEN`` of its own."""
+
+
+def _gone(token: int, bot: int) -> None:
+    """Wait (a few seconds at most: SIGKILL takes effect a moment after it is sent) until the
+    bot's ``sleep TOKEN`` and the bot's whole group have ended."""
+    deadline = time.monotonic() + 5
+    while sleepers(token):
+        assert time.monotonic() < deadline, "the bot's child outlived the referee"
+        time.sleep(0.02)
+    assert_group_ended(bot)
+
+
+def test_a_referee_killed_outright_takes_its_bots_children_with_it(tmp_path: Path) -> None:
+    """The parent-death signal ends the bot's own process only; the programs the bot started
+    ran on. The referee's watcher (``engine.orphans.watch``) kills the bot's whole group."""
+    token = random.randrange(10**6, 10**7)
+    named = tmp_path / "stuck.pid"
+    command = script(tmp_path, "stuck_child", CHILD_NAMING_ITSELF, named, token)
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    referee = subprocess.Popen([sys.executable, "-m", "arbiter", "play", "fbi-mafia", "--mode", "duel-3v3", "--seed", "1",
+                                "--bots", "random", "--bot", f"mafia=exec:{command}", "--bot-timeout", "120"],
+                               cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    bot = 0
+    try:
+        bot = pid_named_in(named, lambda: referee.poll() is None)
+        assert sleepers(token)
+        referee.kill()
+        referee.wait(10)
+        _gone(token, bot)
+    finally:
+        referee.kill()
+        referee.wait(10)
+        if bot:
+            kill_group(bot)
+        for pid in sleepers(token):
+            os.kill(pid, signal.SIGKILL)
+
+
+THREADED_REFEREE = r'''
+import sys, threading, time
+from arbiter.engine.bots import ProcessBot
+hold = threading.Event()
+threading.Thread(target=hold.wait, daemon=True).start()  # a process with threads: no parent-death signal
+bot = ProcessBot("p", sys.argv[1], 120)
+print(bot.proc.pid, flush=True)
+time.sleep(120)
+'''
+
+
+def test_a_referee_with_threads_killed_outright_takes_its_bots_with_it(tmp_path: Path) -> None:
+    """A bot started while the referee runs other threads (a Ray actor, a program of a library
+    user) gets no parent-death signal (code run between fork and exec is not safe there): the
+    watcher alone ends it, and its children, when the referee is killed outright."""
+    token = random.randrange(10**6, 10**7)
+    command = script(tmp_path, "hang", CHILD_THEN_HANG, token)
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    referee = subprocess.Popen([sys.executable, "-c", THREADED_REFEREE, command], cwd=REPO, env=env,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    bot = 0
+    try:
+        bot = int(within(30, referee.stdout.readline))  # type: ignore[union-attr]
+        deadline = time.monotonic() + 10
+        while not sleepers(token):
+            assert time.monotonic() < deadline, "test set-up went wrong: the bot never started its child"
+            time.sleep(0.02)
+        referee.kill()
+        referee.wait(10)
+        _gone(token, bot)
+    finally:
+        referee.kill()
+        referee.wait(10)
+        if bot:
+            kill_group(bot)
+        for pid in sleepers(token):
+            os.kill(pid, signal.SIGKILL)
+
+
+WATCHING = r'''
+import sys, time
+from arbiter.engine import orphans
+kept, taken_back = int(sys.argv[1]), int(sys.argv[2])
+orphans.watch(kept)
+orphans.watch(taken_back)
+orphans.unwatch(taken_back)
+print("ready", flush=True)
+time.sleep(120)
+'''
+
+
+def test_the_watcher_kills_the_groups_it_holds_and_none_taken_back() -> None:
+    """Two process groups handed to a referee's watcher, one taken back (its bot closed): the
+    referee killed outright, the watcher kills the one it holds; the other runs on."""
+    tokens = [random.randrange(10**6, 10**7) for _ in range(2)]
+    groups = [subprocess.Popen(["sleep", str(t)], start_new_session=True) for t in tokens]
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    referee = subprocess.Popen([sys.executable, "-c", WATCHING, *(str(g.pid) for g in groups)], env=env,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert within(30, referee.stdout.readline) == b"ready\n"  # type: ignore[union-attr]
+        referee.kill()
+        referee.wait(10)
+        assert within(10, groups[0].wait) == -signal.SIGKILL
+        time.sleep(0.3)  # (the watcher is done by now: it killed at once)
+        assert groups[1].poll() is None and sleepers(tokens[1])
+    finally:
+        referee.kill()
+        referee.wait(10)
+        for g in groups:
+            g.kill()
+            g.wait(10)
+
+
 def test_the_parent_death_signal_is_asked_for_only_from_a_lone_main_thread() -> None:
     """Code run between fork and exec is safe only where no other thread may hold a lock, and
     the signal follows the thread that starts the child: a bot started from another thread, or
