@@ -46,9 +46,9 @@ def run() -> None:
 
 def _stop_on_termination() -> None:
     """SIGTERM (``kill``, a service manager) and SIGHUP (the terminal closed) stop the run as a
-    Ctrl-C does, so it ends the same clean way: ``play`` ends its bots and their children (a
-    referee that simply died took only the bots' own processes with it, the parent-death
-    signal, and left their children running) and names the transcript to resume, a tournament
+    Ctrl-C does, so it ends the same clean way: ``play`` ends its bots and their children in
+    good order (SIGTERM first; a referee that simply died leaves that to its watcher, which
+    kills them outright, ``engine.orphans``) and names the transcript to resume, a tournament
     stops its workers. A signal the parent set to be ignored (``nohup``) stays ignored. (The
     C module, not ``signal``: nothing more to import before the handler is in place.)"""
     import _signal
