@@ -9,8 +9,8 @@ whole when it closes the bot. A referee killed outright closes nothing, and the 
 signal reaches only the bot's own process (not the programs it started), and only where it
 can be asked for: Linux, from a lone main thread (not in a Ray actor, nor in a program with
 threads of its own). So the referee also hands every bot's group to a *watcher* (``watch``):
-one small process of its own, started with its first bot, that reads the groups to watch on
-its standard input. The other end of that pipe is the referee's alone (a program it starts
+one small process of its own, started with its first bot (and again, handed every group held,
+should it be killed), that reads the groups to watch on its standard input. The other end of that pipe is the referee's alone (a program it starts
 does not inherit it), so the watcher reads the end of its input exactly when the referee is
 gone, however it went; it then kills (SIGKILL) every group still handed to it, and exits. A
 bot the referee closes is taken back first (``unwatch``), so nothing else is killed.
@@ -66,49 +66,48 @@ site packages, no environment, a few milliseconds to start.)"""
 
 _lock = threading.Lock()
 _watcher: subprocess.Popen[bytes] | None = None
-_owner = 0  # the process that started _watcher (a forked child starts its own)
+_owner = 0  # the process that started _watcher (a forked child starts its own, holding none of these)
+_held: set[int] = set()  # the groups this process handed to its watcher and has not taken back
 
 
-def _started() -> subprocess.Popen[bytes] | None:
-    """This process's watcher, started at the first call; None where it cannot run (no POSIX
-    process groups, no Python to run it, or it went away)."""
+def _tell(sign: str, group: int) -> None:
+    """Hand ``group`` to the watcher (``+``) or take it back (``-``), starting a watcher first
+    where this process has none running (the first bot; or someone killed it: the new one is
+    handed every group held)."""
     global _watcher, _owner
-    if _watcher is not None and _owner == os.getpid():
-        return _watcher if _watcher.poll() is None else None
-    if os.name != "posix" or not sys.executable:
-        return None
-    try:
-        _watcher = subprocess.Popen([sys.executable, "-I", "-S", "-c", WATCHER], stdin=subprocess.PIPE,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/", bufsize=0,
-                                    start_new_session=True)  # (not in the referee's group: a group kill spares it)
-    except OSError:
-        return None
-    _owner = os.getpid()
-    atexit.register(_stop, _watcher)
-    return _watcher
-
-
-def _tell(line: str) -> None:
     with _lock:
-        watcher = _started()
-        if watcher is None or watcher.stdin is None:
-            return
+        if _owner != os.getpid():  # (a forked child: its parent's groups are its parent's)
+            _watcher, _owner = None, os.getpid()
+            _held.clear()
+        (_held.add if sign == "+" else _held.discard)(group)
+        lines = f"{sign}{group}\n"
+        if _watcher is None or _watcher.poll() is not None:
+            if not _held or os.name != "posix" or not sys.executable:
+                return
+            try:
+                _watcher = subprocess.Popen([sys.executable, "-I", "-S", "-c", WATCHER], stdin=subprocess.PIPE,
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/",
+                                            bufsize=0, start_new_session=True)  # (a kill of the referee's group spares it)
+            except OSError:
+                _watcher = None
+                return
+            atexit.register(_stop, _watcher)
+            lines = "".join(f"+{g}\n" for g in sorted(_held))
         try:
-            watcher.stdin.write(line.encode("ascii"))
-        except OSError:  # it went away (killed by someone): the bots have the parent-death signal alone
+            _watcher.stdin.write(lines.encode("ascii"))  # type: ignore[union-attr]
+        except OSError:  # it went away just now: the next call starts another
             pass
 
 
 def watch(group: int) -> None:
     """Hand process group ``group`` (a bot's) to this process's watcher: it is killed if this
     process dies before ``unwatch(group)``."""
-    _tell(f"+{group}\n")
+    _tell("+", group)
 
 
 def unwatch(group: int) -> None:
     """Take ``group`` back from the watcher (the bot is closed: its group was ended)."""
-    if _watcher is not None and _owner == os.getpid():
-        _tell(f"-{group}\n")
+    _tell("-", group)
 
 
 def _stop(watcher: subprocess.Popen[bytes]) -> None:

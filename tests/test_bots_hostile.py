@@ -208,21 +208,27 @@ def test_a_referee_with_threads_killed_outright_takes_its_bots_with_it(tmp_path:
 
 
 WATCHING = r'''
-import sys, time
+import os, signal, sys, time
 from arbiter.engine import orphans
-kept, taken_back = int(sys.argv[1]), int(sys.argv[2])
+kept, taken_back, later = (int(a) for a in sys.argv[1:])
 orphans.watch(kept)
 orphans.watch(taken_back)
 orphans.unwatch(taken_back)
+first = orphans._watcher
+os.kill(first.pid, signal.SIGKILL)  # someone kills the watcher: the next bot starts another,
+first.wait()
+orphans.watch(later)  # which is handed every group held
+assert orphans._watcher is not first
 print("ready", flush=True)
 time.sleep(120)
 '''
 
 
 def test_the_watcher_kills_the_groups_it_holds_and_none_taken_back() -> None:
-    """Two process groups handed to a referee's watcher, one taken back (its bot closed): the
-    referee killed outright, the watcher kills the one it holds; the other runs on."""
-    tokens = [random.randrange(10**6, 10**7) for _ in range(2)]
+    """Process groups handed to a referee's watcher, one taken back (its bot closed), and the
+    watcher killed (by someone) before a third is handed over: the referee killed outright,
+    the watcher started anew kills the two groups held; the one taken back runs on."""
+    tokens = [random.randrange(10**6, 10**7) for _ in range(3)]
     groups = [subprocess.Popen(["sleep", str(t)], start_new_session=True) for t in tokens]
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     referee = subprocess.Popen([sys.executable, "-c", WATCHING, *(str(g.pid) for g in groups)], env=env,
@@ -231,7 +237,7 @@ def test_the_watcher_kills_the_groups_it_holds_and_none_taken_back() -> None:
         assert within(30, referee.stdout.readline) == b"ready\n"  # type: ignore[union-attr]
         referee.kill()
         referee.wait(10)
-        assert within(10, groups[0].wait) == -signal.SIGKILL
+        assert within(10, groups[0].wait) == within(10, groups[2].wait) == -signal.SIGKILL
         time.sleep(0.3)  # (the watcher is done by now: it killed at once)
         assert groups[1].poll() is None and sleepers(tokens[1])
     finally:
