@@ -6,14 +6,15 @@ Linux can kill it then (``PR_SET_PDEATHSIG``, ``die_with_parent``); elsewhere it
 
 A bot (``engine.bots.ProcessBot``) runs in a process group of its own, which the referee ends
 whole when it closes the bot. A referee killed outright closes nothing, and the parent-death
-signal reaches only the bot's own process (not the programs it started), and only where it
-can be asked for: Linux, from a lone main thread (not in a Ray actor, nor in a program with
-threads of its own). So the referee also hands every bot's group to a *watcher* (``watch``):
-one small process of its own, started with its first bot (and again, handed every group held,
-should it be killed), that reads the groups to watch on its standard input. The other end of that pipe is the referee's alone (a program it starts
-does not inherit it), so the watcher reads the end of its input exactly when the referee is
-gone, however it went; it then kills (SIGKILL) every group still handed to it, and exits. A
-bot the referee closes is taken back first (``unwatch``), so nothing else is killed.
+signal reaches only the bot's own process (not the programs it started), and only where it can
+be asked for: Linux, from a lone main thread (not in a Ray actor, nor in a program with threads
+of its own). So the referee also hands every bot's group to a *watcher* (``watch``): one small
+process of its own, started with its first bot (and again, handed every group held, should it be
+killed), that reads the groups to watch on its standard input. The other end of that pipe is the
+referee's alone (a program it starts does not inherit it), so the watcher reads the end of its
+input exactly when the referee is gone, however it went; it then kills (SIGKILL) every group
+still handed to it, and exits. A bot the referee closes is taken back first (``unwatch``), so
+nothing else is killed.
 """
 
 from __future__ import annotations
@@ -84,10 +85,10 @@ def _tell(sign: str, group: int) -> None:
         if _watcher is None or _watcher.poll() is not None:
             if not _held or os.name != "posix" or not sys.executable:
                 return
-            try:
+            try:  # (a session of its own: a kill of the referee's whole group spares it)
                 _watcher = subprocess.Popen([sys.executable, "-I", "-S", "-c", WATCHER], stdin=subprocess.PIPE,
                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/",
-                                            bufsize=0, start_new_session=True)  # (a kill of the referee's group spares it)
+                                            bufsize=0, start_new_session=True)
             except OSError:
                 _watcher = None
                 return

@@ -218,7 +218,8 @@ def test_the_deal_interval_holds_the_score_and_is_the_games_own_with_one_game_a_
     assert stats.deal_score_interval(singles) == stats.score_interval(wins, draws, games)
 
 
-def _simulated_coverage(deal_chances, true: float, deals: int, trials: int, seed: int) -> tuple[float, float, float, float]:
+def _simulated_coverage(deal_chances, true: float, deals: int, trials: int,
+                        seed: int) -> tuple[float, float, float, float]:
     """Duels played in deals of two games, sides swapped: ``deal_chances(rng)`` gives the first
     entrant's chance of winning each game of a deal. How often each interval (the games' own,
     ``score_interval``, and ``deal_score_interval``) holds the ``true`` score, and their mean widths."""

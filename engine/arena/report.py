@@ -153,7 +153,8 @@ def tables(report: dict[str, Any]) -> str:
     out.append(_grid(rows, ["entrant", "games", "seats", "won", "win%", "95% CI", "mu", "sigma", "ordinal",
                             "forf."]))
     out.append("win% counts seats (an entrant may hold several seats of a game); 95% CI: its spread read "
-               "from the deals (the seats of a deal are not independent); mu/sigma/ordinal: OpenSkill (Plackett-Luce), ordinal = mu - 3 sigma; forf.: forfeits")
+               "from the deals (the seats of a deal are not independent); mu/sigma/ordinal: OpenSkill "
+               "(Plackett-Luce), ordinal = mu - 3 sigma; forf.: forfeits")
     # by side
     sides = sorted({s for n in names for s in report["sides"][n]})
     if sides:
