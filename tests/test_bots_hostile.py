@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -131,14 +132,28 @@ for line in sys.stdin:
 """``STUCK_NAMING_ITSELF`` that first starts a ``sleep TOKEN`` of its own."""
 
 
-def _gone(token: int, bot: int) -> None:
-    """Wait (a few seconds at most: SIGKILL takes effect a moment after it is sent) until the
-    bot's ``sleep TOKEN`` and the bot's whole group have ended."""
-    deadline = time.monotonic() + 5
-    while sleepers(token):
-        assert time.monotonic() < deadline, "the bot's child outlived the referee"
-        time.sleep(0.02)
-    assert_group_ended(bot)
+def _killed_outright(referee: subprocess.Popen, started: Callable[[], int], token: int) -> None:
+    """Kill ``referee`` (SIGKILL) once its bot has started (``started`` waits for it and gives
+    its process), then wait (a few seconds at most: SIGKILL takes effect a moment after it is
+    sent) until the bot's ``sleep TOKEN`` and the bot's whole group have ended; clean up
+    whatever is left."""
+    bot = 0
+    try:
+        bot = started()
+        referee.kill()
+        referee.wait(10)
+        deadline = time.monotonic() + 5
+        while sleepers(token):
+            assert time.monotonic() < deadline, "the bot's child outlived the referee"
+            time.sleep(0.02)
+        assert_group_ended(bot)
+    finally:
+        referee.kill()
+        referee.wait(10)
+        if bot:
+            kill_group(bot)
+        for pid in sleepers(token):
+            os.kill(pid, signal.SIGKILL)
 
 
 def test_a_referee_killed_outright_takes_its_bots_children_with_it(tmp_path: Path) -> None:
@@ -152,20 +167,13 @@ def test_a_referee_killed_outright_takes_its_bots_children_with_it(tmp_path: Pat
                                 "--bots", "random", "--bot", f"mafia=exec:{command}", "--bot-timeout", "120"],
                                cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
-    bot = 0
-    try:
+
+    def started() -> int:
         bot = pid_named_in(named, lambda: referee.poll() is None)
         assert sleepers(token)
-        referee.kill()
-        referee.wait(10)
-        _gone(token, bot)
-    finally:
-        referee.kill()
-        referee.wait(10)
-        if bot:
-            kill_group(bot)
-        for pid in sleepers(token):
-            os.kill(pid, signal.SIGKILL)
+        return bot
+
+    _killed_outright(referee, started, token)
 
 
 THREADED_REFEREE = r'''
@@ -188,23 +196,16 @@ def test_a_referee_with_threads_killed_outright_takes_its_bots_with_it(tmp_path:
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     referee = subprocess.Popen([sys.executable, "-c", THREADED_REFEREE, command], cwd=REPO, env=env,
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    bot = 0
-    try:
+
+    def started() -> int:
         bot = int(within(30, referee.stdout.readline))  # type: ignore[union-attr]
         deadline = time.monotonic() + 10
         while not sleepers(token):
             assert time.monotonic() < deadline, "test set-up went wrong: the bot never started its child"
             time.sleep(0.02)
-        referee.kill()
-        referee.wait(10)
-        _gone(token, bot)
-    finally:
-        referee.kill()
-        referee.wait(10)
-        if bot:
-            kill_group(bot)
-        for pid in sleepers(token):
-            os.kill(pid, signal.SIGKILL)
+        return bot
+
+    _killed_outright(referee, started, token)
 
 
 WATCHING = r'''
