@@ -77,12 +77,14 @@ def _tell(sign: str, group: int) -> None:
     handed every group held)."""
     global _watcher, _owner
     with _lock:
-        if _owner != os.getpid():  # (a forked child: its parent's groups are its parent's)
-            _watcher, _owner = None, os.getpid()
+        if _owner != os.getpid():  # a forked child: its parent's groups are its parent's, and its
+            _drop()  # copy of the parent watcher's input must not keep that watcher waiting
+            _owner = os.getpid()
             _held.clear()
         (_held.add if sign == "+" else _held.discard)(group)
         lines = f"{sign}{group}\n"
         if _watcher is None or _watcher.poll() is not None:
+            _drop()
             if not _held or os.name != "posix" or not sys.executable:
                 return
             try:  # (a session of its own: a kill of the referee's whole group spares it)
@@ -92,12 +94,22 @@ def _tell(sign: str, group: int) -> None:
             except OSError:
                 _watcher = None
                 return
-            atexit.register(_stop, _watcher)
             lines = "".join(f"+{g}\n" for g in sorted(_held))
         try:
             _watcher.stdin.write(lines.encode("ascii"))  # type: ignore[union-attr]
-        except OSError:  # it went away just now: the next call starts another
+        except (OSError, ValueError):  # it went away just now (the next call starts another), or this
+            pass  # process is ending (its input closed by _stop)
+
+
+def _drop() -> None:
+    """Let go of the watcher this process holds, if any (gone, or its parent's)."""
+    global _watcher
+    if _watcher is not None and _watcher.stdin is not None:
+        try:
+            _watcher.stdin.close()
+        except OSError:
             pass
+    _watcher = None
 
 
 def watch(group: int) -> None:
@@ -111,12 +123,19 @@ def unwatch(group: int) -> None:
     _tell("-", group)
 
 
-def _stop(watcher: subprocess.Popen[bytes]) -> None:
-    """At this process's normal end (its bots closed and taken back): the watcher's input ends,
-    and it exits holding nothing."""
+def _stop() -> None:
+    """At this process's normal end: the watcher's input ends, and it exits holding nothing (the
+    bots were closed and taken back: ``engine.bots`` registers its closing at exit after this
+    module is imported, so it runs first)."""
+    watcher = _watcher
+    if watcher is None or _owner != os.getpid():
+        return
     try:
         if watcher.stdin is not None:
             watcher.stdin.close()
         watcher.wait(timeout=5)
     except (OSError, subprocess.TimeoutExpired):
         pass
+
+
+atexit.register(_stop)

@@ -249,6 +249,45 @@ def test_the_watcher_kills_the_groups_it_holds_and_none_taken_back() -> None:
             g.wait(10)
 
 
+FORKING_REFEREE = r'''
+import os, sys, time
+from arbiter.engine import orphans
+parents, childs = int(sys.argv[1]), int(sys.argv[2])
+orphans.watch(parents)
+child = os.fork()
+if child == 0:  # a forked child (multiprocessing's fork): a watcher of its own, holding its groups only
+    orphans.watch(childs)
+    os._exit(0)  # killed, as it were: no clean-up runs
+os.waitpid(child, 0)
+print("ready", flush=True)
+time.sleep(120)
+'''
+
+
+def test_a_forked_referees_watcher_holds_its_own_groups_only() -> None:
+    """A referee forked from another (without exec) starts a watcher of its own: when it dies,
+    its watcher kills its groups, not its parent's; the parent's watcher kills the parent's
+    when the parent dies."""
+    tokens = [random.randrange(10**6, 10**7) for _ in range(2)]
+    groups = [subprocess.Popen(["sleep", str(t)], start_new_session=True) for t in tokens]
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    referee = subprocess.Popen([sys.executable, "-c", FORKING_REFEREE, *(str(g.pid) for g in groups)], env=env,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert within(30, referee.stdout.readline) == b"ready\n"  # type: ignore[union-attr]
+        assert within(10, groups[1].wait) == -signal.SIGKILL  # the child's, at the child's end
+        assert groups[0].poll() is None  # the parent's lives on with the parent
+        referee.kill()
+        referee.wait(10)
+        assert within(10, groups[0].wait) == -signal.SIGKILL
+    finally:
+        referee.kill()
+        referee.wait(10)
+        for g in groups:
+            g.kill()
+            g.wait(10)
+
+
 def test_the_parent_death_signal_is_asked_for_only_from_a_lone_main_thread() -> None:
     """Code run between fork and exec is safe only where no other thread may hold a lock, and
     the signal follows the thread that starts the child: a bot started from another thread, or
