@@ -138,4 +138,11 @@ def _stop() -> None:
         pass
 
 
+def _after_fork() -> None:
+    global _lock
+    _lock = threading.Lock()  # (another thread of the parent may have held it at the fork)
+
+
 atexit.register(_stop)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
