@@ -171,6 +171,28 @@ def test_an_sprt_before_its_first_whole_block_says_how_many_games_a_block_has():
     assert "after 0 blocks of 2 games (+0 -0 =0;" in text
 
 
+def test_an_undecided_sprt_on_mostly_drawn_blocks_says_why_it_moves_slowly():
+    """Identical bots in a game the side decides draw every block (each wins on the strong
+    side), and a drawn block adds nothing to the LLR: 300 drawn blocks and "no decision yet",
+    with no word of why. The report now says so, when most counted blocks were drawn and the
+    test has not decided; not otherwise."""
+    config = {"game": "fbi-mafia", "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}]}
+    t = Sprt(0, 50)
+    records = [rec(i, {"m": "AB"[i % 2], "f": "BA"[i % 2]}, DUEL, {"m"}, deal=i // 2) for i in range(4)]
+
+    def text(wins: int, losses: int, draws: int, result: str | None) -> str:
+        sprt = {**t.as_dict(), "first": "A", "second": "B", "blocks": wins + losses + draws, "games": 4,
+                "wins": wins, "losses": losses, "draws": draws, "void": 0, "llr": t.llr(wins, losses),
+                "lower": t.lower, "upper": t.upper, "result": result}
+        return " ".join(report.tables(report.summary(config, records, 4, sprt)).split())
+
+    hint = "300 of the 300 counted blocks were drawn, and a drawn block adds nothing to the LLR"
+    assert hint in text(0, 0, 300, None) and "identical ones never decide" in text(0, 0, 300, None)
+    assert "7 of the 12 counted blocks were drawn" in text(3, 2, 7, None)
+    assert "counted blocks were drawn" not in text(3, 2, 5, None)  # half or fewer drawn
+    assert "counted blocks were drawn" not in text(0, 0, 300, "H0")  # decided: nothing to explain
+
+
 def test_an_entrant_with_no_seat_in_any_game_has_no_win_rate_not_a_zero():
     """Every game unfinished (a move limit): no entrant held a seat of a finished game. Its win%
     and interval were shown as 0.0 and 0.0-100.0, a figure where there is none; they are ``-``,

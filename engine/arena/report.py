@@ -226,6 +226,11 @@ def tables(report: dict[str, Any]) -> str:
                    f"LLR {_fixed(sprt['llr'], 2)} (bounds {sprt['lower']:.2f}, {sprt['upper']:.2f}) after {sprt['blocks']} "
                    f"blocks of {block_size(len(names))} games (+{sprt['wins']} -{sprt['losses']} "
                    f"={sprt['draws']}{void_text}; a block is won by whose seats won more of the same deal): {verdict}")
+        decided = sprt["wins"] + sprt["losses"]
+        if sprt["result"] is None and sprt["draws"] > decided:
+            out.append(f"{sprt['draws']} of the {sprt['draws'] + decided} counted blocks were drawn, and a drawn block "
+                       "adds nothing to the LLR: the test moves on decided blocks only (bots that play alike draw "
+                       "most of them, and identical ones never decide)")
         if after := report.get("after_decision"):
             out.append(f"{after} game{'s that were' if after > 1 else ' that was'} running when it decided: "
                        "recorded, not counted in the tables above")
