@@ -12,6 +12,7 @@ sends unasked, what it is told before its turn, and a bot kept for the next game
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
@@ -19,7 +20,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -225,28 +226,37 @@ time.sleep(120)
 '''
 
 
-def test_the_watcher_kills_the_groups_it_holds_and_none_taken_back() -> None:
-    """Process groups handed to a referee's watcher, one taken back (its bot closed), and the
-    watcher killed (by someone) before a third is handed over: the referee killed outright,
-    the watcher started anew kills the two groups held; the one taken back runs on."""
-    tokens = [random.randrange(10**6, 10**7) for _ in range(3)]
+@contextlib.contextmanager
+def _groups_and_referee(program: str,
+                        count: int) -> Iterator[tuple[subprocess.Popen, list[subprocess.Popen], list[int]]]:
+    """``count`` process groups of this test's own (a ``sleep TOKEN`` each) and a referee running
+    ``program`` with their pids, once it says ``ready``; all of them ended afterwards."""
+    tokens = [random.randrange(10**6, 10**7) for _ in range(count)]
     groups = [subprocess.Popen(["sleep", str(t)], start_new_session=True) for t in tokens]
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    referee = subprocess.Popen([sys.executable, "-c", WATCHING, *(str(g.pid) for g in groups)], env=env,
+    referee = subprocess.Popen([sys.executable, "-c", program, *(str(g.pid) for g in groups)], env=env,
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         assert within(30, referee.stdout.readline) == b"ready\n"  # type: ignore[union-attr]
-        referee.kill()
-        referee.wait(10)
-        assert within(10, groups[0].wait) == within(10, groups[2].wait) == -signal.SIGKILL
-        time.sleep(0.3)  # (the watcher is done by now: it killed at once)
-        assert groups[1].poll() is None and sleepers(tokens[1])
+        yield referee, groups, tokens
     finally:
         referee.kill()
         referee.wait(10)
         for g in groups:
             g.kill()
             g.wait(10)
+
+
+def test_the_watcher_kills_the_groups_it_holds_and_none_taken_back() -> None:
+    """Process groups handed to a referee's watcher, one taken back (its bot closed), and the
+    watcher killed (by someone) before a third is handed over: the referee killed outright,
+    the watcher started anew kills the two groups held; the one taken back runs on."""
+    with _groups_and_referee(WATCHING, 3) as (referee, groups, tokens):
+        referee.kill()
+        referee.wait(10)
+        assert within(10, groups[0].wait) == within(10, groups[2].wait) == -signal.SIGKILL
+        time.sleep(0.3)  # (the watcher is done by now: it killed at once)
+        assert groups[1].poll() is None and sleepers(tokens[1])
 
 
 FORKING_REFEREE = r'''
@@ -268,24 +278,12 @@ def test_a_forked_referees_watcher_holds_its_own_groups_only() -> None:
     """A referee forked from another (without exec) starts a watcher of its own: when it dies,
     its watcher kills its groups, not its parent's; the parent's watcher kills the parent's
     when the parent dies."""
-    tokens = [random.randrange(10**6, 10**7) for _ in range(2)]
-    groups = [subprocess.Popen(["sleep", str(t)], start_new_session=True) for t in tokens]
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    referee = subprocess.Popen([sys.executable, "-c", FORKING_REFEREE, *(str(g.pid) for g in groups)], env=env,
-                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    try:
-        assert within(30, referee.stdout.readline) == b"ready\n"  # type: ignore[union-attr]
+    with _groups_and_referee(FORKING_REFEREE, 2) as (referee, groups, _):
         assert within(10, groups[1].wait) == -signal.SIGKILL  # the child's, at the child's end
         assert groups[0].poll() is None  # the parent's lives on with the parent
         referee.kill()
         referee.wait(10)
         assert within(10, groups[0].wait) == -signal.SIGKILL
-    finally:
-        referee.kill()
-        referee.wait(10)
-        for g in groups:
-            g.kill()
-            g.wait(10)
 
 
 def test_the_parent_death_signal_is_asked_for_only_from_a_lone_main_thread() -> None:
