@@ -182,12 +182,18 @@ def write(path: Path, text: str) -> Path:
 REPO = Path(__file__).resolve().parents[1]
 
 
+def tree_env() -> dict[str, str]:
+    """This process's environment with this tree's source first on Python's path: for a child
+    Python that must run the code under test."""
+    path = os.environ.get("PYTHONPATH")
+    return dict(os.environ, PYTHONPATH=str(REPO) + (os.pathsep + path if path else ""))
+
+
 def run_referee(args: list[str], cwd: Path, timeout: float = 60) -> tuple[subprocess.CompletedProcess, float]:
     """Run ``arbiter ARGS`` as a child process (this tree's source first on the path), with no
     input; the completed process and the seconds it took. A referee that hangs or prints a
     traceback fails the test."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env = tree_env()
     start = time.monotonic()
     try:
         proc = subprocess.run([sys.executable, "-m", "arbiter.cli.main", *args], cwd=cwd, env=env,

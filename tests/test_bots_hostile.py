@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import REPO, run_referee
+from tests.helpers import REPO, run_referee, tree_env
 from tests.hostile import (
     within, script, launch, duel, fake_session, failure_of, failure_then_close, assert_group_ended, sleepers,
     stuck_bot, pid_named_in, kill_group,
@@ -104,7 +104,7 @@ def test_a_referee_killed_outright_takes_its_bots_process_with_it(tmp_path: Path
     """SIGKILL leaves the referee no moment to close its bots: Linux ends the bot's process for
     it (the parent-death signal), so a bot that neither answers nor reads does not run on."""
     command, named = stuck_bot(tmp_path)
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = tree_env()
     referee = subprocess.Popen([sys.executable, "-m", "arbiter", "play", "fbi-mafia", "--mode", "duel-3v3", "--seed", "1",
                                 "--bots", "random", "--bot", f"mafia=exec:{command}", "--bot-timeout", "120"],
                                cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -163,7 +163,7 @@ def test_a_referee_killed_outright_takes_its_bots_children_with_it(tmp_path: Pat
     token = random.randrange(10**6, 10**7)
     named = tmp_path / "stuck.pid"
     command = script(tmp_path, "stuck_child", CHILD_NAMING_ITSELF, named, token)
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = tree_env()
     referee = subprocess.Popen([sys.executable, "-m", "arbiter", "play", "fbi-mafia", "--mode", "duel-3v3", "--seed", "1",
                                 "--bots", "random", "--bot", f"mafia=exec:{command}", "--bot-timeout", "120"],
                                cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -194,7 +194,7 @@ def test_a_referee_with_threads_killed_outright_takes_its_bots_with_it(tmp_path:
     watcher alone ends it, and its children, when the referee is killed outright."""
     token = random.randrange(10**6, 10**7)
     command = script(tmp_path, "hang", CHILD_THEN_HANG, token)
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = tree_env()
     referee = subprocess.Popen([sys.executable, "-c", THREADED_REFEREE, command], cwd=REPO, env=env,
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 
@@ -233,7 +233,7 @@ def _groups_and_referee(program: str,
     ``program`` with their pids, once it says ``ready``; all of them ended afterwards."""
     tokens = [random.randrange(10**6, 10**7) for _ in range(count)]
     groups = [subprocess.Popen(["sleep", str(t)], start_new_session=True) for t in tokens]
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = tree_env()
     referee = subprocess.Popen([sys.executable, "-c", program, *(str(g.pid) for g in groups)], env=env,
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
@@ -506,7 +506,7 @@ def test_a_referee_told_to_stop_ends_its_bots_children_too(tmp_path: Path, signu
     signal), their children ran on under init."""
     token = random.randrange(10**6, 10**7)
     command = script(tmp_path, "hang", CHILD_THEN_HANG, token)
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = tree_env()
     referee = subprocess.Popen([sys.executable, "-m", "arbiter", "play", "fbi-mafia", "--seed", "1", "--bots", "random",
                                 "--bot", f"bandit=exec:{command}", "--bot-timeout", "120", "--transcript", "t.yaml"],
                                cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

@@ -26,7 +26,7 @@ from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
-from tests.helpers import REPO, responses, run
+from tests.helpers import REPO, responses, run, tree_env
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -156,7 +156,7 @@ def test_a_handled_ctrl_c_ends_with_status_130_after_code_made_from_a_string(tmp
         "    eval('(_ for _ in ()).throw(KeyboardInterrupt)')\n"
         "except KeyboardInterrupt:\n"
         "    interrupted('interrupted: 0 of 2 checked')\n", encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = tree_env()
     proc = subprocess.run([sys.executable, "-m", "ctrl_c_in_made_code"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=60)
     assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted: 0 of 2 checked\n")
@@ -250,7 +250,7 @@ def test_a_ctrl_c_while_the_command_starts_ends_with_status_130(tmp_path: Path) 
         "sys.argv = ['arbiter', 'games']\n"
         "from arbiter.cli.entry import run\n"
         "run()\n")
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = tree_env()
     proc = subprocess.run([sys.executable, "-c", stop_click], cwd=tmp_path, env=env, capture_output=True,
                           text=True, timeout=60)
     assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted\n")
@@ -419,7 +419,7 @@ def test_a_ctrl_c_after_the_game_ended_says_the_transcript_is_complete(tmp_path:
 def _with_reader_gone(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run ``arbiter ARGS`` with standard output a pipe whose reader has already gone (as
     ``| head`` leaves it once it has its lines): its first write meets a broken pipe."""
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = tree_env()
     read, write = os.pipe()
     os.close(read)
     try:

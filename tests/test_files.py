@@ -27,7 +27,7 @@ import pytest
 
 from arbiter.engine import files
 from tests.faults import FailingOs
-from tests.helpers import REPO, run
+from tests.helpers import REPO, run, tree_env
 
 OLD, NEW = "old text\n" * 2000, "new text, longer than the old\n" * 3000
 
@@ -54,7 +54,7 @@ KILLER = textwrap.dedent("""
 
 
 def killed_at(name: str, nth: int, *what: object) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = tree_env()
     return subprocess.run([sys.executable, "-c", KILLER, name, str(nth), str(REPO), *map(str, what)],
                           env=env, capture_output=True, text=True, timeout=60)
 
