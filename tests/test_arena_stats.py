@@ -294,6 +294,7 @@ def test_seats_that_share_their_deals_outcome_count_as_one_trial_a_deal():
         for _ in range(4):
             alone.add(deal < 18)
     assert alone.interval == seats_own == stats.Tally(120, 72).interval
+    assert alone.deals == {}  # counted, not kept: a long run's progress tallies every seat so
 
 
 def test_the_entrant_and_side_tables_read_their_intervals_spread_from_the_deals():
