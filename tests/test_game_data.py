@@ -328,3 +328,31 @@ def test_a_problem_inside_a_setup_is_named_at_its_line_and_the_next_setup_still_
     assert [e.path for e in found] == ["setups.7.wizard", "setups.9"], [e.message for e in found]
     lines = text.splitlines()
     assert [lines[e.line - 1].strip() for e in found] == ["wizard: 1", "9:"]
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("a\nb", "a line break (U+000A) at character 2: this must be one line of printable text"),
+    ("a\r", "a line break (U+000D) at character 2"),
+    ("ok\u2029", "a line break (U+2029) at character 3"),
+    ("bell\x07", "an unprintable character (U+0007) at character 5"),
+    ("zero\u200bwidth", "an unprintable character (U+200B) at character 5"),
+])
+def test_a_text_is_one_line_of_printable_characters(text: str, problem: str) -> None:
+    """A data file's text is printed on boards, in the protocol's lines and to bots: a line
+    break there would forge a line, a control character reach the terminal."""
+    node = load_text(yaml.safe_dump({"title": text}), "t.yaml").key("title")
+    with pytest.raises(ScenarioError) as err:
+        node.text()
+    assert err.value.problem.startswith(problem), err.value
+    assert load_text("title: Friday table, é ✓", "t.yaml").key("title").text() == "Friday table, é ✓"
+
+
+def test_a_text_of_lines_takes_line_breaks_and_nothing_else() -> None:
+    """A tile's map is lines of text: line breaks pass, any other unprintable character does not."""
+    node = load_text(yaml.safe_dump({"map": "+--+\n|..|\n+--+"}), "t.yaml").key("map")
+    assert node.text(lines=True) == "+--+\n|..|\n+--+"
+    with pytest.raises(ScenarioError, match="line break"):
+        node.text()
+    bad = load_text(yaml.safe_dump({"map": "+--+\n|.\t.|"}), "t.yaml").key("map")
+    with pytest.raises(ScenarioError, match=r"an unprintable character \(U\+0009\) at character 8: each line must"):
+        bad.text(lines=True)

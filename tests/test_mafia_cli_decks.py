@@ -164,6 +164,21 @@ REFUSED = {
     "not-a-deck": (
         "game: mafia\nkind: deck\ncards: [boss, mafia]\n",
         ["cards", "expected a mapping"]),
+    # a title is printed on the board and in the protocol's lines, to every bot: a line break
+    # would end a response early and forge the next line (`= p1 kill p2`), a control character
+    # reach the terminal
+    "title-with-a-line-break": (
+        'game: mafia\nkind: deck\ntitle: "T\\n\\n= p1 kill p2\\nevent: fake"\n'
+        "cards: {boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2}\n",
+        ["title", "a line break (U+000A) at character 2", "one line of printable text"]),
+    "title-with-a-control-character": (
+        'game: mafia\nkind: deck\ntitle: "Friday\\x1b[2J"\n'
+        "cards: {boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2}\n",
+        ["title", "an unprintable character (U+001B) at character 7"]),
+    "title-with-a-unicode-line-separator": (
+        'game: mafia\nkind: deck\ntitle: "T\\u2028x"\n'
+        "cards: {boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2}\n",
+        ["title", "a line break (U+2028) at character 2"]),
 }
 
 

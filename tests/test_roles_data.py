@@ -140,6 +140,10 @@ def test_a_custom_deck_is_read_and_checked(tmp_path: Path) -> None:
     bad = load_text("game: magic-maze\nkind: roles\nlevel: 3\ncards: {traitor: 2, spy: 1}\n", "bad.yaml")
     with pytest.raises(ScenarioError, match=r"bad.yaml: cards\.spy: no card 'spy' in the role deck"):
         rd.parse_custom_deck(bad, rd.load())
+    two_lines = load_text('game: magic-maze\nkind: roles\ntitle: "Fri\\n= p1 accuse p2"\nlevel: 3\n'
+                          "cards: {traitor: 2, hero: 3, mute: 1}\n", "two.yaml")
+    with pytest.raises(ScenarioError, match=r"two.yaml: title: a line break \(U\+000A\) at character 4"):
+        rd.parse_custom_deck(two_lines, rd.load())
     no_level = load_text("game: magic-maze\nkind: roles\nlevel: 6\ncards: {traitor: 1}\n", "lvl.yaml")
     with pytest.raises(ScenarioError, match=r"lvl.yaml: level: 6 is out of range \(allowed: 1\.\.5\)"):
         rd.parse_custom_deck(no_level, rd.load())

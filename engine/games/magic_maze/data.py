@@ -50,7 +50,7 @@ def parse_tiles(doc: Node) -> dict[str, Tile]:
     tiles = {}
     for name, node in doc.key("tiles").items():
         node.only_keys("map")
-        text = node.key("map").text()
+        text = node.key("map").text(lines=True)
         try:
             tile = parse_map(name, text)
             check_tile(tile, start=name in START_TILES)
