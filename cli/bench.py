@@ -85,6 +85,8 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
         setups = _setups(rules, names, bool(variants), players, level, deck_file)
     except SETUP_ERRORS as exc:
         setup_usage(exc)
+    except ArbiterError as exc:  # a deck file that is not good data (status 1, as play says it)
+        fail(explain(exc))
     try:
         with click.progressbar(length=len(setups) * count * repeats, label="playing", file=sys.stderr,
                                show_eta=True) if progress else _Nothing() as bar:

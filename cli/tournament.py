@@ -20,7 +20,7 @@ from arbiter.engine import registry
 from arbiter.engine.arena.config import BOT_TIMEOUT, check_configuration, check_sprt
 from arbiter.engine.arena.schedule import MAX_GAMES
 from arbiter.engine.arena.sprt import MAX_ELO
-from arbiter.engine.errors import ArbiterError
+from arbiter.engine.errors import ArbiterError, ScenarioError
 from arbiter.engine.scenario import deck_document
 
 
@@ -204,6 +204,8 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
                                        bot_timeout=10.0 if o["bot_timeout"] is None else o["bot_timeout"],
                                        reuse=bool(o["reuse"]), max_moves=o["max_moves"] or 20_000, sprt=sprt,
                                        cwd=os.getcwd())
+            except ScenarioError as exc:  # a deck file that is not good data (status 1, as play says it)
+                fail(explain(exc))
             except ArbiterError as exc:
                 setup_usage(exc)
             t = Tournament({"format": FORMAT, **config})

@@ -197,6 +197,27 @@ def test_refused_deck_names_the_file_and_the_rule(tmp_path: Path, case: str) -> 
     assert "result:" not in r.output and "= " not in r.output
 
 
+@pytest.mark.parametrize("case", ["negative-count", "not-yaml", "two-leaders", "title-with-a-line-break"])
+def test_bench_and_tournament_refuse_a_bad_deck_as_play_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            case: str) -> None:
+    """A deck that is not good data is an error of the run (status 1) in every command that
+    takes one: ``bench --deck`` crashed with a traceback, and ``tournament``/``match`` called
+    it a usage error (status 2)."""
+    text, words = REFUSED[case]
+    bad = tmp_path / f"{case}.yaml"
+    bad.write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for args in (("bench", "mafia", "--deck", bad, "--games", 1, "--repeat", 1),
+                 ("tournament", "mafia", "--entrant", "a=random", "--entrant", "b=random", "--games", 2,
+                  "--deck", bad, "--out", tmp_path / "arena"),
+                 ("match", "mafia", "random", "sleuth", "--games", 2, "--deck", bad, "--out", tmp_path / "arena")):
+        r = run(*args)
+        assert r.exit_code == 1 and r.output.startswith(f"Error: {bad}"), (args[0], r.output)
+        for w in words:
+            assert w in r.output, (args[0], w, r.output)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [bad.name], "a refused deck left a folder behind"
+
+
 def test_another_games_file_as_the_deck_is_a_usage_error_either_way(tmp_path: Path) -> None:
     """A Hidden Roles deck given to Classic Mafia, like a Mafia deck given to Magic Maze, is the
     wrong file for the option (status 2, naming what the option takes), not bad data (it once
