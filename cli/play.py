@@ -25,7 +25,7 @@ from arbiter.engine.files import not_regular
 from arbiter.engine.lines import LineReader
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
-from arbiter.engine.session import Session
+from arbiter.engine.session import BOT_TIMEOUT, Session
 
 
 
@@ -142,7 +142,7 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
 @click.option("--bot", "bot_specs", multiple=True, type=BotSpecType(),
               help="Let a bot play SEAT: a built-in KIND (random; planner in Magic Maze), or exec:COMMAND. Repeatable.")
 @click.option("--bots", "all_bots", type=BotKindType(), help="A built-in bot on every seat but yours (--as).")
-@click.option("--bot-timeout", type=click.FloatRange(min=0.01, max=3600.0), callback=finite,
+@click.option("--bot-timeout", type=click.FloatRange(*BOT_TIMEOUT), callback=finite,
               help="Seconds an external bot may take to answer (0.01 to 3600; default 10).")
 @click.option("--max-moves", type=click.IntRange(min=1), help="Stop after this many moves (the transcript stays resumable).")
 @click.option("--realtime/--no-realtime", default=None,

@@ -81,6 +81,10 @@ MAX_SEED = 10**100
 """Seeds are whole numbers of at most 100 digits (either sign): a transcript writes its seed,
 and reads it back, as a plain number."""
 
+BOT_TIMEOUT = (0.01, 3600.0)
+"""The seconds an ``exec:`` bot may be given to answer, least and most (``--bot-timeout`` of
+``play`` and the arena; a transcript's ``session`` header and a tournament's configuration)."""
+
 CHOSEN_SEEDS = 2**53
 """How many seeds a game whose seed is not given is drawn from. The seed decides every secret,
 and what a seat is shown is decided by it too (FBI vs Mafia's board layout is the first shuffle

@@ -26,7 +26,7 @@ from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
 from arbiter.engine.errors import TranscriptError
 from arbiter.engine.files import FileTooLarge, not_utf8, read_bytes_capped
 from arbiter.engine.logline import read_block, read_entry_line
-from arbiter.engine.session import MAX_SEED
+from arbiter.engine.session import BOT_TIMEOUT, MAX_SEED
 
 FORMAT = 1
 KEYS = ("format", "game", "variant", "data", "seed", "seats", "options", "session", "log", "result", "events")
@@ -323,11 +323,14 @@ def parse(text: str, source: str = "transcript") -> Transcript:
     if isinstance(doc.get("events"), dict) and set(doc["events"]) - {"count", "digest"}:
         extra = next(str(k) for k in doc["events"] if k not in ("count", "digest"))
         raise TranscriptError(f"{source}: events: unknown key {extra!r} (events has count, digest)")
+    seats = [str(s) for s in doc["seats"]]
+    if isinstance(doc.get("session"), dict) and (problem := settings_problem(doc["session"], seats)):
+        raise TranscriptError(f"{source}: session: {problem}")
     if isinstance(doc.get("result"), dict) and not isinstance(doc["result"].get("text", ""), str):
         raise TranscriptError(f"{source}: result.text: expected text")
     moves = 0
     for i, entry in enumerate(log):
-        problem = _entry_problem(entry)
+        problem = _entry_problem(entry) or _note_problem(entry, seats)
         if problem:
             raise TranscriptError(f"{source}: log[{i}]: {problem}")
         if "move" in entry:
@@ -337,7 +340,7 @@ def parse(text: str, source: str = "transcript") -> Transcript:
                                       f"{moves} of the log (moves are numbered from 1, in order)")
     return Transcript(
         game=doc["game"], variant=str(doc["variant"]), data=doc["data"], seed=doc["seed"],
-        seats=[str(s) for s in doc["seats"]], options=dict(doc.get("options") or {}), log=log,
+        seats=seats, options=dict(doc.get("options") or {}), log=log,
         result=doc.get("result"), events=doc.get("events"), source=source, notes=notes,
         session=doc.get("session"),
     )
@@ -366,6 +369,61 @@ def _entry_problem(entry: Any) -> str | None:
     if kind in ("move", "tick") and (problem := _time_problem(body.get("time"))):
         return f"{kind}: {problem}"
     return None
+
+
+SETTINGS = ("as", "bots", "json", "realtime", "bot_timeout")
+"""What a ``session`` header (or a ``{note: {session: ...}}`` entry) may say of how ``arbiter
+play`` ran the session, which ``--resume`` restores."""
+
+
+def settings_problem(settings: dict[str, Any], seats: list[str]) -> str | None:
+    """What is wrong with a ``session`` mapping, or None: its keys are ``SETTINGS``; ``as`` is
+    one of the game's seats (or null: the host); ``bots`` maps seats to bot kinds (text);
+    ``json`` and ``realtime`` are true or false; ``bot_timeout`` is seconds within ``BOT_TIMEOUT``.
+
+    >>> settings_problem({"as": "p1", "bots": {"p2": "random"}, "bot_timeout": 2.5}, ["p1", "p2"])
+    >>> settings_problem({"bots": ["p1"]}, ["p1", "p2"])
+    "bots: expected a mapping of seat to bot (p2: random), found ['p1']"
+    """
+    def shown(value: Any) -> str:
+        text = repr(value)
+        return text if len(text) <= 60 else text[:57] + "..."
+
+    unknown = [str(k) for k in settings if k not in SETTINGS]
+    if unknown:
+        return f"unknown key {unknown[0]!r} (a session has {', '.join(SETTINGS)})"
+    who = settings.get("as")
+    if who is not None and (not isinstance(who, str) or who not in seats):
+        return f"as: {shown(who)} is not a seat of this game ({' '.join(seats)}; null: the host)"
+    bots = settings.get("bots")
+    if bots is not None:
+        if not isinstance(bots, dict):
+            return f"bots: expected a mapping of seat to bot ({seats[-1]}: random), found {shown(bots)}"
+        for seat, kind in bots.items():
+            if not isinstance(seat, str) or seat not in seats:
+                return f"bots: {shown(seat)} is not a seat of this game ({' '.join(seats)})"
+            if not isinstance(kind, str) or not kind.strip():
+                return f"bots.{seat}: expected a bot (random, exec:COMMAND, ...), found {shown(kind)}"
+    for key in ("json", "realtime"):
+        if key in settings and not isinstance(settings[key], bool):
+            return f"{key}: expected true or false, found {shown(settings[key])}"
+    if "bot_timeout" in settings:
+        value, (low, high) = settings["bot_timeout"], BOT_TIMEOUT
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+            return f"bot_timeout: expected seconds from {low:g} to {high:g}, found {shown(value)}"
+    return None
+
+
+def _note_problem(entry: dict[str, Any], seats: list[str]) -> str | None:
+    """A note that says how a resumed session ran (``{note: {session: ...}}``) is read as the
+    header's ``session`` is."""
+    note = entry.get("note")
+    if not isinstance(note, dict) or "session" not in note:
+        return None
+    if not isinstance(note["session"], dict):
+        return f"note: session: expected a mapping, found {type(note['session']).__name__}"
+    problem = settings_problem(note["session"], seats)
+    return f"note: session: {problem}" if problem else None
 
 
 def _time_problem(value: Any) -> str | None:

@@ -5,6 +5,7 @@ the transcript."""
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from pathlib import Path
@@ -255,6 +256,44 @@ def test_resume_may_change_the_bots_and_says_so_in_the_record(tmp_path: Path) ->
     notes = [e["note"] for e in yaml.safe_load(t.read_text(encoding="utf-8"))["log"] if "note" in e]
     assert notes[-1]["session"]["bot_timeout"] == 3
     assert run("replay", t).exit_code == 0
+
+
+@pytest.mark.parametrize("edit, words", [
+    (("bots", [1, 2]), "bots: expected a mapping of seat to bot (p8: random), found [1, 2]"),
+    (("bots", ["p1"]), "bots: expected a mapping"),  # once: every bot dropped, and the loss recorded
+    (("bots", {"p9": "random"}), "bots: 'p9' is not a seat of this game (p1 p2 p3 p4 p5 p6 p7 p8)"),
+    (("bots", {"p1": None}), "bots.p1: expected a bot (random, exec:COMMAND, ...), found None"),
+    (("bots", {"p1": ["a"]}), "bots.p1: expected a bot"),
+    (("as", "p12"), "as: 'p12' is not a seat of this game"),
+    (("bot_timeout", "fast"), "bot_timeout: expected seconds from 0.01 to 3600, found 'fast'"),
+    (("bot_timeout", -5), "bot_timeout: expected seconds from 0.01 to 3600, found -5"),
+    (("bot_timeout", float("nan")), "bot_timeout: expected seconds from 0.01 to 3600, found nan"),
+    (("realtime", 3), "realtime: expected true or false, found 3"),
+    (("speed", 1), "unknown key 'speed' (a session has as, bots, json, realtime, bot_timeout)"),
+])
+def test_resume_refuses_a_session_header_edited_wrong_and_changes_nothing(tmp_path: Path, edit: tuple,
+                                                                            words: str) -> None:
+    """The header's ``session`` is read as strictly as the rest (it once crashed a resume with a
+    Python traceback, or dropped every bot without a word): a resume, a replay and the same
+    edit in a resumed session's note all name it, and the file is left as it was."""
+    t = _stopped(tmp_path, "--bots", "random")
+    doc = yaml.safe_load(t.read_text(encoding="utf-8"))
+    doc["session"][edit[0]] = edit[1]
+    t.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    before = t.read_text(encoding="utf-8")
+    r = run("play", "--resume", t, input="")
+    assert r.exit_code == 1 and r.output.startswith(f"Error: {t}: session: {words}"), r.output
+    assert t.read_text(encoding="utf-8") == before
+    r = run("replay", t)
+    assert r.exit_code == 1 and f"session: {words}" in r.output, r.output
+    # the same, said by a resumed session's note
+    (tmp_path / "again").mkdir()
+    good = _stopped(tmp_path / "again", "--bots", "random")
+    doc = yaml.safe_load(good.read_text(encoding="utf-8"))
+    doc["log"].append({"note": {"session": {**copy.deepcopy(doc["session"]), edit[0]: edit[1]}}})
+    good.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    r = run("play", "--resume", good, input="")
+    assert r.exit_code == 1 and f"note: session: {words}" in r.output, r.output
 
 
 def test_a_bots_stderr_goes_to_a_log_beside_the_transcript(tmp_path: Path) -> None:

@@ -21,10 +21,7 @@ from arbiter.engine.arena.schedule import check_games
 from arbiter.engine.arena.sprt import Sprt, finite
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.scenario import Node
-from arbiter.engine.session import MAX_SEED
-
-BOT_TIMEOUT = (0.01, 3600.0)
-"""The seconds an ``exec:`` bot may be given to answer, least and most (``--bot-timeout``)."""
+from arbiter.engine.session import BOT_TIMEOUT, MAX_SEED
 
 KEYS = ("format", "game", "modes", "players", "roles", "deck", "entrants", "games", "seed", "bot_timeout",
         "reuse", "max_moves", "sprt", "cwd")
