@@ -13,8 +13,8 @@ from arbiter.cli.common import (
     EXIT_REFUSED, EXIT_UNFINISHED, SETUP_ERRORS, explain, fail, finite, interrupted, setup_usage, usage,
 )
 from arbiter.cli.types import (
-    BotKindType, BotSpecType, GameType, MovesFile, SeatType, SeedType, VariantType, check_kind, check_seat, check_variant,
-    stdin_bytes,
+    BotKindType, BotSpecType, GameType, MovesFile, NewPath, SeatType, SeedType, VariantType, check_kind, check_seat,
+    check_variant, stdin_bytes,
 )
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
@@ -133,7 +133,7 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
 @click.option("--seed", type=SeedType(), help="Seed of the game's random generator (chosen and recorded when absent).")
 @click.option("--moves", "moves", type=MovesFile(),
               help="Read input lines from FILE ('-' for stdin) instead of the terminal.")
-@click.option("--transcript", "transcript_path", type=click.Path(dir_okay=False),
+@click.option("--transcript", "transcript_path", type=NewPath(dir_okay=False),
               help="Write the transcript to this new file as the game goes.")
 @click.option("--force", is_flag=True, help="Let --transcript replace a file that exists.")
 @click.option("--resume", type=click.Path(exists=True, dir_okay=False),

@@ -15,7 +15,7 @@ from click.shell_completion import CompletionItem
 
 from arbiter.cli.common import explain, fail, finite, interrupted, setup_usage, usage
 from arbiter.cli.entry import output_gone, reader_gone
-from arbiter.cli.types import BotKindType, GameType, SeedType, VariantType, check_variant
+from arbiter.cli.types import BotKindType, GameType, NewPath, SeedType, VariantType, check_variant
 from arbiter.engine import registry
 from arbiter.engine.arena.config import BOT_TIMEOUT, check_configuration, check_sprt
 from arbiter.engine.arena.schedule import MAX_GAMES
@@ -52,7 +52,7 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
                      "Default for match: 100."),
         click.option("--workers", type=click.IntRange(min=1), help="Games at once, each in a worker process "
                      "(default: the machine's cores; with --ray, the cluster's CPUs)."),
-        click.option("--out", type=click.Path(file_okay=False), help="A new or empty folder for the results "
+        click.option("--out", type=NewPath(file_okay=False), help="A new or empty folder for the results "
                      "(default: arena/GAME-DATE-TIME)."),
         click.option("--resume", type=click.Path(file_okay=False, exists=True),
                      help="Go on with the tournament in this folder: play only the games it has no result for."),

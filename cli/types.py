@@ -172,3 +172,14 @@ class MovesFile(click.File):
         if value == "-":
             return stdin_bytes()
         return super().convert(value, param, ctx)
+
+
+class NewPath(click.Path):
+    """A path the command will write (a transcript, a results folder): as ``click.Path``, but
+    an empty one is refused (a usage error). Without this, ``--transcript ""`` (an unset shell
+    variable) read as no option at all: the game ran and nothing was kept."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value == "":
+            self.fail("an empty path names nothing to write to (an unset shell variable?)", param, ctx)
+        return super().convert(value, param, ctx)

@@ -385,6 +385,22 @@ def test_a_seed_is_a_whole_number_of_at_most_100_digits_or_a_usage_error(tmp_pat
     assert run("play", "mafia", "--bots", "random", "--seed", "-" + "9" * 100).exit_code == 0
 
 
+@pytest.mark.parametrize("command, option", [
+    (["play", "fbi-mafia", "--bots", "random", "--seed", "2"], "--transcript"),
+    (["tournament", "mafia", "--entrant", "random", "--entrant", "sleuth", "--games", "2"], "--out"),
+    (["match", "mafia", "random", "sleuth", "--games", "2"], "--out"),
+])
+def test_an_empty_path_to_write_to_is_a_usage_error_not_no_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  command: list[str], option: str) -> None:
+    """``--transcript "$T"`` with T unset once played the whole game and kept nothing (and a
+    tournament wrote to its default folder), as though the option had not been given."""
+    monkeypatch.chdir(tmp_path)
+    result = run(*command, option, "")
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '{option}': an empty path names nothing to write to" in result.output
+    assert "result:" not in result.output and list(tmp_path.iterdir()) == []
+
+
 def test_once_the_command_is_done_a_late_ctrl_c_or_kill_is_ignored() -> None:
     """A Ctrl-C in a run's last instants, after the command had returned, killed the process by
     SIGINT with nothing said (4 runs of 30 at a game's end); the exit status is set by then."""
