@@ -317,8 +317,9 @@ class ProcessBot:
                 self._violation(line, f"the bot sent a name it was not asked for: {_quote(line)}")
             elif self._asked and self._answer is None:
                 self._answer, self._asked, self._name_open = line, False, False
-            else:
-                self._violation(line, f"the bot sent a line it was not asked for: {_quote(line)}")
+            else:  # (with the answer it came after, when that is not taken yet: the answer may be the fault)
+                after = "" if self._answer is None else f" (after its answer {_quote(self._answer)})"
+                self._violation(line, f"the bot sent a line it was not asked for: {_quote(line)}{after}")
         if self._problem is None and len(self._partial) > MAX_LINE_BYTES + self._partial.endswith(b"\r"):
             self._violation(self._partial)
 
