@@ -71,11 +71,27 @@ def check_text(raw: bytes) -> str | BadLine:
                        "cannot be read")
     if text.isprintable():
         return text
-    for i, ch in enumerate(text):
-        what = _REFUSED.get(unicodedata.category(ch)) if ch not in _SPACES else None
-        if what is not None:
-            return BadLine(f"the line holds {what} (U+{ord(ch):04X}) at column {i + 1}; only printable text is read")
+    if (found := refused_character(text, keep="\t\r")) is not None:
+        i, what = found
+        return BadLine(f"the line holds {what} (U+{ord(text[i]):04X}) at column {i + 1}; only printable text is read")
     return "".join(_SPACES.get(ch, ch) for ch in text)
+
+
+def refused_character(text: str, keep: str = "") -> tuple[int, str] | None:
+    """Where ``text`` holds a character no line may hold (``_REFUSED``: a control character, a
+    line or paragraph separator), and what it is in words; None if it holds none but those
+    in ``keep``. (Other characters Python will not call printable, a zero-width joiner in an
+    emoji, say, are text.)
+
+    >>> refused_character("Friday\x1b[2J")
+    (6, 'a control character')
+    >>> refused_character("a\tb", keep="\t") is None
+    True
+    """
+    for i, ch in enumerate(text):
+        if ch not in keep and (what := _REFUSED.get(unicodedata.category(ch))) is not None:
+            return i, what
+    return None
 
 
 def check_str(text: str) -> str | BadLine:

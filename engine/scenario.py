@@ -25,6 +25,7 @@ import yaml
 from arbiter.engine import yamlio
 from arbiter.engine.errors import ScenarioError
 from arbiter.engine.files import FileTooLarge, NotRegularFile, not_utf8, read_text_capped
+from arbiter.engine.lines import refused_character
 
 SCENARIO_PACKAGE = "arbiter.scenarios"
 T = TypeVar("T")
@@ -117,19 +118,18 @@ class Node:
 
     def text(self, choices: tuple[str, ...] | list[str] | None = None, max_len: int | None = None,
              lines: bool = False) -> str:
-        """Text, one line of printable characters: a title or a name is printed on the board,
-        in the protocol's lines and to every bot, where a line break or a control character
-        would end a response early or forge a line. ``lines``: several such lines (a tile's
-        map), split at line breaks only."""
+        """Text: one line, holding no character a protocol line may not hold
+        (``refused_character``). A title or a name is printed on the board, in the protocol's
+        lines and to every bot, where a line break or a control character would end a response
+        early or forge a line. ``lines``: several such lines (a tile's map)."""
         v = self.value
         if not isinstance(v, str) or not v.strip():
             raise self.fail(f"expected text, found {_kind(v) if not isinstance(v, str) else 'only blanks'}")
-        if not v.isprintable():  # (its fast answer for the common case; then where and what)
-            at = next((i for i, c in enumerate(v) if not c.isprintable() and not (lines and c == "\n")), None)
-            if at is not None:
-                what = "a line break" if v[at] in "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029" else "an unprintable character"
-                rule = "each line must be printable text" if lines else "this must be one line of printable text"
-                raise self.fail(f"{what} (U+{ord(v[at]):04X}) at character {at + 1}: {rule}")
+        if not v.isprintable() and (found := refused_character(v, keep="\n" if lines else "")) is not None:
+            at, what = found  # (what no protocol line may hold either)
+            what = "a line break" if v[at] in "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029" else what
+            rule = "each line must be printable text" if lines else "this must be one line of printable text"
+            raise self.fail(f"{what} (U+{ord(v[at]):04X}) at character {at + 1}: {rule}")
         if choices is not None and v not in choices:
             raise self.fail(f"{_clip(v)!r} is not one of: {', '.join(choices)}")
         if max_len is not None and len(v) > max_len:

@@ -174,7 +174,7 @@ REFUSED = {
     "title-with-a-control-character": (
         'game: mafia\nkind: deck\ntitle: "Friday\\x1b[2J"\n'
         "cards: {boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2}\n",
-        ["title", "an unprintable character (U+001B) at character 7"]),
+        ["title", "a control character (U+001B) at character 7"]),
     "title-with-a-unicode-line-separator": (
         'game: mafia\nkind: deck\ntitle: "T\\u2028x"\n'
         "cards: {boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2}\n",
