@@ -26,6 +26,7 @@ MAX_LINE_BYTES = 8192
 person, a file of moves or a bot; a longer one is refused (a bot that sends one forfeits)."""
 
 _CHUNK = 65536
+_BOM = "\ufeff".encode()
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,8 @@ class LineReader:
 
     Each line is a ``str`` (the text, without its newline) or a ``BadLine``. A line over the
     cap is reported once and skipped up to its newline without being held in memory. A last
-    line without a newline is still a line."""
+    line without a newline is still a line. A byte order mark at the very start of the input
+    (some editors begin a UTF-8 file with one) is dropped; anywhere else it is text."""
 
     def __init__(self, stream: BinaryIO) -> None:
         self.stream = stream
@@ -158,6 +160,7 @@ class LineReader:
         self._buffer = bytearray()
         self._skipping = False  # inside a line that was too long: drop bytes up to its newline
         self._eof = False
+        self._first = True  # no line read yet: a byte order mark before it is dropped
 
     def __iter__(self) -> Iterator[str | BadLine]:
         while True:
@@ -172,7 +175,12 @@ class LineReader:
         ``timeout`` seconds (None: wait as long as it takes)."""
         end = None if timeout is None else time.monotonic() + timeout
         while True:
-            line = self._take()
+            if self._first and (self._eof or not _BOM.startswith(bytes(self._buffer[:3]))
+                                or len(self._buffer) >= 3):  # (else too few bytes yet to tell)
+                self._first = False  # a file saved by an editor that marks UTF-8 with a BOM (U+FEFF)
+                if self._buffer.startswith(_BOM):
+                    del self._buffer[:3]
+            line = None if self._first else self._take()
             if line is not None:
                 return line
             if self._eof:

@@ -106,11 +106,35 @@ def test_any_bytes_give_one_item_per_line(chunks: list[bytes]) -> None:
     expected = data.split(b"\n")
     if expected and expected[-1] == b"":
         expected.pop()
+    if expected and expected[0].startswith(b"\xef\xbb\xbf"):  # the input's byte order mark
+        expected[0] = expected[0][3:]
     assert len(lines) == len(expected)
     for raw, line in zip(expected, lines):
         if isinstance(line, str):
             assert "\n" not in line and "\r" not in line
             assert line.encode("utf-8") == raw.rstrip(b"\r").replace(b"\r", b" ").replace(b"\t", b" ")
+
+
+def test_a_byte_order_mark_is_dropped_at_the_start_of_the_input_only() -> None:
+    """Some editors begin a UTF-8 file with U+FEFF: the first command was refused as
+    '\\ufeffmafia', an unknown command. Later in the input the mark is text, as in a say."""
+    bom = "\ufeff".encode()
+    assert read_all(bom + b"time\n" + b"p1 say " + bom + b"x\n") == ["time", "p1 say \ufeffx"]
+    assert read_all(bom) == [] and read_all(bom + b"\n") == [""] and read_all(b"a\n" + bom + b"b") == ["a", "\ufeffb"]
+    reader = LineReader(io.BytesIO(bom + bom + b"twice\n"))  # one mark is the file's; a second is text
+    assert list(reader) == ["\ufefftwice"]
+    # however its bytes arrive, and a first line shorter than a mark is read as it is
+    assert list(LineReader(Arriving([bom[:1], bom[1:2], bom[2:] + b"time\n"]))) == ["time"]
+    assert list(LineReader(Arriving([b"a", b"\n"]))) == ["a"]
+    cut = list(LineReader(Arriving([bom[:2]])))  # half a mark, then the end: bytes that are not UTF-8
+    assert len(cut) == 1 and isinstance(cut[0], BadLine) and "not UTF-8" in cut[0].problem
+
+
+def test_a_moves_file_saved_with_a_byte_order_mark_plays(tmp_path) -> None:
+    moves = tmp_path / "moves.txt"
+    moves.write_bytes("\ufeffmafia shift row 1 left\n".encode())
+    r = run("play", "fbi-mafia", "--mode", "duel-3v3", "--seed", 1, "--moves", moves)
+    assert r.exit_code == 4 and "= mafia shift row 1 left" in r.output, r.output
 
 
 def test_invalid_utf8_under_moves_is_answered_and_the_session_goes_on(tmp_path) -> None:
