@@ -176,12 +176,11 @@ def load_text(text: str, source: str) -> Node:
     except yamlio.TooDeep:
         raise ScenarioError(source, "", f"nested too deeply to read (at most {MAX_DEPTH} levels)") from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
+        line, column, problem = yamlio.error_place(exc, text)
+        where = f"line {line}, column {column}" if line is not None else ""
         valid = isinstance(exc, yamlio.NumberTooLong)  # valid YAML, but not a number Python reads
         error = ScenarioError(source, where, problem if valid else f"not valid YAML: {problem}")
-        error.line = mark.line + 1 if mark else None
+        error.line = line
         raise error from None
     root = Node(value, source)
     shapes = _expansion(root) if "*" in text else None  # (no alias: no value is held twice)

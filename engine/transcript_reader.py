@@ -118,10 +118,11 @@ def _yaml(text: str) -> Any:
     return yamlio.load(text, yamlio.STRICT, yamlio.FAST_STRICT)  # the writer repeats no key: an edit did
 
 
-def _yaml_error(exc: yaml.YAMLError, source: str, first_line: int = 0) -> TranscriptError:
-    mark = getattr(exc, "problem_mark", None)
-    where = f" (line {first_line + mark.line + 1})" if mark else ""
-    return TranscriptError(f"{source}{where}: not valid YAML: {getattr(exc, 'problem', None) or exc}")
+def _yaml_error(exc: yaml.YAMLError, source: str, text: str, first_line: int = 0) -> TranscriptError:
+    """``exc``, raised reading ``text`` (the part of the file from line ``first_line + 1``)."""
+    line, _, problem = yamlio.error_place(exc, text)
+    where = f" (line {first_line + line})" if line is not None else ""
+    return TranscriptError(f"{source}{where}: not valid YAML: {problem}")
 
 
 def _ending_problem(doc: dict[str, Any]) -> str | None:
@@ -176,10 +177,11 @@ def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str]]:
         raise TranscriptError(f"{source}: not a transcript, or cut off before its log began")
     log_start = head_end + len(b"\nlog:\n")
     log_end = _log_end(data)
+    head = data[:head_end + 1].decode("utf-8")
     try:
-        doc = _yaml(data[:head_end + 1].decode("utf-8"))
+        doc = _yaml(head)
     except yaml.YAMLError as exc:
-        raise _yaml_error(exc, source) from None
+        raise _yaml_error(exc, source, head) from None
     if not isinstance(doc, dict):
         raise TranscriptError(f"{source}: not a transcript (expected a YAML mapping)")
     lines = data[log_start:log_end].decode("utf-8").splitlines(keepends=True)
@@ -187,7 +189,7 @@ def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str]]:
     try:
         log = _yaml("".join(lines)) or []
     except yaml.YAMLError as exc:
-        raise _yaml_error(exc, source, data[:log_start].count(b"\n")) from None
+        raise _yaml_error(exc, source, "".join(lines), data[:log_start].count(b"\n")) from None
     rest = data[log_end:].decode("utf-8")
     if log and _entry_problem(log[-1]) and not rest.strip():  # "- {move: {n: 4" cut mid-entry
         log, rest = log[:-1], lines[-1] + rest
@@ -195,7 +197,7 @@ def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str]]:
         try:
             ending = _yaml(rest)
         except yamlio.DuplicateKey as exc:  # whole, but edited: not an ending a crash cut off
-            raise _yaml_error(exc, source, data[:log_end].count(b"\n")) from None
+            raise _yaml_error(exc, source, rest, data[:log_end].count(b"\n")) from None
         except yaml.YAMLError:
             ending = None
         if isinstance(ending, dict) and set(ending) <= {"result", "events"} and not _ending_problem(ending):
@@ -267,7 +269,7 @@ def _load_yaml(text: str, source: str) -> tuple[Any, list[str]]:
             doc = _yaml(text)
         except yaml.YAMLError as exc:
             if "\nlog:\n" not in text:
-                raise _yaml_error(exc, source) from None
+                raise _yaml_error(exc, source, text) from None
             return _by_lines(text, source)
     if isinstance(doc, dict):
         log = doc.get("log")

@@ -119,6 +119,37 @@ def load(text: str, loader: type[yaml.SafeLoader] = yaml.SafeLoader, fast: type 
         raise TooDeep() from None
 
 
+def error_place(exc: yaml.YAMLError, text: str) -> tuple[int | None, int | None, str]:
+    """Where in ``text`` a YAML error stands (line and column, from 1; None when it names no
+    place) and what it is, in words. A character YAML does not allow (a NUL, a control
+    character) is named by the reader only by its offset, as ``in "<unicode string>",
+    position 33`` (libyaml's counts bytes, Python's characters): here by its line and column.
+
+    >>> error_place(_reader_error("a: 1\\nb: x\\x07"), "a: 1\\nb: x\\x07")
+    (2, 5, 'the character U+0007 is not allowed in YAML (a control character)')
+    """
+    if isinstance(exc, yaml.reader.ReaderError):
+        found = yaml.reader.Reader.NON_PRINTABLE.search(text)
+        if found is not None:
+            at = found.start()
+            line_start = text.rfind("\n", 0, at) + 1
+            return (text.count("\n", 0, at) + 1, at - line_start + 1,
+                    f"the character U+{ord(text[at]):04X} is not allowed in YAML (a control character)")
+        return None, None, f"a character YAML does not allow: {exc.reason}"
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    return (mark.line + 1, mark.column + 1, problem) if mark is not None else (None, None, problem)
+
+
+def _reader_error(text: str) -> yaml.YAMLError:
+    """(the error the YAML library raises for ``text``, for ``error_place``'s example)"""
+    try:
+        yaml.load(text, Loader=yaml.SafeLoader)  # noqa: S506
+    except yaml.YAMLError as exc:
+        return exc
+    raise AssertionError("no error")
+
+
 def _refuse(event: Any) -> None:
     """``AliasFound`` if the parser's ``event`` is an alias or bears an anchor."""
     if isinstance(event, yaml.AliasEvent):

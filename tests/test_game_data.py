@@ -358,3 +358,20 @@ def test_a_text_of_lines_takes_line_breaks_and_nothing_else() -> None:
     bad = load_text(yaml.safe_dump({"map": "+--+\n|.\t.|"}), "t.yaml").key("map")
     with pytest.raises(ScenarioError, match=r"a control character \(U\+0009\) at character 8: each line must"):
         bad.text(lines=True)
+
+
+@pytest.mark.parametrize("text, line, column", [
+    ("game: mafia\ntitle: \"ab\0c\"\n", 2, 11),
+    ("game: mafia\ntitle: \"éé\x07c\"\n", 2, 11),  # (libyaml counts the bytes of é; the place is a character's)
+    ("a: [1,\n  2]\nb: \x1b\n", 3, 4),
+])
+def test_a_character_yaml_does_not_allow_is_named_by_its_line_and_column(text: str, line: int, column: int) -> None:
+    """The YAML library names such a character only by its offset ('in "<unicode string>",
+    position 33', on a second line of the message); the error says where it is, as every
+    other YAML error does."""
+    with pytest.raises(ScenarioError) as err:
+        load_text(text, "deck.yaml")
+    code = next(ord(c) for c in text if c in "\0\x07\x1b")
+    assert str(err.value) == (f"deck.yaml: line {line}, column {column}: not valid YAML: the character "
+                              f"U+{code:04X} is not allowed in YAML (a control character)")
+    assert err.value.line == line

@@ -325,3 +325,24 @@ def test_what_yaml_reads_otherwise_is_left_to_the_library():
                         ("a: 0-inf\n", {"a": "0-inf"}), ("a:\n  b: 1-e5\n", {"a": {"b": "1-e5"}}),
                         ("a:\n  b:\n    c: null\n  d: true\ne: -3\n", {"a": {"b": {"c": None}, "d": True}, "e": -3})]:
         assert read_block(text) == value == yamlio.load(text), text
+
+
+def test_a_character_yaml_does_not_allow_is_named_by_the_line_it_is_on(tmp_path: Path) -> None:
+    """In the header and in the log (read line by line when the whole does not read): the
+    line of the file, not the library's 'position N' of a part of it. (An ending that does
+    not read is one a crash cut off: it is left out, and the replay says so.)"""
+    golden = next(p for p in GOLDENS if p.parent.name == "fbi-mafia")
+    lines = golden.read_text(encoding="utf-8").splitlines(keepends=True)
+    log_at = lines.index("log:\n")
+    for number in (3, log_at + 3, log_at + 10):  # a header line, log lines
+        bad = list(lines)
+        bad[number - 1] = bad[number - 1].rstrip("\n") + "\x07\n"
+        path = tmp_path / f"bad{number}.yaml"
+        path.write_text("".join(bad), encoding="utf-8")
+        try:
+            reader.read(path)
+        except reader.TranscriptError as exc:
+            assert str(exc) == (f"{path} (line {number}): not valid YAML: the character U+0007 is not allowed "
+                                "in YAML (a control character)"), exc
+        else:
+            raise AssertionError(f"line {number} with a BEL was read")
