@@ -373,15 +373,18 @@ def _entry_problem(entry: Any) -> str | None:
     return None
 
 
-SETTINGS = ("as", "bots", "json", "realtime", "bot_timeout")
+SETTINGS = ("as", "bots", "json", "realtime", "bot_timeout", "entrants", "tournament")
 """What a ``session`` header (or a ``{note: {session: ...}}`` entry) may say of how ``arbiter
-play`` ran the session, which ``--resume`` restores."""
+play`` ran the session, which ``--resume`` restores; a tournament's game adds which entrant
+played each seat and where the game stands in its tournament (its seed and index)."""
 
 
 def settings_problem(settings: dict[str, Any], seats: list[str]) -> str | None:
     """What is wrong with a ``session`` mapping, or None: its keys are ``SETTINGS``; ``as`` is
-    one of the game's seats (or null: the host); ``bots`` maps seats to bot kinds (text);
-    ``json`` and ``realtime`` are true or false; ``bot_timeout`` is seconds within ``BOT_TIMEOUT``.
+    one of the game's seats (or null: the host); ``bots`` maps seats to bot kinds (text), and
+    ``entrants`` seats to entrants' names; ``json`` and ``realtime`` are true or false;
+    ``bot_timeout`` is seconds within ``BOT_TIMEOUT``; ``tournament`` holds whole numbers
+    ``seed`` and ``game`` (from 0).
 
     >>> settings_problem({"as": "p1", "bots": {"p2": "random"}, "bot_timeout": 2.5}, ["p1", "p2"])
     >>> settings_problem({"bots": ["p1"]}, ["p1", "p2"])
@@ -397,15 +400,18 @@ def settings_problem(settings: dict[str, Any], seats: list[str]) -> str | None:
     who = settings.get("as")
     if who is not None and (not isinstance(who, str) or who not in seats):
         return f"as: {shown(who)} is not a seat of this game ({' '.join(seats)}; null: the host)"
-    bots = settings.get("bots")
-    if bots is not None:
-        if not isinstance(bots, dict):
-            return f"bots: expected a mapping of seat to bot ({seats[-1]}: random), found {shown(bots)}"
-        for seat, kind in bots.items():
+    for key, example, what in (("bots", "random", "a bot (random, exec:COMMAND, ...)"),
+                               ("entrants", "alice", "an entrant's name")):
+        mapping = settings.get(key)
+        if mapping is None:
+            continue
+        if not isinstance(mapping, dict):
+            return f"{key}: expected a mapping of seat to {key[:-1]} ({seats[-1]}: {example}), found {shown(mapping)}"
+        for seat, name in mapping.items():
             if not isinstance(seat, str) or seat not in seats:
-                return f"bots: {shown(seat)} is not a seat of this game ({' '.join(seats)})"
-            if not isinstance(kind, str) or not kind.strip():
-                return f"bots.{seat}: expected a bot (random, exec:COMMAND, ...), found {shown(kind)}"
+                return f"{key}: {shown(seat)} is not a seat of this game ({' '.join(seats)})"
+            if not isinstance(name, str) or not name.strip():
+                return f"{key}.{seat}: expected {what}, found {shown(name)}"
     for key in ("json", "realtime"):
         if key in settings and not isinstance(settings[key], bool):
             return f"{key}: expected true or false, found {shown(settings[key])}"
@@ -413,6 +419,10 @@ def settings_problem(settings: dict[str, Any], seats: list[str]) -> str | None:
         value, (low, high) = settings["bot_timeout"], BOT_TIMEOUT
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
             return f"bot_timeout: expected seconds from {low:g} to {high:g}, found {shown(value)}"
+    place = settings.get("tournament")
+    if place is not None and not (isinstance(place, dict) and set(place) == {"seed", "game"} and all(
+            isinstance(place[k], int) and not isinstance(place[k], bool) for k in place) and place["game"] >= 0):
+        return f"tournament: expected {{seed: N, game: N}} (whole numbers, game from 0), found {shown(place)}"
     return None
 
 

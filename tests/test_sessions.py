@@ -269,7 +269,11 @@ def test_resume_may_change_the_bots_and_says_so_in_the_record(tmp_path: Path) ->
     (("bot_timeout", -5), "bot_timeout: expected seconds from 0.01 to 3600, found -5"),
     (("bot_timeout", float("nan")), "bot_timeout: expected seconds from 0.01 to 3600, found nan"),
     (("realtime", 3), "realtime: expected true or false, found 3"),
-    (("speed", 1), "unknown key 'speed' (a session has as, bots, json, realtime, bot_timeout)"),
+    (("speed", 1), "unknown key 'speed' (a session has as, bots, json, realtime, bot_timeout, entrants, "
+                   "tournament)"),
+    (("entrants", {"p1": 3}), "entrants.p1: expected an entrant's name, found 3"),
+    (("tournament", {"seed": 1, "game": -1}), "tournament: expected {seed: N, game: N} (whole numbers, game from 0)"),
+    (("tournament", {"seed": 1}), "tournament: expected {seed: N, game: N}"),
 ])
 def test_resume_refuses_a_session_header_edited_wrong_and_changes_nothing(tmp_path: Path, edit: tuple,
                                                                             words: str) -> None:
