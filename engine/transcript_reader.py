@@ -332,7 +332,9 @@ def parse(text: str, source: str = "transcript") -> Transcript:
         raise TranscriptError(f"{source}: result.text: expected text")
     moves = 0
     for i, entry in enumerate(log):
-        problem = _entry_problem(entry) or _note_problem(entry, seats)
+        problem = _entry_problem(entry)
+        if problem is None and "note" in entry:  # (a note is rare: the other entries pay one look)
+            problem = _note_problem(entry, seats)
         if problem:
             raise TranscriptError(f"{source}: log[{i}]: {problem}")
         if "move" in entry:
