@@ -161,7 +161,8 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
     arbiter play mafia --players 8 --as p3 --bots random
 
     Exit status: 0 done, 1 an error, 2 a usage error, 3 a line of --moves FILE was refused,
-    4 the input ended before the game did (resume it), 130 interrupted.
+    4 the input ended before the game did (resume it), 130 interrupted, 141 the output's
+    reader went away (| head).
     """
     writer = lines = None
     bots: dict[str, Bot] = {}

@@ -118,7 +118,8 @@ def tournament(ctx: click.Context, game: str | None, entrants: tuple[str, ...], 
     DIR/results.jsonl as each game ends, with every transcript in DIR/transcripts. Prints
     win rates with 95% intervals, by side and by role, forfeits, OpenSkill ratings and
     head-to-head counts (docs/arena.md). Exit status: 0 done, 1 an error, 2 a usage error,
-    130 interrupted (--resume DIR goes on).
+    130 interrupted (--resume DIR goes on), 141 the report's reader went away (| head;
+    the results are kept).
     """
     _run(ctx, game, entrants, options, default_games=None)
 

@@ -82,6 +82,18 @@ def test_help_names_its_values_not_text() -> None:
     assert "Exit statuses" in run("--help").output
 
 
+@pytest.mark.parametrize("command, statuses", [
+    ("play", (0, 1, 2, 3, 4, 130, 141)),
+    ("tournament", (0, 1, 2, 130, 141)),  # (match: "as for tournament")
+])
+def test_a_commands_help_names_every_status_it_may_end_with(command: str, statuses: tuple[int, ...]) -> None:
+    """Each status the command may end with (``arbiter --help`` lists them all), 141 too: a
+    script piping the output into ``head`` reads from the help that it is not a failure."""
+    text = " ".join(run(command, "--help").output.split()).split("Exit status: ")[1].split("Options:")[0]
+    named = [int(n) for n in re.findall(r"(?:^|, )(\d+) ", text)]
+    assert named == list(statuses), text
+
+
 @pytest.mark.parametrize("lines, status", [
     ("bandit shift row 1 left\nquit\n", 0),  # the session ended as asked
     ("bandit shift row 1 left\n", 4),  # the input ended before the game did
