@@ -28,7 +28,7 @@ from typing import Protocol as TypingProtocol
 
 from arbiter.engine.bots import Bot, BotFailure, ProcessBot
 from arbiter.engine.clock import seconds_name
-from arbiter.engine.errors import GameOverError, InputError
+from arbiter.engine.errors import GameOverError, InputError, UnknownActionError
 from arbiter.engine.events import HOST
 from arbiter.engine.lines import BadLine, Timeout, printable
 from arbiter.engine.protocol import Protocol, Response
@@ -148,6 +148,9 @@ class Match:
             return True, None
         except InputError as exc:
             why = f"illegal input {_short(text)}: {exc.kind}: {exc.message}"
+            other = _seat_named_first(text, self.session.seats) if isinstance(exc, UnknownActionError) else None
+            if other is not None and other != seat:
+                why += f" (the answer starts with the seat {other}: a bot answers for its own seat, {seat}, only)"
             return True, self._forfeit(seat, bot.explained(why) if isinstance(bot, ProcessBot) else why)
         self._last = seat
         if response.payload["seat"] is None and not response.payload["events"]:
@@ -304,6 +307,13 @@ class Match:
 
 UNSAID = "its bot failed"
 """The reason of another seat's forfeit, as a seat's own session is told it (``Match._forfeit``)."""
+
+
+def _seat_named_first(text: str | None, seats: Iterable[str]) -> str | None:
+    """The seat whose name ``text`` starts with (in any case), if any: a bot that wrote a full
+    line for another seat is told so, not only that its first word is no action."""
+    first = text.split(maxsplit=1)[0].lower() if text and text.strip() else None
+    return next((s for s in seats if s.lower() == first), None)
 
 
 def _short(text: str | None, limit: int = 200) -> str:

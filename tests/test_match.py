@@ -8,6 +8,7 @@ import json
 import pytest
 
 from arbiter.engine import registry
+from arbiter.engine.arena.stats import forfeit_kind
 from arbiter.engine.bots import BotFailure, RandomBot, make_bot
 from arbiter.engine.clock import seconds_name
 from arbiter.engine.match import Match
@@ -128,6 +129,26 @@ def test_a_bots_illegal_input_is_quoted_whole_up_to_200_characters(length):
     forfeit = next(e["note"]["forfeit"] for e in session.entries if "note" in e)
     quoted = repr(word) if length <= 200 else repr(word[:200]) + f"... ({length} bytes)"
     assert forfeit.startswith(f"illegal input {quoted}: ")
+
+
+@pytest.mark.parametrize("game, variant, answer, named", [
+    ("fbi-mafia", "standard-3v3", "DETECTIVE pass", "detective"),  # in any case
+    ("mafia", "8-players", "p2 pass", "p2"),
+    ("mafia", "8-players", "frobnicate p2", None),  # a seat later in the line is not the seat it starts with
+])
+def test_a_bots_answer_for_another_seat_is_named_so(game, variant, answer, named):
+    """A bot that wrote a full line for another seat (a bot answers for its own seat only) is
+    told that its answer starts with that seat, not only that it is no action; the forfeit is
+    still an illegal input."""
+    session, match = _match(game, variant, 3, "random")
+    seat = session.seats[0]
+    match.bots[seat].choose = lambda s: answer  # type: ignore[method-assign]
+    match.play()
+    forfeit = next(e["note"]["forfeit"] for e in session.entries if "note" in e)
+    hint = f" (the answer starts with the seat {named}: a bot answers for its own seat, {seat}, only)"
+    assert forfeit.startswith(f"illegal input {answer!r}: syntax: ")
+    assert forfeit.endswith(hint) == (named is not None), forfeit
+    assert forfeit_kind(forfeit) == "illegal"
 
 
 def test_a_seats_session_is_not_told_of_a_secret_input_that_showed_it_nothing():
