@@ -96,7 +96,8 @@ def _report(found: FileCheck) -> str:
 
 @click.command()
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.option("--seat", default=HOST, show_default=True, metavar="SEAT", help="Show the board as this seat saw it.")
+@click.option("--seat", "--as", "seat", default=HOST, show_default=True, metavar="SEAT",
+              help="Show the board as this seat saw it.")
 @click.option("--at", "at", type=click.IntRange(min=0), help="After this many moves (default: the end).")
 @click.option("--legend", is_flag=True,
               help="Explain the board's symbols (of FILE's game, or of every game whose board has them).")

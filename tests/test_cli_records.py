@@ -147,6 +147,7 @@ def test_show_board_after_n_moves_as_a_seat(tmp_path: Path) -> None:
     bandit = identities(host_board)["bandit"]
     assert grid_marks(lines) == [bandit]
     assert any(line.startswith("You (bandit): ") for line in lines)
+    assert run("show", t, "--as", "bandit", "--at", 2).output == s.output  # play's name for it
 
     start = run("show", t, "--at", 0)
     s0 = run("show", t, "--seat", "undercover", "--at", 0)
