@@ -120,8 +120,14 @@ class Game:
             raise TypeError(f"play: the input is its words (a str), not {type(text).__name__}")
         session = self.session
         at = session.clock_ms + session.state.clock_step_ms if time is None else _at("play", time)
-        passed = self._moments_before(at) if self.realtime and seat in session.seats else []  # (else refused)
-        return _handed(passed + session.submit(session.check_seat(seat), text, at))
+        start = len(session.events)
+        try:
+            passed = self._moments_before(at) if self.realtime and seat in session.seats else []  # (else refused)
+            return _handed(passed + session.submit(session.check_seat(seat), text, at))
+        except InputError as exc:
+            if len(session.events) > start:  # time changed the game before the input came: say so
+                _time_acted_first(exc, session.events.since(start), at)
+            raise
 
     def wait(self, time: float | None = None) -> list[Event]:
         """Let time pass with nobody acting, to ``time`` seconds or, by default, to the next
@@ -225,7 +231,10 @@ class Game:
                     break  # nothing can change the game any more (a change may say nothing: go on)
 
     def step(self, seat: str, text: str | None) -> list[Event]:
-        """Answer ``agent_iter``: play ``text`` for ``seat`` (None: nothing now)."""
+        """Answer ``agent_iter``: play ``text`` for ``seat`` (None: nothing now). A seat the game
+        does not have is an ``UnknownSeatError`` before anything else, as ``play``'s is: time
+        acting first once let a misspelt seat move the game's clock."""
+        self._player(seat)
         self._stepped = text is not None
         if text is None:
             return []
@@ -306,6 +315,10 @@ def play_agents(game: Game, agents: dict[str, Agent], max_inputs: int = 100_000)
     missing = [seat for seat in game.seats if seat not in agents]
     if missing:
         raise ValueError(f"play_agents: no agent for {', '.join(missing)}: every seat needs one")
+    for seat in game.seats:  # (else an AttributeError once the seat was first asked, mid-game)
+        if not callable(getattr(agents[seat], "act", None)):
+            raise TypeError(f"play_agents: the agent of {seat} has no act(observation, choices) method: "
+                            f"{type(agents[seat]).__name__}")
     for seat, seen, choices in game.agent_iter(max_inputs):
         game.step(seat, agents[seat].act(seen, choices))
     return game.result
@@ -340,6 +353,17 @@ def _at(method: str, time: Any) -> int:
     shown = repr(time) if len(repr(time)) <= 24 else f"{repr(time)[:20]}..."
     raise TimeError(f"{method}: time {shown} is not a moment of the game: a time is seconds from 0 to "
                     f"{seconds_name(MAX_MS)}, not before the clock")
+
+
+def _time_acted_first(exc: InputError, events: list[Event], at: int) -> None:
+    """Add to a refusal that time changed the game before the input's moment: a move ``legal``
+    listed at the clock, played at the clock plus the game's step, can find a vote closed or
+    the sand run out, and "no vote is open" alone blamed the move. The first public change is
+    quoted (the caller is the host; a seat's secret is quoted to no one)."""
+    shown = next((e.text for e in events if e.to is None), None)
+    exc.message += (f" (time acted first: this input came at {seconds_name(at)} s"
+                    + (f", after {shown!r})" if shown else ")"))
+    exc.args = (exc.message, *exc.args[1:])
 
 
 def _handed(events: list[Event]) -> list[Event]:

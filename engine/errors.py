@@ -6,6 +6,8 @@ carry on. A refused input never changes the state.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ArbiterError(Exception):
     """Base of every error arbiter reports to a user; ``kind`` is the protocol's error kind."""
@@ -111,6 +113,12 @@ class ScenarioError(ArbiterError):
         self.problem = problem
         self.steps = steps  # the path as keys and indexes, when the data's reader knows them
         self.line: int | None = None  # where the path stands in the file, when known
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its own arguments (an exception's are its message alone, which this
+        ``__init__`` does not take): one raised in a worker process reaches the caller whole,
+        not as a pool broken by a failed unpickling."""
+        return type(self), (self.source, self.path, self.problem, self.steps), self.__dict__
 
 
 class TranscriptError(ArbiterError):

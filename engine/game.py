@@ -306,7 +306,7 @@ class Rules(ABC):
         if players is not None or deck_file is not None or level is not None:
             raise SetupError(f"{self.title} is not set up by player count, deck or level; "
                              f"choose a {self.variant_label}", [v.name for v in self.variants()])
-        return variant or self.default_variant, {}
+        return (self.default_variant if variant is None else variant), {}
 
     def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:
         """Each seat's side and role as the game stands (at its end, the side the seat ended

@@ -4,6 +4,7 @@ multi-agent loop (``agent_iter``, ``play_agents``) hold at their edges."""
 
 from __future__ import annotations
 
+import copy
 import doctest
 import random
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from arbiter.engine.api import Game, load_game, new_game, play_agents, replay
-from arbiter.engine.errors import InputError, SyntaxInputError, UnknownSeatError
+from arbiter.engine.errors import IllegalMoveError, InputError, SyntaxInputError, UnknownSeatError
 from arbiter.engine.game import Result
 from tests.agents_for_tests import Idle
 from tests.helpers import mafia_game
@@ -279,6 +280,76 @@ def test_play_agents_checks_its_seats_before_anything_is_played() -> None:
     assert snapshot(game) == before and game.session.moves == []
 
 
+def test_play_agents_checks_its_agents_can_act_before_anything_is_played() -> None:
+    """An agent without ``act`` (None, a function) was found when its seat was first asked: an
+    ``AttributeError`` after the other seat had played."""
+    game = new_game("fbi-mafia", "duel-3v3", seed=1)
+    before = snapshot(game)
+    for wrong, name in ((None, "NoneType"), (lambda seen, choices: "surrender", "function")):
+        with pytest.raises(TypeError, match=f"^play_agents: the agent of fbi has no act\\(observation, "
+                                            f"choices\\) method: {name}$"):
+            play_agents(game, {"mafia": Idle(), "fbi": wrong})
+    assert snapshot(game) == before and game.session.moves == []
+
+
+def test_step_refuses_a_seat_the_game_has_not_before_time_passes() -> None:
+    """``step`` let time act first (a vote closing) before any check of the seat: a misspelt seat
+    moved the clock and the game."""
+    game = new_game("magic-maze", "1", players=4, roles=1, seed=1)
+    for seat, text in OPEN_VOTE:
+        game.play(seat, text)
+    before, clock = snapshot(game), game.time
+    for seat, text in (("nobody", "vote yes"), ("nobody", None), ("host", None), ("P2", "vote yes")):
+        with pytest.raises(UnknownSeatError):
+            game.step(seat, text)
+    assert snapshot(game) == before and game.time == clock
+
+
+OPEN_VOTE = [("p2", "eye p1"), ("p1", "accuse p4"), ("p4", "stare p1"), ("p2", "move green south 1"),
+             ("p4", "move purple north 1"), ("p4", "pawn p1")]
+"""Hidden Roles, scenario 1, 4 players, seed 1: p1 accuses p4 at 2 s; at 6 s the vote is open
+until 7 s, the clock's next step."""
+
+
+def test_a_move_refused_after_time_acted_first_says_so() -> None:
+    """``legal`` lists what is accepted at the clock; ``play`` plays at the clock plus the step,
+    by which time the vote had closed: "no vote is open" alone blamed the move."""
+    game = new_game("magic-maze", "1", players=4, roles=1, seed=1)
+    for seat, text in OPEN_VOTE:
+        game.play(seat, text)
+    assert game.time == 6 and "vote yes" in game.legal("p2")
+    twin = copy.deepcopy(game)
+    assert [e.text for e in twin.play("p2", "vote yes", time=twin.time)][0] == "p2 votes yes."  # at the clock
+    with pytest.raises(IllegalMoveError) as caught:
+        game.play("p2", "vote yes")
+    closed = "The accusation of p4 is rejected (no vote in time from p2 and p3)."
+    message = f"no vote is open (time acted first: this input came at 7 s, after {closed!r})"
+    assert (caught.value.message, str(caught.value)) == (message, message)
+    assert [e.text for e in game.events()][-1] == closed  # time's change stays, as documented
+    with pytest.raises(IllegalMoveError) as caught:  # no time acted: the plain refusal
+        game.play("p2", "vote yes")
+    assert caught.value.message == "no vote is open"
+
+
+def test_a_broken_deck_in_a_worker_process_reaches_the_caller_whole(tmp_path: Path) -> None:
+    """A ``ScenarioError`` could not be unpickled (its ``__init__`` takes more than the message):
+    raised in a process pool's worker, it broke the pool."""
+    import pickle
+
+    from arbiter.engine.errors import ScenarioError
+
+    deck = tmp_path / "deck.yaml"
+    deck.write_text("game: mafia\nkind: deck\ncards: {boss: 1, mafia: -1}\n", encoding="utf-8")
+    with pytest.raises(ScenarioError) as caught:
+        new_game("mafia", deck=deck, seed=1)
+    exc = caught.value
+    exc.line = 2
+    back = pickle.loads(pickle.dumps(exc))
+    assert type(back) is ScenarioError and str(back) == str(exc)
+    assert (back.source, back.path, back.problem, back.steps, back.line) == (
+        exc.source, exc.path, exc.problem, exc.steps, 2)
+
+
 def test_the_librarys_names_are_in_dir_of_the_package() -> None:
     """``arbiter`` loads its library on first use (a module ``__getattr__``), and ``dir(arbiter)``,
     which a shell's or a notebook's completion reads, listed none of its names."""
@@ -404,6 +475,9 @@ def test_a_time_that_is_no_moment_of_the_clock_is_a_time_error(time) -> None:
     ("mafia", None, {"roles": 1}, "IllegalMoveError", "Classic Mafia has no levels (--roles is for Magic Maze: "
                                                       "Hidden Roles)"),
     ("magic-maze", "8", {}, "UnknownCommandError", "magic-maze has no scenario '8'"),
+    ("magic-maze", "", {}, "UnknownCommandError", "magic-maze has no scenario ''"),  # (was the default)
+    ("mafia", "", {}, "UnknownCommandError", "mafia has no mode ''"),
+    ("fbi-mafia", "", {}, "UnknownCommandError", "fbi-mafia has no mode ''"),
     ("magic-maze", "1", {"players": 9}, "IllegalMoveError", "Magic Maze is played by 1 to 8 players, not 9"),
     ("magic-maze", "1", {"players": 2, "roles": 1}, "IllegalMoveError",
      "Magic Maze: Hidden Roles is played by 3 to 8 players, not 2"),

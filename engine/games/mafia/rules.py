@@ -80,7 +80,7 @@ class MafiaRules(Rules):
             if variant is not None and variant != name:
                 raise SetupError(f"--mode {variant} does not fit {players} players")
             variant = name
-        chosen = variant or self.default_variant
+        chosen = self.default_variant if variant is None else variant
         self.variant(chosen)
         return chosen, options
 

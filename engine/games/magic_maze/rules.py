@@ -55,7 +55,7 @@ class MagicMazeRules(Rules):
     ) -> tuple[str, dict[str, Any]]:
         """``--scenario`` and ``--players``; with ``--roles LEVEL`` or ``--deck FILE`` (a custom
         role deck), Hidden Roles (3 to 8 players, 4 when not said)."""
-        chosen = variant or self.default_variant
+        chosen = self.default_variant if variant is None else variant
         self.variant(chosen)
         if deck_file is not None or level is not None:
             d = mm.load()
