@@ -49,6 +49,32 @@ class Game:
         self.session = session
         self._observed: dict[str, int] = {}  # per seat, the event log read by its observations (``agents.news``)
 
+    def copy(self) -> Game:
+        """An independent game at the same point (as python-chess's ``Board.copy``): playing on
+        one changes nothing of the other, their transcripts, observations and generators
+        alike; the rules and the mode's data, which no game changes, are shared. A copy records
+        to no listener of the original (a transcript file the original writes).
+        ``copy.copy`` and ``copy.deepcopy`` make the same copy: a shallow one shared the game.
+
+        >>> game = new_game("mafia", players=6, seed=1)
+        >>> twin = game.copy()
+        >>> _ = twin.play("p1", "pass")
+        >>> len(twin.session.moves), len(game.session.moves)
+        (1, 0)
+        """
+        session = self.session
+        memo: dict[int, Any] = {id(session.rules): session.rules, id(session.variant): session.variant,
+                                id(session.listeners): []}
+        twin = Game(copy.deepcopy(session, memo))
+        twin._observed = dict(self._observed)
+        return twin
+
+    def __copy__(self) -> Game:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self.copy()
+
     # -- facts ---------------------------------------------------------------------------------
     @property
     def name(self) -> str:

@@ -350,6 +350,35 @@ def test_a_broken_deck_in_a_worker_process_reaches_the_caller_whole(tmp_path: Pa
         exc.source, exc.path, exc.problem, exc.steps, 2)
 
 
+@pytest.mark.parametrize("make", [Game.copy, copy.copy, copy.deepcopy])
+def test_a_copy_is_an_independent_game_at_the_same_point(make) -> None:
+    """``copy.copy(game)`` shared the session: a move played on the copy was in the original's
+    transcript. Every way to copy gives an independent game, down to its generator; a listener
+    of the original (a transcript file) hears nothing of the copy."""
+    def moves(g: Game, n: int, rng: random.Random) -> None:
+        for _ in range(n):
+            legal = {s: [m for m in g.legal(s) if m != "abandon"] for s in g.seats}  # (abandoning ends it)
+            seat = rng.choice([s for s in g.seats if legal[s]])
+            g.play(seat, rng.choice(legal[seat]), time=g.time + 1)
+
+    game = new_game("magic-maze", "3", players=4, roles=2, seed=5)
+    moves(game, 12, random.Random(1))
+    game.observation("p2")
+    heard: list[dict] = []
+    game.session.listeners.append(heard.append)
+    before, transcript = snapshot(game), game.transcript()
+    twin = make(game)
+    assert twin.session.rules is game.session.rules and twin.transcript() == transcript
+    assert twin.observation("p2") == game.copy().observation("p2")  # what p2 was shown is kept
+    moves(twin, 10, random.Random(2))
+    assert snapshot(game) == before and heard == []
+    moves(game, 10, random.Random(2))  # the same inputs give the same game: the generators were copied
+    assert twin.transcript() == game.transcript() != transcript and len(heard) >= 10
+    twin.wait(twin.time + 60)
+    assert twin.transcript() != game.transcript()
+    game.session.listeners.remove(heard.append)
+
+
 def test_the_librarys_names_are_in_dir_of_the_package() -> None:
     """``arbiter`` loads its library on first use (a module ``__getattr__``), and ``dir(arbiter)``,
     which a shell's or a notebook's completion reads, listed none of its names."""
