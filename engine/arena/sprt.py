@@ -1,6 +1,8 @@
 """The sequential probability ratio test of a two-entrant match, on wins and losses.
 
-As fastchess does for results without draws: under the logistic Elo model an entrant ``elo``
+Wald's test on the decided results, with fastchess's bounds and logistic Elo model (fastchess
+approximates the log-likelihood ratio with a normal law, a generalised SPRT, and counts draws;
+this one is exact on wins and losses and leaves draws out). Under the logistic Elo model an entrant ``elo``
 points stronger wins a decisive game with probability ``p(elo) = 1 / (1 + 10 ** (-elo / 400))``.
 H0 says the first entrant is ``elo0`` stronger than the second, H1 that it is ``elo1`` stronger.
 After ``w`` wins and ``l`` losses of the first, the log-likelihood ratio is
