@@ -303,9 +303,14 @@ class Rules(ABC):
         """The variant and options of a new game from a player's choices (``arbiter play``'s
         ``--mode``, ``--players``, ``--deck``, ``--roles``). Options are recorded in the transcript.
         A deck is its file's path, or its document read before (``scenario.deck_document``)."""
-        if players is not None or deck_file is not None or level is not None:
-            raise SetupError(f"{self.title} is not set up by player count, deck or level; "
-                             f"choose a {self.variant_label}", [v.name for v in self.variants()])
+        # the first option given that the game does not take, named as the command line names it
+        for given, option, what in ((players, "--players", "set up by player count"),
+                                    (deck_file, "--deck", "played with a custom deck"),
+                                    (level, "--roles", "played at a level (--roles is for Magic Maze: Hidden Roles)")):
+            if given is not None:  # (by player count: the modes that fix the seats instead)
+                modes = [v.name for v in self.variants()] if option == "--players" else []
+                raise SetupError(f"{self.title} is not {what}: leave out {option}"
+                                 + (f"; its {self.variant_label}s fix the seats" if modes else ""), modes, option)
         return (self.default_variant if variant is None else variant), {}
 
     def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:

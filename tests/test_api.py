@@ -498,7 +498,11 @@ def test_a_time_that_is_no_moment_of_the_clock_is_a_time_error(time) -> None:
     ("chess", None, {}, "UnknownCommandError", "no game named 'chess'"),
     ("fbi-mafia", "duel-2v2", {}, "UnknownCommandError", "fbi-mafia has no mode 'duel-2v2'"),
     ("fbi-mafia", None, {"players": 6}, "UnknownCommandError",
-     "FBI vs Mafia is not set up by player count, deck or level; choose a mode"),
+     "FBI vs Mafia is not set up by player count: leave out --players; its modes fix the seats"),
+    ("fbi-mafia", "duel-3v3", {"roles": 2}, "UnknownCommandError",
+     "FBI vs Mafia is not played at a level (--roles is for Magic Maze: Hidden Roles): leave out --roles"),
+    ("fbi-mafia", None, {"deck": "deck.yaml"}, "UnknownCommandError",
+     "FBI vs Mafia is not played with a custom deck: leave out --deck"),
     ("mafia", None, {"players": 3}, "IllegalMoveError", "Classic Mafia's default decks are for 6 to 12 players, not 3"),
     ("mafia", "6-players", {"players": 8}, "IllegalMoveError", "--mode 6-players does not fit 8 players"),
     ("mafia", None, {"roles": 1}, "IllegalMoveError", "Classic Mafia has no levels (--roles is for Magic Maze: "

@@ -372,6 +372,24 @@ def test_bench_players_picks_the_modes_that_fit() -> None:
     assert r.exit_code == 2 and "--mode 8-players does not fit 7 players" in r.output, r.output
 
 
+@pytest.mark.parametrize("command", [["play"], ["match", "a=random", "b=random", "--out", "OUT"]])
+@pytest.mark.parametrize("option, value, said", [
+    ("--roles", 2, "FBI vs Mafia is not played at a level (--roles is for Magic Maze: Hidden Roles): leave out --roles"),
+    ("--deck", "deck.yaml", "FBI vs Mafia is not played with a custom deck: leave out --deck"),
+])
+def test_an_option_a_game_does_not_take_is_named_as_the_usage_error(tmp_path: Path, command, option, value,
+                                                                    said) -> None:
+    """``--roles 2`` with ``--mode duel-3v3`` on FBI vs Mafia was refused as "not set up by player
+    count, deck or level; choose a mode": a mode was chosen, and the option at fault went unnamed."""
+    args = [str(tmp_path / "out") if a == "OUT" else a for a in command]
+    if option == "--deck":  # (a Classic Mafia deck, readable: the option is at fault, not the file)
+        value = tmp_path / value
+        value.write_text("game: mafia\nkind: deck\ncards: {boss: 1, chief: 1, civilian: 4}\n", encoding="utf-8")
+    r = run(args[0], "fbi-mafia", *args[1:], "--mode", "duel-3v3", option, value)
+    assert r.exit_code == 2 and f"Error: Invalid value for {option}: {said}\n" in r.output, r.output
+    assert not (tmp_path / "out").exists()
+
+
 def test_the_output_is_utf8_whatever_the_locale_says(tmp_path: Path) -> None:
     """The protocol's lines are UTF-8 (docs/protocol.md), even where Python would write another
     encoding (a Latin-1 locale, here PYTHONIOENCODING): a word in French comes out as UTF-8.
