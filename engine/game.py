@@ -307,10 +307,10 @@ class Rules(ABC):
         for given, option, what in ((players, "--players", "set up by player count"),
                                     (deck_file, "--deck", "played with a custom deck"),
                                     (level, "--roles", "played at a level (--roles is for Magic Maze: Hidden Roles)")):
-            if given is not None:  # (by player count: the modes that fix the seats instead)
-                modes = [v.name for v in self.variants()] if option == "--players" else []
-                raise SetupError(f"{self.title} is not {what}: leave out {option}"
-                                 + (f"; its {self.variant_label}s fix the seats" if modes else ""), modes, option)
+            if given is not None:  # (and what is chosen instead: its modes)
+                instead = "fix the seats" if option == "--players" else "say what is played"
+                raise SetupError(f"{self.title} is not {what}: leave out {option}; its {self.variant_label}s "
+                                 f"{instead}", [v.name for v in self.variants()], option)
         return (self.default_variant if variant is None else variant), {}
 
     def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:

@@ -500,9 +500,10 @@ def test_a_time_that_is_no_moment_of_the_clock_is_a_time_error(time) -> None:
     ("fbi-mafia", None, {"players": 6}, "UnknownCommandError",
      "FBI vs Mafia is not set up by player count: leave out --players; its modes fix the seats"),
     ("fbi-mafia", "duel-3v3", {"roles": 2}, "UnknownCommandError",
-     "FBI vs Mafia is not played at a level (--roles is for Magic Maze: Hidden Roles): leave out --roles"),
+     "FBI vs Mafia is not played at a level (--roles is for Magic Maze: Hidden Roles): leave out --roles; its "
+     "modes say what is played"),
     ("fbi-mafia", None, {"deck": "deck.yaml"}, "UnknownCommandError",
-     "FBI vs Mafia is not played with a custom deck: leave out --deck"),
+     "FBI vs Mafia is not played with a custom deck: leave out --deck; its modes say what is played"),
     ("mafia", None, {"players": 3}, "IllegalMoveError", "Classic Mafia's default decks are for 6 to 12 players, not 3"),
     ("mafia", "6-players", {"players": 8}, "IllegalMoveError", "--mode 6-players does not fit 8 players"),
     ("mafia", None, {"roles": 1}, "IllegalMoveError", "Classic Mafia has no levels (--roles is for Magic Maze: "

@@ -374,8 +374,10 @@ def test_bench_players_picks_the_modes_that_fit() -> None:
 
 @pytest.mark.parametrize("command", [["play"], ["match", "a=random", "b=random", "--out", "OUT"]])
 @pytest.mark.parametrize("option, value, said", [
-    ("--roles", 2, "FBI vs Mafia is not played at a level (--roles is for Magic Maze: Hidden Roles): leave out --roles"),
-    ("--deck", "deck.yaml", "FBI vs Mafia is not played with a custom deck: leave out --deck"),
+    ("--roles", 2, "FBI vs Mafia is not played at a level (--roles is for Magic Maze: Hidden Roles): leave out "
+                   "--roles; its modes say what is played"),
+    ("--deck", "deck.yaml", "FBI vs Mafia is not played with a custom deck: leave out --deck; its modes say "
+                            "what is played"),
 ])
 def test_an_option_a_game_does_not_take_is_named_as_the_usage_error(tmp_path: Path, command, option, value,
                                                                     said) -> None:
@@ -386,7 +388,8 @@ def test_an_option_a_game_does_not_take_is_named_as_the_usage_error(tmp_path: Pa
         value = tmp_path / value
         value.write_text("game: mafia\nkind: deck\ncards: {boss: 1, chief: 1, civilian: 4}\n", encoding="utf-8")
     r = run(args[0], "fbi-mafia", *args[1:], "--mode", "duel-3v3", option, value)
-    assert r.exit_code == 2 and f"Error: Invalid value for {option}: {said}\n" in r.output, r.output
+    allowed = " (allowed: standard-3v3, standard-4v4, duel-3v3, duel-4v4)"
+    assert r.exit_code == 2 and f"Error: Invalid value for {option}: {said}{allowed}\n" in r.output, r.output
     assert not (tmp_path / "out").exists()
 
 

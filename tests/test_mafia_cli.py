@@ -130,7 +130,7 @@ def test_fbi_mafia_refuses_players_and_decks(tmp_path: Path, option: str) -> Non
     r = run("play", "fbi-mafia", option, value, "--bots", "random", "--transcript", tmp_path / "t.yaml")
     assert r.exit_code != 0, r.output
     assert "Error" in r.output
-    assert "FBI vs Mafia" in r.output and "choose a mode" in r.output
+    assert f"Invalid value for {option}: FBI vs Mafia is not " in r.output and f"leave out {option}" in r.output
     assert "standard-3v3" in r.output  # says what to use instead
     assert not (tmp_path / "t.yaml").exists()
 
