@@ -182,6 +182,11 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
                 check_variant(rules, m)
             if o["players"] is not None:
                 _check_players(rules, o["players"])
+            if o["deck"] is not None and rules.info.deck_kind is None:  # before the file is read, as play does
+                try:
+                    rules.choose_setup(None, None, o["deck"])
+                except ArbiterError as exc:
+                    setup_usage(exc)
             games = o["games"] or default_games
             if games is None:
                 usage("how many games? --games N", "--games")

@@ -384,9 +384,9 @@ def test_an_option_a_game_does_not_take_is_named_as_the_usage_error(tmp_path: Pa
     """``--roles 2`` with ``--mode duel-3v3`` on FBI vs Mafia was refused as "not set up by player
     count, deck or level; choose a mode": a mode was chosen, and the option at fault went unnamed."""
     args = [str(tmp_path / "out") if a == "OUT" else a for a in command]
-    if option == "--deck":  # (a Classic Mafia deck, readable: the option is at fault, not the file)
+    if option == "--deck":  # the option is at fault, whatever the file holds (it is not read)
         value = tmp_path / value
-        value.write_text("game: mafia\nkind: deck\ncards: {boss: 1, chief: 1, civilian: 4}\n", encoding="utf-8")
+        value.write_text("- [not: {a deck\n", encoding="utf-8")
     r = run(args[0], "fbi-mafia", *args[1:], "--mode", "duel-3v3", option, value)
     allowed = " (allowed: standard-3v3, standard-4v4, duel-3v3, duel-4v4)"
     assert r.exit_code == 2 and f"Error: Invalid value for {option}: {said}{allowed}\n" in r.output, r.output
