@@ -25,7 +25,8 @@ Magic Maze board legend
   Xp Xy Xg Xo   exits
   Vp Vy Vg Vo   vortexes
   Ep Ey Eg Eo   unexplored exploration squares (the open edge leads outward)
-  ep ey eg eo   explored exploration squares (passages to the tile beyond)
+  ep ey eg eo   exploration squares with a tile beyond: explored, or shut
+                (a wall drawn there: that tile was joined elsewhere)
   In            a tile's entrance
   Hg hg         hourglass, unused / used
   Cm cm         security camera, live / disabled
