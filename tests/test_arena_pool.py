@@ -207,3 +207,22 @@ def test_a_worker_told_to_stop_as_it_starts_ends_quietly() -> None:
     ends it outright (it has no game to unwind). Its start-up is run as the executor runs it."""
     out = run_worker_script(STOPPED_AS_THE_WORKER_STARTS)
     assert (out.returncode, out.stdout, out.stderr) == (-signal.SIGTERM, "", "")
+
+
+def test_games_ended_together_are_handed_back_in_schedule_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that ended games 0 and 1 before the main process looked handed them back in the
+    order of a set of futures (their hashes, their addresses): results.jsonl held game 1 before
+    game 0 in one CI run of four games on one worker. They come back by their index."""
+    from concurrent.futures import Future
+    from types import SimpleNamespace
+
+    futures = []
+    for index in (3, 0, 2, 1):
+        future: Future = Future()
+        future.set_result({"game": index})
+        futures.append((future, SimpleNamespace(index=index)))
+    local = LocalPool.__new__(LocalPool)  # (no processes: only done's bookkeeping is tried)
+    for order in (futures, futures[::-1]):  # whatever order the wait gives them in
+        local._running = dict(futures)
+        monkeypatch.setattr(pool, "wait_futures", lambda fs, **_: ([f for f, _ in order], []))
+        assert [record["game"] for _, record in local.done(0)] == [0, 1, 2, 3]

@@ -158,7 +158,9 @@ class LocalPool:
         bot's: those are forfeits) raises ``ArbiterError``."""
         finished, _ = wait_futures(list(self._running), timeout=timeout, return_when=FIRST_COMPLETED)
         out = []
-        for future in finished:
+        # in schedule order: ``finished`` is a set, whose order is its futures' hashes (their
+        # addresses); two games one worker ended before this looked went to results.jsonl either way
+        for future in sorted(finished, key=lambda f: self._running[f].index):
             game = self._running.pop(future)
             try:
                 out.append((game, future.result()))
