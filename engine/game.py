@@ -304,11 +304,11 @@ class Rules(ABC):
         ``--mode``, ``--players``, ``--deck``, ``--roles``). Options are recorded in the transcript.
         A deck is its file's path, or its document read before (``scenario.deck_document``)."""
         # the first option given that the game does not take, named as the command line names it
-        for given, option, what in ((players, "--players", "set up by player count"),
-                                    (deck_file, "--deck", "played with a custom deck"),
-                                    (level, "--roles", "played at a level (--roles is for Magic Maze: Hidden Roles)")):
+        for given, option, what, instead in (
+                (players, "--players", "set up by player count", "fix the seats"),
+                (deck_file, "--deck", "played with a custom deck", "say what is played"),
+                (level, "--roles", "played at a level (--roles is for Magic Maze: Hidden Roles)", "say what is played")):
             if given is not None:  # (and what is chosen instead: its modes)
-                instead = "fix the seats" if option == "--players" else "say what is played"
                 raise SetupError(f"{self.title} is not {what}: leave out {option}; its {self.variant_label}s "
                                  f"{instead}", [v.name for v in self.variants()], option)
         return (self.default_variant if variant is None else variant), {}

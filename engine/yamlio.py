@@ -125,7 +125,8 @@ def error_place(exc: yaml.YAMLError, text: str) -> tuple[int | None, int | None,
     character) is named by the reader only by its offset, as ``in "<unicode string>",
     position 33`` (libyaml's counts bytes, Python's characters): here by its line and column.
 
-    >>> error_place(_reader_error("a: 1\\nb: x\\x07"), "a: 1\\nb: x\\x07")
+    >>> refused = yaml.reader.ReaderError("<unicode string>", 9, 7, "unicode", "special characters are not allowed")
+    >>> error_place(refused, "a: 1\\nb: x\\x07")  # (what the library raises reading that text)
     (2, 5, 'the character U+0007 is not allowed in YAML (a control character)')
     """
     if isinstance(exc, yaml.reader.ReaderError):
@@ -139,15 +140,6 @@ def error_place(exc: yaml.YAMLError, text: str) -> tuple[int | None, int | None,
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     return (mark.line + 1, mark.column + 1, problem) if mark is not None else (None, None, problem)
-
-
-def _reader_error(text: str) -> yaml.YAMLError:
-    """(the error the YAML library raises for ``text``, for ``error_place``'s example)"""
-    try:
-        yaml.load(text, Loader=yaml.SafeLoader)  # noqa: S506
-    except yaml.YAMLError as exc:
-        return exc
-    raise AssertionError("no error")
 
 
 def _refuse(event: Any) -> None:
