@@ -125,7 +125,8 @@ class Node:
         v = self.value
         if not isinstance(v, str) or not v.strip():
             raise self.fail(f"expected text, found {_kind(v) if not isinstance(v, str) else 'only blanks'}")
-        if not v.isprintable() and (found := refused_character(v, keep="\n" if lines else "")) is not None:
+        printable = v.isprintable() or (lines and all(line.isprintable() for line in v.split("\n")))
+        if not printable and (found := refused_character(v, keep="\n" if lines else "")) is not None:
             at, what = found  # (what no protocol line may hold either)
             what = "a line break" if v[at] in "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029" else what
             rule = "each line must be printable text" if lines else "this must be one line of printable text"
