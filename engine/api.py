@@ -152,7 +152,7 @@ class Game:
             return _handed(passed + session.submit(session.check_seat(seat), text, at))
         except InputError as exc:
             if len(session.events) > start:  # time changed the game before the input came: say so
-                _time_acted_first(exc, session.events.since(start), at)
+                _time_acted_first(exc, seat, session.events.since(start), at)
             raise
 
     def wait(self, time: float | None = None) -> list[Event]:
@@ -381,11 +381,15 @@ def _at(method: str, time: Any) -> int:
                     f"{seconds_name(MAX_MS)}, not before the clock")
 
 
-def _time_acted_first(exc: InputError, events: list[Event], at: int) -> None:
+def _time_acted_first(exc: InputError, seat: str, events: list[Event], at: int) -> None:
     """Add to a refusal that time changed the game before the input's moment: a move ``legal``
     listed at the clock, played at the clock plus the game's step, can find a vote closed or
-    the sand run out, and "no vote is open" alone blamed the move. The first public change is
-    quoted (the caller is the host; a seat's secret is quoted to no one)."""
+    the sand run out, and "no vote is open" alone blamed the move. Only a change ``seat`` may
+    see counts: a refusal that grew its words from another seat's private event (a mission
+    settled at a clock mark) told the seat that a card it cannot see was dealt. The first
+    public change is quoted (the caller is the host; a seat's secret is quoted to no one)."""
+    if not any(e.visible_to(seat) for e in events):
+        return
     shown = next((e.text for e in events if e.to is None), None)
     exc.message += (f" (time acted first: this input came at {seconds_name(at)} s"
                     + (f", after {shown!r})" if shown else ")"))

@@ -331,6 +331,25 @@ def test_a_move_refused_after_time_acted_first_says_so() -> None:
     assert caught.value.message == "no vote is open"
 
 
+def test_a_refusal_says_time_acted_first_only_for_a_change_the_seat_may_see() -> None:
+    """At level 5 the 110 s clock mark settles ``slow-fingers`` privately, for its holder only.
+    Twins that differ only in p4's card: p1's refusal at 110.5 s grew "(time acted first ...)"
+    only where slow-fingers was dealt, which told p1 what p4 holds."""
+    from tests.helpers import roles_game
+
+    refusals = []
+    for card in ("barbarian-first", "slow-fingers"):  # p4's card; p1, p2 and p3 hold the same
+        game = Game(roles_game("2", ["mage-first", "elf-last", "decoy", card], level=5))
+        game.wait(109.5)
+        with pytest.raises(IllegalMoveError) as caught:
+            game.play("p1", "vote yes")  # at 110.5 s
+        private = [e for e in game.events() if e.to == ("p4",) and e.kind == "mission"]
+        refusals.append((caught.value.message, game.events("p1"), game.legal("p1")))
+        assert len(private) == (card == "slow-fingers")
+    assert refusals[0] == refusals[1]
+    assert refusals[0][0] == "no vote is open"
+
+
 def test_a_broken_deck_in_a_worker_process_reaches_the_caller_whole(tmp_path: Path) -> None:
     """A ``ScenarioError`` could not be unpickled (its ``__init__`` takes more than the message):
     raised in a process pool's worker, it broke the pool."""
