@@ -324,10 +324,27 @@ def resume(path: str | Path) -> tuple[Transcript, Session]:
     return t, replayed(t)
 
 
+def _torn_ending_problem(torn: str, session: Session) -> list[str]:
+    """Why the ending a crash cut off cannot be the start of the one the writer wrote for the
+    replayed game (an edited ending, or a rules change): the writer writes the ending whole,
+    in one go, the moment the game is over, so a crash leaves the start of exactly that text."""
+    if not session.over:
+        return ["the transcript holds the start of an ending, but its moves do not end the game"]
+    ending = _block(ending_of(session))
+    if ending.startswith(torn):
+        return []
+    got, want = torn.split("\n"), ending.split("\n")[:-1]  # (the ending ends with a line break)
+    line = next(i for i, (a, b) in enumerate(zip(got, want + [None] * len(got))) if a != b)
+    return [f"the ending a crash cut off is not the start of the one the moves give (edited?): its line "
+            f"{line + 1} is {got[line]!r:.100}, the replay's {(want[line] if line < len(want) else '(none)')!r:.100}"]
+
+
 def _compare_ending(t: Transcript, session: Session) -> list[str]:
     problems = []
     got = session.state.result.as_dict() if session.state.result else None
     if t.result is None:  # a crash before the ending was written: the moves say how it ended
+        if t.torn_ending is not None:  # ... or while it was: what it holds is the start of theirs
+            problems.extend(_torn_ending_problem(t.torn_ending, session))
         return problems
     if got != t.result:
         problems.append(f"result differs: transcript {t.result}, replay {got}")

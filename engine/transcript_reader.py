@@ -61,6 +61,9 @@ class Transcript:
     source: str = "transcript"
     notes: list[str] = field(default_factory=list)
     session: dict[str, Any] | None = None
+    torn_ending: str | None = None
+    """The text of an ending a crash cut off, as the file holds it (left out of ``result``):
+    the replay checks that it is the start of the ending the moves give."""
 
     @property
     def chance(self) -> list[ChanceRecord]:
@@ -167,10 +170,10 @@ def _not_a_cut_ending(ending: dict[Any, Any], text: str) -> str | None:
     return None
 
 
-def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str]]:
+def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str], str | None]:
     """Read a transcript the writer wrote but a crash cut short: the header, then the log line
     by line up to the last whole entry; an ending that does not read whole is left out (the
-    result follows from the moves)."""
+    result follows from the moves) and handed back as its text, for the replay to check."""
     data = text.encode("utf-8")
     head_end = data.find(b"\nlog:\n")
     if head_end < 0:
@@ -186,6 +189,7 @@ def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str]]:
         raise TranscriptError(f"{source}: not a transcript (expected a YAML mapping)")
     lines = data[log_start:log_end].decode("utf-8").splitlines(keepends=True)
     notes: list[str] = []
+    torn = None
     try:
         log = _yaml("".join(lines)) or []
     except yaml.YAMLError as exc:
@@ -206,14 +210,15 @@ def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str]]:
             line = data[:log_end].count(b"\n") + 1
             raise TranscriptError(f"{source} (line {line} on): its ending was edited, not cut off by a crash: "
                                   f"{problem}")
-        elif rest.lstrip().startswith(("result:", "events:")) or "\n" not in rest:
-            notes.append(f"{source}: its ending was cut off; the result follows from the moves"
-                         if rest.lstrip().startswith(("result:", "events:"))
-                         else f"{source}: its last line was cut off and is ignored")
+        elif rest.lstrip().startswith(("result:", "events:")):
+            notes.append(f"{source}: its ending was cut off; the result follows from the moves")
+            torn = rest
+        elif "\n" not in rest:
+            notes.append(f"{source}: its last line was cut off and is ignored")
         else:
             raise TranscriptError(f"{source}: unexpected text after the log: {rest.strip()[:80]!r}")
     doc["log"] = log
-    return doc, notes
+    return doc, notes, torn
 
 
 def _fast_document(text: str) -> dict[str, Any] | None:
@@ -262,7 +267,7 @@ def _fast_document(text: str) -> dict[str, Any] | None:
     return {**head, "log": log, **rest}
 
 
-def _load_yaml(text: str, source: str) -> tuple[Any, list[str]]:
+def _load_yaml(text: str, source: str) -> tuple[Any, list[str], str | None]:
     doc = _fast_document(text)
     if doc is None:
         try:
@@ -278,7 +283,7 @@ def _load_yaml(text: str, source: str) -> tuple[Any, list[str]]:
             return _by_lines(text, source)  # a crash cut the last entry or the ending
         if not text.endswith("\n") and "\n" in text and "\nlog:\n" in text:
             return _by_lines(text, source)  # a last line cut short that still reads
-    return doc, []
+    return doc, [], None
 
 
 def parse(text: str, source: str = "transcript") -> Transcript:
@@ -287,7 +292,7 @@ def parse(text: str, source: str = "transcript") -> Transcript:
     "billion laughs") would make writing it back or comparing it endless."""
     try:
         with yamlio.refusing_aliases():
-            doc, notes = _load_yaml(text, source)
+            doc, notes, torn = _load_yaml(text, source)
     except yamlio.AliasFound as exc:  # (read in parts, the text's own line is found by its mark)
         token = re.search(rf"(?<![^\s\[{{,])[{'*' if exc.what == 'alias' else '&'}]{re.escape(exc.name)}(?![^\s\]}},])",
                           text)
@@ -346,7 +351,7 @@ def parse(text: str, source: str = "transcript") -> Transcript:
         game=doc["game"], variant=str(doc["variant"]), data=doc["data"], seed=doc["seed"],
         seats=seats, options=dict(doc.get("options") or {}), log=log,
         result=doc.get("result"), events=doc.get("events"), source=source, notes=notes,
-        session=doc.get("session"),
+        session=doc.get("session"), torn_ending=torn,
     )
 
 

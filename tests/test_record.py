@@ -120,6 +120,7 @@ def test_every_cut_point_of_a_finished_transcript_reads_replays_and_resumes(tmp_
         assert report.ok, (cut, report.problems)
         if kept == len(ends):  # every entry is there: the moves end the game, torn ending or not
             assert report.session.state.result == whole.state.result, cut
+            assert tr._compare_ending(t, report.session) == [], cut  # a torn ending: the start of the replay's
         if not t.finished:
             assert _continued(game, kept) == text, f"resuming after a cut at byte {cut} gives another file"
         checked += 1
@@ -132,6 +133,32 @@ def _replay_of(game: str, kept: int) -> tr.ReplayReport:
     full = tr.parse(text)
     return tr.replay(tr.Transcript(full.game, full.variant, full.data, full.seed, full.seats, full.options,
                                    full.log[:kept]))
+
+
+@pytest.mark.parametrize("game", ["fbi-mafia", "mafia", "magic-maze"])
+def test_an_ending_edited_anywhere_is_refused_not_read_as_a_torn_one(game: str) -> None:
+    """A crash leaves the start of the ending the writer wrote, nothing else: an ending with one
+    character replaced or removed, or with a line after it, was read as one a crash tore
+    (``replay`` said ok, ``play --resume`` wrote it again) whenever the edit broke its YAML."""
+    whole, text = finished_games()[game]
+    start = text.index("\nresult:") + 1
+    report = _replay_of(game, len(_log_line_ends(text)))
+    ending = tr.ending_of(whole)
+    edits = [text[:at] + "x" + text[at + 1:] for at in range(start, len(text)) if text[at] != "x"]
+    edits += [text[:at] + text[at + 1:] for at in range(start, len(text) - 1, 3)]  # (the last line break: a cut)
+    edits += [text + "extra: [\n", text + "x", text + "\n- {move: {n: 1}}\n"]
+    torn = 0
+    for edited in edits:
+        try:
+            t = tr.parse(edited)
+        except tr.TranscriptError:
+            continue
+        assert t.log == whole.entries
+        if t.torn_ending is None and (t.result, t.events) == (ending["result"], ending["events"]):
+            continue  # (YAML reads the same ending: a space removed after a comma, say)
+        torn += t.torn_ending is not None
+        assert tr._compare_ending(t, report.session), edited[start - 1:]
+    assert torn > 50  # (most edits break the ending's YAML: those were read as torn)
 
 
 def test_a_torn_ending_is_written_again_by_play_resume(tmp_path: Path) -> None:
