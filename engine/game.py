@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from arbiter.engine.chance import Chance
-from arbiter.engine.errors import SetupError
+from arbiter.engine.errors import SetupError, SyntaxInputError
 from arbiter.engine.events import EventLog
+from arbiter.engine.lines import BadLine, check_str
 
 if TYPE_CHECKING:
     from arbiter.engine.scenario import Node
@@ -96,17 +97,33 @@ class Variant:
         return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def checked_text(text: str) -> str:
+    """An input's words given to the session (by the library; the protocol's lines are checked
+    as read) that are not plainly printable: refused as a line of the protocol would be (a
+    control character, a lone surrogate, too long: a ``SyntaxInputError``)."""
+    checked = check_str(text)
+    if isinstance(checked, BadLine):
+        raise SyntaxInputError(checked.problem)
+    return checked
+
+
 def words_of(move: object, kinds: Any = (), name: Callable[[Any], str] = str) -> str:
     """The words of a value ``apply_move`` (``Session.submit_move``) reads through its words:
     words (a ``str``) as they are, a move value of the game (an instance of ``kinds``) by its
-    ``name``, white space made single as ``submit`` makes it; any other value is a ``TypeError``
-    saying what ``submit_move`` takes, raised before anything changes."""
+    ``name``, checked as ``submit`` checks words (``checked_text``: a ``Say`` of a control
+    character is refused as its words are) and with white space made single as ``submit``
+    makes it; any other value is a ``TypeError`` saying what ``submit_move`` takes, raised
+    before anything changes."""
     if isinstance(move, str):
-        return " ".join(move.split())
-    if kinds and isinstance(move, kinds):
-        return " ".join(name(move).split())
-    takes = "one of the game's move values or an input's words (a str)" if kinds else "an input's words (a str)"
-    raise TypeError(f"submit_move takes {takes}, not {type(move).__name__}: {move!r:.60}")
+        words = move
+    elif kinds and isinstance(move, kinds):
+        words = name(move)
+    else:
+        takes = "one of the game's move values or an input's words (a str)" if kinds else "an input's words (a str)"
+        raise TypeError(f"submit_move takes {takes}, not {type(move).__name__}: {move!r:.60}")
+    if not (len(words) <= 2048 and words.isprintable()):
+        words = checked_text(words)
+    return " ".join(words.split())
 
 
 class GameState(ABC):

@@ -10,10 +10,10 @@ from typing import Any, NamedTuple, TypeVar
 
 from arbiter.engine.chance import Chance, ChanceRecord
 from arbiter.engine.clock import MAX_MS, seconds_name
-from arbiter.engine.errors import GameOverError, SyntaxInputError, TimeError, UnknownSeatError
+from arbiter.engine.errors import GameOverError, TimeError, UnknownSeatError
 from arbiter.engine.events import HOST, Event, EventLog
-from arbiter.engine.game import GameState, Rules, Variant
-from arbiter.engine.lines import BadLine, check_str, printable
+from arbiter.engine.game import GameState, Rules, Variant, checked_text
+from arbiter.engine.lines import printable
 
 T = TypeVar("T")
 
@@ -100,15 +100,6 @@ def _clipped(value: Any) -> str:
         return f"a number of {len(str(abs(value))) if value.bit_length() < 13_000 else 'over 3900'} digits"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _checked_text(text: str) -> str:
-    """An input's words given to ``submit`` (by the library; the protocol's lines are checked
-    as read) that are not plainly printable: refused as a line of the protocol would be."""
-    checked = check_str(text)
-    if isinstance(checked, BadLine):
-        raise SyntaxInputError(checked.problem)
-    return checked
 
 
 def _printable(value: Any) -> Any:
@@ -293,7 +284,7 @@ class Session:
         try:
             if text is not None:
                 if not (len(text) <= 2048 and text.isprintable()):  # else the protocol's checks
-                    text = _checked_text(text)
+                    text = checked_text(text)
                 accepted = state.apply(seat, " ".join(text.split()), now)
             else:
                 accepted = state.apply_move(seat, move, now)

@@ -99,6 +99,21 @@ def test_the_value_path_accepts_and_refuses_as_the_words(players):
     assert all(counts.values()), counts
 
 
+@pytest.mark.parametrize("move", [Say("a\x00b"), Say("a\nb"), Say("a\u2028b"), Say("a\ud800"), Say("x\x1b[2J"),
+                                  "say a\x00b", "say a\nb", "say \udcff", Say("a\u200db")])
+def test_talk_that_is_no_line_is_refused_by_value_as_by_words(move):
+    """A ``Say`` of a control character or a lone surrogate was accepted by value
+    (``well_formed`` checked its spaces, not its characters), and so were such words given to
+    ``submit_move`` as a ``str``, though ``submit`` refused them: the game recorded a line
+    that no transcript can hold or replay. A joiner in an emoji (not a control) is talk."""
+    session = Session(RULES, "6-players", seed=0)
+    copy, before = _copies(session)
+    seat = session.state.awaited_seats()[0]
+    by_text = _outcome(copy, before, seat, move, by_value=False)
+    assert _outcome(copy, before, seat, move, by_value=True) == by_text
+    assert by_text[0] == ("accepted" if move == Say("a\u200db") else "refused")
+
+
 def test_bench_games_by_value_are_the_games_by_words():
     """``play_random`` (values) plays the very games the bots' words play."""
     from arbiter.engine.bench import play_random

@@ -180,7 +180,8 @@ def move_name(move: Move) -> str:
 def well_formed(move: object, seats: Sequence[str], say_max: int | None = None) -> bool:
     """Whether ``move`` is a value ``parse_move`` reads from its own name (``move_name``) at a
     table of ``seats``: a move of the game with a known action, a seat for a target, and words
-    as ``parse_move`` leaves them (one space between words, not too long). Such a value may be
+    as ``parse_move`` leaves them (one space between words, not too long; printable, else they
+    are checked as any input's words are, by ``words_of``). Such a value may be
     applied without writing and reading its words (``MafiaState.apply_move``).
 
     >>> seats = ("p1", "p2", "p3", "p4", "p5", "p6")
@@ -194,7 +195,7 @@ def well_formed(move: object, seats: Sequence[str], say_max: int | None = None) 
         return move.target in seats and (kind is not Power or move.verb in POWER_VERBS)  # type: ignore[attr-defined]
     if kind is Say:
         words = move.text  # type: ignore[attr-defined]
-        return (type(words) is str and words != "" and words == " ".join(words.split())
+        return (type(words) is str and words != "" and words.isprintable() and words == " ".join(words.split())
                 and (say_max is None or len(words) <= say_max))
     return kind in _BARE_KINDS
 
