@@ -200,6 +200,8 @@ def read_text_capped(path: str | Path, limit: int) -> str:
 def read_bytes_capped(path: str | Path, limit: int) -> bytes:
     """``read_text_capped``'s bytes, undecoded (for a reader that decodes them itself): the same
     checks, the same errors but ``UnicodeDecodeError``."""
+    if "\0" in os.fspath(path):  # (the system's calls take none: Python's ValueError, "embedded null byte")
+        raise OSError(errno.EINVAL, "the name holds a NUL character (U+0000), which no file's name may")
     mode = os.stat(path).st_mode
     if not stat.S_ISREG(mode):
         raise NotRegularFile(path, _kind(mode))

@@ -470,7 +470,7 @@ def read(path: str | Path) -> Transcript:
         raise TranscriptError(f"{p}: {exc.size} bytes is larger than a transcript can be "
                               f"({MAX_BYTES // (1024 * 1024)} MiB at most)") from None
     except OSError as exc:
-        raise TranscriptError(f"{p}: cannot read: {exc}") from None
+        raise TranscriptError(f"{p}: cannot read: {exc.strerror or exc}") from None
     return parse(_text_of(data, p), str(p))
 
 

@@ -566,3 +566,17 @@ def test_choices_can_key_an_agents_cache() -> None:
     assert cache[(seen, g.choices(seat))] == "first"  # a fresh Choices, equal, finds it
     g.play(seat, g.choices(seat).legal[0])
     assert (seen, g.choices(seat)) not in cache  # other choices now: another key
+
+
+@pytest.mark.parametrize("path", ["a\x00b", "/nonexistent/deck.yaml", "/dev/null", "/"])
+def test_a_path_no_file_can_have_is_the_readers_own_error(path: str) -> None:
+    """A deck's or a transcript's path holding a NUL character was Python's bare
+    ``ValueError: embedded null byte``; every other unreadable path was the reader's error."""
+    from arbiter.engine.errors import ScenarioError, TranscriptError
+
+    for call, kind in ((lambda: new_game("mafia", players=6, deck=path), ScenarioError),
+                       (lambda: new_game("magic-maze", "1", players=4, deck=path), ScenarioError),
+                       (lambda: load_game(path), TranscriptError), (lambda: replay(path), TranscriptError)):
+        with pytest.raises(kind) as caught:
+            call()
+        assert "Errno" not in caught.value.message and ("NUL character" in caught.value.message) == ("\0" in path)
