@@ -6,7 +6,9 @@ output reads as a complete record of the game.
 
 When bots act:
 
-- a turn game: a bot plays whenever one of its seats is awaited;
+- a turn game: a bot plays whenever one of its seats is awaited; an input that leaves it
+  awaited as before (talk, which answers nothing) may come ``UNANSWERED_LIMIT`` times in a row,
+  and one more is a forfeit, so that no bot holds the game (and a person) by talking for ever;
 - a real-time game with bots only: the bots are asked in turn; when none has anything to do,
   time passes to the end;
 - a real-time game with a person: every bot gets one go after each of the person's accepted
@@ -30,10 +32,17 @@ from arbiter.engine.bots import Bot, BotFailure, ProcessBot
 from arbiter.engine.clock import seconds_name
 from arbiter.engine.errors import GameOverError, InputError, UnknownActionError
 from arbiter.engine.events import HOST
+from arbiter.engine.game import Awaiting
 from arbiter.engine.lines import BadLine, Timeout, printable
 from arbiter.engine.protocol import Protocol, Response
 
 Line = str | BadLine
+
+UNANSWERED_LIMIT = 20
+"""How many inputs in a row a bot may send in a turn game while it stays awaited as it was (and
+nobody else moves): talk (``say``), which answers nothing. The built-in bots talk at most once
+a phase; a bot that talks on and on would hold the game for ever, other seats and a person
+included. One more is a forfeit (a breach of the protocol)."""
 
 
 class LineSource(TypingProtocol):
@@ -78,6 +87,7 @@ class Match:
         self._clock0 = self.session.clock_ms
         self._last: str | None = None
         self._round_due = True  # real time with a person: the bots' next go
+        self._unanswered = (None, 0, 0)  # a turn game: (seat, inputs in a row leaving it awaited, moves then)
         self._echo = True  # write the responses (run); False: play
 
     # -- time -----------------------------------------------------------------------------------
@@ -189,6 +199,25 @@ class Match:
             False, f"bot: {message}", [], {"error": {"kind": "bot", "message": message, "allowed": []}},
         ))
 
+    def _unanswered_input(self, awaited: Awaiting, moves: int) -> str | None:
+        """Count a bot's input that left its seat awaited as it was (``awaited``, asked when the
+        game had ``moves`` moves); past ``UNANSWERED_LIMIT`` in a row, the bot forfeits."""
+        seat, session = awaited.seat, self.session
+        if session.over or seat not in self.bots or len(session.moves) != moves + 1 \
+                or seat not in session.state.awaited_seats() \
+                or not any(a.seat == seat and a.kind == awaited.kind for a in session.state.awaiting()):
+            self._unanswered = (None, 0, 0)
+            return None
+        last, count, then = self._unanswered
+        count = count + 1 if (last, then) == (seat, moves) else 1
+        self._unanswered = (seat, count, moves + 1)
+        if count <= UNANSWERED_LIMIT:
+            return None
+        self._unanswered = (None, 0, 0)
+        return self._forfeit(seat, f"the bot sent {count} inputs in a row that answer nothing (its go: "
+                                   f"{awaited.kind}; talk answers nothing, and a bot may send at most "
+                                   f"{UNANSWERED_LIMIT} such in a row)")
+
     def _bot_seats(self) -> list[str]:
         return [s for s in self.session.seats if s in self.bots]
 
@@ -198,11 +227,14 @@ class Match:
         self._acted = False
         state = self.session.state
         if not state.realtime:
-            seat = next((a.seat for a in state.awaiting() if a.seat in self.bots), None)
-            if seat is not None:
+            awaited = next((a for a in state.awaiting() if a.seat in self.bots), None)
+            if awaited is not None:
                 self._acted = True
-                _, out = self._bot_move(seat, realtime=False)
+                moves = len(self.session.moves)
+                _, out = self._bot_move(awaited.seat, realtime=False)
                 if out is not None:
+                    yield out
+                if (out := self._unanswered_input(awaited, moves)) is not None:
                     yield out
             return
         if self.lines is not None:  # a person plays too: one go each, when it is due

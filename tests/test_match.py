@@ -11,7 +11,7 @@ from arbiter.engine import registry
 from arbiter.engine.arena.stats import forfeit_kind
 from arbiter.engine.bots import BotFailure, RandomBot, make_bot
 from arbiter.engine.clock import seconds_name
-from arbiter.engine.match import Match
+from arbiter.engine.match import UNANSWERED_LIMIT, Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
 
@@ -224,3 +224,49 @@ def test_a_seats_max_moves_counts_the_moves_it_was_shown(limit: int) -> None:
     assert match.stopped and len(shown) == limit == match.moves_seen()
     assert session.moves[-1] is shown[-1], "it stops after a move it was shown, not after a secret one"
     assert len(session.moves) > limit, "secret inputs were made meanwhile (the test's premise)"
+
+
+class Talker:
+    """A bot that talks ``talk`` times at each go before it answers as a random bot would."""
+
+    def __init__(self, seat: str, talk: int) -> None:
+        self.seat, self.talk, self.said = seat, talk, 0
+        self.random = RandomBot(seat, 1)
+
+    def choose(self, session: Session) -> str | None:
+        if self.said < self.talk and "say TEXT" in session.choices(self.seat).forms:
+            self.said += 1
+            return f"say line {self.said}"
+        self.said = 0
+        return self.random.choose(session)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("talk", [UNANSWERED_LIMIT, UNANSWERED_LIMIT + 1, 10 ** 9])
+@pytest.mark.parametrize("person", [False, True])
+def test_a_bot_that_talks_on_and_on_in_a_turn_game_forfeits(talk: int, person: bool) -> None:
+    """A bot answering every go with ``say`` held a Classic Mafia game for ever: talk answers
+    nothing, so the same seat was asked again at once, and neither the other bots nor a person
+    (whose lines were never read) had a turn. ``UNANSWERED_LIMIT`` inputs in a row are talk; one
+    more forfeits (a breach of the protocol), and the game goes on to its end."""
+    session = Session(registry.get("mafia"), "6-players", seed=1)
+    bots = {s: RandomBot(s, 1) for s in session.seats if not (person and s == "p2")}
+    bots["p1"] = Talker("p1", talk)
+    lines = ["p2 pass\n"] * 3 if person else None  # (then the input ends: the session with it)
+    for _ in Match(Protocol(session), bots, lines).run():
+        pass
+    forfeits = [e["note"] for e in session.entries if "forfeit" in e.get("note", {})]
+    said = [m.text for m in session.moves if m.seat == "p1" and m.text.startswith("say")]
+    if talk <= UNANSWERED_LIMIT:  # talk, then an answer: as long as it wants
+        assert forfeits == [] and len(said) > talk
+    else:
+        assert forfeits == [{"seat": "p1", "forfeit": "the bot sent 21 inputs in a row that answer nothing (its go: "
+                             "nominate; talk answers nothing, and a bot may send at most 20 such in a row)"}]
+        assert said == [f"say line {n}" for n in range(1, 22)] and forfeit_kind(forfeits[0]["forfeit"]) == "protocol"
+    assert any(m.seat not in ("p1", "p2") for m in session.moves)
+    if person:  # its line was read and played: no bot held it back
+        assert [m.text for m in session.moves if m.seat == "p2"][:1] == ["pass"]
+    else:
+        assert session.over

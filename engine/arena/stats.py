@@ -270,7 +270,7 @@ def forfeit_kind(reason: str) -> str:
     if head.startswith("the agent "):  # a py: agent's failure; what it raised follows, unquoted
         return "crash"
     if any(w in head for w in ("not asked for", "longer than", "cannot be read", "empty line", "stopped reading",
-                               "stamped its line")):
+                               "stamped its line", "answer nothing")):
         return "protocol"
     if any(w in head for w in ("exited", "closed its", "raised", "cannot start", "killed by", "was closed",
                                "had no input", "answered")):
