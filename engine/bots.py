@@ -437,10 +437,23 @@ class ProcessBot:
         return not (self._closed or self._problem is not None or self._eof or self._input_gone
                     or self._answer is not None or self._asked or self._exit_code() is not None)
 
+    @property
+    def gone(self) -> bool:
+        """Whether the process has left (exited, or closed its output or input) without
+        breaking the protocol and owing no answer: a reused bot that ended itself after its
+        ``result``, which the worker may have picked for the next game before it was seen to."""
+        _drain()
+        return (self._problem is None and self._answer is None
+                and (self._eof or self._input_gone or self._exit_code() is not None))
+
     def new_game(self, game: str, variant: str, seat: str, log: Path | None = None) -> None:
         """Play another game with the same process (``--reuse``): ``new-game GAME VARIANT SEAT``,
         a new seat, its events told from the new game's start, and its stderr appended to
-        ``log`` from now on. It may answer ``name NAME`` again, as after the hello."""
+        ``log`` from now on. It may answer ``name NAME`` again, as after the hello. What it
+        wrote on stderr before is the last game's: a reason of this game does not quote it."""
+        _drain()  # (what it wrote meanwhile goes to the last game's log)
+        self._err_tail.clear()
+        self._err_partial.clear()
         self.seat = seat
         self._told = 0
         self._go_unsent = self._asked = False
@@ -493,10 +506,10 @@ class ProcessBot:
         words = text.split()
         if not words:
             raise self._failure("the bot sent an empty line")
-        if words == ["wait"] and session.state.realtime:
-            return None  # a real-time game: nothing to do now
-        if words[0].lower() == self.seat:
+        if words[0].lower() == self.seat.lower():  # a full line, its seat first
             words = words[1:]
+        if len(words) == 1 and words[0].lower() == "wait" and session.state.realtime:
+            return None  # a real-time game: nothing to do now (words are read in any case)
         if words and words[0].startswith("@"):  # (the game would call '@3' an unknown action)
             raise self._failure(f"the bot stamped its line with a time: {_quote(line)}; a bot sends its input "
                                 "alone, and the referee keeps the clock")

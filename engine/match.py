@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol as TypingProtocol
 
-from arbiter.engine.bots import Bot, BotFailure, ProcessBot
+from arbiter.engine.bots import Bot, BotFailure
 from arbiter.engine.clock import seconds_name
 from arbiter.engine.errors import GameOverError, InputError, UnknownActionError
 from arbiter.engine.events import HOST
@@ -157,11 +157,12 @@ class Match:
         except GameOverError:
             return True, None
         except InputError as exc:
-            why = f"illegal input {_short(text)}: {exc.kind}: {exc.message}"
+            why = f"illegal input {_short(text)}: {exc.kind}: {_short(exc.message, 300, quoted=False)}"
             other = _seat_named_first(text, self.session.seats) if isinstance(exc, UnknownActionError) else None
             if other is not None and other != seat:
                 why += f" (the answer starts with the seat {other}: a bot answers for its own seat, {seat}, only)"
-            return True, self._forfeit(seat, bot.explained(why) if isinstance(bot, ProcessBot) else why)
+            explain = getattr(bot, "explained", None)  # (a process's, or the arena's seat holding one)
+            return True, self._forfeit(seat, explain(why) if explain is not None else why)
         self._last = seat
         if response.payload["seat"] is None and not response.payload["events"]:
             return True, None
@@ -348,10 +349,13 @@ def _seat_named_first(text: str | None, seats: Iterable[str]) -> str | None:
     return next((s for s in seats if s.lower() == first), None)
 
 
-def _short(text: str | None, limit: int = 200) -> str:
-    """A bot's input quoted for a note, cut to ``limit`` characters."""
+def _short(text: str | None, limit: int = 200, quoted: bool = True) -> str:
+    """A bot's input quoted for a note, cut to ``limit`` characters; or (not ``quoted``) the
+    game's refusal of it, which may quote a word of it whole, cut so."""
     if text is None:
         return "None"
     if len(text) <= limit:
-        return repr(text)
+        return repr(text) if quoted else text
+    if not quoted:
+        return text[:limit] + f"... ({len(text)} characters)"
     return repr(text[:limit]) + f"... ({len(text.encode('utf-8', 'replace'))} bytes)"

@@ -251,6 +251,61 @@ def test_exec_bots_get_the_match_lines_and_are_reused_with_reuse(tmp_path):
         assert len(heard) > 10 and heard == stream[:len(heard)]
 
 
+ONE_GAME_BOT = """
+import os, random, sys, time
+log = open(sys.argv[1], "a")
+log.write(f"{os.getpid()}\\n")
+log.flush()
+rng = random.Random(1)
+legal = []
+for line in sys.stdin:
+    kind, _, rest = line.strip().partition(" ")
+    if kind == "legal:":
+        legal.append(rest)
+    elif kind == "go":
+        print(rng.choice(legal), flush=True)
+        legal = []
+    elif kind == "result":
+        time.sleep(float(sys.argv[2]))  # (0: gone at once; else still there when the next game begins)
+        sys.exit(0)
+"""
+
+
+@pytest.mark.parametrize("linger", [0, 0.3])
+def test_a_reused_bot_that_ends_itself_after_its_result_loses_nothing(tmp_path, linger):
+    """A program written for one game a process exits after its ``result``. With --reuse the
+    worker picked it for the next game when it had not yet seen it go: it lost that game as a
+    crash, or not, as the processes happened to run (and so by the workers' count). Found gone
+    at its first go, it is replaced by a fresh process, as without --reuse."""
+    (tmp_path / "once.py").write_text(ONE_GAME_BOT)
+    log = tmp_path / "pids.log"
+    entrants = [Entrant("once", f"exec:{PY} {tmp_path / 'once.py'} {log} {linger}"), Entrant("rnd", "random")]
+    _, records = play(tmp_path / "t", 1, entrants=entrants, game="fbi-mafia", modes=("duel-3v3",), players=None,
+                      games=4, reuse=True)
+    assert [(r["finished"], r["forfeits"]) for r in records] == [(True, [])] * 4
+    assert len(set(log.read_text().split())) == 4  # a process a game
+
+
+ILLEGAL_WITH_A_NOTE = """
+import sys
+print("my note", file=sys.stderr, flush=True)
+for line in sys.stdin:
+    if line.startswith("go "):
+        print("frobnicate the widget", flush=True)
+"""
+
+
+def test_an_illegal_input_forfeit_in_a_tournament_ends_with_the_bots_stderr(tmp_path):
+    """``arbiter play`` ended such a reason with the bot's stderr; a tournament did not (the
+    arena's seat holding the process was not asked to explain it), though a crash's had it."""
+    (tmp_path / "bad.py").write_text(ILLEGAL_WITH_A_NOTE)
+    entrants = [Entrant("bad", f"exec:{PY} {tmp_path / 'bad.py'}"), Entrant("rnd", "random")]
+    _, records = play(tmp_path / "t", 1, entrants=entrants, game="fbi-mafia", modes=("duel-3v3",), players=None,
+                      games=1)
+    [forfeit] = records[0]["forfeits"]
+    assert forfeit["kind"] == "illegal" and forfeit["reason"].endswith("; its stderr ends: my note")
+
+
 LATE_NAME = """
 import sys
 for line in sys.stdin:

@@ -14,7 +14,7 @@ import pytest
 
 from tests.hostile import (
     within, script, launch, duel, fake_session, failure_of, failure_then_close,
-    EXAMPLE, PLAIN_BOT, BANNER, BANNER_MID_TURN, TWO_ANSWERS, STDOUT_FLOOD, EXIT_EARLY,
+    EXAMPLE, PLAIN_BOT, BANNER, BANNER_MID_TURN, TWO_ANSWERS, STDOUT_FLOOD, EXIT_EARLY, ANSWER_BYTES,
 )
 from arbiter.engine import registry
 from arbiter.engine.bots import QUOTE_CHARS, TAIL_CHARS, BotFailure, ProcessBot, _printable, _quote
@@ -177,6 +177,33 @@ def test_a_reused_bot_logs_each_game_to_its_own_file(tmp_path: Path) -> None:
         within(3, bot.close)
     assert first.read_text(encoding="utf-8") == "turn 1\n"
     assert second.read_text(encoding="utf-8") == "told: new-game mafia 6-players p3\nturn 2\n"
+
+
+def test_a_reused_bots_reason_quotes_the_stderr_of_its_game_only(tmp_path: Path) -> None:
+    """A reason in the second game of a reused process quoted what it wrote on stderr in the
+    first, which that game's own log does not hold."""
+    bot = ProcessBot("p", script(tmp_path, "turns", TURNS_ON_STDERR), 5, log=tmp_path / "game1.log")
+    try:
+        assert within(5, bot.choose, fake_session([])) == "pass"
+        assert bot.explained("why") == "why; its stderr ends: turn 1"
+        bot.new_game("mafia", "6-players", "p3", log=tmp_path / "game2.log")
+        within(5, bot.choose, fake_session([]))
+        assert bot.explained("why") == "why; its stderr ends: told: new-game mafia 6-players p3 | turn 2"
+    finally:
+        within(3, bot.close)
+
+
+@pytest.mark.parametrize("answer", [b"wait\n", b"WAIT\n", b"p wait\n", b"P Wait\n"])
+def test_wait_is_read_as_any_words_are_in_any_case_after_the_seat(tmp_path: Path, answer: bytes) -> None:
+    """A real-time bot's ``p2 wait`` (a full line) or ``WAIT`` lost for an illegal input: only
+    ``wait`` exactly was read, before the seat was taken off."""
+    session = fake_session([])
+    session.state.realtime = True
+    bot = ProcessBot("p", script(tmp_path, "waits", ANSWER_BYTES, answer.hex()), 5)
+    try:
+        assert within(5, bot.choose, session) is None
+    finally:
+        within(3, bot.close)
 
 
 def test_a_reused_bot_without_a_log_plays_on() -> None:

@@ -131,6 +131,18 @@ def test_a_bots_illegal_input_is_quoted_whole_up_to_200_characters(length):
     assert forfeit.startswith(f"illegal input {quoted}: ")
 
 
+def test_the_games_refusal_of_a_long_illegal_input_is_cut_too():
+    """The game's refusal quotes the unknown word whole: an 8,192-byte word made a reason of
+    8.4 kB, in the note, the response and a tournament's results line."""
+    session, match = _match("fbi-mafia", "standard-3v3", 3, "random")
+    seat, word = session.seats[0], "z" * 8192
+    match.bots[seat].choose = lambda s: word  # type: ignore[method-assign]
+    match.play()
+    forfeit = next(e["note"]["forfeit"] for e in session.entries if "note" in e)
+    assert forfeit.startswith(f"illegal input {repr(word[:200])}... (8192 bytes): syntax: ")
+    assert len(forfeit) < 600 and forfeit.endswith(" characters)")
+
+
 @pytest.mark.parametrize("game, variant, answer, named", [
     ("fbi-mafia", "standard-3v3", "DETECTIVE pass", "detective"),  # in any case
     ("mafia", "8-players", "p2 pass", "p2"),

@@ -25,6 +25,7 @@ import shutil
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,16 +97,39 @@ class _Seated:
     """A bot as the match sees it: the match may close it (a forfeit, the end), but a reusable
     bot's process stays with the worker, which decides at the end of the game. A bot that has
     forfeited is never reused: its process is ended at once (a forfeited bot spinning or
-    flooding its stderr once ran on until the game's end)."""
+    flooding its stderr once ran on until the game's end).
 
-    def __init__(self, bot: Bot, session: Session) -> None:
+    A process reused for this game (``fresh``: how to start a new one instead) that is found
+    gone at its first go, having ended itself after its last ``result``, is replaced by a
+    fresh process there: whether the worker saw it go before it picked it was a matter of
+    timing, so the same bot lost some games as a crash and not others, depending on the
+    workers' count."""
+
+    def __init__(self, bot: Bot, session: Session, fresh: Callable[[], Bot] | None = None) -> None:
         self.bot = bot
         self.seat = bot.seat
         self.session = session
         self.released = False
+        self._fresh = fresh
 
     def choose(self, session: Session) -> str | None:
+        fresh, self._fresh = self._fresh, None  # (its first go only)
+        try:
+            return self.bot.choose(session)
+        except BotFailure:
+            if fresh is None or not (isinstance(self.bot, ProcessBot) and self.bot.gone):
+                raise
+        self.bot.close()  # a reused process that had gone (or went as it was asked): a fresh one
+        try:
+            self.bot = fresh()
+        except ArbiterError as exc:  # (it could not start again: the seat's loss, as any start's)
+            raise BotFailure(exc.message) from None
         return self.bot.choose(session)
+
+    def explained(self, reason: str) -> str:
+        """``reason`` as the bot explains a forfeit (a process's stderr tail follows it)."""
+        explain = getattr(self.bot, "explained", None)
+        return explain(reason) if explain is not None else reason
 
     def close(self) -> None:
         self.released = True
@@ -122,7 +146,7 @@ class Worker:
     idle: dict[str, list[ProcessBot]] = field(default_factory=lambda: defaultdict(list))
     scratch: Path | None = None  # where the temporary folders of ``play`` without a folder go
 
-    def _bot(self, entrant: str, seat: str, session: Session, log: Path) -> Bot:
+    def _bot(self, entrant: str, seat: str, session: Session, log: Path) -> _Seated:
         spec = self.settings.entrants[entrant]
         if spec.startswith("exec:"):
             pool = self.idle[entrant]
@@ -134,13 +158,18 @@ class Worker:
                     except BaseException:  # (its log cannot be opened): the process is no one's now
                         bot.close()
                         raise
-                    return bot
+                    return _Seated(bot, session, fresh=lambda: self._process(spec, seat, session, log))
                 bot.close()
-            made = make_bot(spec, seat, session.seed, self.settings.bot_timeout, session.rules.bot_kinds, log=log)
-            assert isinstance(made, ProcessBot)
-            made.hello(session.rules.name, session.variant.name)
-            return made
-        return make_bot(spec, seat, session.seed, self.settings.bot_timeout, session.rules.bot_kinds)
+            return _Seated(self._process(spec, seat, session, log), session)
+        return _Seated(make_bot(spec, seat, session.seed, self.settings.bot_timeout, session.rules.bot_kinds),
+                       session)
+
+    def _process(self, spec: str, seat: str, session: Session, log: Path) -> ProcessBot:
+        """A new process of an ``exec:`` bot for ``seat``, greeted (``hello``)."""
+        made = make_bot(spec, seat, session.seed, self.settings.bot_timeout, session.rules.bot_kinds, log=log)
+        assert isinstance(made, ProcessBot)
+        made.hello(session.rules.name, session.variant.name)
+        return made
 
     def play(self, game: Game, directory: Path | None) -> dict[str, Any]:
         """Play ``game``; its record. Files go under ``directory`` (or come back in ``files``)."""
@@ -183,7 +212,7 @@ class Worker:
             for seat, entrant in assignment.items():
                 log = path.with_name(log_name(game.index, seat))
                 try:
-                    seated[seat] = _Seated(self._bot(entrant, seat, session, log), session)
+                    seated[seat] = self._bot(entrant, seat, session, log)
                 except MachineError as exc:
                     error = exc.message
                     session.note({"seat": seat, "arena": f"the game could not start: {exc.message}"})
