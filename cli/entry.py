@@ -98,6 +98,42 @@ def reader_gone() -> NoReturn:
     sys.exit(EXIT_READER_GONE)
 
 
+def output_refused(exc: OSError) -> bool:
+    """Whether ``exc`` came from writing standard output that refuses writes (a full disk,
+    ``> /dev/full``, an I/O error): the innermost code it passed through is Click's ``echo``
+    writing to standard output. Another file's failure is not this, and is not hidden by it."""
+    frame, tb = None, exc.__traceback__
+    while tb is not None:
+        frame, tb = tb.tb_frame, tb.tb_next
+    if frame is None or frame.f_code.co_name != "echo":
+        return False
+    stream = frame.f_locals.get("file")
+    try:
+        return stream is not None and stream.fileno() == sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def output_failed(exc: OSError, more: str = "") -> NoReturn:
+    """End the run with status 1 and one line on stderr once standard output refused a write:
+    what was wrong (the system's words) and ``more`` (what the run leaves, to resume it, say).
+    Standard output is pointed at ``/dev/null`` first, as ``reader_gone`` does."""
+    import os
+
+    try:
+        sys.stderr.write(f"Error: cannot write to standard output: {exc.strerror or exc}{more}\n")
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):
+        pass
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (AttributeError, OSError, ValueError):
+        pass
+    sys.exit(1)
+
+
 def interrupted(message: str) -> NoReturn:
     """Say ``message`` on stderr and end with status 130 (after a Ctrl-C the command handled).
 

@@ -12,7 +12,7 @@ import click
 
 from arbiter import __version__
 from arbiter.cli.common import EXIT_HELP, interrupted, utf8_output
-from arbiter.cli.entry import is_interrupt, output_gone, reader_gone
+from arbiter.cli.entry import is_interrupt, output_failed, output_gone, output_refused, reader_gone
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("arbiter.cli.play", "Play a game: moves from the terminal, a file, a pipe or bots."),
@@ -55,6 +55,10 @@ class LazyGroup(click.Group):
             if not output_gone():
                 raise
             reader_gone()
+        except OSError as exc:  # standard output refuses writes (a full disk, /dev/full): one line, status 1
+            if not output_refused(exc):
+                raise
+            output_failed(exc)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):

@@ -16,6 +16,7 @@ from arbiter.cli.types import (
     BotKindType, BotSpecType, GameType, MovesFile, NewPath, SeatType, SeedType, VariantType, check_kind, check_seat,
     check_variant, stdin_bytes,
 )
+from arbiter.cli.entry import output_failed, output_refused
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.bots import Bot, make_bot
@@ -167,6 +168,7 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
     writer = lines = None
     bots: dict[str, Bot] = {}
     refused = unfinished = False
+    output_error: OSError | None = None
     try:
         recorded: dict[str, Any] = {}
         if resume:
@@ -245,13 +247,24 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         over = writer is not None and writer.session.over  # (the ending is written as the game ends)
         interrupted("\ninterrupted" + (f"; the transcript {writer.path} is complete" if over else
                                        f"; the transcript {writer.path} can be resumed" if writer else ""))
+    except OSError as exc:  # the transcript's disk refused a write (said once it is closed), or stdout did
+        if not (writer is not None and writer.error is not None) and not output_refused(exc):
+            raise
+        output_error = exc
     finally:
         if hasattr(lines, "restore"):  # the terminal's modes as the person had them, on every way out
             lines.restore()
         for bot in bots.values():
             bot.close()
         if writer is not None:
-            writer.close()
+            try:
+                writer.close()
+            except ArbiterError as exc:  # (its disk is full, say: what it holds resumes)
+                fail(explain(exc))
+    if output_error is not None:
+        over = writer is not None and writer.session.over
+        output_failed(output_error, f"; the transcript {writer.path} is complete" if over else
+                      f"; the transcript {writer.path} can be resumed" if writer else "")
     if refused:
         sys.exit(EXIT_REFUSED)
     if unfinished:

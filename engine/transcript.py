@@ -137,6 +137,10 @@ class TranscriptWriter:
         self._timer: threading.Timer | None = None
         self._synced = 0.0
         self._overwrite = overwrite
+        self.error: OSError | None = None
+        """The system's refusal of a write or a sync during the game (a full disk, an I/O error),
+        once one came: the writer writes nothing more, and the file holds what it took (a torn
+        last line at most: it resumes)."""
         if resume is not None and not durable:
             raise ValueError("only a durable writer resumes a transcript")
         try:
@@ -177,8 +181,11 @@ class TranscriptWriter:
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
-            if not self._file.closed:
-                os.fsync(self._file.fileno())
+            if not self._file.closed and self.error is None:
+                try:
+                    os.fsync(self._file.fileno())
+                except OSError as exc:  # (the timer's thread too: the next entry raises it)
+                    self.error = exc
             self._synced = time.monotonic()
 
     def _fsync_soon(self) -> None:
@@ -192,16 +199,23 @@ class TranscriptWriter:
             self._timer.start()
 
     def append(self, entry: dict[str, Any]) -> None:
+        """Write ``entry`` (a session's listener). The system's refusal (``error``) is raised as
+        the ``OSError`` it is, which no protocol takes for a refused input."""
         if self.finished:  # the log is closed by the ending; nothing may follow it
             return
-        self._file.write(entry_line(entry))
-        self._flush()
-        if not self.durable:
-            return  # synced once, at close
-        if self.finished:
-            self._fsync()  # the end: on disk at once
-        else:
-            self._fsync_soon()
+        if self.error is None:
+            try:
+                self._file.write(entry_line(entry))
+                self._flush()
+            except OSError as exc:
+                self.error = exc
+        if self.error is None and self.durable:  # (else synced once, at close)
+            if self.finished:
+                self._fsync()  # the end: on disk at once
+            else:
+                self._fsync_soon()
+        if self.error is not None:
+            raise self.error
 
     def close(self) -> None:
         """Stop writing: the file synced (a durable writer's), or put in place whole (the other's)."""
@@ -220,10 +234,20 @@ class TranscriptWriter:
             except OSError as exc:
                 raise TranscriptError(f"cannot write the transcript {self.path}: {exc.strerror or exc}") from None
             return
-        self._file.flush()
+        if self.error is None:
+            try:
+                self._file.flush()
+            except OSError as exc:
+                self.error = exc
         self._fsync()
         with self._lock:
-            self._file.close()
+            try:
+                self._file.close()
+            except OSError:  # (what the system refused once it refuses again: error says so)
+                pass
+        if self.error is not None:
+            raise TranscriptError(f"cannot write the transcript {self.path}: {self.error.strerror or self.error}; "
+                                  f"what it holds can be resumed: arbiter play --resume {self.path}")
 
 
 def _truncate_to_log(path: Path) -> None:

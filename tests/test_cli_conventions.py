@@ -523,3 +523,43 @@ def test_a_broken_pipe_that_is_not_the_output_is_not_taken_for_a_reader_gone(mon
     with pytest.raises(SystemExit) as ended:  # raised on to Click, whose status is 1: not taken for a reader gone
         main.main(["games"])
     assert ended.value.code == 1
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_a_standard_output_that_refuses_writes_ends_the_run_with_one_line_and_status_1(tmp_path: Path) -> None:
+    """``> /dev/full`` (a full disk, an I/O error) ended every command with a Python traceback."""
+    t = tmp_path / "g.yaml"
+    for args in (["games"], ["validate"], ["play", "mafia", "--players", "8", "--bots", "random", "--seed", "4",
+                                            "--transcript", str(t)], ["replay", str(t)], ["show", str(t)]):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, "-m", "arbiter", *args], cwd=tmp_path, env=tree_env(), stdout=full,
+                                  stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, timeout=120)
+        more = f"; the transcript {t} can be resumed" if args[0] == "play" else ""
+        assert (done.returncode, done.stderr) == (1, f"Error: cannot write to standard output: No space left on "
+                                                     f"device{more}\n"), args
+    _, session = tr.resume(t)  # stopped at its first output: what the transcript holds resumes
+    assert not session.over
+
+
+def test_play_whose_transcript_disk_fills_up_says_so_and_how_to_resume(tmp_path: Path, monkeypatch) -> None:
+    """The disk refusing an entry mid-game ended ``play`` with two chained tracebacks."""
+    import errno
+
+    from arbiter.engine import logline
+
+    written = []
+
+    def entry_line(entry: dict) -> str:
+        if len(written) == 12:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(entry)
+        return logline.entry_line(entry)
+
+    monkeypatch.setattr(tr, "entry_line", entry_line)
+    t = tmp_path / "g.yaml"
+    r = run("play", "mafia", "--players", "8", "--bots", "random", "--seed", "4", "--transcript", t)
+    assert r.exit_code == 1
+    assert r.output.splitlines()[-1] == (f"Error: cannot write the transcript {t}: No space left on device; what it "
+                                         f"holds can be resumed: arbiter play --resume {t}")
+    monkeypatch.undo()
+    assert len(tr.read(t).log) == 12 and not tr.resume(t)[1].over

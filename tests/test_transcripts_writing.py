@@ -7,6 +7,7 @@ policies and strategies: ``tests/transcript_staging.py``.
 
 from __future__ import annotations
 
+import errno
 import unicodedata
 
 import pytest
@@ -55,6 +56,51 @@ def test_every_entry_is_on_disk_after_each_submit(tmp_path):
     assert path.stat().st_size == size
     writer.close()
     assert path.read_text(encoding="utf-8") == tr.dump(whole)
+
+
+class _FillsUp:
+    """A transcript file on a disk that fills up: the write of ``text`` holding ``at`` writes
+    the text's first half, then the system refuses it (ENOSPC), and every later write."""
+
+    def __init__(self, file, at: str) -> None:
+        self.file, self.at, self.full = file, at, False
+
+    def write(self, text: str) -> int:
+        if self.full or self.at in text:
+            self.full = True
+            self.file.write(text[: len(text) // 2])
+            self.file.flush()
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return self.file.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self.file, name)
+
+
+def test_a_write_the_disk_refuses_mid_game_stops_the_writer_and_what_it_holds_resumes(tmp_path):
+    """A full disk mid-game ended ``play`` with two chained tracebacks and no word of the file.
+    The writer raises the system's error (never a refusal of the move), writes nothing more,
+    and its close says what happened and how to resume; the file resumes (its torn line goes)."""
+    whole = play_random(FBI, "standard-3v3", 2)
+    path = tmp_path / "t.yaml"
+    session = Session(FBI, "standard-3v3", seed=2)
+    writer = tr.TranscriptWriter(path, session)
+    writer._file = _FillsUp(writer._file, "n: 6,")
+    with pytest.raises(OSError, match="No space left"):
+        for move in whole.moves:
+            session.submit(move.seat, move.text, move.time_ms)
+    assert len(session.moves) == 6 and writer.error is not None
+    with pytest.raises(OSError):  # every later entry: the same refusal, nothing written
+        session.submit(whole.moves[6].seat, whole.moves[6].text, whole.moves[6].time_ms)
+    size = path.stat().st_size
+    with pytest.raises(TranscriptError) as caught:
+        writer.close()
+    assert caught.value.message == (f"cannot write the transcript {path}: No space left on device; what it holds "
+                                    f"can be resumed: arbiter play --resume {path}")
+    assert path.stat().st_size == size
+    t, resumed = tr.resume(path)
+    assert [m.text for m in resumed.moves] == [m.text for m in whole.moves[:5]]
+    assert any("cut off" in note for note in t.notes)
 
 
 def test_notes_and_ticks_are_written_as_they_happen(tmp_path):
