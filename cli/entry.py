@@ -101,7 +101,10 @@ def reader_gone() -> NoReturn:
 def output_refused(exc: OSError) -> bool:
     """Whether ``exc`` came from writing standard output that refuses writes (a full disk,
     ``> /dev/full``, an I/O error): the innermost code it passed through is Click's ``echo``
-    writing to standard output. Another file's failure is not this, and is not hidden by it."""
+    writing to standard output. Another file's failure is not this, and is not hidden by it;
+    nor is a broken pipe, its reader gone (``reader_gone``)."""
+    if isinstance(exc, BrokenPipeError):
+        return False
     frame, tb = None, exc.__traceback__
     while tb is not None:
         frame, tb = tb.tb_frame, tb.tb_next
