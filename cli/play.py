@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import IO, Any
@@ -23,7 +24,7 @@ from arbiter.engine.bots import Bot, make_bot
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.events import HOST
 from arbiter.engine.files import not_regular
-from arbiter.engine.lines import LineReader
+from arbiter.engine.lines import LineReader, printable
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import BOT_TIMEOUT, Session
@@ -61,6 +62,19 @@ def _start_bots(wanted: dict[str, str], session: Session, timeout: float, logs: 
             bot.close()
         raise
     return bots
+
+
+def _programs_named_again(wanted: dict[str, str], given: dict[str, str], resume: str) -> None:
+    """Refuse to start a program (``exec:``, ``py:``) that a resumed transcript's header names
+    and the command line does not: a transcript is a record people pass around (a bug report,
+    a tournament's folder), and ``--resume`` once ran whatever command its header held, with
+    nothing to say so. Named again (``--bot SEAT=SPEC``), it runs, as any bot given."""
+    programs = {s: k for s, k in wanted.items() if s not in given and k.startswith(("exec:", "py:"))}
+    if programs:
+        again = " ".join("--bot " + shlex.quote(printable(f"{s}={k}")) for s, k in programs.items())
+        usage(f"{resume}: its session ran programs as bots ({', '.join(printable(s) for s in programs)}); a resumed "
+              f"session starts a program its transcript names only when you name it again: add {again} "
+              "(or name another bot for the seat)", "--resume")
 
 
 def _resume_contradictions(t: tr.Transcript, given: dict[str, Any], resume: str) -> None:
@@ -197,6 +211,8 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         bot_timeout = float(recorded.get("bot_timeout", 10.0)) if bot_timeout is None else bot_timeout
         person = perspective if perspective != HOST else None
         wanted = _bot_specs(bot_specs, all_bots, session, person, recorded.get("bots"))
+        if resume:
+            _programs_named_again(wanted, _bot_specs(bot_specs, all_bots, session, person), resume)
         if person in wanted:
             usage(f"{person} is played by a bot (--bot {person}={wanted[person]}); a seat is a person's or a bot's",
                   "--as")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -247,6 +248,27 @@ def test_resume_refuses_a_hidden_roles_level_for_a_game_without_one(tmp_path: Pa
     t = _stopped(tmp_path, "--bots", "random")
     r = run("play", "--resume", t, "--roles", 2)
     assert r.exit_code == 2 and "its level is none, not 2" in r.output, r.output
+
+
+def test_resume_starts_a_program_its_transcript_names_only_when_named_again(tmp_path: Path) -> None:
+    """A transcript's header may name any command as a bot: ``--resume`` of a file from someone
+    else ran it, with nothing to say so. It is a usage error naming the ``--bot`` to add; named
+    again, the program plays."""
+    t = tmp_path / "g.yaml"
+    marker = tmp_path / "ran"
+    assert run("play", "mafia", "--players", 8, "--bots", "random", "--seed", 3, "--transcript", t,
+               "--max-moves", 5).exit_code == 0
+    text = t.read_text(encoding="utf-8")
+    (tmp_path / "bot.py").write_text(f"open({str(marker)!r}, 'w')\n", encoding="utf-8")  # (then it exits)
+    spec = f"exec:{sys.executable} {tmp_path / 'bot.py'}"
+    t.write_text(text.replace("bots: {p1: random,", f"bots: {{p1: {json.dumps(spec)},", 1), encoding="utf-8")
+    before = t.read_bytes()
+    r = run("play", "--resume", t)
+    assert r.exit_code == 2 and not marker.exists() and t.read_bytes() == before
+    assert f"its session ran programs as bots (p1); a resumed session starts a program its transcript names only " \
+           f"when you name it again: add --bot {shlex.quote('p1=' + spec)}" in " ".join(r.output.split())
+    r = run("play", "--resume", t, "--bot", "p1=random", "--max-moves", 6)  # another bot: nothing runs
+    assert r.exit_code == 0 and not marker.exists()
 
 
 def test_resume_may_change_the_bots_and_says_so_in_the_record(tmp_path: Path) -> None:
