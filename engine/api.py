@@ -234,13 +234,16 @@ class Game:
         """The multi-agent loop, in the spirit of PettingZoo's: yields ``(seat, observation,
         choices)`` for each seat whose input is awaited; answer with ``step(seat, text)``
         (``None``: nothing now, in a real-time game; an input played with ``play`` is an answer
-        too). In a real-time game every seat is asked
-        in turn; when a whole round of seats had nothing to do, time passes to the next moment
+        too). In a real-time game every seat that may send something now is asked in turn (a
+        Hidden Roles phantom, which may only talk, too); when a whole round of seats had nothing to do, time passes to the next moment
         it changes the game. Ends when the game is over (or after ``max_inputs`` inputs)."""
         inputs = 0
         while not self.over and inputs < max_inputs:
             idle = True
-            for seat in self.awaiting():
+            # (real time: every seat that may send something, a phantom that may only talk too,
+            # which the game does not await)
+            seats = [s for s in self.seats if _may_send(self.choices(s))] if self.realtime else self.awaiting()
+            for seat in seats:
                 if self.over:
                     break
                 self._stepped, played = False, len(self.session.moves)
@@ -394,6 +397,10 @@ def _time_acted_first(exc: InputError, seat: str, events: list[Event], at: int) 
     exc.message += (f" (time acted first: this input came at {seconds_name(at)} s"
                     + (f", after {shown!r})" if shown else ")"))
     exc.args = (exc.message, *exc.args[1:])
+
+
+def _may_send(choices: Choices) -> bool:
+    return bool(choices.legal or choices.forms)
 
 
 def _handed(events: list[Event]) -> list[Event]:

@@ -580,3 +580,24 @@ def test_a_path_no_file_can_have_is_the_readers_own_error(path: str) -> None:
         with pytest.raises(kind) as caught:
             call()
         assert "Errno" not in caught.value.message and ("NUL character" in caught.value.message) == ("\0" in path)
+
+
+def test_agent_iter_asks_a_phantom_that_may_talk() -> None:
+    """A Hidden Roles phantom may ``say`` while talk is forbidden (its form is offered) but is
+    not awaited: ``agent_iter`` asked the awaited seats only, so an agent never could."""
+    from tests.helpers import roles_game
+
+    s = roles_game("2", ["traitor", "hero", "hero", "hero"], level=2)
+    for line in ("@10 p2 accuse p1", "@11 p3 vote yes", "@12 p4 vote yes", "@13 p2 pass",
+                 "@15 p2 move green south 1"):  # p1 a phantom; the first action silences the table
+        at, seat, words = line.split(" ", 2)
+        s.submit(seat, words, int(at[1:]) * 1000)
+    game = Game(s)
+    assert "p1" not in game.awaiting() and game.forms("p1") == ["say TEXT"]
+    said = []
+    for seat, _, choices in game.agent_iter(max_inputs=1):
+        if seat == "p1":
+            said = game.step(seat, "say the dwarf is lying")
+            break
+        game.step(seat, None)
+    assert [e.text for e in said][:1] == ["p1: the dwarf is lying"]
