@@ -158,7 +158,7 @@ def test_a_verb_of_its_own_is_read_planned_listed_and_recorded() -> None:
     assert type(err) is SyntaxInputError and err.allowed == ("ring: ring the bell (it stops by itself 5 s later)",)
     err = refusal(s, "p1", "jump")
     assert type(err) is UnknownActionError and err.message == "'jump' is not an action of Magic Maze"
-    assert err.allowed[-1].startswith("ring:") and len(err.allowed) == len(MazeState.forms(s.state)) + 1
+    assert err.allowed[-1].startswith("ring:") and len(err.allowed) == len(MazeState.forms(s.state))  # (not draw)
     s.submit("p1", "RING", 10_000)
     assert s.moves[-1].text == "ring"
     assert "ring" not in s.state.legal_inputs("p2")
@@ -226,3 +226,23 @@ def test_the_state_imports_neither_the_renderer_nor_the_planner() -> None:
     out = subprocess.run([sys.executable, "-c", script], cwd=repo, capture_output=True, text=True, check=True)
     loaded = {m.rsplit(".", 1)[1] for m in ast.literal_eval(out.stdout)}
     assert loaded == {"board", "data", "mall", "moves", "state", "tiles"}, loaded
+
+
+@pytest.mark.parametrize("players, level, listed", [
+    (1, None, ["move", "vortex", "escalator", "explore", "draw", "say", "pawn"]),
+    (2, None, ["move", "vortex", "escalator", "explore", "say", "pawn", "stare"]),
+    (3, 1, ["move", "vortex", "escalator", "explore", "say", "pawn", "stare", "accuse", "vote", "eye", "flip", "pass"]),
+    (3, 2, ["move", "vortex", "escalator", "explore", "say", "pawn", "stare", "accuse", "vote", "eye", "flip", "pass",
+            "abandon"]),
+    (3, 5, ["move", "vortex", "escalator", "explore", "say", "pawn", "stare", "accuse", "vote", "eye", "flip", "pass",
+            "abandon", "divine"]),
+])
+def test_unreadable_words_list_the_forms_a_seat_may_type_in_this_game(players, level, listed) -> None:
+    """An unknown action listed solo's ``draw`` at a table, ``stare`` alone, and Hidden Roles'
+    ``abandon`` and ``divine`` at levels without them: forms the seat can never type there."""
+    from arbiter.engine.api import new_game
+
+    game = new_game("magic-maze", "1", players=players, roles=level, seed=1)
+    with pytest.raises(UnknownActionError) as caught:
+        game.play("p1", "fly", time=0)
+    assert [form.split()[0].rstrip(":") for form in caught.value.allowed] == listed

@@ -136,16 +136,19 @@ _READERS = {"move": _move, "vortex": _vortex, "escalator": _escalator, "explore"
             "draw": _draw, "say": _say}
 
 
-def parse_move(text: str, seats: Sequence[str], forms: Mapping[str, str] = FORMS) -> Move:
+def parse_move(text: str, seats: Sequence[str], forms: Mapping[str, str] = FORMS,
+               shown: Sequence[str] | None = None) -> Move:
     """Read the words of one input (after the seat name) of a game with ``seats``. Raises
-    ``SyntaxInputError``; an empty input or an unknown verb lists ``forms`` (a variant's
-    state passes its own, which may hold more verbs than these)."""
+    ``SyntaxInputError``; an empty input or an unknown verb lists the ``forms`` (a variant's
+    state passes its own, which may hold more verbs than these) of the verbs ``shown`` (by
+    default all: a game lists those a seat may type in it, not solo's ``draw`` at a table)."""
     words = text.split()
+    listed = list(forms.values()) if shown is None else [forms[v] for v in shown]
     if not words:
-        raise UnknownActionError("an empty input", list(forms.values()))
+        raise UnknownActionError("an empty input", listed)
     verb, args = words[0].lower(), words[1:]
     if verb not in forms or verb not in FORMS:
-        raise UnknownActionError(f"{words[0]!r} is not an action of Magic Maze", list(forms.values()))
+        raise UnknownActionError(f"{words[0]!r} is not an action of Magic Maze", listed)
     if verb in ("pawn", "stare"):
         return _seat_move(verb, args, seats)
     return _READERS[verb](args)

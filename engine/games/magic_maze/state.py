@@ -103,10 +103,16 @@ class MazeState(BoardFacts, GameState):
         verbs of its own adds their forms (``{**super().forms(), ...}``)."""
         return dict(FORMS)
 
+    def shown_verbs(self) -> list[str]:
+        """The verbs whose forms a refusal of unreadable words lists: those a seat may type in
+        this game (``draw`` in solo play only, ``stare`` at a table only). A variant leaves out
+        its own verbs that its rules do not have."""
+        return [v for v in self.forms() if not (v == "draw" and not self.solo or v == "stare" and self.solo)]
+
     def parse(self, text: str) -> Move:
         """Read one input into a ``Move`` value (syntax only; raises ``SyntaxInputError``). A
         variant reads its own verbs here and leaves the others to ``super().parse``."""
-        return parse_move(text, self.seats, self.forms())
+        return parse_move(text, self.seats, self.forms(), self.shown_verbs())
 
     def check_actor(self, seat: str, move: Move) -> None:
         """Judge ``seat`` sending ``move`` (as read: a move's count or a vortex's square may be

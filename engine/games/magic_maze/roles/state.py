@@ -138,6 +138,11 @@ class HiddenRolesState(Accusations, Ending, MazeState):
     def forms(self) -> dict[str, str]:
         return {**super().forms(), **FORMS}
 
+    def shown_verbs(self) -> list[str]:
+        """Abandoning is a rule of level 2 on, divining of level 5."""
+        return [v for v in super().shown_verbs()
+                if not (v == "abandon" and self.level < 2 or v == "divine" and self.level < 5)]
+
     def parse(self, text: str) -> Move:
         move = parse_role_move(text, self.seats, tuple(self.setup.deck.cards))
         return move if move is not None else super().parse(text)
