@@ -342,6 +342,11 @@ def resume(path: str | Path) -> tuple[Transcript, Session]:
     ``resume=len(t.log)``, which also writes the ending of a game whose moves finished it but whose
     ending a crash cut off). A transcript that is whole and finished has nothing to resume."""
     t = read(path)
+    with open(path, "rb") as f:  # (read whole just now: a regular file)
+        if b"\r\n" in f.read(1 << 16):
+            raise TranscriptError(f"{path}: its lines end in CRLF (as a Windows checkout or editor writes them); "
+                                  "resuming appends lines ending in LF, and a crash while it did would leave a "
+                                  "file that reads neither way: convert it first (dos2unix, say)")
     if t.finished:
         raise TranscriptError(f"{path}: that game is over ({(t.result or {}).get('text', '')}); "
                               "nothing to resume")

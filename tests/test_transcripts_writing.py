@@ -103,6 +103,22 @@ def test_a_write_the_disk_refuses_mid_game_stops_the_writer_and_what_it_holds_re
     assert any("cut off" in note for note in t.notes)
 
 
+def test_a_transcript_with_crlf_line_ends_is_read_but_not_resumed(tmp_path):
+    """A CRLF transcript (a Windows checkout) resumed: the referee appended LF lines to it, and a
+    crash mid-line then left a file that neither replayed nor resumed. It is read and replayed
+    as ever; resuming it is refused, and the file is left as it was."""
+    whole = play_random(FBI, "standard-3v3", 2)
+    path = tmp_path / "t.yaml"
+    text = tr.dump(whole)
+    cut = text.index("\n", text.index("n: 5,")) + 1  # the game as it stood after five moves
+    path.write_bytes(text[:cut].replace("\n", "\r\n").encode())
+    before = path.read_bytes()
+    assert tr.replay(tr.read(path)).ok
+    with pytest.raises(TranscriptError, match="its lines end in CRLF"):
+        tr.resume(path)
+    assert path.read_bytes() == before
+
+
 def test_notes_and_ticks_are_written_as_they_happen(tmp_path):
     path = tmp_path / "live.yaml"
     session = Session(FBI, "standard-3v3", seed=1)
