@@ -324,9 +324,20 @@ def replay(t: Transcript, *, update: bool = False) -> ReplayReport:
             return ReplayReport(session, problems)
     if session.chance.unused and not update:
         problems.append(f"{len(session.chance.unused)} recorded chance outcome(s) were never used")
+    elif not update and len(session.entries) == len(t.log) and session.entries != t.log:
+        # every outcome used, in order, but not where the game drew it (a chance line moved):
+        # ``show --at N``, which keeps the lines before move N + 1, would play another game
+        i = next(i for i, (a, b) in enumerate(zip(session.entries, t.log)) if a != b)
+        problems.append(f"log[{i}] is {_short_entry(t.log[i])}, where the replay has {_short_entry(session.entries[i])} "
+                        "(a chance outcome stands where the game draws it)")
     if not update:
         problems.extend(_compare_ending(t, session))
     return ReplayReport(session, problems)
+
+
+def _short_entry(entry: dict[str, Any]) -> str:
+    text = entry_line(entry).strip()[2:]
+    return text if len(text) <= 100 else text[:100] + "..."
 
 
 def replayed(t: Transcript) -> Session:

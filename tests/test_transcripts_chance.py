@@ -37,6 +37,25 @@ def test_chance_draws_are_recorded_and_reproducible():
     assert sorted(a.records[0].outcome) == items
 
 
+@pytest.mark.parametrize("game, variant, options", [("mafia", "8-players", {}), ("magic-maze", "2", {"players": 3})])
+def test_a_chance_line_moved_elsewhere_in_the_log_does_not_replay(game, variant, options):
+    """Recorded outcomes were used in order wherever they stood, so a deal moved after move 5
+    replayed ok, while ``show --at 3`` (the lines before move 4) dropped it and drew another.
+    (Moved past another draw, it is the wrong draw, refused as ever.)"""
+    from arbiter.engine import registry
+
+    whole = play_random(registry.get(game), variant, 3, options=options)
+    lines = tr.dump(whole).splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line.startswith("- {move")) - 1  # the setup's last draw
+    after = next(i for i, line in enumerate(lines) if line.startswith("- {move: {n: 5,"))
+    moved = lines[:first] + lines[first + 1:after + 1] + [lines[first]] + lines[after + 1:]
+    assert tr.replay(tr.parse("".join(lines))).ok
+    report = tr.replay(tr.parse("".join(moved)))
+    at = first - lines.index("log:\n") - 1  # (the chance line's place in the log)
+    assert len(report.problems) == 1 and report.problems[0].startswith(f"log[{at}] is ")
+    assert report.problems[0].endswith("(a chance outcome stands where the game draws it)")
+
+
 def test_recorded_outcomes_are_reused_in_order():
     recorded = [ChanceRecord("deck", ["c", "a", "b"]), ChanceRecord("pick", ["b"]), ChanceRecord("die", [6]),
                 ChanceRecord("deck", ["b", "c", "a"])]
