@@ -23,6 +23,8 @@ The full guide, with a multi-agent loop, is ``docs/api.md``.
 from __future__ import annotations
 
 import copy
+import decimal
+import numbers
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -36,7 +38,7 @@ from arbiter.engine.errors import InputError, SetupError, SyntaxInputError, Time
 from arbiter.engine.events import HOST, Event
 from arbiter.engine.files import write_whole
 from arbiter.engine.game import Result
-from arbiter.engine.session import Choices, Session
+from arbiter.engine.session import Choices, Session, clipped
 
 
 class Game:
@@ -304,6 +306,8 @@ def new_game(game: str, variant: str | None = None, *, players: int | None = Non
             ("deck", deck, (str, Path), "a file's path (a str or a Path)")):
         if (value is not None or name == "game") and (isinstance(value, bool) or not isinstance(value, kind)):
             raise TypeError(f"new_game: {name} is {wanted}, not {type(value).__name__}")
+        if kind is int and value is not None and not -1000 <= value <= 1000:  # (str() of a huge one is an error)
+            raise SetupError(f"new_game: {name}: {_number(value)} is far outside what any game takes")
     rules = registry.get(game)
     chosen, options = rules.choose_setup(variant, players, str(deck) if deck is not None else None, roles)
     return Game(Session(rules, chosen, seed=seed, options=options))
@@ -370,18 +374,23 @@ def _at(method: str, time: Any) -> int:
     ...
     arbiter.engine.errors.TimeError: play: time -1 is not a moment of the game: a time is seconds from 0 to ...
     """
-    if isinstance(time, bool) or not isinstance(time, (int, float)):
+    if isinstance(time, bool) or not isinstance(time, (numbers.Real, decimal.Decimal)):
         raise TypeError(f"{method}: time is seconds (a number), not {type(time).__name__}")
     if isinstance(time, int) and 0 <= time <= MAX_MS // 1000:
-        return time * 1000  # (what parse_seconds reads of "N.000"; a float of a huge int overflows)
+        return int(time) * 1000  # (what parse_seconds reads of "N.000"; a float of a huge int overflows)
     try:
-        if isinstance(time, float):
-            return parse_seconds(f"{time + 0.0:.3f}")  # (-0.0 + 0.0 is 0.0, read as 0, not '-0.000')
-    except SyntaxInputError:
+        if not isinstance(time, int):  # (a float, a Fraction, a Decimal: to the millisecond)
+            return parse_seconds(f"{float(time) + 0.0:.3f}")  # (-0.0 + 0.0 is 0.0, read as 0, not '-0.000')
+    except (SyntaxInputError, OverflowError, ValueError):
         pass
-    shown = repr(time) if len(repr(time)) <= 24 else f"{repr(time)[:20]}..."
+    shown = _number(time) if isinstance(time, int) else repr(time) if len(repr(time)) <= 24 else f"{repr(time)[:20]}..."
     raise TimeError(f"{method}: time {shown} is not a moment of the game: a time is seconds from 0 to "
                     f"{seconds_name(MAX_MS)}, not before the clock")
+
+
+def _number(value: int) -> str:
+    """A whole number as an error names it: its digits, or how many of them past 20."""
+    return str(int(value)) if abs(value) < 10 ** 20 else clipped(int(value))
 
 
 def _time_acted_first(exc: InputError, seat: str, events: list[Event], at: int) -> None:

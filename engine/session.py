@@ -95,7 +95,9 @@ them all (``tests/test_hidden_info_direct.py`` shows how). 2**53 seeds take a mi
 longer, and stay exact in every JSON reader (a seed is told at the end)."""
 
 
-def _clipped(value: Any) -> str:
+def clipped(value: Any) -> str:
+    """``value`` as an error names it: a whole number by its digits past a few, any other value
+    by its ``repr``, cut at 60 characters."""
     if type(value) is int:  # (str() of more than 4300 digits is itself an error)
         return f"a number of {len(str(abs(value))) if value.bit_length() < 13_000 else 'over 3900'} digits"
     text = repr(value)
@@ -161,9 +163,11 @@ class Session:
     ) -> None:
         self.rules = rules
         self.variant = variant if isinstance(variant, Variant) else rules.variant(variant)
+        if isinstance(seed, int) and not isinstance(seed, bool) and type(seed) is not int:
+            seed = int(seed)  # (an int of a subclass, an IntEnum's, say: the transcript writes an int)
         if seed is not None and (type(seed) is not int or not -MAX_SEED < seed < MAX_SEED):
             raise (TypeError if type(seed) is not int else ValueError)(
-                f"seed: a whole number of at most {len(str(MAX_SEED)) - 1} digits, not {_clipped(seed)}")
+                f"seed: a whole number of at most {len(str(MAX_SEED)) - 1} digits, not {clipped(seed)}")
         self.seed = seed if seed is not None else secrets.randbelow(CHOSEN_SEEDS)
         self.options = dict(options or {})
         self._record = record = _Record()

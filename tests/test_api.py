@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.engine.api import Game, load_game, new_game, play_agents, replay
+from arbiter.engine.api import Game, SetupError, load_game, new_game, play_agents, replay
 from arbiter.engine.errors import IllegalMoveError, InputError, SyntaxInputError, UnknownSeatError
 from arbiter.engine.game import Result
 from tests.agents_for_tests import Idle
@@ -601,3 +601,32 @@ def test_agent_iter_asks_a_phantom_that_may_talk() -> None:
             break
         game.step(seat, None)
     assert [e.text for e in said][:1] == ["p1: the dwarf is lying"]
+
+
+def test_numbers_of_any_kind_are_read_and_huge_ones_refused_by_the_library_not_python() -> None:
+    """A ``Fraction`` or ``Decimal`` time was "not a number"; a seed of an int subclass "not
+    5"; a time, a player count or a level of 5,000 digits was Python's bare ``ValueError``
+    (a str of over 4,300 digits), not a ``TimeError`` or a ``SetupError``."""
+    import enum
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from arbiter.engine.errors import TimeError
+
+    class Seed(enum.IntEnum):
+        FIVE = 5
+
+    game = new_game("magic-maze", "1", players=2, seed=Seed.FIVE)
+    assert type(game.session.seed) is int and game.session.seed == 5
+    game.wait(Fraction(3, 2))
+    game.wait(Decimal("2.5"))
+    assert game.time == 2.5
+    for time in (10 ** 5000, -10 ** 5000, Decimal("NaN"), Fraction(10 ** 400, 3)):
+        with pytest.raises(TimeError):
+            game.wait(time)
+        with pytest.raises(TimeError):
+            game.play("p1", "pass", time=time)
+    assert game.time == 2.5
+    for options in ({"players": 10 ** 5000}, {"players": -5000}, {"players": 3, "roles": 10 ** 5000}):
+        with pytest.raises(SetupError, match="is far outside what any game takes"):
+            new_game("magic-maze" if "roles" in options else "mafia", "1" if "roles" in options else None, **options)
