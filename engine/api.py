@@ -263,8 +263,11 @@ class Game:
 
     def step(self, seat: str, text: str | None) -> list[Event]:
         """Answer ``agent_iter``: play ``text`` for ``seat`` (None: nothing now). A seat the game
-        does not have is an ``UnknownSeatError`` before anything else, as ``play``'s is: time
-        acting first once let a misspelt seat move the game's clock."""
+        does not have is an ``UnknownSeatError`` before time acts, as ``play``'s is: time
+        acting first once let a misspelt seat move the game's clock. An answer that is neither
+        words nor None is a ``TypeError`` first, as ``play``'s is."""
+        if text is not None and not isinstance(text, str):
+            raise TypeError(f"step: the input is its words (a str) or None, not {type(text).__name__}")
         self._player(seat)
         self._stepped = text is not None
         if text is None:

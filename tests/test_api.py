@@ -630,3 +630,16 @@ def test_numbers_of_any_kind_are_read_and_huge_ones_refused_by_the_library_not_p
     for options in ({"players": 10 ** 5000}, {"players": -5000}, {"players": 3, "roles": 10 ** 5000}):
         with pytest.raises(SetupError, match="is far outside what any game takes"):
             new_game("magic-maze" if "roles" in options else "mafia", "1" if "roles" in options else None, **options)
+
+
+def test_step_refuses_an_answer_of_the_wrong_type_first_as_play_does() -> None:
+    """``step("p9", 5)`` was an ``UnknownSeatError`` where ``play`` says ``TypeError``; and when
+    time acted first a non-str answer was dropped without a word, the game moved on."""
+    game = new_game("magic-maze", "1", players=2, seed=1)
+    game.wait(179.5)
+    for seat in ("p9", "p1"):
+        with pytest.raises(TypeError):
+            game.play(seat, 5)  # type: ignore[arg-type]
+        with pytest.raises(TypeError):
+            game.step(seat, 5)  # type: ignore[arg-type]
+    assert game.time == 179.5 and not game.over
