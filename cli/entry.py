@@ -15,7 +15,7 @@ module imports nothing but ``sys`` (and the C ``_signal``).
 from __future__ import annotations
 
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 EXIT_INTERRUPTED = 130
 """The status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
@@ -25,9 +25,35 @@ EXIT_READER_GONE = 141
 128 + SIGPIPE, what a shell reports for any program stopped that way."""
 
 
+class _Stderr:
+    """Standard error as the command writes it: messages and decoration, which a stderr that
+    refuses writes (``2>/dev/full``, a full disk) must not turn into another exit status (a
+    usage error's 2 became 1) or a Python traceback. Everything else is the stream's own."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)  # type: ignore[no-any-return]
+        except OSError:
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError:
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def run() -> None:
     """Run the ``arbiter`` command on ``sys.argv``."""
     _stop_on_termination()
+    if sys.stderr is not None:
+        sys.stderr = _Stderr(sys.stderr)
     try:
         from arbiter.cli.main import main
     except (KeyboardInterrupt, RuntimeError) as exc:

@@ -563,3 +563,15 @@ def test_play_whose_transcript_disk_fills_up_says_so_and_how_to_resume(tmp_path:
                                          f"holds can be resumed: arbiter play --resume {t}")
     monkeypatch.undo()
     assert len(tr.read(t).log) == 12 and not tr.resume(t)[1].over
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_a_standard_error_that_refuses_writes_changes_no_status(tmp_path: Path) -> None:
+    """Messages on stderr are for a person: ``2>/dev/full`` turned a usage error's status 2 and
+    an input's end's 4 into 1 (the message's write failed, and Python said so, to no one)."""
+    for args, status in ((["play", "nosuch"], 2), (["play", "mafia", "--players", "8", "--seed", "3"], 4),
+                         (["games"], 0)):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, "-m", "arbiter", *args], cwd=tmp_path, env=tree_env(),
+                                  stdout=subprocess.DEVNULL, stderr=full, stdin=subprocess.DEVNULL, timeout=120)
+        assert done.returncode == status, args
