@@ -113,6 +113,13 @@ def reader_gone() -> NoReturn:
     """End the run quietly with status 141 once standard output's reader has gone: the
     conventional end of a program piped into ``head``. Standard output is pointed at
     ``/dev/null`` first, so the interpreter's last flush has nowhere to fail."""
+    _stdout_to_null()
+    sys.exit(EXIT_READER_GONE)
+
+
+def _stdout_to_null() -> None:
+    """Point standard output at ``/dev/null``: what is left to write (the interpreter's last
+    flush) goes nowhere, and cannot fail."""
     import os
 
     try:
@@ -121,7 +128,6 @@ def reader_gone() -> NoReturn:
         os.close(null)
     except (AttributeError, OSError, ValueError):
         pass
-    sys.exit(EXIT_READER_GONE)
 
 
 def output_refused(exc: OSError) -> bool:
@@ -146,20 +152,13 @@ def output_refused(exc: OSError) -> bool:
 def output_failed(exc: OSError, more: str = "") -> NoReturn:
     """End the run with status 1 and one line on stderr once standard output refused a write:
     what was wrong (the system's words) and ``more`` (what the run leaves, to resume it, say).
-    Standard output is pointed at ``/dev/null`` first, as ``reader_gone`` does."""
-    import os
-
+    Standard output is pointed at ``/dev/null`` then, as ``reader_gone`` does."""
     try:
         sys.stderr.write(f"Error: cannot write to standard output: {exc.strerror or exc}{more}\n")
         sys.stderr.flush()
     except (AttributeError, OSError, ValueError):
         pass
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, sys.stdout.fileno())
-        os.close(null)
-    except (AttributeError, OSError, ValueError):
-        pass
+    _stdout_to_null()
     sys.exit(1)
 
 
