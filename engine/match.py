@@ -87,7 +87,9 @@ class Match:
         self._clock0 = self.session.clock_ms
         self._last: str | None = None
         self._round_due = True  # real time with a person: the bots' next go
-        self._unanswered = (None, 0, 0)  # a turn game: (seat, inputs in a row leaving it awaited, moves then)
+        self._unanswered: tuple[str | None, int, int, str | None] = (None, 0, -1, None)
+        """A turn game: (the seat last asked, inputs in a row that left it awaited, the moves then,
+        what it was awaited for)."""
         self._echo = True  # write the responses (run); False: play
 
     # -- time -----------------------------------------------------------------------------------
@@ -200,24 +202,24 @@ class Match:
             False, f"bot: {message}", [], {"error": {"kind": "bot", "message": message, "allowed": []}},
         ))
 
-    def _unanswered_input(self, awaited: Awaiting, moves: int) -> str | None:
-        """Count a bot's input that left its seat awaited as it was (``awaited``, asked when the
-        game had ``moves`` moves); past ``UNANSWERED_LIMIT`` in a row, the bot forfeits."""
-        seat, session = awaited.seat, self.session
-        if session.over or seat not in self.bots or len(session.moves) != moves + 1 \
-                or seat not in session.state.awaited_seats() \
-                or not any(a.seat == seat and a.kind == awaited.kind for a in session.state.awaiting()):
-            self._unanswered = (None, 0, 0)
-            return None
-        last, count, then = self._unanswered
-        count = count + 1 if (last, then) == (seat, moves) else 1
-        self._unanswered = (seat, count, moves + 1)
+    def _unanswered_inputs(self, awaited: Awaiting) -> str | None:
+        """Before a turn game asks a bot: count the inputs in a row its seat sent that left it
+        awaited as it was (``awaited`` again, the last move its own, nobody else's since); past
+        ``UNANSWERED_LIMIT``, the bot forfeits (the framed response), else None. (Counted with
+        the ``awaiting`` the loop asks anyway: a tournament game pays nothing more.)"""
+        moves = self.session.moves
+        seat, count, then, kind = self._unanswered
+        if (seat, kind, then + 1) == (awaited.seat, awaited.kind, len(moves)) and moves[-1].seat == seat:
+            count += 1
+        else:
+            count = 0
+        self._unanswered = (awaited.seat, count, len(moves), awaited.kind)
         if count <= UNANSWERED_LIMIT:
             return None
-        self._unanswered = (None, 0, 0)
-        return self._forfeit(seat, f"the bot sent {count} inputs in a row that answer nothing (its go: "
-                                   f"{awaited.kind}; talk answers nothing, and a bot may send at most "
-                                   f"{UNANSWERED_LIMIT} such in a row)")
+        self._unanswered = (None, 0, -1, None)
+        return self._forfeit(awaited.seat, f"the bot sent {count} inputs in a row that answer nothing (its go: "
+                                           f"{awaited.kind}; talk answers nothing, and a bot may send at most "
+                                           f"{UNANSWERED_LIMIT} such in a row)")
 
     def _bot_seats(self) -> list[str]:
         return [s for s in self.session.seats if s in self.bots]
@@ -231,11 +233,9 @@ class Match:
             awaited = next((a for a in state.awaiting() if a.seat in self.bots), None)
             if awaited is not None:
                 self._acted = True
-                moves = len(self.session.moves)
-                _, out = self._bot_move(awaited.seat, realtime=False)
+                if (out := self._unanswered_inputs(awaited)) is None:
+                    _, out = self._bot_move(awaited.seat, realtime=False)
                 if out is not None:
-                    yield out
-                if (out := self._unanswered_input(awaited, moves)) is not None:
                     yield out
             return
         if self.lines is not None:  # a person plays too: one go each, when it is due
