@@ -176,16 +176,16 @@ def check_files(paths: Sequence[str | Path], *, update: bool = False, diff: bool
                                    initargs=(parent,))
     try:
         chunks = [rest[i:i + CHUNK] for i in range(0, len(rest), CHUNK)]
-        # the workers are forked at the first submit with Ctrl-C held back, until their initializer
-        # ignores it; here it is held only meanwhile (a Ctrl-C then arrives when it is let through)
+        # the workers are forked at the first submit with Ctrl-C, SIGTERM and SIGHUP held back, until
+        # their initializer sets them; here they are held only meanwhile (then let through)
         if fork:
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
         try:
             futures: list[Future[list[FileCheck]]] = [executor.submit(_check_chunk, chunk, update, diff)
                                                       for chunk in chunks]
         finally:
             if fork:
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
         done = len(paths) - len(rest)
         for chunk, future in zip(chunks, futures):
             try:
@@ -211,12 +211,23 @@ def _check_chunk(paths: list[str | Path], update: bool, diff: bool) -> list[File
 
 def _start_worker(parent: int | None) -> None:
     """A worker's start: it dies with ``parent`` (``orphans.die_with_parent``; a replay killed
-    outright once left its workers waiting for ever), and ignores Ctrl-C (then let through, if
-    it was held back by the fork)."""
+    outright once left its workers waiting for ever), ignores Ctrl-C (then let through, if it
+    was held back by the fork), and is ended by SIGTERM and SIGHUP as a process is by default:
+    it inherited the command's handler, which stops a run as Ctrl-C does, so a SIGTERM to the
+    whole group (``timeout``, a service manager) raised in every worker, each printed its
+    traceback, and with many workers the pool once hung. The command stops them itself."""
     if parent is not None:
         die_with_parent(parent)
+    for name in ("SIGTERM", "SIGHUP"):
+        if (number := getattr(signal, name, None)) is not None and signal.getsignal(number) is not signal.SIG_IGN:
+            signal.signal(number, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+
+
+_HELD = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
+"""The signals held back while the workers are forked, until each worker's start has set what
+they do there (a signal that came meanwhile is let through then)."""
 
 
 def default_workers() -> int:

@@ -23,6 +23,7 @@ from arbiter.engine import transcript as tr
 from arbiter.engine.bench import play_random
 from arbiter.engine.errors import ArbiterError
 from tests.helpers import REPO, run
+from tests.hostile import within
 
 GAMES = [("fbi-mafia", "standard-3v3", None), ("mafia", "8-players", None), ("magic-maze", "1", "planner"),
          ("fbi-mafia", "duel-4v4", None), ("mafia", "12-players", None)]
@@ -233,10 +234,15 @@ control, ignores Ctrl-C and so would the referee it starts, which would then che
 and exit 1 with nothing on stderr; the test starts it with Ctrl-C at its default."""
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_ctrl_c_at_a_terminal_stops_the_parent_and_its_workers_without_a_traceback(tmp_path: Path,
-                                                                                   every_kind: Path) -> None:
+                                                                                   every_kind: Path,
+                                                                                   signum: int) -> None:
     """Ctrl-C reaches the whole process group, workers included: the run ends with status 130,
-    says how many files it checked (those it reported, no more), and nothing prints a traceback."""
+    says how many files it checked (those it reported, no more), and nothing prints a traceback.
+    SIGTERM and SIGHUP to the group (``timeout``, a closed terminal) stop it the same way: the
+    workers inherited the command's handler of them and each printed a traceback, and with
+    many workers the pool once hung."""
     folder = tmp_path / "many"
     folder.mkdir()
     kinds = [p for p in sorted(every_kind.iterdir()) if "unreadable" not in p.name]
@@ -244,13 +250,17 @@ def test_ctrl_c_at_a_terminal_stops_the_parent_and_its_workers_without_a_traceba
         shutil.copy(kinds[i % len(kinds)], folder / f"c{i:03}-{kinds[i % len(kinds)].name}")
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     # (it starts with Ctrl-C at its default, as a terminal's job does: tests/conftest.py sees to that)
-    proc = subprocess.Popen([sys.executable, "-m", "arbiter.cli.main", "replay", "--no-diff", "--workers", "2",
+    proc = subprocess.Popen([sys.executable, "-m", "arbiter", "replay", "--no-diff", "--workers", "32",
                              str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             start_new_session=True)
     assert proc.stdout is not None
-    here = [proc.stdout.readline() for _ in range(3)]  # checked here; the workers start after them
-    os.killpg(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    here = [proc.stdout.readline() for _ in range(5)]  # three checked here, then two from the workers
+    os.killpg(proc.pid, signum)
+    # (read through the text stream readline read from: communicate reads the pipe itself, and
+    # would miss the lines readline took in beyond the ones it returned)
+    out = within(60, proc.stdout.read)
+    err = proc.stderr.read() if proc.stderr is not None else ""
+    proc.wait(timeout=60)
     assert here[0].startswith(f"ok {folder / 'c000-g00.yaml'}: ")
     assert proc.returncode == 130, err
     assert "Traceback" not in out + err, err
