@@ -134,11 +134,18 @@ def _diff(path: Path, t: tr.Transcript, report: tr.ReplayReport) -> list[str]:
     replayed = tr.dump(report.session, t.session).splitlines(keepends=True)
     lines = []
     for line in difflib.unified_diff(recorded, replayed, f"{path} (recorded)", f"{path} (replayed)", n=1):
+        if len(line) > DIFF_LINE_CHARS:  # (an edited move of megabytes, say: shown whole, twice)
+            line = line[:DIFF_LINE_CHARS] + f"... ({len(line.rstrip(chr(10)))} characters)" + \
+                ("\n" if line.endswith("\n") else "")
         if line.endswith("\n"):
             lines.append(line)
         else:  # a file's last line without its newline (a cut one): said as diff says it
             lines += [line + "\n", "\\ No newline at end of file\n"]
     return lines
+
+
+DIFF_LINE_CHARS = 1000
+"""The longest line of a diff shown whole; a longer one is cut there, its length said."""
 
 
 def check_files(paths: Sequence[str | Path], *, update: bool = False, diff: bool = True,

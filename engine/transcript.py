@@ -320,7 +320,7 @@ def replay(t: Transcript, *, update: bool = False) -> ReplayReport:
                 session.note(dict(entry["note"]))
         except ArbiterError as exc:
             what = entry.get("move") or entry.get("tick")
-            problems.append(f"log[{i}] {what}: refused on replay: {exc.kind}: {exc.message}")
+            problems.append(f"log[{i}] {_cut(str(what))}: refused on replay: {exc.kind}: {_cut(exc.message)}")
             return ReplayReport(session, problems)
     if session.chance.unused and not update:
         problems.append(f"{len(session.chance.unused)} recorded chance outcome(s) were never used")
@@ -336,8 +336,13 @@ def replay(t: Transcript, *, update: bool = False) -> ReplayReport:
 
 
 def _short_entry(entry: dict[str, Any]) -> str:
-    text = entry_line(entry).strip()[2:]
-    return text if len(text) <= 100 else text[:100] + "..."
+    return _cut(entry_line(entry).strip()[2:], 100)
+
+
+def _cut(text: str, limit: int = 300) -> str:
+    """``text`` for a problem's line, cut at ``limit`` characters (an edited move of megabytes
+    was quoted whole, twice)."""
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
 
 
 def replayed(t: Transcript) -> Session:
@@ -354,8 +359,8 @@ def resume(path: str | Path) -> tuple[Transcript, Session]:
     ending a crash cut off). A transcript that is whole and finished has nothing to resume."""
     t = read(path)
     with open(path, "rb") as f:  # (read whole just now: a regular file)
-        if b"\r\n" in f.read(1 << 16):
-            raise TranscriptError(f"{path}: its lines end in CRLF (as a Windows checkout or editor writes them); "
+        if b"\r" in f.read(1 << 16):  # (the writer writes none: a text's is escaped)
+            raise TranscriptError(f"{path}: its lines end in CRLF or CR (as a Windows checkout or editor writes them); "
                                   "resuming appends lines ending in LF, and a crash while it did would leave a "
                                   "file that reads neither way: convert it first (dos2unix, say)")
     if t.finished:

@@ -315,3 +315,17 @@ def test_workers_die_with_a_replay_killed_outright(every_kind: Path) -> None:
         for pid in workers:
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)  # (the workers this test started, left over)
+
+
+def test_a_move_of_megabytes_is_quoted_cut_in_the_report_and_its_diff(tmp_path: Path) -> None:
+    """A transcript edited to hold a move of 10 MB was refused rightly, but the report quoted
+    the move whole, twice (20 MB with the diff)."""
+    t = tmp_path / "g.yaml"
+    assert run("play", "mafia", "--players", 8, "--bots", "random", "--seed", 3, "--transcript", t,
+               "--max-moves", 5).exit_code == 0
+    text = t.read_text(encoding="utf-8")
+    start = text.index("text: ", text.index("n: 3,")) + len("text: ")
+    t.write_text(text[:start] + "z" * 1_000_000 + text[text.index(",", start):], encoding="utf-8")
+    r = run("replay", t)
+    assert r.exit_code == 1 and "refused on replay: syntax: the text is longer than 8192 bytes" in r.output
+    assert len(r.output) < 5000 and "(1000045 characters)" in r.output
