@@ -83,7 +83,7 @@ def validate(path: str | None) -> None:
                 click.echo(f"FAIL {exc.message}")
     else:
         p = Path(path)
-        files = sorted(p.rglob("*.y*ml")) if p.is_dir() else [p]
+        files = sorted(f for f in p.rglob("*.y*ml") if not f.is_dir()) if p.is_dir() else [p]  # (a folder so named: looked into)
         if not files:
             usage(f"{path}: no YAML files to check", "PATH")
         for f in files:

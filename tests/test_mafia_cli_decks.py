@@ -276,6 +276,15 @@ def test_validate_a_folder_of_decks(tmp_path: Path) -> None:
     assert len(r.output.splitlines()) == 2
 
 
+def test_validate_looks_into_a_folder_named_like_a_yaml_file(tmp_path: Path) -> None:
+    """A sub-folder ``old.yaml`` was read as a file ("not a regular file (a folder)", status 1)
+    though the decks inside it were checked too and were good, as ``replay`` looks into one."""
+    (tmp_path / "old.yaml").mkdir()
+    good = deck_file(tmp_path / "old.yaml" / "a-good.yaml", GOOD_DECK)
+    r = run("validate", tmp_path)
+    assert (r.exit_code, r.output) == (0, f"ok {good}\n")
+
+
 def test_validate_without_a_path_checks_the_packaged_mafia_files() -> None:
     r = run("validate")
     assert r.exit_code == 0, r.output
