@@ -93,7 +93,11 @@ def _resume_contradictions(t: tr.Transcript, given: dict[str, Any], resume: str)
         wrong.append(f"its level is {t.options.get('roles') or 'none'}, not {given['level']}")
     if given["deck_file"] is not None:
         rules = registry.get(t.game)
-        if rules.choose_setup(t.variant, None, given["deck_file"])[1].get("deck") != t.options.get("deck"):
+        try:
+            options = rules.choose_setup(t.variant, None, given["deck_file"])[1]
+        except SETUP_ERRORS as exc:  # (a deck that cannot be read, say: the usage error of --deck, as for a new game)
+            setup_usage(exc)
+        if options.get("deck") != t.options.get("deck"):
             wrong.append(f"its deck is not the deck of {given['deck_file']}")
     if given["transcript_path"] is not None and Path(given["transcript_path"]).resolve() != Path(resume).resolve():
         wrong.append("a resumed game goes on in its own transcript (leave out --transcript)")

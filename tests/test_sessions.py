@@ -214,10 +214,13 @@ def test_resume_plays_on_as_the_game_was_played(tmp_path: Path) -> None:
     (["--mode", "9-players"], "its mode is 8-players, not 9-players"),
     (["--as", "p4"], "this game was played as p3"),
     (["--transcript", "other.yaml"], "goes on in its own transcript"),
+    (["--deck", "{tmp}/deck.yaml"], "Invalid value for --deck"),  # (unreadable as a deck: 1, not 2, once)
 ])
 def test_resume_refuses_what_contradicts_the_game(tmp_path: Path, args: list[str], words: str) -> None:
     t = _stopped(tmp_path, "--as", "p3", "--bots", "random")
     before = t.read_text(encoding="utf-8")
+    (tmp_path / "deck.yaml").write_text("\ufeffkind: deck\ncards: {boss: 1}\n", encoding="utf-8")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     r = run("play", *args[:1] if args[0] == "fbi-mafia" else [], "--resume", t,
             *(args[1:] if args[0] == "fbi-mafia" else args))
     assert r.exit_code == 2 and words in r.output, r.output
