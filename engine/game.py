@@ -138,6 +138,10 @@ class GameState(ABC):
     """True when every seat may act at any moment (no turns): a bot with nothing to do waits,
     and time alone may change the game (``next_deadline``). The session asks a turn game
     (False) no deadline before its inputs."""
+    move_kinds: Any = ()
+    """The classes of the game's move values that ``apply_move`` reads (a class, a tuple or a
+    union of them; none: its inputs are words only). The session refuses any other value but
+    words with a ``TypeError`` before time acts or the game's end is judged."""
     bot_memos: tuple[str, ...] = ()
     """Attributes built-in bots may keep on the state (a memo of their search): not part of the
     game, so the contract's snapshot of what an input may change leaves them out."""

@@ -12,7 +12,7 @@ from arbiter.engine.chance import Chance, ChanceRecord
 from arbiter.engine.clock import MAX_MS, seconds_name
 from arbiter.engine.errors import GameOverError, TimeError, UnknownSeatError
 from arbiter.engine.events import HOST, Event, EventLog
-from arbiter.engine.game import GameState, Rules, Variant, checked_text
+from arbiter.engine.game import GameState, Rules, Variant, checked_text, words_of
 from arbiter.engine.lines import printable
 
 T = TypeVar("T")
@@ -274,6 +274,8 @@ class Session:
         now = clock + state.clock_step_ms if time_ms is None else time_ms
         if now > MAX_MS or now < clock:
             self._check_time(now)
+        if text is None and type(move) is not str and not (state.move_kinds and isinstance(move, state.move_kinds)):
+            words_of(move, state.move_kinds)  # (raises the TypeError of a value no game reads)
         events = self.events._events  # the log's list: its length now, and what this input adds to it
         start = len(events)
         if state.realtime and state.result is None and now > clock and state.changes_by_time(now):

@@ -643,3 +643,20 @@ def test_step_refuses_an_answer_of_the_wrong_type_first_as_play_does() -> None:
         with pytest.raises(TypeError):
             game.step(seat, 5)  # type: ignore[arg-type]
     assert game.time == 179.5 and not game.over
+
+
+@pytest.mark.parametrize("game, variant, options", [("magic-maze", "1", {"players": 2}), ("mafia", None, {"players": 6}),
+                                                    ("fbi-mafia", "duel-3v3", {})])
+def test_submit_move_refuses_a_value_no_game_reads_before_time_acts_or_the_end_is_judged(game, variant, options) -> None:
+    """``Session.submit_move(seat, None, later)`` let the sand run out first, then said the game
+    was over (``GameOverError``), where its docstring promises a ``TypeError`` before anything
+    changes."""
+    from arbiter.engine.games.magic_maze.moves import Move as MazeMove
+
+    g = new_game(game, variant, seed=1, **options)
+    seat = g.awaiting()[0]
+    before, clock = snapshot(g), g.time
+    for value in (None, 5, b"pass", MazeMove("draw") if game != "magic-maze" else object()):
+        with pytest.raises(TypeError, match="^submit_move takes "):
+            g.session.submit_move(seat, value, 200_000)
+    assert snapshot(g) == before and g.time == clock

@@ -26,6 +26,7 @@ from arbiter.engine.games.fbi_mafia.moves import (
 
 class FbiMafiaState(InputLayer):
     clock_step_ms = 1000
+    move_kinds = Move
 
     def __init__(self, data: GameData, mode: ModeSpec, chance: Chance, events: EventLog) -> None:
         super().__init__(data, mode, chance, events)

@@ -37,6 +37,7 @@ class MafiaState(Day, Night):
     """One game of Classic Mafia: the table, its days and its nights."""
 
     bot_memos = ("_sleuth_seen",)  # what each seat's sleuth bot has read of the log (``sleuth._acts``)
+    move_kinds = Move
     __slots__ = ("_accepted", "_awaited")  # as every attribute of the table (``Table.__slots__``)
 
     def __init__(self, data: MafiaData, deck: dict[str, int], title: str, chance: Chance, events: EventLog) -> None:
