@@ -261,8 +261,21 @@ def test_same_transcript_under_another_hash_seed() -> None:
     assert outs[0] == golden
 
 
+def _planner_globals_size() -> int:
+    """How much the planner's module keeps in its containers (a cache keyed by a state's id, say)."""
+    return sum(len(v) for v in vars(planner).values() if isinstance(v, (dict, list, set)))
+
+
 def test_the_planner_never_plans_with_another_games_facts() -> None:
+    """A new game that takes a freed game's place in memory (its ``id``) gets its own plans:
+    the planner's memo lives on its state. The allocator does not always give the place back
+    (it did not in one full run of the suite, in one worker), so the test also holds that
+    planning new games keeps nothing in the planner's module, where an ``id``-keyed cache
+    would be, whether or not an ``id`` came back."""
     data = mm.load()
+    planner.plans(MazeState(data, data.scenarios["1"], 2, Chance(0), EventLog()))  # (what is made once)
+    kept = _planner_globals_size()
+    new = None
     for seed in range(1, 400):
         old = MazeState(data, data.scenarios["1"], 2, Chance(seed), EventLog())
         old_id, old_heroes = id(old), dict(old.heroes)
@@ -274,8 +287,8 @@ def test_the_planner_never_plans_with_another_games_facts() -> None:
         new = MazeState(data, data.scenarios["1"], 2, chance, events)
         if id(new) == old_id and new.heroes != old_heroes:
             break
-    else:
-        precondition(False, "no game reused a freed game's id")
+    assert new is not None
     got = planner.plans(new)
     new.__dict__.pop("_planner_cache")  # recompute from scratch
     assert got == planner.plans(new), "the plan of a new game came from a freed game's cache"
+    assert _planner_globals_size() == kept, "the planner keeps something of each game outside it"
