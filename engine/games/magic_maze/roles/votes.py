@@ -101,7 +101,7 @@ class Accusations:
         if self._busy() is not None:
             return []
         others = [s for s in self.seats if s != seat and self.in_game(s)]
-        sizes = range(1, (len(others) if self.setup.multi else 1) + 1)
+        sizes = range(1, min(len(others) - 1, len(others) if self.setup.multi else 1) + 1)  # one voter at least
         return [RoleMove("accuse", accused=Seats(group)) for n in sizes for group in combinations(others, n)]
 
     def vote_moves(self, seat: str) -> list[RoleMove]:
@@ -128,12 +128,15 @@ class Accusations:
         if gone:
             raise IllegalMoveError(f"{names(gone)} {'is' if len(gone) == 1 else 'are'} out of the game: accuse players "
                                    "still in it")
+        voters = tuple(s for s in self.seats if self.in_game(s) and s != seat and s not in accused)
+        if not voters:  # (else an accusation of every other seat would be upheld unasked: see docs/rules)
+            raise IllegalMoveError(f"nobody would be left to vote on an accusation of {names(accused)}: an accusation "
+                                   "needs one player at least who is neither the accuser nor accused")
 
         def accuse() -> None:
-            voters = tuple(s for s in self.seats if self.in_game(s) and s != seat and s not in accused)
             self.vote = Vote(seat, accused, voters, self.now_ms, self.now_ms + self.setup.deck.timing.vote_ms)
             until = seconds_name(self.vote.closes_ms)
-            asked = f"{names(voters)} vote yes or no until {until} s." if voters else "Nobody else is left to vote."
+            asked = f"{names(voters)} vote yes or no until {until} s."
             self.events.emit("accuse", f"{seat} accuses {names(accused)} of treason! {asked}",
                              {"accuser": seat, "accused": list(accused), "voters": list(voters), "until": until})
             self._follow()
