@@ -57,6 +57,20 @@ def test_from_level_2_a_hero_accuses_with_the_top_suspect_each_seat_past_thresho
     assert chosen(s, hero) == (f"accuse {a} {b}" if group else f"accuse {a}")
 
 
+def test_a_hero_whose_suspects_are_every_other_seat_leaves_the_least_suspect_one_to_vote() -> None:
+    """An accusation needs one voter: with every other seat past the bound, the hero accuses
+    all but the least suspect of them (an accusation of all would be refused, and then it
+    accused nobody); with two seats left in the game, one each, it accuses nobody."""
+    s = game(level=2, players=4, seed=3)
+    hero, a, b, c = s.seats
+    planted(s, {a: THRESHOLD + 3, b: THRESHOLD + 1.5, c: THRESHOLD + 2})
+    assert chosen(s, hero) == f"accuse {a} {c}"
+    s = game(level=2, players=3, seed=3)
+    hero, a, b = s.seats
+    planted(s, {a: THRESHOLD + 3, b: THRESHOLD + 2})
+    assert chosen(s, hero) == f"accuse {a}"
+
+
 @pytest.mark.parametrize("gain, accuses", [(1.0, True), (1.0 - BELOW, False)])
 def test_an_accusation_rejected_once_comes_back_only_with_a_point_of_new_evidence(gain: float, accuses: bool) -> None:
     s = game()

@@ -25,7 +25,7 @@ seat ("I cannot"); that seat answers with the pawn, and once the pawn is there a
 step of the plan that needs none of the blocked seat's actions. A step that would fail its own
 mission (a hero leaving first or last, a vortex) gives way to another step it holds. It
 accuses the seat with the highest score once it reaches ``THRESHOLD`` (from level 2, every seat
-beyond ``THRESHOLD + 1`` with it), not a seat whose accusation was rejected unless new evidence
+beyond ``THRESHOLD + 1`` with it, as long as one seat is left to vote), not a seat whose accusation was rejected unless new evidence
 came; it votes yes when every accused seat is suspect enough (``VOTE_YES``), else no; it
 abandons (level 2 on) only when every other seat still in the game is a suspect; the accuser
 flips when a flip is worth it.
@@ -327,6 +327,11 @@ def _accusation(state: HiddenRolesState, me: Seat, w: Watch) -> RoleMove | None:
             return None
         top = suspects[0]
         group = [top] + ([s for s in suspects[1:] if w.of(s) >= THRESHOLD + 1] if state.setup.multi else [])
+        # an accusation leaves one voter at least: the least suspect seat still in the game stays out
+        voters = len([s for s in state.seats if s != me.seat and s not in me.view["eliminated"]]) - 1
+        group = group[:voters]
+        if not group:
+            return None
     else:  # a traitor about to be accused strikes first: the most suspect other seat
         if w.of(me.seat) < VOTE_YES:
             return None
