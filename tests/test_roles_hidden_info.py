@@ -48,6 +48,7 @@ GAMES = [  # scenario, players, level, seed, steps
 def probe_inputs(state: HiddenRolesState, me: str) -> list[str]:
     seats = state.seats
     out = [f"accuse {x}" for x in seats] + [f"accuse {seats[0]} {x}" for x in seats[1:3]]
+    out.append("accuse " + " ".join(x for x in seats if x != me))  # nobody left to vote on it
     out += ["vote yes", "vote no", "flip", "pass", "abandon", "say hello"]
     out += [f"eye {x}" for x in seats] + [f"pawn {x}" for x in seats] + [f"stare {x}" for x in seats[:3]]
     out += [f"divine {x} {m}" for x in seats[:4] for m in ("mage-first", "quick-hands", "mute")]

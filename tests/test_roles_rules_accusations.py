@@ -91,11 +91,9 @@ def test_level_one_accuses_one_seat() -> None:
     replays(s)
 
 
-@pytest.mark.parametrize("level", [1, 2])
-def test_an_accusation_that_leaves_nobody_to_vote_is_refused(level: int) -> None:
-    """Upheld unasked, an accusation of every other seat would win the game for any traitor at
-    once (one hero among the accused is enough), and any two players left could end it so; it
-    needs one voter at least, and the legal inputs list no such accusation."""
+def test_an_accusation_of_every_other_seat_is_refused() -> None:
+    """Upheld unasked, it would win the game for any traitor at once (one hero among the accused
+    is enough): an accusation needs one voter at least, and the legal inputs list none without."""
     s = roles_game("3", ["traitor", "hero", "hero", "hero", "hero"], level=2)
     assert refused(s, "@0.5 p1 accuse p2 p3 p4 p5") == (
         "nobody would be left to vote on an accusation of p2, p3, p4 and p5: an accusation needs one player at least who "
@@ -104,13 +102,18 @@ def test_an_accusation_that_leaves_nobody_to_vote_is_refused(level: int) -> None
     assert "accuse p2 p3 p4" in legal and max(len(m.split()) for m in legal) == 4  # three accused, a voter left
     events = play(s, "@1 p1 accuse p2 p3 p4", "@2 p5 vote no")
     assert of_kind(events, "verdict")[0].data["upheld"] is False
-    # three players (at level 2 two of them traitors): one seat accused, the third votes
+    replays(s)
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_three_players_accuse_one_seat_and_two_left_accuse_nobody(level: int) -> None:
+    """With three players (at level 2 two of them traitors) one seat is accused and the third
+    votes; once two are left in the game, neither may accuse the other (nobody would vote)."""
     s = roles_game("3", ["traitor", "hero", "traitor" if level == 2 else "hero"], level=level)
     assert refused(s, "@5 p2 accuse p1 p3").startswith("nobody would be left to vote" if level == 2 else "at level 1")
     assert [m for m in s.state.legal_inputs("p2") if m.startswith("accuse")] == ["accuse p1", "accuse p3"]
     play(s, "@6 p2 accuse p1", "@7 p3 vote yes")
     assert s.state.eliminated == ("p1",) and not s.over
-    # two players left in the game: no accusation at all
     play(s, "@8 p2 pass")
     assert [m for m in s.state.legal_inputs("p2") if m.startswith("accuse")] == []
     assert refused(s, "@9 p2 accuse p3").startswith("nobody would be left to vote on an accusation of p3")

@@ -25,10 +25,10 @@ seat ("I cannot"); that seat answers with the pawn, and once the pawn is there a
 step of the plan that needs none of the blocked seat's actions. A step that would fail its own
 mission (a hero leaving first or last, a vortex) gives way to another step it holds. It
 accuses the seat with the highest score once it reaches ``THRESHOLD`` (from level 2, every seat
-beyond ``THRESHOLD + 1`` with it, as long as one seat is left to vote), not a seat whose accusation was rejected unless new evidence
-came; it votes yes when every accused seat is suspect enough (``VOTE_YES``), else no; it
-abandons (level 2 on) only when every other seat still in the game is a suspect; the accuser
-flips when a flip is worth it.
+beyond ``THRESHOLD + 1`` with it, as long as one seat is left to vote), not a seat whose
+accusation was rejected unless new evidence came; it votes yes when every accused seat is
+suspect enough (``VOTE_YES``), else no; it abandons (level 2 on) only when every other seat
+still in the game is a suspect; the accuser flips when a flip is worth it.
 
 **A traitor** plays the plan most of the time and sabotages now and then: when it holds the
 plan's step (more often when that step is a flip), it plays the misleading step that costs the
@@ -307,8 +307,13 @@ def choose(state: HiddenRolesState, seat: str, rng: random.Random) -> Move | Non
 def _suspects(state: HiddenRolesState, me: Seat, w: Watch) -> list[str]:
     """The other seats still in the game that this seat does not know to be heroes, most
     suspect first (ties: seat order)."""
-    out = [s for s in state.seats if s != me.seat and s not in me.view["eliminated"] and me.known(s) != "hero"]
+    out = [s for s in _others_in_game(state, me) if me.known(s) != "hero"]
     return sorted(out, key=lambda s: -w.of(s))
+
+
+def _others_in_game(state: HiddenRolesState, me: Seat) -> list[str]:
+    """The seats still in the game but this one, in seat order (as the seat's view has them)."""
+    return [s for s in state.seats if s != me.seat and s not in me.view["eliminated"]]
 
 
 def _vote(me: Seat, w: Watch, accused: tuple[str, ...]) -> RoleMove:
@@ -328,15 +333,13 @@ def _accusation(state: HiddenRolesState, me: Seat, w: Watch) -> RoleMove | None:
         top = suspects[0]
         group = [top] + ([s for s in suspects[1:] if w.of(s) >= THRESHOLD + 1] if state.setup.multi else [])
         # an accusation leaves one voter at least: the least suspect seat still in the game stays out
-        voters = len([s for s in state.seats if s != me.seat and s not in me.view["eliminated"]]) - 1
-        group = group[:voters]
+        group = group[:len(_others_in_game(state, me)) - 1]
         if not group:
             return None
     else:  # a traitor about to be accused strikes first: the most suspect other seat
         if w.of(me.seat) < VOTE_YES:
             return None
-        others = [s for s in state.seats if s != me.seat and s not in me.view["eliminated"]
-                  and me.known(s) != "traitor"]
+        others = [s for s in _others_in_game(state, me) if me.known(s) != "traitor"]
         if not others:
             return None
         group = [max(others, key=lambda s: w.of(s))]
@@ -350,7 +353,7 @@ def _accusation(state: HiddenRolesState, me: Seat, w: Watch) -> RoleMove | None:
 def _abandon_wanted(state: HiddenRolesState, me: Seat, w: Watch) -> bool:
     if not state.setup.multi or state.theft:
         return False
-    others = [s for s in state.seats if s != me.seat and s not in me.view["eliminated"]]
+    others = _others_in_game(state, me)
     return bool(others) and all(me.known(s) == "traitor" or w.of(s) >= THRESHOLD for s in others)
 
 
