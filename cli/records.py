@@ -115,6 +115,8 @@ def show(file: str | None, seat: str, at: int | None, legend: bool) -> None:
             click.echo("\n\n".join(f"{r.title}\n{r.legend}" for r in registry.games() if r.legend))
             return
         t = tr.read(file)
+        for note in t.notes:  # (a line cut off by a crash, ignored: said as ``replay`` says it)
+            click.echo(f"note {note}", err=True)
         if at is not None and at > t.move_count:
             usage(f"{file} has {t.move_count} moves: there is no position after {at} (allowed: 0 to {t.move_count})",
                   "--at")

@@ -241,6 +241,22 @@ def test_resume_after_a_cut_off_last_line(tmp_path: Path) -> None:
     assert "cut off" not in rr.output
 
 
+def test_show_of_a_cut_off_last_line_says_so_as_replay_does(tmp_path: Path) -> None:
+    t = _unfinished(tmp_path)
+    whole = run("show", t, "--at", 4)
+    precondition(whole.exit_code == 0, whole.output)
+    with t.open("a", encoding="utf-8") as f:
+        f.write("- {move: {n: 5, seat: det")  # a crash in the middle of a line
+    note = f"note {t}: its last line was cut off and is ignored\n"
+    r = run("show", t)
+    assert r.exit_code == 0, r.output
+    assert r.output == note + whole.output  # the note (on stderr), then the board of the 4 whole moves
+    r = run("show", t, "--at", 5)  # the file visibly holds "n: 5": the note says why it is not there
+    assert r.exit_code == 2
+    assert r.output.startswith(note)
+    assert f"{t} has 4 moves: there is no position after 5 (allowed: 0 to 4)" in r.output
+
+
 # -- validate ---------------------------------------------------------------------------------
 
 
