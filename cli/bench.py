@@ -11,7 +11,7 @@ import tabulate as tabulating
 from tabulate import tabulate
 
 from arbiter.cli.common import SETUP_ERRORS, explain, fail, interrupted, setup_usage, usage
-from arbiter.cli.types import BotKindType, GameType, SeedType, VariantType, check_variant
+from arbiter.cli.types import BotKindType, Count, GameType, SeedType, VariantType, check_variant
 from arbiter.engine import registry
 from arbiter.engine.bench import BenchResult, peak_memory_mib
 from arbiter.engine.bench import bench as run_bench
@@ -49,14 +49,14 @@ def _figures(r: BenchResult) -> dict[str, Any]:
 @click.command()
 @click.argument("game", type=GameType())
 @click.option("--mode", "--scenario", "variants", multiple=True, type=VariantType(), help="Only these modes (default: all).")
-@click.option("--games", "count", type=click.IntRange(min=1), help="Games per mode (default: 50; Magic Maze 10).")
+@click.option("--games", "count", type=Count(min=1), help="Games per mode (default: 50; Magic Maze 10).")
 @click.option("--seed", type=SeedType(), default=1, show_default=True, help="Seed of the first game.")
-@click.option("--repeat", "repeats", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--repeat", "repeats", type=Count(min=1), default=3, show_default=True,
               help="Play the same games this many times; figures are the median round.")
-@click.option("--players", type=click.IntRange(min=1),
+@click.option("--players", type=Count(min=1),
               help="Players, for games set up by player count (Magic Maze: default 4).")
 @click.option("--bots", "kind", type=BotKindType(), help="The built-in bot on every seat (default: the game's bench bot).")
-@click.option("--roles", "level", type=click.IntRange(1, 5), metavar="LEVEL", help="Magic Maze: Hidden Roles at this level.")
+@click.option("--roles", "level", type=Count(1, 5), metavar="LEVEL", help="Magic Maze: Hidden Roles at this level.")
 @click.option("--deck", "deck_file", type=click.Path(exists=True, dir_okay=False),
               help="A custom deck: Classic Mafia's cards (`kind: deck`) or Hidden Roles' (`kind: roles`).")
 @click.option("--json", "json_mode", is_flag=True, help="Print one JSON object with every figure instead of the table.")

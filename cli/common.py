@@ -74,8 +74,3 @@ def utf8_output() -> None:
                 pass
 
 
-def finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
-    """A Click callback refusing NaN (which passes range checks)."""
-    if value is not None and value != value:
-        raise click.BadParameter("must be a number of seconds", param=param)
-    return value

@@ -11,11 +11,11 @@ from typing import IO, Any
 import click
 
 from arbiter.cli.common import (
-    EXIT_REFUSED, EXIT_UNFINISHED, SETUP_ERRORS, explain, fail, finite, interrupted, setup_usage, usage,
+    EXIT_REFUSED, EXIT_UNFINISHED, SETUP_ERRORS, explain, fail, interrupted, setup_usage, usage,
 )
 from arbiter.cli.types import (
-    BotKindType, BotSpecType, GameType, MovesFile, NewPath, SeatType, SeedType, VariantType, check_kind, check_seat,
-    check_variant, stdin_bytes,
+    BotKindType, BotSpecType, Count, GameType, MovesFile, NewPath, SeatType, SeedType, VariantType, check_kind,
+    check_seat, check_variant, seconds, stdin_bytes,
 )
 from arbiter.cli.entry import output_failed, output_refused
 from arbiter.engine import registry
@@ -144,10 +144,10 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
 @click.command()
 @click.argument("game", required=False, type=GameType())
 @click.option("--mode", "--scenario", "variant", type=VariantType(), help="The mode or scenario (see `arbiter games`).")
-@click.option("--players", type=click.IntRange(min=1), help="Number of players, for games set up by it (Classic Mafia: the default deck for N).")
+@click.option("--players", type=Count(min=1), help="Number of players, for games set up by it (Classic Mafia: the default deck for N).")
 @click.option("--deck", "deck_file", type=click.Path(exists=True, dir_okay=False),
               help="A custom deck: Classic Mafia's cards (`kind: deck`) or Hidden Roles' (`kind: roles`).")
-@click.option("--roles", "level", type=click.IntRange(1, 5), metavar="LEVEL",
+@click.option("--roles", "level", type=Count(1, 5), metavar="LEVEL",
               help="Magic Maze: Hidden Roles at this level (1 to 5), see docs/rules/hidden-roles.md.")
 @click.option("--seed", type=SeedType(), help="Seed of the game's random generator (chosen and recorded when absent).")
 @click.option("--moves", "moves", type=MovesFile(),
@@ -161,9 +161,9 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
 @click.option("--bot", "bot_specs", multiple=True, type=BotSpecType(),
               help="Let a bot play SEAT: a built-in KIND (random; planner in Magic Maze), or exec:COMMAND. Repeatable.")
 @click.option("--bots", "all_bots", type=BotKindType(), help="A built-in bot on every seat but yours (--as).")
-@click.option("--bot-timeout", type=click.FloatRange(*BOT_TIMEOUT), callback=finite,
+@click.option("--bot-timeout", type=seconds(*BOT_TIMEOUT),
               help="Seconds an external bot may take to answer (0.01 to 3600; default 10).")
-@click.option("--max-moves", type=click.IntRange(min=1), help="Stop after this many moves (the transcript stays resumable).")
+@click.option("--max-moves", type=Count(min=1), help="Stop after this many moves (the transcript stays resumable).")
 @click.option("--realtime/--no-realtime", default=None,
               help="Stamp every typed line with the wall clock (seconds since the start), for real-time games.")
 @click.option("--as", "as_seat", type=SeatType(), help="Play as this seat: see only what it may know.")

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from arbiter.cli.common import EXIT_ERROR, explain, fail, interrupted, usage
+from arbiter.cli.types import Count
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.errors import ArbiterError, UnknownSeatError
@@ -38,7 +39,7 @@ def _files(paths: tuple[str, ...]) -> list[Path]:
               help="Rewrite each file from the current rules (after an intended change), whole or not at all.")
 @click.option("--diff/--no-diff", default=True, show_default=True,
               help="Show where a transcript diverges as a unified diff of its lines.")
-@click.option("--workers", type=click.IntRange(min=1),
+@click.option("--workers", type=Count(min=1),
               help="Transcripts at once, each in a worker process (default: the machine's cores). "
                    "The report is the same with any number.")
 def replay(files: tuple[str, ...], update: bool, diff: bool, workers: int | None) -> None:
@@ -98,7 +99,7 @@ def _report(found: FileCheck) -> str:
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("--seat", "--as", "seat", default=HOST, show_default=True, metavar="SEAT",
               help="Show the board as this seat saw it.")
-@click.option("--at", "at", type=click.IntRange(min=0), help="After this many moves (default: the end).")
+@click.option("--at", "at", type=Count(min=0), help="After this many moves (default: the end).")
 @click.option("--legend", is_flag=True,
               help="Explain the board's symbols (of FILE's game, or of every game whose board has them).")
 def show(file: str | None, seat: str, at: int | None, legend: bool) -> None:

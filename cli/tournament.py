@@ -13,9 +13,11 @@ from typing import Any
 import click
 from click.shell_completion import CompletionItem
 
-from arbiter.cli.common import explain, fail, finite, interrupted, setup_usage, usage
+from arbiter.cli.common import explain, fail, interrupted, setup_usage, usage
 from arbiter.cli.entry import output_gone, reader_gone
-from arbiter.cli.types import BotKindType, GameType, NewPath, SeedType, VariantType, check_variant
+from arbiter.cli.types import (
+    BotKindType, Count, Decimal, GameType, NewPath, SeedType, VariantType, check_variant, seconds,
+)
 from arbiter.engine import registry
 from arbiter.engine.arena.config import BOT_TIMEOUT, check_configuration, check_sprt
 from arbiter.engine.arena.schedule import MAX_GAMES
@@ -41,16 +43,16 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed([
         click.option("--mode", "--scenario", "modes", multiple=True, type=VariantType(),
                      help="A mode to play; repeat for several (deals take them in turn). Default: the game's default."),
-        click.option("--players", type=click.IntRange(min=1), help="Players, for games set up by player count."),
-        click.option("--roles", type=click.IntRange(1, 5), metavar="LEVEL",
+        click.option("--players", type=Count(min=1), help="Players, for games set up by player count."),
+        click.option("--roles", type=Count(1, 5), metavar="LEVEL",
                      help="Magic Maze: Hidden Roles at this level (1 to 5), see docs/rules/hidden-roles.md."),
         click.option("--deck", type=click.Path(exists=True, dir_okay=False),
                      help="A custom deck: Classic Mafia's cards (`kind: deck`) or Hidden Roles' (`kind: roles`); "
                           "kept in the tournament's folder."),
-        click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), help="Games to play, rounded up to "
+        click.option("--games", type=Count(min=1, max=MAX_GAMES), help="Games to play, rounded up to "
                      f"whole blocks (one game per entrant for each deal), at most {MAX_GAMES}. "
                      "Default for match: 100."),
-        click.option("--workers", type=click.IntRange(min=1), help="Games at once, each in a worker process "
+        click.option("--workers", type=Count(min=1), help="Games at once, each in a worker process "
                      "(default: the machine's cores; with --ray, the cluster's CPUs)."),
         click.option("--out", type=NewPath(file_okay=False), help="A new or empty folder for the results "
                      "(default: arena/GAME-DATE-TIME)."),
@@ -60,31 +62,23 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
                      help="Play the games as Ray tasks on a cluster (HOST:PORT, ray://HOST:PORT or auto), "
                           "or on a new local Ray instance (local). Needs arbiter-referee[ray]."),
         click.option("--seed", type=SeedType(), help="The tournament's seed: it fixes every deal (default 1)."),
-        click.option("--bot-timeout", type=click.FloatRange(*BOT_TIMEOUT), callback=finite,
+        click.option("--bot-timeout", type=seconds(*BOT_TIMEOUT),
                      help="Seconds an exec: bot may take to answer (default 10)."),
         click.option("--reuse", is_flag=True, default=None, help="Keep each exec: bot process for its worker's next game "
                      "(it is told new-game), for bots slow to start."),
-        click.option("--max-moves", type=click.IntRange(min=1), help="Stop a game after this many moves, unfinished "
+        click.option("--max-moves", type=Count(min=1), help="Stop a game after this many moves, unfinished "
                      "(default 20000)."),
-        click.option("--sprt", nargs=2, type=float, metavar="ELO0 ELO1", default=None,
+        click.option("--sprt", nargs=2, type=Decimal(what="number of Elo points"), metavar="ELO0 ELO1", default=None,
                      help="Two entrants: stop once a sequential test decides whether the first is ELO0 (H0) or "
                           f"ELO1 (H1) Elo stronger than the second (ELO0 < ELO1, each from -{MAX_ELO} to {MAX_ELO})."),
-        click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True, max_open=True), callback=_chance,
+        click.option("--alpha", type=Decimal(0, 0.5, min_open=True, max_open=True, what="probability"),
                      help="SPRT: the chance of accepting H1 when H0 holds (default 0.05)."),
-        click.option("--beta", type=click.FloatRange(0, 0.5, min_open=True, max_open=True), callback=_chance,
+        click.option("--beta", type=Decimal(0, 0.5, min_open=True, max_open=True, what="probability"),
                      help="SPRT: the chance of accepting H0 when H1 holds (default 0.05)."),
         click.option("--json", "json_mode", is_flag=True, help="Print every figure as one JSON object."),
     ]):
         fn = option(fn)
     return fn
-
-
-def _chance(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
-    """--alpha, --beta: NaN passes Click's range check (no comparison with it holds); refused as
-    the range refuses any other number outside it."""
-    if value is not None and value != value:
-        raise click.BadParameter(f"{value} is not in the range 0<x<0.5.", ctx=ctx, param=param)
-    return value
 
 
 _CONFIG_OPTIONS = ("modes", "players", "roles", "deck", "games", "seed", "bot_timeout", "reuse", "max_moves",

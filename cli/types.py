@@ -9,6 +9,7 @@ a seat or a bot kind depends on the game, so the command checks it once the game
 from __future__ import annotations
 
 import io
+import re
 import sys
 from typing import IO, Any
 
@@ -127,6 +128,62 @@ class SeedType(click.ParamType):
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
         return "N"
+
+
+_WHOLE = re.compile(r"-?[0-9]{1,30}")
+_DECIMAL = re.compile(r"-?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})")
+
+
+def _shown(text: str) -> str:
+    return f"{text[:40]!r}{'...' if len(text) > 40 else ''}"
+
+
+class Count(click.IntRange):
+    """A whole number in a range, written in ASCII digits (as every number arbiter reads is):
+    ``int()`` would also take ``1_0``, ``+3`` and other scripts' digits.
+
+    >>> Count(min=1).convert("12", None, None)
+    12
+    """
+
+    name = "whole number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not _WHOLE.fullmatch(value.strip()):
+            self.fail(f"{_shown(value)} is not a whole number (digits 0-9, at most 30)", param, ctx)
+        return super().convert(value, param, ctx)
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "N"
+
+
+class Decimal(click.FloatRange):
+    """A number in a range, written as ASCII digits with an optional sign and decimal point (not
+    ``inf``, ``nan`` (which passes any range check), ``1e3``, ``1_0`` or other scripts' digits).
+    ``what`` names it in the error and ``--help``.
+
+    >>> Decimal(0, 10, what="number of seconds").convert("2.5", None, None)
+    2.5
+    """
+
+    name = "number"
+
+    def __init__(self, *args: Any, what: str = "number", metavar: str = "X", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.what, self.metavar = what, metavar
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not _DECIMAL.fullmatch(value.strip()):
+            self.fail(f"{_shown(value)} is not a {self.what}: write it in digits 0-9, with one '.' at most",
+                      param, ctx)
+        return super().convert(value, param, ctx)
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return self.metavar
+
+
+def seconds(low: float, high: float) -> Decimal:
+    return Decimal(low, high, what="number of seconds", metavar="SECONDS")
 
 
 def check_variant(rules: Any, name: str | None) -> None:

@@ -105,12 +105,20 @@ def test_a_new_run_never_writes_over_the_configuration_another_run_wrote(tmp_pat
 # -- --sprt and --games bounds --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("elos", [("-inf", "inf"), ("0", "1e308"), ("nan", "5"), ("-1001", "0"), ("0", "1000.5")])
-def test_sprt_hypotheses_outside_finite_elo_bounds_are_a_usage_error_before_any_folder(tmp_path, elos):
+NOT_DIGITS = "write it in digits 0-9, with one '.' at most"
+
+
+@pytest.mark.parametrize("elos, why", [
+    (("-inf", "inf"), f"'-inf' is not a number of Elo points: {NOT_DIGITS}"),
+    (("0", "1e308"), f"'1e308' is not a number of Elo points: {NOT_DIGITS}"),
+    (("nan", "5"), f"'nan' is not a number of Elo points: {NOT_DIGITS}"),
+    (("-1001", "0"), f"finite numbers from -{MAX_ELO} to {MAX_ELO}"),
+    (("0", "1000.5"), f"finite numbers from -{MAX_ELO} to {MAX_ELO}")])
+def test_sprt_hypotheses_outside_finite_elo_bounds_are_a_usage_error_before_any_folder(tmp_path, elos, why):
     out = tmp_path / "t"
     r = run(*MATCH, "--games", "2", "--sprt", *elos, "--out", out)
     assert r.exit_code == 2, r.output
-    assert "--sprt" in r.output and f"finite numbers from -{MAX_ELO} to {MAX_ELO}" in r.output, r.output
+    assert "--sprt" in r.output and why in r.output, r.output
     assert not out.exists()
 
 
@@ -150,12 +158,16 @@ def test_sprt_refuses_values_it_cannot_compute_with_and_computes_at_its_bounds()
 
 
 @pytest.mark.parametrize("option", ["--alpha", "--beta"])
-@pytest.mark.parametrize("value", ["nan", "NaN", "0.5", "-inf"])
-def test_alpha_and_beta_outside_their_range_are_a_usage_error_of_their_own(tmp_path, option, value):
+@pytest.mark.parametrize("value, why", [("nan", f"'nan' is not a probability: {NOT_DIGITS}"),
+                                        ("NaN", f"'NaN' is not a probability: {NOT_DIGITS}"),
+                                        ("-inf", f"'-inf' is not a probability: {NOT_DIGITS}"),
+                                        ("0.5", "0.5 is not in the range 0<x<0.5."),
+                                        ("0", "0.0 is not in the range 0<x<0.5.")])
+def test_alpha_and_beta_outside_their_range_are_a_usage_error_of_their_own(tmp_path, option, value, why):
     out = tmp_path / "t"
     r = run(*MATCH, "--games", "2", "--sprt", "0", "10", option, value, "--out", out)
     assert r.exit_code == 2, r.output
-    assert f"Invalid value for '{option}': " in r.output and "is not in the range 0<x<0.5." in r.output, r.output
+    assert f"Invalid value for '{option}': {why}" in r.output, r.output
     assert "--sprt" not in r.output.split("Error:")[1]
     assert not out.exists()
 

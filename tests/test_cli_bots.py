@@ -211,9 +211,14 @@ def test_transcript_in_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None
     assert result.exit_code != 0
 
 
+DIGITS = "is not a number of seconds: write it in digits 0-9, with one '.' at most"
+
+
 @pytest.mark.parametrize("timeout, why", [("-1", "-1.0 is not in the range 0.01<=x<=3600.0"),
-                                          ("inf", "inf is not in the range 0.01<=x<=3600.0"),
-                                          ("nan", "must be a number of seconds")])
+                                          ("4000.5", "4000.5 is not in the range 0.01<=x<=3600.0"),
+                                          ("inf", f"'inf' {DIGITS}"), ("nan", f"'nan' {DIGITS}"),
+                                          ("1e3", f"'1e3' {DIGITS}"), ("1_0", f"'1_0' {DIGITS}"),
+                                          ("\u0663", f"'\u0663' {DIGITS}")])  # (ARABIC-INDIC DIGIT THREE)
 def test_bad_bot_timeout_is_a_usage_error_before_any_bot_starts(tmp_path: Path, timeout: str, why: str) -> None:
     r = run("play", "fbi-mafia", "--seed", "1", "--bots", "random", "--bot-timeout", timeout,
             "--bot", f"bandit={bot_script(tmp_path, 'good', GOOD_BOT)}", "--transcript", tmp_path / "t.yaml")

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from arbiter.cli.main import main
 from arbiter.cli.terminal import TerminalLines
-from arbiter.cli.types import BotSpecType, GameType, SeatType, VariantType
+from arbiter.cli.types import BotSpecType, Count, Decimal, GameType, SeatType, VariantType
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.protocol import Protocol
@@ -80,6 +80,28 @@ def test_help_names_its_values_not_text() -> None:
         widest = max(map(len, run(*command, "--help").output.splitlines()))
         assert widest <= 80, (command, widest)
     assert "Exit statuses" in run("--help").output
+
+
+@pytest.mark.parametrize("value", ["\u0663", "1_0", "+3", "3.0", "0x3", "abc", "", " ", "1" * 31])
+@pytest.mark.parametrize("command", [["show", "--at"], ["play", "mafia", "--players"], ["replay", "--workers"],
+                                     ["bench", "--games"], ["tournament", "mafia", "--games"]])
+def test_a_count_is_written_in_ascii_digits(tmp_path: Path, command: list[str], value: str) -> None:
+    """Python's ``int()`` takes other scripts' digits, ``_`` and ``+``; arbiter's numbers are
+    0-9 only, everywhere (as times and seeds are)."""
+    t = tmp_path / "t.yaml"
+    t.write_text("", encoding="utf-8")  # (the FILE show and replay need; the option is refused first)
+    r = run(*command, value, *([t] if command[0] in ("show", "replay") else []))
+    assert r.exit_code == 2, r.output
+    shown = repr(value[:40]) + ("..." if len(value) > 40 else "")
+    assert f"{shown} is not a whole number (digits 0-9, at most 30)" in r.output, r.output
+
+
+def test_a_count_in_ascii_digits_is_taken() -> None:
+    assert Count(min=0).convert(" 12 ", None, None) == 12
+    with pytest.raises(click.BadParameter, match="-1 is not in the range x>=0"):
+        Count(min=0).convert("-1", None, None)
+    assert Decimal(0, 1, what="probability").convert("0.25", None, None) == 0.25
+    assert Decimal(0, 1).convert(".5", None, None) == 0.5
 
 
 @pytest.mark.parametrize("command, statuses", [
