@@ -118,10 +118,11 @@ class Node:
 
     def text(self, choices: tuple[str, ...] | list[str] | None = None, max_len: int | None = None,
              lines: bool = False) -> str:
-        """Text: one line, holding no character a protocol line may not hold
-        (``refused_character``). A title or a name is printed on the board, in the protocol's
-        lines and to every bot, where a line break or a control character would end a response
-        early or forge a line. ``lines``: several such lines (a tile's map)."""
+        """Text: one line of printable ASCII. A title or a name is printed on the board, in the
+        protocol's lines and to every bot, where a line break or a control character would end a
+        response early or forge a line (``refused_character``), and the board is ASCII, fitted
+        to 80 columns by counting characters (a wide character takes two). ``lines``: several
+        such lines (a tile's map)."""
         v = self.value
         if not isinstance(v, str) or not v.strip():
             raise self.fail(f"expected text, found {_kind(v) if not isinstance(v, str) else 'only blanks'}")
@@ -133,6 +134,10 @@ class Node:
             raise self.fail(f"{what} (U+{ord(v[at]):04X}) at character {at + 1}: {rule}")
         if choices is not None and v not in choices:
             raise self.fail(f"{_clip(v)!r} is not one of: {', '.join(choices)}")
+        if not v.isascii():
+            at = next(i for i, c in enumerate(v) if not c.isascii())
+            raise self.fail(f"{v[at]!r} (U+{ord(v[at]):04X}) at character {at + 1}: text shown on the board is "
+                            "ASCII (letters a-z and A-Z, digits, spaces and punctuation)")
         if max_len is not None and len(v) > max_len:
             raise self.fail(f"{len(v)} characters is too long (at most {max_len})")
         return v

@@ -48,7 +48,8 @@ def test_custom_deck_plays_records_and_replays(tmp_path: Path) -> None:
     assert s.exit_code == 0 and s.output.splitlines() == board[1:], s.output
 
 
-@pytest.mark.parametrize("case", ["two-leaders", "bad-ratio", "wrong-size", "unknown-option"])
+@pytest.mark.parametrize("case", ["two-leaders", "bad-ratio", "wrong-size", "unknown-option", "non-ascii-title",
+                                  "long-title"])
 def test_transcript_with_a_tampered_deck_fails_to_replay(tmp_path: Path, case: str) -> None:
     deck = deck_file(tmp_path / "friday.yaml", GOOD_DECK)
     t = tmp_path / "t.yaml"
@@ -62,7 +63,12 @@ def test_transcript_with_a_tampered_deck_fails_to_replay(tmp_path: Path, case: s
         "bad-ratio": ("  deck: {agent: 1, civilian: 3,", ["1.5 to 2.5 times", "3.00 times"]),
         "wrong-size": ("  deck: {agent: 1, civilian: 1,", ["the deck has 8 cards for 9 players"]),
         "unknown-option": ("  colour: red\n  deck: {agent: 1, civilian: 2,", ["colour", "unknown key"]),
+        "non-ascii-title": ("Caf\u00e9", ["title", "(U+00E9) at character 4", "board is ASCII"]),
+        "long-title": ("x" * 81, ["title", "81 characters is too long (at most 80)"]),
     }[case]
+    if case.endswith("title"):
+        precondition(len(re.findall(r"^  title: ", text, re.M)) == 1, text[:400])
+        old, new = re.search(r"^  title: .*$", text, re.M).group(), f"  title: {new}"
     t.write_text(text.replace(old, new), encoding="utf-8")
     rr = run("replay", t)
     assert rr.exit_code == 1, rr.output
@@ -179,6 +185,16 @@ REFUSED = {
         'game: mafia\nkind: deck\ntitle: "T\\u2028x"\n'
         "cards: {boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2}\n",
         ["title", "a line break (U+2028) at character 2"]),
+    # the board is ASCII and fits 80 columns: a wide character (two columns each) or an accent
+    # would break both promises
+    "title-with-an-accent": (
+        'game: mafia\nkind: deck\ntitle: "Caf\u00e9 nuit"\n'
+        "cards: {boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2}\n",
+        ["title", "'\u00e9' (U+00E9) at character 4", "text shown on the board is ASCII"]),
+    "title-in-wide-characters": (
+        'game: mafia\nkind: deck\ntitle: "\u65e5\u672c\u8a9e"\n'
+        "cards: {boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2}\n",
+        ["title", "(U+65E5) at character 1", "text shown on the board is ASCII"]),
 }
 
 

@@ -144,6 +144,11 @@ def test_a_custom_deck_is_read_and_checked(tmp_path: Path) -> None:
                           "cards: {traitor: 2, hero: 3, mute: 1}\n", "two.yaml")
     with pytest.raises(ScenarioError, match=r"two.yaml: title: a line break \(U\+000A\) at character 4"):
         rd.parse_custom_deck(two_lines, rd.load())
+    wide = load_text('game: magic-maze\nkind: roles\ntitle: "Fri \u00fcber"\nlevel: 3\n'
+                     "cards: {traitor: 2, hero: 3, mute: 1}\n", "wide.yaml")
+    with pytest.raises(ScenarioError, match=r"wide.yaml: title: '\u00fc' \(U\+00FC\) at character 5: text shown on "
+                                            r"the board is ASCII"):
+        rd.parse_custom_deck(wide, rd.load())
     no_level = load_text("game: magic-maze\nkind: roles\nlevel: 6\ncards: {traitor: 1}\n", "lvl.yaml")
     with pytest.raises(ScenarioError, match=r"lvl.yaml: level: 6 is out of range \(allowed: 1\.\.5\)"):
         rd.parse_custom_deck(no_level, rd.load())

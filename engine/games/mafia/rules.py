@@ -96,7 +96,7 @@ class MafiaRules(Rules):
             if sum(deck.values()) != len(variant.seats):
                 raise ScenarioError("options", "deck", f"the deck has {sum(deck.values())} cards for "
                                     f"{len(variant.seats)} players ({variant.name})")
-            title = f"{node.optional('title', 'custom deck').text()}, {variant.title}"
+            title = f"{node.optional('title', 'custom deck').text(max_len=md.TITLE_MAX_CHARS)}, {variant.title}"
         elif node.has("title"):
             raise node.key("title").fail("a title names a custom deck; there is no deck option")
         return MafiaState(d, deck, title, chance, events)
