@@ -336,16 +336,20 @@ def test_a_problem_inside_a_setup_is_named_at_its_line_and_the_next_setup_still_
     ("ok\u2029", "a line break (U+2029) at character 3"),
     ("bell\x07", "a control character (U+0007) at character 5"),
     ("tab\there", "a control character (U+0009) at character 4"),
+    ("Friday table, \u00e9", "'\u00e9' (U+00E9) at character 15: text shown on the board is ASCII"),
+    ("family \U0001F468\u200d\U0001F467", "'\U0001F468' (U+1F468) at character 8"),
+    ("Friday\u00a0night", "'\\xa0' (U+00A0) at character 7"),  # (repr: a no-break space is not seen)
+    ("\u65e5\u672c", "'\u65e5' (U+65E5) at character 1"),  # (two columns each on a terminal)
 ])
-def test_a_text_is_one_line_of_printable_characters(text: str, problem: str) -> None:
+def test_a_text_is_one_line_of_printable_ascii(text: str, problem: str) -> None:
     """A data file's text is printed on boards, in the protocol's lines and to bots: a line
-    break there would forge a line, a control character reach the terminal."""
+    break there would forge a line, a control character reach the terminal, and anything but
+    ASCII break the ASCII board in 80 columns (a wide character takes two)."""
     node = load_text(yaml.safe_dump({"title": text}), "t.yaml").key("title")
     with pytest.raises(ScenarioError) as err:
         node.text()
     assert err.value.problem.startswith(problem), err.value
-    # what a protocol line may hold is text here too: a zero-width joiner (an emoji's), a no-break space
-    for fine in ("Friday table, é ✓", "family \U0001F468\u200d\U0001F467 night", "Friday\u00a0night"):
+    for fine in ("Friday table, 9 players!", "'quoted' & (bracketed) ~ #1"):
         assert load_text(yaml.safe_dump({"title": fine}), "t.yaml").key("title").text() == fine
 
 
