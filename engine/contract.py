@@ -120,7 +120,7 @@ def _choose(session: Session, rng: random.Random) -> tuple[str, str] | None:
     return None
 
 
-def check_contract(rules: Rules, variant: str, options: dict[str, Any], seed: int, *, max_inputs: int = 300,
+def check_contract(rules: Rules, variant: str, options: dict[str, Any], seed: int, *, max_inputs: int = 400,
                    every: int = 7, sample: int = 6) -> ContractReport:
     """Play one random game of ``rules`` and check the contract along the way (see the module);
     the accepted and refused samples are checked every ``every`` inputs."""

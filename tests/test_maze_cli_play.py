@@ -216,11 +216,11 @@ def test_a_newcomer_plays_the_first_scenario_alone_by_hand(tmp_path: Path) -> No
     by_head = {x[0]: x[1:] for x in resp}
     assert resp[1][1] == "event: Action tile turned: east."
     assert by_head["= legal p1"] == ["legal: move yellow east 1", "legal: move orange east 1", "legal: draw",
-                                     "legal: pawn p1", "form: say TEXT"]  # a template, on a line of its own
+                                     "form: say TEXT"]  # a template, on a line of its own (solo: no pawn)
     assert "allowed: move HERO DIRECTION [SQUARES]: straight, as far as it goes or SQUARES squares" in \
         by_head["? syntax: 'up' is not a direction (north, south, east, west)"]
     fly = by_head["? syntax: 'fly' is not an action of Magic Maze"]
-    assert [line.split()[1].rstrip(":") for line in fly] == ["move", "vortex", "escalator", "explore", "draw", "say", "pawn"]
+    assert [line.split()[1].rstrip(":") for line in fly] == ["move", "vortex", "escalator", "explore", "draw", "say"]
     assert by_head["= p1 say where is the purple exit?"][0] == "event: p1: where is the purple exit?"
     # the board after three accepted inputs: heroes, squares, and the status block
     first = resp[heads.index("= board")][1:]

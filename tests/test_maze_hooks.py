@@ -229,7 +229,7 @@ def test_the_state_imports_neither_the_renderer_nor_the_planner() -> None:
 
 
 @pytest.mark.parametrize("players, level, listed", [
-    (1, None, ["move", "vortex", "escalator", "explore", "draw", "say", "pawn"]),
+    (1, None, ["move", "vortex", "escalator", "explore", "draw", "say"]),
     (2, None, ["move", "vortex", "escalator", "explore", "say", "pawn", "stare"]),
     (3, 1, ["move", "vortex", "escalator", "explore", "say", "pawn", "stare", "accuse", "vote", "eye", "flip", "pass"]),
     (3, 2, ["move", "vortex", "escalator", "explore", "say", "pawn", "stare", "accuse", "vote", "eye", "flip", "pass",
@@ -238,8 +238,9 @@ def test_the_state_imports_neither_the_renderer_nor_the_planner() -> None:
             "abandon", "divine"]),
 ])
 def test_unreadable_words_list_the_forms_a_seat_may_type_in_this_game(players, level, listed) -> None:
-    """An unknown action listed solo's ``draw`` at a table, ``stare`` alone, and Hidden Roles'
-    ``abandon`` and ``divine`` at levels without them: forms the seat can never type there."""
+    """An unknown action listed solo's ``draw`` at a table, ``stare`` and ``pawn`` alone, and
+    Hidden Roles' ``abandon`` and ``divine`` at levels without them: forms the seat can never
+    type there."""
     from arbiter.engine.api import new_game
 
     game = new_game("magic-maze", "1", players=players, roles=level, seed=1)

@@ -128,7 +128,7 @@ def test_bots_are_asked_in_rotation_from_the_seat_after_the_last_to_act() -> Non
 
 def test_each_bot_gets_its_turn_when_all_have_something_to_do() -> None:
     session = maze("1", 3)
-    scripts = {s: [f"pawn {s}"] * 3 for s in session.seats}
+    scripts = {s: [f"stare {'p2' if s == 'p1' else 'p1'}"] * 3 for s in session.seats}
     bots, _ = script_bots(session, scripts)
     list(Match(Protocol(session), bots, None).run())
     assert [m.seat for m in session.moves] == ["p1", "p2", "p3"] * 3

@@ -58,8 +58,8 @@ def test_talk_is_open_from_the_start_until_the_first_action(scenario, players):
     assert [(e.text, e.to) for e in start] == [("The timer starts: talk is open until the first action.", None)]
     assert host(s)["talk"] == "open" and s.state.input_forms("p1") == ["say TEXT"]
     s.submit("p1", "say where are the items?")
-    s.submit("p1", "pawn p1")  # the pawn and staring are not actions: talk stays open
     if players > 1:
+        s.submit("p1", "pawn p2")  # the pawn and staring are not actions: talk stays open
         s.submit("p2", "stare p1")
         s.submit("p2", "say no idea")
     assert host(s)["talk"] == "open"
@@ -92,8 +92,8 @@ def test_say_text_is_a_form_exactly_when_talk_is_accepted(scenario, players):
             seen[accepted] += 1
         if step % 3 == 0:
             any_action(s)  # closes the talk window of the start
-        else:
-            s.submit("p1", "pawn p1")
+        elif players > 1:  # (solo play has no pawn)
+            s.submit("p1", "pawn p2")
     assert seen[True] >= 1 and (scenario == "1" or seen[False] >= 3), seen
 
 
@@ -165,6 +165,9 @@ def test_pawn_and_stare_are_always_allowed():
     refused(s, "p1", "stare p9", SyntaxInputError)
     refused(s, "p1", "stare p1", IllegalMoveError)  # not among its legal inputs either
     assert "stare p1" not in s.state.legal_inputs("p1")
+    err = refused(s, "p1", "pawn p1", IllegalMoveError)  # "in front of another player": nor the pawn
+    assert err == "p1 cannot put the pawn in front of itself; put it in front of another player"
+    assert list(err.allowed) == ["pawn p2"] == [m for m in s.state.legal_inputs("p1") if m.startswith("pawn")]
     s.submit("p2", "move green west")  # the start's talk window closes
     refused(s, "p1", "say hi", IllegalMoveError)
     s.submit("p1", "pawn p2")

@@ -209,7 +209,8 @@ def test_above_suspicion_is_kept_to_the_end() -> None:
 
 def test_pawn_in_front_counts_other_seats_puts_of_the_pawn() -> None:
     s = roles_game("3", ["nuisance", "mage-first", "quick-hands", "master-thief"], level=5)
-    s.submit("p1", "pawn p1")  # its own put does not count
+    with pytest.raises(IllegalMoveError, match="cannot put the pawn in front of itself"):
+        s.submit("p1", "pawn p1")  # (in front of another player only)
     s.submit("p2", "pawn p1")  # 1
     s.submit("p1", "pawn p4")
     assert s.state.mission_of("p1").count == 1
@@ -395,7 +396,8 @@ def test_acts_only_with_the_pawn_put_by_another_seat() -> None:
     s = roles_game("1", ["needs-a-push", "mute", "traitor", "trusting"], level=3)
     assert rule_refusal(s, "p1", "move purple west").startswith("your card, Needs a push")
     assert not [m for m in s.state.legal_inputs("p1") if m.split()[0] in ("move", "vortex")]
-    s.submit("p1", "pawn p1")  # its own put does not count
+    with pytest.raises(IllegalMoveError, match="cannot put the pawn in front of itself"):
+        s.submit("p1", "pawn p1")  # (in front of another player only)
     assert rule_refusal(s, "p1", "vortex purple").startswith("your card, Needs a push")
     s.submit("p2", "pawn p1")
     s.submit("p1", "vortex purple")

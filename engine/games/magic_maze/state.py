@@ -105,9 +105,9 @@ class MazeState(BoardFacts, GameState):
 
     def shown_verbs(self) -> list[str]:
         """The verbs whose forms a refusal of unreadable words lists: those a seat may type in
-        this game (``draw`` in solo play only, ``stare`` at a table only). A variant leaves out
+        this game (``draw`` in solo play only, ``stare`` and ``pawn`` at a table only). A variant leaves out
         its own verbs that its rules do not have."""
-        return [v for v in self.forms() if not (v == "draw" and not self.solo or v == "stare" and self.solo)]
+        return [v for v in self.forms() if not (v == "draw" and not self.solo or v in ("stare", "pawn") and self.solo)]
 
     def parse(self, text: str) -> Move:
         """Read one input into a ``Move`` value (syntax only; raises ``SyntaxInputError``). A
@@ -348,6 +348,11 @@ class MazeState(BoardFacts, GameState):
 
     def _plan_pawn(self, seat: str, move: Move) -> tuple[Move, Plan]:
         target = move.seat
+        if target == seat:
+            others = [f"pawn {s}" for s in self.seats if s != seat]
+            raise IllegalMoveError(f"{seat} cannot put the pawn in front of itself; put it in front of another player"
+                                   if others else "solo play has no pawn: there is nobody to put it in front of",
+                                   others)
 
         def pawn() -> None:
             self.pawn = target
@@ -517,7 +522,7 @@ class MazeState(BoardFacts, GameState):
     def table_moves(self, seat: str) -> list[Move]:
         """What needs no action tile: a draw (solo), the pawn, stares (talk is a form)."""
         out = [Move("draw")] if self.solo else []
-        return (out + [Move("pawn", seat=s) for s in self.seats]
+        return (out + [Move("pawn", seat=s) for s in self.seats if s != seat]
                 + [Move("stare", seat=s) for s in self.seats if s != seat])
 
     def input_forms(self, seat: str) -> list[str]:
