@@ -42,8 +42,8 @@ FORMS: dict[str, str] = {
                "explore SQUARE: by the mage's crystal ball",
     "draw": "draw: (solo) turn the next action tile",
     "say": "say TEXT: talk, while talk is open",
-    "pawn": "pawn SEAT: put the 'Do something!' pawn in front of SEAT",
-    "stare": "stare SEAT: stare at SEAT",
+    "pawn": "pawn SEAT: put the 'Do something!' pawn in front of another player, SEAT",
+    "stare": "stare SEAT: stare at another player, SEAT",
 }
 """Every form of input, by verb (refusals list them in ``allowed``)."""
 
