@@ -9,6 +9,22 @@ from __future__ import annotations
 from typing import Any
 
 
+QUOTED_CHARS = 40
+"""How much of a word a refusal quotes back: a pasted page comes back as its start."""
+
+
+def quoted(word: str) -> str:
+    """A word of an input as a refusal names it: its ``repr``, cut after ``QUOTED_CHARS``
+    characters (saying how long it was), so a refusal stays a line a person can read.
+
+    >>> quoted("fly")
+    "'fly'"
+    >>> quoted("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (100 characters)"
+    """
+    return repr(word) if len(word) <= QUOTED_CHARS else f"{word[:QUOTED_CHARS]!r}... ({len(word)} characters)"
+
+
 class ArbiterError(Exception):
     """Base of every error arbiter reports to a user; ``kind`` is the protocol's error kind."""
 

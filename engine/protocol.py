@@ -19,7 +19,7 @@ from typing import Any
 
 from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
 from arbiter.engine.errors import (
-    ArbiterError, DeniedError, SyntaxInputError, UnknownActionError, UnknownCommandError, UnknownSeatError,
+    ArbiterError, DeniedError, SyntaxInputError, UnknownActionError, UnknownCommandError, UnknownSeatError, quoted,
 )
 from arbiter.engine.events import HOST, Event
 from arbiter.engine.game import SECRET_SEAT
@@ -171,7 +171,7 @@ class Protocol:
                 raise UnknownActionError(exc.message, [*exc.allowed, *META_COMMANDS.values()]) from None
         if command not in META_COMMANDS:
             raise UnknownCommandError(
-                f"{words[0]!r} is neither a seat nor a command",
+                f"{quoted(words[0])} is neither a seat nor a command",
                 [MOVE_FORM, "seats: " + " ".join(self.session.seats)] + list(META_COMMANDS.values()),
             )
         handler = getattr(self, f"cmd_{command}")
@@ -285,7 +285,7 @@ class Protocol:
             return self.perspective
         seat = args[0].lower()
         if seat != HOST and seat not in self.session.seats:
-            raise UnknownSeatError(f"no seat {args[0]!r} in this game", list(self.session.seats) + [HOST])
+            raise UnknownSeatError(f"no seat {quoted(args[0])} in this game", list(self.session.seats) + [HOST])
         if self.perspective != HOST and seat != self.perspective:
             raise DeniedError(f"this session plays as {self.perspective}; {seat}'s {command} is not yours to see")
         return seat
@@ -294,7 +294,8 @@ class Protocol:
     def _no_args(args: list[str], command: str) -> None:
         """Refuse words after a meta-command that takes none (``quit please`` once quit)."""
         if args:
-            raise SyntaxInputError(f"{command} takes no arguments, not {' '.join(args)!r}", [META_COMMANDS[command]])
+            raise SyntaxInputError(f"{command} takes no arguments, not {quoted(' '.join(args))}",
+                                   [META_COMMANDS[command]])
 
     def cmd_help(self, args: list[str]) -> Response:
         self._no_args(args, "help")
@@ -336,7 +337,7 @@ class Protocol:
             start = int(args[-1])
             args = args[:-1]
         elif len(args) == 2 or (args and re.fullmatch(r"[-+]?[0-9][0-9.,_]*", args[-1])):
-            raise SyntaxInputError(f"events FROM is an index from 0 of at most 9 digits, not {args[-1]!r}",
+            raise SyntaxInputError(f"events FROM is an index from 0 of at most 9 digits, not {quoted(args[-1])}",
                                    [META_COMMANDS["events"]])
         seat = self._seat_arg(args, "events")
         stream = self.session.events.visible_to(seat)

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from arbiter.engine.chance import Chance, ChanceRecord
 from arbiter.engine.clock import MAX_MS, seconds_name
-from arbiter.engine.errors import GameOverError, TimeError, UnknownSeatError
+from arbiter.engine.errors import GameOverError, TimeError, UnknownSeatError, quoted
 from arbiter.engine.events import HOST, Event, EventLog
 from arbiter.engine.game import GameState, Rules, Variant, checked_text, words_of
 from arbiter.engine.lines import printable
@@ -206,7 +206,7 @@ class Session:
 
     def check_seat(self, seat: str) -> str:
         if seat != HOST and seat not in self.state.seats:
-            raise UnknownSeatError(f"no seat {seat!r} in this game", self.state.seats)
+            raise UnknownSeatError(f"no seat {quoted(seat)} in this game", self.state.seats)
         return seat
 
     # -- changes -----------------------------------------------------------------------------

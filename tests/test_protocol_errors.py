@@ -249,3 +249,27 @@ def test_a_seats_unknown_word_lists_what_that_seat_may_type_and_the_commands(mod
     # named (the host's session, or the seat's own name): a move was meant, its forms alone
     named = jframe(Protocol(Session(registry.get("fbi-mafia"), mode, seed=1), json_mode=True).handle(f"{seat} frobnicate"))
     assert named["error"]["allowed"] == allowed[:len(allowed) - len(META_COMMANDS)]
+
+
+LONG = "w" * 3000
+LONG_LINES = [
+    ("fbi-mafia", "standard-3v3", None, [
+        "{w}", "bandit {w}", "bandit shift row {w} left", "bandit shift {w} 1 left", "bandit shift row 1 {w}",
+        "bandit shift row 1 left {w}", "bandit shift col {w} up", "bandit kill {w}", "legal {w}", "help {w}"]),
+    ("mafia", "6-players", None, ["p1 {w}", "p1 nominate {w}", "board {w}"]),
+    ("magic-maze", "2", {"players": 2}, [
+        "p1 {w}", "p1 move {w} north", "p1 move purple {w}", "p1 move purple north {w}", "p1 vortex purple {w}"]),
+    ("magic-maze", "2", {"players": 5, "roles": 5}, ["p1 accuse {w}", "p1 eye {w}", "p1 divine p2 {w}"]),
+]
+
+
+@pytest.mark.parametrize("game, variant, options, line",
+                         [(g, v, o, line) for g, v, o, lines in LONG_LINES for line in lines])
+def test_a_refusal_quotes_a_long_word_by_its_start_and_length(game, variant, options, line):
+    """A pasted page as a word came back whole in the refusal (8 KB on one line); a refusal
+    quotes a word's first 40 characters and says how long it was."""
+    session = Session(registry.get(game), variant, seed=1, options=options)
+    before = snapshot(session)
+    mark, headline, _ = frame(Protocol(session).handle(line.format(w=LONG)))
+    assert mark == "?" and snapshot(session) == before
+    assert f"'{'w' * 40}'... (3000 characters)" in headline and len(headline) < 200, headline

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from arbiter.engine.errors import SyntaxInputError
+from arbiter.engine.errors import SyntaxInputError, quoted
 
 Cell = tuple[int, int]
 _CELL = re.compile(r"^([a-z])([1-9][0-9]?)$")
@@ -65,14 +65,15 @@ def parse_cell(text: str, size: int) -> Cell:
     if not m:
         last = cell_name((size - 1, size - 1))
         if _CELL_LIKE.match(text.lower()) and text[1] == "0" and len(text) > 2:
-            raise SyntaxInputError(f"{text!r} is not a cell: a row number has no leading zero (cells are a1 .. {last})")
+            raise SyntaxInputError(f"{quoted(text)} is not a cell: a row number has no leading zero "
+                                   f"(cells are a1 .. {last})")
         raise SyntaxInputError(
-            f"{text!r} is not a cell: cells are a column letter and a row number, like a1 or {last}"
+            f"{quoted(text)} is not a cell: cells are a column letter and a row number, like a1 or {last}"
         )
     c, r = COLUMNS.index(m.group(1)), int(m.group(2)) - 1
     if not (0 <= r < size and 0 <= c < size):
         raise SyntaxInputError(
-            f"{text!r} is off the board: columns a..{COLUMNS[size - 1]}, rows 1..{size}"
+            f"{quoted(text)} is off the board: columns a..{COLUMNS[size - 1]}, rows 1..{size}"
         )
     return (r, c)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from arbiter.engine.errors import IllegalMoveError, SyntaxInputError
+from arbiter.engine.errors import IllegalMoveError, SyntaxInputError, quoted
 from arbiter.engine.games.fbi_mafia import grid
 from arbiter.engine.games.fbi_mafia.board import ALIVE
 from arbiter.engine.games.fbi_mafia.effects import END_TURN, THREAT_STEP, Chain, Explode, Kill, ResolutionLayer
@@ -58,7 +58,7 @@ class InputLayer(ResolutionLayer):
         else:
             found = [n for n in self.suspects if n.lower() == (move.name or "")]
             if not found:
-                raise SyntaxInputError(f"{move.verb}: no suspect named {move.name!r}", [FORMS[move.verb]])
+                raise SyntaxInputError(f"{move.verb}: no suspect named {quoted(move.name)}", [FORMS[move.verb]])
             name = found[0]
         if name not in choices:
             raise self._refuse(move, f"{self._at(name)} is not one of the cards you may choose",

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
-from arbiter.engine.errors import SyntaxInputError, UnknownActionError
+from arbiter.engine.errors import SyntaxInputError, UnknownActionError, quoted
 from arbiter.engine.games.fbi_mafia.grid import COLUMNS, Cell, cell_name, looks_like_cell, parse_cell
 
 TOKENS = ("protection", "bomb", "threat")
@@ -131,13 +131,13 @@ def _cell(verb: str, word: str, size: int) -> Cell:
 
 def _token(verb: str, word: str, allowed: tuple[str, ...]) -> str:
     if word not in allowed:
-        raise _syntax(verb, f"{word!r} is not a token kind here; allowed: {', '.join(allowed)}")
+        raise _syntax(verb, f"{quoted(word)} is not a token kind here; allowed: {', '.join(allowed)}")
     return word
 
 
 def _yes_no(verb: str, word: str) -> bool:
     if word not in ("yes", "no"):
-        raise _syntax(verb, f"answer yes or no, not {word!r}")
+        raise _syntax(verb, f"answer yes or no, not {quoted(word)}")
     return word == "yes"
 
 
@@ -148,24 +148,24 @@ def _shift(args: list[str], size: int) -> Move:
         axis = "col"
     if axis == "row":  # (a number of an input has no leading zero: a cell's row, a distance, a row)
         if re.fullmatch(r"0[0-9]+", where):
-            raise _syntax("shift", f"row {where!r} has a leading zero: rows are 1..{size}")
+            raise _syntax("shift", f"row {quoted(where)} has a leading zero: rows are 1..{size}")
         if not re.fullmatch(r"[1-9][0-9]?", where) or not int(where) <= size:
-            raise _syntax("shift", f"row {where!r} does not exist: rows are 1..{size}")
+            raise _syntax("shift", f"row {quoted(where)} does not exist: rows are 1..{size}")
         index = int(where) - 1
         signs = {"right": 1, "left": -1}
     elif axis == "col":
         if len(where) != 1 or where not in COLUMNS[:size]:
-            raise _syntax("shift", f"column {where!r} does not exist: columns are a..{COLUMNS[size - 1]}")
+            raise _syntax("shift", f"column {quoted(where)} does not exist: columns are a..{COLUMNS[size - 1]}")
         index = COLUMNS.index(where)
         signs = {"down": 1, "up": -1}
     else:
-        raise _syntax("shift", f"shift a row or a col, not {axis!r}")
+        raise _syntax("shift", f"shift a row or a col, not {quoted(axis)}")
     if direction not in signs:
-        raise _syntax("shift", f"a {axis} moves {' or '.join(signs)}, not {direction!r}")
+        raise _syntax("shift", f"a {axis} moves {' or '.join(signs)}, not {quoted(direction)}")
     distance = 1
     if len(args) == 4:
         if args[3] not in ("1", "2"):
-            raise _syntax("shift", f"distance is 1 or 2, not {args[3]!r}")
+            raise _syntax("shift", f"distance is 1 or 2, not {quoted(args[3])}")
         distance = int(args[3])
     return Move("shift", line=axis, index=index, delta=signs[direction] * distance)
 
@@ -181,7 +181,7 @@ def parse_move(text: str, size: int) -> Move:
         raise UnknownActionError("no action given", sorted(FORMS.values()))
     verb, args = words[0], words[1:]
     if verb not in FORMS:
-        raise UnknownActionError(f"unknown action {verb!r}", [FORMS[v] for v in sorted(FORMS)])
+        raise UnknownActionError(f"unknown action {quoted(verb)}", [FORMS[v] for v in sorted(FORMS)])
     if verb in ("surrender", "masquerade", "inspect", "skip"):
         _args(verb, args, 0, 0)
         return Move(verb)

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from arbiter.engine.errors import SyntaxInputError, UnknownActionError
+from arbiter.engine.errors import SyntaxInputError, UnknownActionError, quoted
 
 VERBS = ("say", "nominate", "pass", "vote", "abstain", "leave", "suggest",
          "seduce", "protect", "kill", "shoot", "arrest", "ban")
@@ -131,7 +131,7 @@ def read_verb(text: str) -> str:
         raise UnknownActionError("an empty input", list(FORMS.values()))
     verb = words[0].lower()
     if verb not in VERBS:
-        raise UnknownActionError(f"{words[0]!r} is not an action of Classic Mafia", list(FORMS.values()))
+        raise UnknownActionError(f"{quoted(words[0])} is not an action of Classic Mafia", list(FORMS.values()))
     return verb
 
 
@@ -140,7 +140,7 @@ def _one_seat(verb: str, args: list[str], seats: Sequence[str]) -> str:
         raise SyntaxInputError(f"{verb} takes one seat, e.g. '{verb} {seats[-1]}'", [FORMS[verb]])
     target = args[0].lower()
     if target not in seats:
-        raise SyntaxInputError(f"{args[0]!r} is not a seat (seats: {' '.join(seats)})", [FORMS[verb]])
+        raise SyntaxInputError(f"{quoted(args[0])} is not a seat (seats: {' '.join(seats)})", [FORMS[verb]])
     return target
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 
-from arbiter.engine.errors import SyntaxInputError, UnknownActionError
+from arbiter.engine.errors import SyntaxInputError, UnknownActionError, quoted
 from arbiter.engine.games.magic_maze.tiles import COLOURS, HERO_OF
 
 HEROES = ("purple", "yellow", "green", "orange")
@@ -73,7 +73,7 @@ def hero_word(word: str) -> str:
     """The hero (colour) a word names: a colour, a hero's name or a colour's letter."""
     hero = HERO_WORDS.get(word.lower())
     if hero is None:
-        raise SyntaxInputError(f"{word!r} is not a hero (purple/mage, yellow/barbarian, green/elf, orange/dwarf)")
+        raise SyntaxInputError(f"{quoted(word)} is not a hero (purple/mage, yellow/barbarian, green/elf, orange/dwarf)")
     return hero
 
 
@@ -83,12 +83,12 @@ def _move(args: list[str]) -> Move:
     hero = hero_word(args[0])
     d = DIR_WORDS.get(args[1].lower())
     if d is None:
-        raise SyntaxInputError(f"{args[1]!r} is not a direction (north, south, east, west)", [FORMS["move"]])
+        raise SyntaxInputError(f"{quoted(args[1])} is not a direction (north, south, east, west)", [FORMS["move"]])
     n = None
     if len(args) == 3:
         # (more than 4 digits: no mall is that wide, and Python reads at most 4300 digits)
         if not args[2].isascii() or not args[2].isdigit() or len(args[2]) > 4 or int(args[2]) < 1:
-            raise SyntaxInputError(f"{args[2][:20]!r} is not a number of squares", [FORMS["move"]])
+            raise SyntaxInputError(f"{quoted(args[2])} is not a number of squares", [FORMS["move"]])
         n = int(args[2])
     return Move("move", hero=hero, direction=d, squares=n)
 
@@ -148,7 +148,7 @@ def parse_move(text: str, seats: Sequence[str], forms: Mapping[str, str] = FORMS
         raise UnknownActionError("an empty input", listed)
     verb, args = words[0].lower(), words[1:]
     if verb not in forms or verb not in FORMS:
-        raise UnknownActionError(f"{words[0]!r} is not an action of Magic Maze", listed)
+        raise UnknownActionError(f"{quoted(words[0])} is not an action of Magic Maze", listed)
     if verb in ("pawn", "stare"):
         return _seat_move(verb, args, seats)
     return _READERS[verb](args)

@@ -20,7 +20,7 @@ from typing import Any
 
 from arbiter.engine.chance import Chance
 from arbiter.engine.clock import seconds_name
-from arbiter.engine.errors import AmbiguousMoveError, IllegalMoveError, InputError, SyntaxInputError
+from arbiter.engine.errors import AmbiguousMoveError, IllegalMoveError, InputError, SyntaxInputError, quoted
 from arbiter.engine.events import EventLog
 from arbiter.engine.game import Awaiting, GameState, Result
 from arbiter.engine.games.magic_maze.board import BoardFacts
@@ -208,7 +208,8 @@ class MazeState(BoardFacts, GameState):
         g = self.mall.parse_square(word)
         if g is None:
             tiles = " ".join(p.name.lower() for p in self.mall.placed)
-            raise SyntaxInputError(f"{word!r} is not a square of the mall (TILE.CELL, e.g. 1a.b2; tiles: {tiles})")
+            raise SyntaxInputError(f"{quoted(word)} is not a square of the mall "
+                                   f"(TILE.CELL, e.g. 1a.b2; tiles: {tiles})")
         return g
 
     def _plan_move(self, seat: str, move: Move) -> tuple[Move, Plan]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arbiter.engine.errors import SyntaxInputError
+from arbiter.engine.errors import SyntaxInputError, quoted
 from arbiter.engine.games.magic_maze.moves import Move
 
 FORMS: dict[str, str] = {
@@ -56,7 +56,7 @@ class RoleMove(Move):
 
 def _seat(word: str, seats: Sequence[str], form: str) -> str:
     if word.lower() not in seats:
-        raise SyntaxInputError(f"{word!r} is not a seat ({' '.join(seats)})", [form])
+        raise SyntaxInputError(f"{quoted(word)} is not a seat ({' '.join(seats)})", [form])
     return word.lower()
 
 
@@ -87,7 +87,7 @@ def parse_role_move(text: str, seats: Sequence[str], cards: Sequence[str]) -> Ro
         if len(args) != 2:
             raise SyntaxInputError("divine takes a seat and a mission card's name, e.g. divine p2 mage-first", [form])
         if args[1].lower() not in cards:
-            raise SyntaxInputError(f"{args[1]!r} is not a card of the role deck", [form])
+            raise SyntaxInputError(f"{quoted(args[1])} is not a card of the role deck", [form])
         return RoleMove(verb, seat=_seat(args[0], seats, form), mission=args[1].lower())
     if args:
         raise SyntaxInputError(f"{verb} takes no words after it", [form])
