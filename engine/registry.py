@@ -39,6 +39,11 @@ def get(name: str) -> Rules:
 
 
 def validate_document(doc: Node) -> None:
-    """Check one scenario YAML document with the rules of the game its ``game:`` key names."""
+    """Check one scenario YAML document with the rules of the game its ``game:`` key names. A
+    transcript (``format``, ``seed`` and ``log`` keys) is named as one, with the command that
+    checks it, rather than as data missing its ``kind``."""
+    if isinstance(doc.value, dict) and {"format", "seed", "log"} <= doc.value.keys():
+        raise doc.fail("this is a transcript (the record of a game), not scenario data: "
+                       "check it with `arbiter replay FILE`")
     game = doc.key("game").text(sorted(_WHERE))
     get(game).validate_document(doc)

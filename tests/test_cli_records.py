@@ -279,6 +279,17 @@ def test_validate_a_good_copy(tmp_path: Path) -> None:
                                                    ("modes.yaml", "roles.yaml", "suspects.yaml"))
 
 
+def test_validate_names_a_transcript_as_one_and_the_command_that_checks_it(tmp_path: Path) -> None:
+    """A transcript given to validate (or in a folder of them, a tournament's) was "kind:
+    missing (required)"; it is named as a record of a game, pointing to ``replay``."""
+    (tmp_path / "games").mkdir()
+    t = finished_transcript(tmp_path / "games" / "t.yaml")
+    r = run("validate", tmp_path / "games")
+    assert r.exit_code == 1
+    assert r.output == (f"FAIL {t}:2: this is a transcript (the record of a game), not scenario data: "
+                        "check it with `arbiter replay FILE`\n")
+
+
 BREAKAGES = {
     # id: (file, old text, new text, path inside the file, words of the problem)
     "wrong-type": ("modes.yaml", "seating: standard\n    board: 6", "seating: standard\n    board: six",
