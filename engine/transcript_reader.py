@@ -301,7 +301,10 @@ def parse(text: str, source: str = "transcript") -> Transcript:
     if not isinstance(doc, dict):
         raise TranscriptError(f"{source}: not a transcript (expected a YAML mapping)")
     if "format" not in doc:
-        raise TranscriptError(f"{source}: no format: not an arbiter transcript (one begins with 'format: {FORMAT}')")
+        data = ("; it is game data (game, kind): `arbiter validate FILE` checks it"
+                if {"game", "kind"} <= doc.keys() else "")
+        raise TranscriptError(f"{source}: no format: not an arbiter transcript (one begins with "
+                              f"'format: {FORMAT}'){data}")
     if doc["format"] != FORMAT or type(doc["format"]) is not int:
         raise TranscriptError(f"{source}: format {doc['format']!r} is not supported (this arbiter reads {FORMAT})")
     unknown = [str(key) for key in doc if key not in KEYS]

@@ -288,6 +288,15 @@ def test_validate_names_a_transcript_as_one_and_the_command_that_checks_it(tmp_p
     assert r.exit_code == 1
     assert r.output == (f"FAIL {t}:2: this is a transcript (the record of a game), not scenario data: "
                         "check it with `arbiter replay FILE`\n")
+    # and the other way round: game data given to replay or show is named as data
+    deck = write(tmp_path / "deck.yaml", "game: mafia\nkind: deck\n"
+                 "cards: {boss: 1, mafia: 1, agent: 1, chief: 1, civilian: 2}\n")
+    words = ("no format: not an arbiter transcript (one begins with 'format: 1'); it is game data (game, kind): "
+             "`arbiter validate FILE` checks it")
+    r = run("replay", deck)
+    assert r.exit_code == 1 and r.output == f"FAIL {deck}: {words}\n", r.output
+    r = run("show", deck)
+    assert r.exit_code == 1 and f"{deck}: {words}" in r.output, r.output
 
 
 BREAKAGES = {
