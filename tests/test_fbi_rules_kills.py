@@ -173,6 +173,23 @@ def test_friendly_fire_kill_becomes_fbi_arrest():
     assert kill_results(evs) == []
 
 
+def test_duel_mafia_never_kills_nor_shoots_its_own_team():
+    """The Kill and the Shoot may not target a living teammate. In Standard the seat cannot
+    know its teammates, so the attempt is accepted and becomes an FBI arrest (above); in Duel
+    the seat knows its whole team, so it is refused, as the Maniac's threat is, naming whose
+    identity it is, and is not listed."""
+    s = game("duel-3v3", bandit="Olga", maniac="Vera")  # c3 is next to d4, the Maniac
+    listed = [o for o in s.state.legal_inputs("mafia") if o.startswith("kill ")]
+    assert "kill d4" not in listed and listed, listed
+    err = refuse(s, "bandit", "kill d4")
+    assert err.message == "kill d4: d4 is the maniac's identity: the Mafia never kills its own team"
+    s = game("duel-4v4", sniper="Quinn", bomber="Gus")  # c3 is on a diagonal with e5, the Bomber
+    advance_to(s, "sniper")
+    assert "shoot e5" not in s.state.legal_inputs("mafia")
+    err = refuse(s, "sniper", "shoot e5")
+    assert err.message == "shoot e5: e5 is the bomber's identity: the Mafia never shoots its own team"
+
+
 def test_friendly_fire_detonation_becomes_fbi_arrest():
     s = game(bomber="Olga", bandit="Edna", deck=["Nico"])
     put(s, "bomb", "e1")

@@ -266,7 +266,7 @@ def test_replay_names_a_refused_tick_by_its_time(transcript):
 def test_until_keeps_each_position_with_the_chance_its_moves_drew():
     """``until(k)``: the first k moves, each followed by the chance outcomes it drew, and nothing
     of the k+1-th; the whole game at its last move, and no position outside the game."""
-    t = tr.parse(tr.dump(play_random(FBI, "duel-3v3", 8)))  # a game whose identity deck is rebuilt mid-game
+    t = tr.parse(tr.dump(play_random(FBI, "duel-3v3", 14)))  # a game whose identity deck is rebuilt mid-game
     moves = [k for k, e in enumerate(t.log) if "move" in e]
     assert t.move_count == len(moves) and any("chance" in e for e in t.log[moves[0]:])  # the case is there
     for k in range(t.move_count + 1):

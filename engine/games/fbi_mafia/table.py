@@ -164,8 +164,10 @@ STEP_REACH = "not your identity's cell nor adjacent to it"
 
 RULES: dict[str, Rule] = {rule.verb: rule for rule in (
     Rule("arrest", AROUND, (ALIVE_CARD,)),
-    Rule("kill", ADJACENT, (ALIVE_CARD,)),
-    Rule("shoot", SNIPER_DIAGONAL, (ALIVE_CARD,)),
+    Rule("kill", ADJACENT, (ALIVE_CARD, Need(not_known_teammate, "{cell} is the {teammate}'s identity: the Mafia "
+                                              "never kills its own team"))),
+    Rule("shoot", SNIPER_DIAGONAL, (ALIVE_CARD, Need(not_known_teammate, "{cell} is the {teammate}'s identity: the "
+                                                      "Mafia never shoots its own team"))),
     Rule("plant", AROUND, (ALIVE_CARD, Need(free_of("bomb"), "{at} already carries bomb"))),
     Rule("detonate", ANYWHERE, (ALIVE_CARD, Need(carrying("bomb"), "{at} carries no bomb"))),
     Rule("autopsy", ADJACENT, (Need(dead, "{at} is not dead"),)),
