@@ -92,8 +92,8 @@ def test_say_text_is_a_form_exactly_when_talk_is_accepted(scenario, players):
             seen[accepted] += 1
         if step % 3 == 0:
             any_action(s)  # closes the talk window of the start
-        elif players > 1:  # (solo play has no pawn)
-            s.submit("p1", "pawn p2")
+        elif players > 1:  # (solo play has no pawn; it goes back and forth: never where it lies)
+            s.submit(*(("p2", "pawn p1") if s.state.pawn == "p2" else ("p1", "pawn p2")))
     assert seen[True] >= 1 and (scenario == "1" or seen[False] >= 3), seen
 
 
@@ -168,9 +168,14 @@ def test_pawn_and_stare_are_always_allowed():
     err = refused(s, "p1", "pawn p1", IllegalMoveError)  # "in front of another player": nor the pawn
     assert err == "p1 cannot put the pawn in front of itself; put it in front of another player"
     assert list(err.allowed) == ["pawn p2"] == [m for m in s.state.legal_inputs("p1") if m.startswith("pawn")]
+    s.submit("p1", "pawn p2")
+    err = refused(s, "p1", "pawn p2", IllegalMoveError)  # as a card is put down: not where it lies
+    assert err == "the pawn is in front of p2 already; put it in front of another player"
+    assert not [m for m in s.state.legal_inputs("p1") if m.startswith("pawn")] and not err.allowed
+    assert [m for m in s.state.legal_inputs("p2") if m.startswith("pawn")] == ["pawn p1"]
     s.submit("p2", "move green west")  # the start's talk window closes
     refused(s, "p1", "say hi", IllegalMoveError)
-    s.submit("p1", "pawn p2")
+    s.submit("p2", "pawn p1")
     s.submit("p1", "stare p2")
 
 

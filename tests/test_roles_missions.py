@@ -212,6 +212,9 @@ def test_pawn_in_front_counts_other_seats_puts_of_the_pawn() -> None:
     with pytest.raises(IllegalMoveError, match="cannot put the pawn in front of itself"):
         s.submit("p1", "pawn p1")  # (in front of another player only)
     s.submit("p2", "pawn p1")  # 1
+    with pytest.raises(IllegalMoveError, match="the pawn is in front of p1 already"):
+        s.submit("p3", "pawn p1")  # (not put again where it lies: a second put needs it moved on)
+    assert s.state.mission_of("p1").count == 1
     s.submit("p1", "pawn p4")
     assert s.state.mission_of("p1").count == 1
     events = s.submit("p3", "pawn p1")  # 2

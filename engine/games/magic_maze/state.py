@@ -354,6 +354,9 @@ class MazeState(BoardFacts, GameState):
             raise IllegalMoveError(f"{seat} cannot put the pawn in front of itself; put it in front of another player"
                                    if others else "solo play has no pawn: there is nobody to put it in front of",
                                    others)
+        if target == self.pawn:
+            raise IllegalMoveError(f"the pawn is in front of {target} already; put it in front of another player",
+                                   [f"pawn {s}" for s in self.seats if s not in (seat, target)])
 
         def pawn() -> None:
             self.pawn = target
@@ -523,7 +526,7 @@ class MazeState(BoardFacts, GameState):
     def table_moves(self, seat: str) -> list[Move]:
         """What needs no action tile: a draw (solo), the pawn, stares (talk is a form)."""
         out = [Move("draw")] if self.solo else []
-        return (out + [Move("pawn", seat=s) for s in self.seats if s != seat]
+        return (out + [Move("pawn", seat=s) for s in self.seats if s != seat and s != self.pawn]
                 + [Move("stare", seat=s) for s in self.seats if s != seat])
 
     def input_forms(self, seat: str) -> list[str]:
