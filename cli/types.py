@@ -109,6 +109,11 @@ class BotSpecType(_Named):
         return _items([f"{seat}={k}" for k in BotKindType().values(rules)], incomplete)
 
 
+def _shown(text: str) -> str:
+    """A typed value as an error quotes it: its ``repr``, its first 40 characters."""
+    return f"{text[:40]!r}{'...' if len(text) > 40 else ''}"
+
+
 class SeedType(click.ParamType):
     """A seed: a whole number of at most 100 digits (what a game and its transcript take)."""
 
@@ -122,7 +127,7 @@ class SeedType(click.ParamType):
         text = str(value).strip()
         digits = text[1:] if text[:1] in "+-" else text
         if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(MAX_SEED)) - 1:
-            self.fail(f"{text[:40]!r}{'...' if len(text) > 40 else ''} is not a whole number of at most "
+            self.fail(f"{_shown(text)} is not a whole number of at most "
                       f"{len(str(MAX_SEED)) - 1} digits", param, ctx)
         return int(text)
 
@@ -132,10 +137,6 @@ class SeedType(click.ParamType):
 
 _WHOLE = re.compile(r"-?[0-9]{1,30}")
 _DECIMAL = re.compile(r"-?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})")
-
-
-def _shown(text: str) -> str:
-    return f"{text[:40]!r}{'...' if len(text) > 40 else ''}"
 
 
 class Count(click.IntRange):
