@@ -105,9 +105,10 @@ class MazeState(BoardFacts, GameState):
 
     def shown_verbs(self) -> list[str]:
         """The verbs whose forms a refusal of unreadable words lists: those a seat may type in
-        this game (``draw`` in solo play only, ``stare`` and ``pawn`` at a table only). A variant leaves out
-        its own verbs that its rules do not have."""
-        return [v for v in self.forms() if not (v == "draw" and not self.solo or v in ("stare", "pawn") and self.solo)]
+        this game (``draw`` in solo play only, ``stare`` and ``pawn`` at a table only). A variant
+        leaves out its own verbs that its rules do not have."""
+        signals = ("stare", "pawn")  # (to another player: none in solo play)
+        return [v for v in self.forms() if not (v == "draw" and not self.solo or v in signals and self.solo)]
 
     def parse(self, text: str) -> Move:
         """Read one input into a ``Move`` value (syntax only; raises ``SyntaxInputError``). A
