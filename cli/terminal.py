@@ -8,6 +8,7 @@ The line is read in a thread of its own, so the referee can keep time while the 
 
 from __future__ import annotations
 
+import os
 import queue
 import sys
 import threading
@@ -28,6 +29,12 @@ try:
     import termios
 except ImportError:  # pragma: no cover
     termios = None  # type: ignore[assignment]
+
+
+def _clear_line() -> str:
+    """What clears the prompt's line: the ANSI erase, or a new line on a terminal that says it
+    has no escapes (``TERM=dumb``, or none: an editor's shell), where it would print as ``^[[K``."""
+    return "\n" if os.environ.get("TERM", "dumb") == "dumb" else "\r\x1b[K"
 
 
 class TerminalLines:
@@ -74,7 +81,7 @@ class TerminalLines:
         half-typed line. With the prompt on the screen, its line is cleared, ``text`` printed,
         and the prompt drawn again below it with what was typed so far, which is kept."""
         if self._at_prompt and readline is not None:
-            click.echo("\r\x1b[K" + text + self.prompt + readline.get_line_buffer(), nl=False)
+            click.echo(_clear_line() + text + self.prompt + readline.get_line_buffer(), nl=False)
         else:
             click.echo(text, nl=False)
 
@@ -83,7 +90,7 @@ class TerminalLines:
         bots while the person was at it) is cleared, so what follows is not printed after it."""
         if self._at_prompt:
             self._at_prompt = False
-            click.echo("\r\x1b[K", nl=False)
+            click.echo(_clear_line(), nl=False)
 
     def _prompt_shown(self) -> None:
         """readline's hook, called in the reader once the prompt is printed, before any key."""

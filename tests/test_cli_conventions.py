@@ -597,3 +597,24 @@ def test_a_standard_error_that_refuses_writes_changes_no_status(tmp_path: Path) 
             done = subprocess.run([sys.executable, "-m", "arbiter", *args], cwd=tmp_path, env=tree_env(),
                                   stdout=subprocess.DEVNULL, stderr=full, stdin=subprocess.DEVNULL, timeout=120)
         assert done.returncode == status, args
+
+
+@pytest.mark.parametrize("term, clear", [("xterm", "\r\x1b[K"), ("dumb", "\n"), (None, "\n")])
+def test_output_while_typing_clears_the_prompt_only_where_the_terminal_has_escapes(
+        monkeypatch: pytest.MonkeyPatch, term: str | None, clear: str) -> None:
+    """A move arriving while the person types is printed over the prompt's line: with the ANSI
+    erase on a terminal that has it, on a new line on ``TERM=dumb`` (it would print ``^[[K``)."""
+    import arbiter.cli.terminal as terminal
+
+    if term is None:
+        monkeypatch.delenv("TERM", raising=False)
+    else:
+        monkeypatch.setenv("TERM", term)
+    lines = TerminalLines.__new__(TerminalLines)
+    lines._at_prompt, lines.prompt = True, "p1> "
+    monkeypatch.setattr(terminal, "readline", type("R", (), {"get_line_buffer": staticmethod(lambda: "mov")}))
+    written: list[str] = []  # (click.echo drops escapes when the output is no terminal, as here)
+    monkeypatch.setattr(terminal.click, "echo", lambda text, nl=True: written.append(text))
+    lines.show("= p2 pass\n\n")
+    lines.finish()
+    assert "".join(written) == f"{clear}= p2 pass\n\np1> mov{clear}"
