@@ -173,6 +173,10 @@ def test_pawn_and_stare_are_always_allowed():
     assert err == "the pawn is in front of p2 already; put it in front of another player"
     assert not [m for m in s.state.legal_inputs("p1") if m.startswith("pawn")] and not err.allowed
     assert [m for m in s.state.legal_inputs("p2") if m.startswith("pawn")] == ["pawn p1"]
+    three = game("2", players=3)
+    three.submit("p3", "pawn p2")
+    for line in ("pawn p1", "pawn p2"):  # a refusal lists the pawns p1 may put: the legal ones
+        assert list(refused(three, "p1", line, IllegalMoveError).allowed) == ["pawn p3"]
     s.submit("p2", "move green west")  # the start's talk window closes
     refused(s, "p1", "say hi", IllegalMoveError)
     s.submit("p2", "pawn p1")

@@ -350,14 +350,13 @@ class MazeState(BoardFacts, GameState):
 
     def _plan_pawn(self, seat: str, move: Move) -> tuple[Move, Plan]:
         target = move.seat
-        if target == seat:
-            others = [f"pawn {s}" for s in self.seats if s != seat]
-            raise IllegalMoveError(f"{seat} cannot put the pawn in front of itself; put it in front of another player"
-                                   if others else "solo play has no pawn: there is nobody to put it in front of",
-                                   others)
-        if target == self.pawn:
-            raise IllegalMoveError(f"the pawn is in front of {target} already; put it in front of another player",
-                                   [f"pawn {s}" for s in self.seats if s not in (seat, target)])
+        if self.solo:
+            raise IllegalMoveError("solo play has no pawn: there is nobody to put it in front of")
+        if target == seat or target == self.pawn:
+            allowed = [m for m in self.legal_inputs(seat) if m.startswith("pawn ")]  # (a variant's limits too)
+            why = (f"{seat} cannot put the pawn in front of itself" if target == seat
+                   else f"the pawn is in front of {target} already")
+            raise IllegalMoveError(f"{why}; put it in front of another player", allowed)
 
         def pawn() -> None:
             self.pawn = target
