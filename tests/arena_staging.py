@@ -1,7 +1,9 @@
 """What the tournament tests (``test_arena_run.py``, ``test_arena_ray.py``, ``test_arena_pool.py``)
 share: a small tournament played by local workers into a folder, its records without their
 times, and the transcripts it wrote; a tournament whose game is stuck on a bot; and records made
-by hand (``rec``) for the arithmetic and the report (``test_arena_stats.py``, ``test_arena_report.py``).
+by hand (``rec``, ``whole_rec``) and a two-entrant duel tournament (``duel_tournament``) for the
+arithmetic, the SPRT and the report (``test_arena_stats.py``, ``test_arena_sprt.py``,
+``test_arena_report.py``).
 """
 
 from __future__ import annotations
@@ -92,3 +94,23 @@ import os, sys
 os.write(2, {STDERR_BYTES!r})
 os.execv(sys.executable, [sys.executable, {str(EXAMPLE)!r}, "4"])
 """)
+
+
+def whole_rec(t, g, won):
+    """The record a worker writes of ``t``'s finished game ``g``, ``won`` its winning seats
+    (every key: a resumed run checks each line against its game)."""
+    sides = {s: s for s in g.seats}
+    return {"deal": g.deal, "rotation": g.rotation, "tournament_seed": t.config["seed"], "seed": g.seed,
+            "variant": g.variant, "options": g.options, "result": {"winner": None, "reason": "r", "text": "t",
+                                                                   "winners": sorted(won)},
+            "names": {}, "moves": 1, "error": None, "transcript": f"transcripts/game-{g.index:05d}.yaml", "time": 0.1,
+            **rec(g.index, g.assignment, sides, won)}
+
+
+def duel_tournament(sprt=(0, 100)):
+    """An FBI vs Mafia duel of two random entrants, A and B, of 400 games, with an SPRT of ``sprt``
+    (elo0, elo1), not played."""
+    config = {"game": "fbi-mafia", "modes": ["duel-3v3"], "players": None, "seed": 1, "games": 400,
+              "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}],
+              "bot_timeout": 1, "reuse": False, "max_moves": 100, "sprt": dict(zip(("elo0", "elo1"), sprt))}
+    return Tournament(config)

@@ -1,0 +1,125 @@
+"""The tournament's folder as a run keeps it: its results file (a torn last line cut, a line
+that is not a game's record refused), its lock, its configuration's format, folders that cannot be
+made, the names of the files a worker returns, and the kinds of forfeit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from arbiter.engine.arena import stats
+from arbiter.engine.arena.results import Folder, FolderError, ResultsWriter, read_results
+
+
+# -- the results file ------------------------------------------------------------------------------
+
+
+def test_a_torn_last_line_is_ignored_and_cut_before_appending(tmp_path: Path):
+    path = tmp_path / "results.jsonl"
+    path.write_text(json.dumps({"game": 0}) + "\n" + json.dumps({"game": 1}) + "\n" + '{"game": 2, "fin')
+    records, end = read_results(path)
+    assert [r["game"] for r in records] == [0, 1]
+    w = ResultsWriter(path)
+    w.append({"game": 2})
+    w.close()
+    assert [r["game"] for r in read_results(path)[0]] == [0, 1, 2]
+    assert path.read_text().count("\n") == 3
+    path.write_text(json.dumps({"game": 0}) + "\nnot json\n" + json.dumps({"game": 1}) + "\n")
+    with pytest.raises(FolderError, match="line 2"):
+        read_results(path)
+    path.write_text(json.dumps({"game": 0}) + "\n" + json.dumps({"game": 0}) + "\n")
+    assert len(read_results(path)[0]) == 1, "a game recorded twice counts once"
+
+
+@pytest.mark.parametrize("line", ["", "[1]", '{"x": 1}', '{"game": "3"}', "null"])
+def test_a_line_that_is_not_a_games_record_is_refused_before_the_last(tmp_path: Path, line: str):
+    """Only the last line may be torn or garbled (a crash mid-write); any other line that is
+    not a game's record (an empty line, JSON of another shape) means the file was changed by
+    hand, and is refused rather than read past, or the rest cut off by the next append. So is
+    a whole last line that reads as JSON (no crash writes one); one that does not is ignored."""
+    path = tmp_path / "results.jsonl"
+    path.write_text(line + "\n" + json.dumps({"game": 1}) + "\n")
+    with pytest.raises(FolderError, match="line 1 is not a game's record"):
+        read_results(path)
+    path.write_text(json.dumps({"game": 1}) + "\n" + line + "\n" + '{"game": 2, "fin')  # then a torn line
+    with pytest.raises(FolderError, match="line 2 is not a game's record"):
+        read_results(path)
+    path.write_text(json.dumps({"game": 1}) + "\n" + line + "\n")  # the last line
+    if line:  # whole JSON: refused
+        with pytest.raises(FolderError, match="line 2 is not a game's record"):
+            read_results(path)
+    else:  # not JSON: garbled by a crash, ignored
+        assert read_results(path) == ([{"game": 1}], len(json.dumps({"game": 1})) + 1)
+
+
+def test_a_folder_is_held_by_one_run_at_a_time(tmp_path: Path):
+    first = Folder.create(tmp_path / "t", {"game": "mafia"})
+    with pytest.raises(FolderError, match="being played by another run right now"):
+        Folder.existing(tmp_path / "t")
+    first.unlock()
+    first.unlock()  # twice is harmless
+    again, config = Folder.existing(tmp_path / "t")
+    assert config == {"format": 2, "game": "mafia"}
+    again.unlock()
+
+
+@pytest.mark.parametrize("text", ['{"format": 3}', '{"format": true}', '{"format": 1.0}', "[1, 2]", '{"game": "mafia"}'])
+def test_a_configuration_of_another_format_is_refused(tmp_path: Path, text: str):
+    (tmp_path / "tournament.json").write_text(text)
+    with pytest.raises(FolderError, match=r"not a tournament of this arbiter \(formats 1, 2; this file has "):
+        Folder.existing(tmp_path)
+
+
+def test_a_folder_that_cannot_be_made_is_refused_with_the_systems_reason(tmp_path: Path):
+    long = tmp_path / ("x" * 300) / "t"
+    with pytest.raises(FolderError) as err:
+        Folder.create(long, {})
+    assert str(err.value) == f"cannot make the tournament's folder {long}: File name too long"
+
+
+@pytest.mark.parametrize("under", ["file/t", "file/a/t"])
+def test_a_folder_under_a_file_is_refused_naming_the_file(tmp_path: Path, under: str):
+    """The default ``arena/GAME-...`` with a file named ``arena`` once said only "File exists"
+    (and a deeper path "Not a directory"): which file is in the way is said."""
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(FolderError) as err:
+        Folder.create(tmp_path / under, {})
+    assert str(err.value) == f"cannot make the tournament's folder {tmp_path / under}: {tmp_path / 'file'} is a file, not a folder"
+    assert (tmp_path / "file").read_text() == "x" and sorted(tmp_path.iterdir()) == [tmp_path / "file"]
+
+
+@pytest.mark.parametrize("name", ["../escape.yaml", "sub/game.yaml", ".hidden", ".."])
+def test_files_a_worker_returns_with_a_bad_name_are_refused(tmp_path: Path, name: str):
+    folder = Folder.create(tmp_path / "t", {})
+    with pytest.raises(FolderError, match="a worker returned a file with a bad name"):
+        folder.write_files({name: "x"})
+    folder.write_files({"game-00001.yaml": "text"})
+    assert (folder.transcripts / "game-00001.yaml").read_text() == "text"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == sorted(
+        [".lock", "game-00001.yaml", "t", "tournament.json", "transcripts"])
+    folder.unlock()
+
+
+def test_forfeit_kinds():
+    assert stats.forfeit_kind("no answer within 0.3 s") == "timeout"
+    assert stats.forfeit_kind("the bot closed its output (exit status 3)") == "crash"
+    assert stats.forfeit_kind("illegal input 'xyzzy': syntax: ...") == "illegal"
+    assert stats.forfeit_kind("the bot sent a line it was not asked for: 'hi'") == "protocol"
+    assert stats.forfeit_kind("something nobody foresaw") == "other"
+    assert stats.forfeit_kind("something nobody foresaw; its stderr ends: the bot exited") == "other"
+
+
+@pytest.mark.parametrize("reason, kind", [
+    ("illegal input 'no answer within 1 s': syntax: unknown action 'no'", "illegal"),
+    ("the bot sent a line it was not asked for: 'no answer within 1 s'", "protocol"),
+    ("the bot sent a line that cannot be read: not UTF-8: 'killed by SIGKILL'", "protocol"),
+    ("the agent m:Bot raised ValueError: no answer within 1 s, not asked for", "crash"),
+    ("illegal input 'x; its stderr ends: no answer within 1 s': syntax: ...", "illegal"),
+])
+def test_a_bots_own_words_cannot_change_its_forfeits_kind(reason: str, kind: str):
+    """A bot answering 'no answer within 1 s' to every go once had its illegal inputs counted as
+    timeouts in results.jsonl and the report: the kind is read from the referee's words, before
+    anything of the bot's (quoted, or after an agent's exception name)."""
+    assert stats.forfeit_kind(reason) == kind

@@ -1,0 +1,284 @@
+"""The SPRT of a two-entrant match: on synthetic streams, at its bounds, counted by whole blocks,
+the same counted as records arrive as counted afresh; and a run that stops once it decides: no
+new game submitted or started, games no worker has taken dropped, a resumed run playing on
+exactly when it is undecided; with the run's progress and leader."""
+
+from __future__ import annotations
+
+import math
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arbiter.engine.arena import stats
+from arbiter.engine.arena.results import Folder
+from arbiter.engine.arena.sprt import Sprt
+from arbiter.engine.arena.entrants import Entrant
+from arbiter.engine.arena.tournament import Progress, _leader, configuration
+from arbiter.engine.errors import ArbiterError
+
+from tests.arena_staging import duel_tournament, rec, whole_rec
+
+# -- the SPRT -------------------------------------------------------------------------------------
+
+
+def test_sprt_on_synthetic_streams():
+    t = Sprt(0, 10, 0.05, 0.05)
+
+    def first_decision(stream):
+        w = l = 0
+        for i, won in enumerate(stream, 1):
+            w, l = w + won, l + (not won)
+            if t.status(w, l):
+                return t.status(w, l), i
+        return None, len(stream)
+
+    assert first_decision([True] * 500)[0] == "H1"
+    assert first_decision([True, False] * 4000)[0] == "H0"
+    assert first_decision([True, False] * 5) == (None, 10)
+    assert t.lower == pytest.approx(math.log(0.05 / 0.95)) and t.upper == pytest.approx(math.log(0.95 / 0.05))
+    p0, p1 = 0.5, 1 / (1 + 10 ** (-10 / 400))
+    assert t.llr(3, 1) == pytest.approx(3 * math.log(p1 / p0) + math.log((1 - p1) / (1 - p0)))
+    with pytest.raises(ValueError):
+        Sprt(10, 0)
+
+
+@pytest.mark.parametrize("args, problem", [
+    ((10, 10), "SPRT needs ELO0 < ELO1, not 10 and 10"), ((10, 0), "SPRT needs ELO0 < ELO1, not 10 and 0"),
+    ((0, 10, 0, 0.05), "between 0 and 0.5"), ((0, 10, 0.5, 0.05), "between 0 and 0.5"),
+    ((0, 10, 0.05, 0), "between 0 and 0.5"), ((0, 10, 0.05, 0.5), "between 0 and 0.5"),
+    ((0, 10, 0.6, 0.05), "between 0 and 0.5"), ((0, 10, 0.05, -0.1), "between 0 and 0.5"),
+])
+def test_sprt_refuses_hypotheses_that_are_not_ordered_and_error_rates_outside_0_to_half(args, problem):
+    with pytest.raises(ValueError, match=problem):
+        Sprt(*args)
+
+
+def test_sprt_accepts_error_rates_just_inside_the_bounds():
+    assert Sprt(-1, 1, 0.001, 0.499).as_dict() == {"elo0": -1, "elo1": 1, "alpha": 0.001, "beta": 0.499}
+
+
+def test_sprt_decides_when_the_llr_reaches_a_bound_exactly(monkeypatch):
+    """H1 once the LLR is at or above the upper bound, H0 once at or below the lower one."""
+    t = Sprt(0, 10)
+    for value, status in ((t.upper, "H1"), (t.lower, "H0"), (math.nextafter(t.upper, 0), None),
+                          (math.nextafter(t.lower, 0), None)):
+        monkeypatch.setattr(Sprt, "llr", lambda self, w, l, v=value: v)
+        assert t.status(3, 1) == status, value
+
+
+def test_the_sprt_counts_whole_blocks_from_the_start_only():
+    t = duel_tournament()
+    recs = {}
+    for g in t.games[:40]:
+        winner = "mafia" if g.entrants[0] == "A" else "fbi"  # A always wins
+        recs[g.index] = rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"}, {winner})
+    state = t.sprt_state(recs)
+    p0, p1 = 0.5, 1 / (1 + 10 ** (-100 / 400))
+    first = math.ceil(t.sprt.upper / math.log(p1 / p0))  # the block after which it accepts H1, and stops counting
+    assert (state["blocks"], state["games"], state["wins"], state["losses"], state["result"]) == \
+        (first, 2 * first, first, 0, "H1")
+    del recs[1]  # the first block is no longer whole: nothing counts yet
+    assert t.sprt_state(recs)["games"] == 0 and t.sprt_state(recs)["result"] is None
+    for g in t.games[:40]:  # the first seat always wins: every block is a draw
+        recs[g.index] = rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"}, {"mafia"})
+    state = t.sprt_state(recs)
+    assert (state["wins"], state["losses"], state["draws"], state["llr"]) == (0, 0, 20, 0)
+
+
+def _recount(t, records):
+    """The SPRT's counts taken afresh: every whole block from the start until one is missing or
+    the test decides (the definition ``Tournament.sprt_state`` keeps)."""
+    wins = losses = draws = blocks = 0
+    for start in range(0, len(t.games), t.block):
+        block = t.games[start:start + t.block]
+        if any(g.index not in records for g in block):
+            break
+        res = stats.block_result([records[g.index] for g in block], "A", "B")
+        blocks, wins, losses, draws = blocks + 1, wins + (res == "win"), losses + (res == "loss"), draws + (res == "draw")
+        if t.sprt.status(wins, losses) is not None:
+            break
+    return blocks, wins, losses, draws, t.sprt.status(wins, losses)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), elo1=st.sampled_from([20, 100, 400]), skill=st.floats(0.3, 0.9))
+def test_the_sprt_counted_as_records_arrive_is_the_sprt_counted_afresh(seed, elo1, skill):
+    """A run's ``SprtCount`` (each block counted once, as records arrive in any order, some
+    games unfinished) gives after every record the state counted afresh from the start."""
+    import random
+
+    from arbiter.engine.arena.tournament import SprtCount
+
+    t = duel_tournament((0, elo1))
+    rng = random.Random(seed)
+    games = list(t.games[:160])
+    rng.shuffle(games)  # workers finish in any order
+    count, recs = SprtCount(t), {}
+    decided = None
+    for g in games:
+        a_wins = rng.random() < skill
+        winner = ("mafia" if g.entrants[0] == "A" else "fbi") if a_wins else ("fbi" if g.entrants[0] == "A" else "mafia")
+        r = rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"}, {winner})
+        if rng.random() < 0.05:
+            r["finished"] = False
+        recs[g.index] = r
+        state = count.update(recs)
+        assert state == t.sprt_state(recs)
+        assert (state["blocks"], state["wins"], state["losses"], state["draws"], state["result"]) == _recount(t, recs)
+        if state["result"] is not None and decided is None:
+            decided = dict(state)
+    if decided is not None:  # once it decides, later records change nothing
+        assert count.update(recs) == decided
+
+
+# -- a run's bookkeeping ---------------------------------------------------------------------------
+
+
+class _Submissions:
+    """A pool that takes games and never plays them: what a run asks of it."""
+
+    workers = 1
+    busy = 0
+
+    def __init__(self) -> None:
+        self.submitted: list[int] = []
+
+    def submit(self, game) -> None:
+        self.submitted.append(game.index)
+
+    def done(self, timeout: float):
+        return []
+
+    def close(self, cancel: bool = False) -> None:
+        pass
+
+    def drop_waiting(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("decided", [True, False])
+def test_a_resumed_run_plays_on_exactly_when_its_sprt_is_undecided(tmp_path: Path, decided: bool):
+    t = duel_tournament()
+    folder = Folder.create(tmp_path / "t", {"format": 2, **t.config})
+    writer = folder.writer()
+    for g in t.games[:40]:  # A always wins (decided: H1), or the first seat always does (every block drawn)
+        winner = ("mafia" if g.entrants[0] == "A" else "fbi") if decided else "mafia"
+        writer.append(whole_rec(t, g, {winner}))
+    writer.close()
+    pool = _Submissions()
+    outcome = t.run(folder, pool)
+    folder.unlock()
+    assert outcome.sprt["result"] == ("H1" if decided else None) and outcome.played == 0
+    assert pool.submitted == ([] if decided else [g.index for g in t.games[40:]])
+
+
+def test_an_sprt_needs_exactly_two_entrants():
+    three = [Entrant("a", "random"), Entrant("b", "random"), Entrant("c", "random")]
+    with pytest.raises(ArbiterError, match="an SPRT compares two entrants; this tournament has 3"):
+        configuration("fbi-mafia", three, 6, sprt=Sprt(0, 10))
+    assert configuration("fbi-mafia", three[:2], 6, sprt=Sprt(0, 10))["sprt"]["elo1"] == 10
+
+
+def test_progress_has_no_rate_or_eta_before_time_has_passed_or_a_game_was_played():
+    assert (Progress(3, 10, 0, 0.0, None).rate, Progress(3, 10, 0, 0.0, None).eta) == (0.0, None)
+    assert (Progress(3, 10, 0, 2.0, None).rate, Progress(3, 10, 0, 2.0, None).eta) == (0.0, None)
+    assert (Progress(4, 10, 2, 4.0, None).rate, Progress(4, 10, 2, 4.0, None).eta) == (0.5, 12.0)
+
+
+def test_the_leader_is_the_best_seat_win_rate_among_entrants_that_played():
+    assert _leader({"a": stats.Tally(), "b": stats.Tally()}) is None
+    assert _leader({"a": stats.Tally(4, 1), "b": stats.Tally(2, 1), "c": stats.Tally()}) == ("b", 0.5)
+    assert _leader({"b": stats.Tally(2, 1), "a": stats.Tally(4, 2)}) == ("a", 0.5)  # a tie: the first name
+
+
+class _Playing(_Submissions):
+    """Plays each game it takes as soon as asked: A's seats always win (``a_wins``), or else
+    the mafia seat always does (every block a draw)."""
+
+    def __init__(self, a_wins: bool) -> None:
+        super().__init__()
+        self.a_wins, self.pending = a_wins, []
+
+    @property
+    def busy(self) -> int:
+        return len(self.pending)
+
+    def submit(self, game) -> None:
+        super().submit(game)
+        self.pending.append(game)
+
+    def played(self, g):
+        winner = ("mafia" if g.entrants[0] == "A" else "fbi") if self.a_wins else "mafia"
+        return g, rec(g.index, g.assignment, {"mafia": "mafia", "fbi": "fbi"}, {winner})
+
+    def done(self, timeout: float):
+        out = [self.played(g) for g in self.pending]
+        self.pending = []
+        return out
+
+
+@pytest.mark.parametrize("a_wins", [True, False])
+def test_a_run_stops_submitting_games_once_its_sprt_decides(tmp_path: Path, a_wins: bool):
+    t = duel_tournament()
+    folder = Folder.create(tmp_path / "t", {"format": 2, **t.config})
+    pool, seen = _Playing(a_wins), []
+    outcome = t.run(folder, pool, on_progress=seen.append)
+    folder.unlock()
+    p0, p1 = 0.5, 1 / (1 + 10 ** (-100 / 400))
+    blocks = math.ceil(t.sprt.upper / math.log(p1 / p0)) if a_wins else 200  # undecided: every game
+    assert outcome.sprt["result"] == ("H1" if a_wins else None) and outcome.played == 2 * blocks
+    assert pool.submitted == [g.index for g in t.games[:2 * blocks]]
+    assert [p.done for p in seen] == list(range(1, 2 * blocks + 1))
+    leader, rate = seen[-1].leader
+    assert ((leader, rate) == ("A", 1.0)) if a_wins else (rate == 0.5)  # A won every game, or each won half
+
+
+class _Holding(_Playing):
+    """One worker: the first game submitted runs, the others wait; ``done`` ends the running
+    one (A's seats win) and starts the next. ``drop_waiting`` drops those waiting."""
+
+    workers = 3  # (a run keeps twice as many submitted)
+
+    def __init__(self) -> None:
+        super().__init__(a_wins=True)
+        self.dropped: list[int] = []
+
+    def done(self, timeout: float):
+        return [self.played(self.pending.pop(0))]
+
+    def drop_waiting(self) -> None:
+        self.dropped += [g.index for g in self.pending[1:]]
+        self.pending[1:] = []
+
+
+def test_no_game_starts_once_the_sprt_decides(tmp_path: Path):
+    t = duel_tournament()
+    folder = Folder.create(tmp_path / "t", {"format": 2, **t.config})
+    pool = _Holding()
+    outcome = t.run(folder, pool)
+    folder.unlock()
+    decided = outcome.sprt["games"]
+    assert outcome.sprt["result"] == "H1" and pool.dropped, "games were waiting when it decided"
+    assert [r["game"] for r in outcome.records] == list(range(decided + 1)), "the one running then, and no other"
+    assert set(pool.dropped) == set(pool.submitted) - set(range(decided + 1))
+
+
+def test_a_local_pool_drops_the_games_no_worker_has_taken(tmp_path: Path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from arbiter.engine.arena.pool import LocalPool
+
+    pool = LocalPool.__new__(LocalPool)  # its bookkeeping, with threads for processes
+    pool.workers, pool._running = 1, {}
+    pool._executor = ThreadPoolExecutor(max_workers=1)
+    gate = threading.Event()
+    running = pool._executor.submit(gate.wait, 5)
+    pool._running = {running: "g0", pool._executor.submit(int): "g1", pool._executor.submit(int): "g2"}
+    pool.drop_waiting()
+    assert list(pool._running.values()) == ["g0"] and not running.cancelled()
+    gate.set()
+    pool._executor.shutdown(wait=True)
