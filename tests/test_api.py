@@ -1,6 +1,7 @@
 """The Python API (``engine.api``, ``docs/api.md``): the guide's examples run as written, a
-seat's observation holds nothing that seat may not know (twin games), and the outcomes and the
-multi-agent loop (``agent_iter``, ``play_agents``) hold at their edges."""
+seat's observation holds nothing that seat may not know (twin games), outcomes, copies, what the
+library hands out, and every wrong argument, text, time and seed refused as documented. (The
+multi-agent loop: ``test_api_agents.py``.)"""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from arbiter.engine.api import Game, SetupError, load_game, new_game, play_agents, replay
 from arbiter.engine.errors import IllegalMoveError, InputError, SyntaxInputError, UnknownSeatError
 from arbiter.engine.game import Result
-from tests.agents_for_tests import Idle
+from tests.api_staging import OPEN_VOTE, Drawn, load_game_text, snapshot
 from tests.helpers import mafia_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,32 +42,12 @@ def test_observations_are_the_same_in_twin_games_until_a_card_shows() -> None:
             assert a.choices("p6") == b.choices("p6")
 
 
-def test_a_realtime_game_is_played_to_its_end_through_agent_iter() -> None:
-    game = new_game("magic-maze", "1", players=2, seed=3)
-    asked = 0
-    for seat, seen, choices in game.agent_iter():
-        asked += 1
-        game.step(seat, None)  # agents that never act: time passes to the sand's end
-    assert game.over and game.result.reason == "time" and asked == 2
-    assert game.returns() == {"p1": 0, "p2": 0}
-
-
 def test_a_game_loads_from_a_transcript_mid_way(tmp_path: Path) -> None:
     game = new_game("fbi-mafia", "duel-3v3", seed=4)
     game.play("mafia", "shift row 1 left")
     path = game.save(tmp_path / "g.yaml")
     again = load_game(path)
     assert again.awaiting() == ["fbi"] and again.legal("fbi") == game.legal("fbi") and not again.over
-
-
-class Drawn:
-    """Plays a legal input drawn by its own seeded generator (never the game's resign)."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def act(self, observation: str, choices):
-        return self.rng.choice(choices.legal)
 
 
 def test_a_seats_outcome_is_none_until_the_end_then_its_win_or_loss() -> None:
@@ -85,44 +66,6 @@ def test_a_seats_outcome_is_none_until_the_end_then_its_win_or_loss() -> None:
     for nobody in ("nobody", "host"):
         with pytest.raises(UnknownSeatError):
             game.outcome(nobody)
-
-
-def test_play_agents_stops_after_max_inputs_unfinished() -> None:
-    game = new_game("mafia", "8-players", seed=2)
-    assert play_agents(game, {s: Drawn(i) for i, s in enumerate(game.seats)}, max_inputs=5) is None
-    assert len(game.session.moves) == 5 and not game.over and game.outcome("p1") is None
-
-
-def test_agent_iter_lets_each_change_of_time_pass_until_the_end_when_no_agent_acts() -> None:
-    """A whole round with nothing to do lets time pass to its next change, again and again:
-    here p5's mission fails at 100 s (it leaves the game, which goes on), the sand ends it at 180 s."""
-    game = new_game("magic-maze", "1", players=5, roles=3, seed=1)
-    assert play_agents(game, {s: Idle() for s in game.seats}) == game.result is not None
-    assert game.result.reason == "time" and game.time == 180.0 and not game.session.moves
-    assert [e.data["seat"] for e in game.events() if e.kind == "eliminate"] == ["p5"]
-
-
-def test_agents_play_a_real_time_game_through_agent_iter() -> None:
-    """Each answer lands a step of the clock after the last; time acts first only when it
-    changes the game by then."""
-    game = new_game("magic-maze", "1", players=2, seed=3)
-    result = play_agents(game, {s: Drawn(i) for i, s in enumerate(game.seats)}, max_inputs=40)
-    moves = game.session.moves
-    assert result is None and len(moves) == 40 and {m.seat for m in moves} == {"p1", "p2"}
-    step = game.session.state.clock_step_ms
-    assert [m.time_ms for m in moves] == [step * (i + 1) for i in range(40)]
-
-
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_agent_iter_goes_on_when_time_changes_the_game_without_a_word(seed: int) -> None:
-    """At Hidden Roles' level 4 a role card's check at 90 s may change nothing anyone is told:
-    the loop lets time pass on to the sand, not stop there with the game unfinished."""
-    game = new_game("magic-maze", "1", players=3, roles=4, seed=seed)
-    assert play_agents(game, {s: Idle() for s in game.seats}) is not None and game.over and game.time == 180.0
-
-
-def snapshot(game: Game) -> tuple:
-    return (game.transcript(), [e.as_dict() for e in game.events()], game.view(), game.time)
 
 
 @pytest.mark.parametrize("text, problem", [
@@ -144,13 +87,6 @@ def test_the_library_refuses_the_texts_a_protocol_line_could_not_hold(text: str,
     moves = game.session.moves
     assert [m.text for m in moves] == ["say " + "é" * 4091 + " café", "say \u200bzero-width"]
     assert load_game_text(game).events() == game.events()
-
-
-def load_game_text(game: Game) -> Game:
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        return load_game(game.save(Path(folder) / "t.yaml"))
 
 
 @pytest.mark.parametrize("seed, kind", [(True, TypeError), (1.5, TypeError), ("1", TypeError), ([1], TypeError),
@@ -251,64 +187,6 @@ def test_new_games_arguments_of_the_wrong_type_are_named(args, options, problem)
         new_game(*args, seed=1, **options)
     assert str(caught.value) == "new_game: " + problem
     assert new_game("magic-maze", "1", players=3, roles=2, deck=None, seed=1).seats == ("p1", "p2", "p3")
-
-
-def test_an_input_played_with_play_answers_agent_iter() -> None:
-    """``agent_iter`` counted only ``step``'s answers: a loop answering with ``play`` had its
-    input played, then was told "mafia was asked for an input and gave none"."""
-    game, rng = new_game("fbi-mafia", "duel-3v3", seed=1), random.Random(1)
-    for seat, _, choices in game.agent_iter():
-        game.play(seat, rng.choice(choices.legal))
-    assert game.over
-    with pytest.raises(RuntimeError, match="^agent_iter: p1 was asked for an input and gave none"):
-        for seat, _, _ in new_game("mafia", players=6, seed=1).agent_iter():
-            pass
-
-
-def test_play_agents_checks_its_seats_before_anything_is_played() -> None:
-    """A seat named wrong ("P6") or left out was found only when the game came to it: a
-    ``KeyError`` after the other seats had played five inputs."""
-    game = new_game("mafia", players=6, seed=1)
-    before = snapshot(game)
-    agents = {seat: Idle() for seat in ("p1", "p2", "p3", "p4", "p5")}
-    with pytest.raises(UnknownSeatError, match="^play_agents: no seat 'P6' in this game$"):
-        play_agents(game, {**agents, "P6": Idle()})
-    with pytest.raises(ValueError, match="^play_agents: no agent for p6: every seat needs one$"):
-        play_agents(game, agents)
-    with pytest.raises(TypeError, match="^play_agents: agents is a dict, seat -> agent, not list$"):
-        play_agents(game, list(agents.values()))
-    assert snapshot(game) == before and game.session.moves == []
-
-
-def test_play_agents_checks_its_agents_can_act_before_anything_is_played() -> None:
-    """An agent without ``act`` (None, a function) was found when its seat was first asked: an
-    ``AttributeError`` after the other seat had played."""
-    game = new_game("fbi-mafia", "duel-3v3", seed=1)
-    before = snapshot(game)
-    for wrong, name in ((None, "NoneType"), (lambda seen, choices: "surrender", "function")):
-        with pytest.raises(TypeError, match=f"^play_agents: the agent of fbi has no act\\(observation, "
-                                            f"choices\\) method: {name}$"):
-            play_agents(game, {"mafia": Idle(), "fbi": wrong})
-    assert snapshot(game) == before and game.session.moves == []
-
-
-def test_step_refuses_a_seat_the_game_has_not_before_time_passes() -> None:
-    """``step`` let time act first (a vote closing) before any check of the seat: a misspelt seat
-    moved the clock and the game."""
-    game = new_game("magic-maze", "1", players=4, roles=1, seed=1)
-    for seat, text in OPEN_VOTE:
-        game.play(seat, text)
-    before, clock = snapshot(game), game.time
-    for seat, text in (("nobody", "vote yes"), ("nobody", None), ("host", None), ("P2", "vote yes")):
-        with pytest.raises(UnknownSeatError):
-            game.step(seat, text)
-    assert snapshot(game) == before and game.time == clock
-
-
-OPEN_VOTE = [("p2", "eye p1"), ("p1", "accuse p4"), ("p4", "stare p1"), ("p2", "move green south 1"),
-             ("p4", "move purple north 1"), ("p4", "pawn p1")]
-"""Hidden Roles, scenario 1, 4 players, seed 1: p1 accuses p4 at 2 s; at 6 s the vote is open
-until 7 s, the clock's next step."""
 
 
 def test_a_move_refused_after_time_acted_first_says_so() -> None:
@@ -582,27 +460,6 @@ def test_a_path_no_file_can_have_is_the_readers_own_error(path: str) -> None:
         assert "Errno" not in caught.value.message and ("NUL character" in caught.value.message) == ("\0" in path)
 
 
-def test_agent_iter_asks_a_phantom_that_may_talk() -> None:
-    """A Hidden Roles phantom may ``say`` while talk is forbidden (its form is offered) but is
-    not awaited: ``agent_iter`` asked the awaited seats only, so an agent never could."""
-    from tests.helpers import roles_game
-
-    s = roles_game("2", ["traitor", "hero", "hero", "hero"], level=2)
-    for line in ("@10 p2 accuse p1", "@11 p3 vote yes", "@12 p4 vote yes", "@13 p2 pass",
-                 "@15 p2 move green south 1"):  # p1 a phantom; the first action silences the table
-        at, seat, words = line.split(" ", 2)
-        s.submit(seat, words, int(at[1:]) * 1000)
-    game = Game(s)
-    assert "p1" not in game.awaiting() and game.forms("p1") == ["say TEXT"]
-    said = []
-    for seat, _, choices in game.agent_iter(max_inputs=1):
-        if seat == "p1":
-            said = game.step(seat, "say the dwarf is lying")
-            break
-        game.step(seat, None)
-    assert [e.text for e in said][:1] == ["p1: the dwarf is lying"]
-
-
 def test_numbers_of_any_kind_are_read_and_huge_ones_refused_by_the_library_not_python() -> None:
     """A ``Fraction`` or ``Decimal`` time was "not a number"; a seed of an int subclass "not
     5"; a time, a player count or a level of 5,000 digits was Python's bare ``ValueError``
@@ -630,19 +487,6 @@ def test_numbers_of_any_kind_are_read_and_huge_ones_refused_by_the_library_not_p
     for options in ({"players": 10 ** 5000}, {"players": -5000}, {"players": 3, "roles": 10 ** 5000}):
         with pytest.raises(SetupError, match="is far outside what any game takes"):
             new_game("magic-maze" if "roles" in options else "mafia", "1" if "roles" in options else None, **options)
-
-
-def test_step_refuses_an_answer_of_the_wrong_type_first_as_play_does() -> None:
-    """``step("p9", 5)`` was an ``UnknownSeatError`` where ``play`` says ``TypeError``; and when
-    time acted first a non-str answer was dropped without a word, the game moved on."""
-    game = new_game("magic-maze", "1", players=2, seed=1)
-    game.wait(179.5)
-    for seat in ("p9", "p1"):
-        with pytest.raises(TypeError):
-            game.play(seat, 5)  # type: ignore[arg-type]
-        with pytest.raises(TypeError):
-            game.step(seat, 5)  # type: ignore[arg-type]
-    assert game.time == 179.5 and not game.over
 
 
 @pytest.mark.parametrize("game, variant, options", [("magic-maze", "1", {"players": 2}), ("mafia", None, {"players": 6}),
