@@ -182,6 +182,11 @@ class Decimal(click.FloatRange):
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
         return self.metavar
 
+    def _describe_range(self) -> str:
+        """The range ``--help`` shows; none for a number without bounds (``--sprt``'s are checked
+        with the test's), where Click would show ``[x<=None]``."""
+        return "" if self.min is None and self.max is None else super()._describe_range()
+
 
 def seconds(low: float, high: float) -> Decimal:
     return Decimal(low, high, what="number of seconds", metavar="SECONDS")

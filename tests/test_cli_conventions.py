@@ -77,8 +77,10 @@ def test_help_names_its_values_not_text() -> None:
         assert metavar in out, metavar
     assert "TEXT" not in out.split("Options:")[1].split("--seed")[0]
     for command in ([], ["play"], ["replay"], ["show"], ["games"], ["validate"], ["bench"], ["tournament"], ["match"]):
-        widest = max(map(len, run(*command, "--help").output.splitlines()))
+        text = run(*command, "--help").output
+        widest = max(map(len, text.splitlines()))
         assert widest <= 80, (command, widest)
+        assert "None" not in text, (command, text)  # (an unbounded range was shown as [x<=None])
     assert "Exit statuses" in run("--help").output
 
 
