@@ -81,7 +81,7 @@ MAX_SEED = 10**100
 """Seeds are whole numbers of at most 100 digits (either sign): a transcript writes its seed,
 and reads it back, as a plain number."""
 
-BOT_TIMEOUT = (0.01, 3600.0)
+BOT_TIMEOUT = (0.01, 3600)
 """The seconds an ``exec:`` bot may be given to answer, least and most (``--bot-timeout`` of
 ``play`` and the arena; a transcript's ``session`` header and a tournament's configuration)."""
 
