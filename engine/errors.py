@@ -10,18 +10,25 @@ from typing import Any
 
 
 QUOTED_CHARS = 40
-"""How much of a word a refusal quotes back: a pasted page comes back as its start."""
+"""How much of a word a refusal (or a data file's error) quotes back: a pasted page comes back as
+its start."""
 
 
-def quoted(word: str) -> str:
-    """A word of an input as a refusal names it: its ``repr``, cut after ``QUOTED_CHARS``
-    characters (saying how long it was), so a refusal stays a line a person can read.
+def quoted(word: object) -> str:
+    """A word of an input as a refusal names it, or a value of a data file as its error does:
+    its ``repr``, cut after ``QUOTED_CHARS`` characters (saying how long it was), so the message
+    stays a line a person can read. A value that is not text is cut in its ``repr``.
 
     >>> quoted("fly")
     "'fly'"
     >>> quoted("x" * 100)
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (100 characters)"
+    >>> quoted(10 ** 50)
+    '1000000000000000000000000000000000000000... (51 characters)'
     """
+    if not isinstance(word, str):
+        text = repr(word)
+        return text if len(text) <= QUOTED_CHARS else f"{text[:QUOTED_CHARS]}... ({len(text)} characters)"
     return repr(word) if len(word) <= QUOTED_CHARS else f"{word[:QUOTED_CHARS]!r}... ({len(word)} characters)"
 
 

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 import yaml
 
 from arbiter.engine import yamlio
-from arbiter.engine.errors import ScenarioError
+from arbiter.engine.errors import QUOTED_CHARS, ScenarioError, quoted
 from arbiter.engine.files import FileTooLarge, NotRegularFile, not_utf8, read_text_capped
 from arbiter.engine.lines import refused_character
 
@@ -54,8 +54,9 @@ class Node:
         (``path.key``, a whole-number key too: ``setups.6``)."""
         if isinstance(step, int) and isinstance(self.value, list):
             path = f"{self.path}[{step}]"
-        else:
-            path = f"{self.path}.{step}" if self.path else str(step)
+        else:  # (a long key is named by its start and length: ``quoted``; ``steps`` keeps it whole)
+            shown = str(step) if len(str(step)) <= QUOTED_CHARS else quoted(step)
+            path = f"{self.path}.{shown}" if self.path else shown
         return Node(value, self.source, path, (*self.steps, step))
 
     # -- mappings ------------------------------------------------------------------------------
@@ -88,7 +89,7 @@ class Node:
     def items(self) -> Iterator[tuple[str, Node]]:
         for k, v in self.mapping().items():
             if not isinstance(k, str):
-                raise self.fail(f"keys must be text, found {k!r}")
+                raise self.fail(f"keys must be text, found {quoted(k)}")
             yield k, self._child(v, k)
 
     def entries(self) -> Iterator[tuple[Any, Node]]:
@@ -133,7 +134,7 @@ class Node:
             rule = "each line must be printable text" if lines else "this must be one line of printable text"
             raise self.fail(f"{what} (U+{ord(v[at]):04X}) at character {at + 1}: {rule}")
         if choices is not None and v not in choices:
-            raise self.fail(f"{_clip(v)!r} is not one of: {', '.join(choices)}")
+            raise self.fail(f"{quoted(v)} is not one of: {', '.join(choices)}")
         if not v.isascii():
             at = next(i for i, c in enumerate(v) if not c.isascii())
             raise self.fail(f"{v[at]!r} (U+{ord(v[at]):04X}) at character {at + 1}: text shown on the board is "
@@ -148,13 +149,9 @@ class Node:
             seen: set[str] = set()
             for i, t in enumerate(out):
                 if t in seen:
-                    raise self._child(t, i).fail(f"{t!r} is listed twice")
+                    raise self._child(t, i).fail(f"{quoted(t)} is listed twice")
                 seen.add(t)
         return out
-
-
-def _clip(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _kind(v: Any) -> str:
@@ -162,8 +159,6 @@ def _kind(v: Any) -> str:
         return "nothing"
     return {dict: "a mapping", list: "a list", str: "text", bool: "true/false", int: "a number",
             float: "a number"}.get(type(v), type(v).__name__)
-
-
 
 
 def load_text(text: str, source: str) -> Node:

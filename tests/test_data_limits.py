@@ -4,6 +4,7 @@ place and the limit, never a traceback, and nothing else happens."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -78,11 +79,37 @@ def test_line_of_an_empty_or_broken_document_is_unknown() -> None:
     assert line_of("a: [1\n", ["a"]) is None
 
 
-def test_a_value_not_among_the_choices_is_quoted_up_to_60_characters() -> None:
-    for value, shown in (("y" * 60, "y" * 60), ("y" * 61, "y" * 60 + "...")):
+def test_a_value_not_among_the_choices_is_quoted_up_to_40_characters() -> None:
+    for value, shown in (("y" * 40, repr("y" * 40)), ("y" * 41, repr("y" * 40) + "... (41 characters)")):
         with pytest.raises(ScenarioError) as caught:
             load_text(f"side: {value}", "f.yaml").key("side").text(("town", "mafia"))
-        assert caught.value.message == f"f.yaml: side: {shown!r} is not one of: town, mafia"
+        assert caught.value.message == f"f.yaml: side: {shown} is not one of: town, mafia"
+
+
+LONG = "x" * 1000
+"""A key or a value far longer than any name of the data: an error names it by its start and length."""
+
+
+@pytest.mark.parametrize("kind, text, problem", [
+    ("mafia deck", f"game: mafia\nkind: deck\ncards: {{{LONG}: 1, boss: 1, civilian: 4}}\n",
+     "3: cards.'x{40}'... \\(1000 characters\\): no card named 'x{40}'... \\(1000 characters\\) \\(cards:"),
+    ("roles deck", f"game: magic-maze\nkind: roles\nlevel: 1\ncards: {{{LONG}: 1}}\n",
+     "4: cards.'x{40}'... \\(1000 characters\\): no card 'x{40}'... \\(1000 characters\\) in the role deck"),
+    ("roles deck", f"game: magic-maze\nkind: roles\nlevel: 1\ncards: {{hero: 3}}\nout_of_order_start: {LONG}\n",
+     "5: out_of_order_start: true or false, not 'x{40}'... \\(1000 characters\\): whether"),
+    ("a key that is not text", f"game: mafia\nkind: deck\ncards: {{{'9' * 200}: 1}}\n",
+     "3: cards: keys must be text, found 9{40}... \\(200 characters\\)$"),
+])
+def test_an_error_of_a_data_file_names_a_long_key_or_value_by_its_start_and_length(
+        tmp_path: Path, kind: str, text: str, problem: str) -> None:
+    """A 1000-character card name came back twice whole: a 2,125-character line."""
+    path = tmp_path / "deck.yaml"
+    path.write_text(text, encoding="utf-8")
+    r = run("validate", path)
+    assert r.exit_code == 1, r.output
+    line = next(line for line in r.output.splitlines() if line.startswith("FAIL"))
+    assert re.search(problem, line), (kind, line)
+    assert "x" * 41 not in r.output and "9" * 41 not in r.output, (kind, len(r.output))  # nowhere whole
 
 
 def test_a_text_of_the_largest_size_a_file_may_have_is_read() -> None:

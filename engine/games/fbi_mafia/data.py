@@ -7,6 +7,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from arbiter.engine.errors import quoted
 from arbiter.engine.games.fbi_mafia.grid import looks_like_cell
 from arbiter.engine.scenario import Node, load_packaged, sibling
 
@@ -59,12 +60,12 @@ def parse_suspects(doc: Node) -> tuple[str, ...]:
     for i, name in enumerate(names):
         if " " in name or looks_like_cell(name) or name.lower() in ("yes", "no", "bomb", "threat", "protection"):
             raise node.sequence()[i].fail(
-                f"{name!r} cannot be a suspect name: one word that is not a cell or an action word"
+                f"{quoted(name)} cannot be a suspect name: one word that is not a cell or an action word"
             )
     lowered = [n.lower() for n in names]
     for i, low in enumerate(lowered):
         if low in lowered[:i]:
-            raise node.sequence()[i].fail(f"{names[i]!r} repeats another name (names ignore case)")
+            raise node.sequence()[i].fail(f"{quoted(names[i])} repeats another name (names ignore case)")
     return tuple(names)
 
 
@@ -139,7 +140,7 @@ class GameData:
 def _checked(doc: Node, kind: str) -> Node:
     game = doc.key("game").text()
     if game != GAME:
-        raise doc.key("game").fail(f"expected {GAME!r}, found {game!r}")
+        raise doc.key("game").fail(f"expected {GAME!r}, found {quoted(game)}")
     doc.key("kind").text((kind,))
     return doc
 

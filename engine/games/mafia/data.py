@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
+from arbiter.engine.errors import quoted
 from arbiter.engine.scenario import Node, document, load_packaged, sibling
 
 GAME = "mafia"
@@ -145,7 +146,7 @@ def parse_deck(node: Node, cards: dict[str, Card]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for name, n in node.items():
         if name not in cards:
-            raise n.fail(f"no card named {name!r} (cards: {', '.join(cards)})")
+            raise n.fail(f"no card named {quoted(name)} (cards: {', '.join(cards)})")
         counts[name] = n.integer(0, 16)
     return {name: counts[name] for name in cards if counts.get(name)}
 

@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from arbiter.engine.errors import quoted
 from arbiter.engine.games.magic_maze.data import GAME, MazeData, Scenario
 from arbiter.engine.games.magic_maze.data import load as load_maze
 from arbiter.engine.scenario import Node, document, load_file, load_packaged
@@ -169,7 +170,7 @@ def parse_predicate(node: Node, vocabulary: dict[str, dict[str, str]], what: str
         raise node.fail(f"a {what} names one predicate, e.g. {{{next(iter(vocabulary))}: {{...}}}}")
     name, params = items[0]
     if name not in vocabulary:
-        raise params.fail(f"unknown {what} predicate {name!r}; known: {', '.join(vocabulary)}")
+        raise params.fail(f"unknown {what} predicate {quoted(name)}; known: {', '.join(vocabulary)}")
     wanted = vocabulary[name]
     if params.value is None:
         params = Node({}, params.source, params.path)
@@ -180,7 +181,7 @@ def parse_predicate(node: Node, vocabulary: dict[str, dict[str, str]], what: str
     for key in given:
         if key not in wanted:
             allowed = ", ".join(wanted) or "none"
-            raise params.fail(f"{name} has no parameter {key!r} (its parameters: {allowed})")
+            raise params.fail(f"{name} has no parameter {quoted(key)} (its parameters: {allowed})")
     return Predicate(name, tuple(sorted((key, _param(params.key(key), kind)) for key, kind in wanted.items())))
 
 
@@ -281,14 +282,14 @@ def parse_custom_deck(doc: Node, deck: RoleDeck) -> CustomDeck:
     counts: dict[str, int] = {}
     for name, node in doc.key("cards").items():
         if name not in deck.cards:
-            raise node.fail(f"no card {name!r} in the role deck; cards: {', '.join(deck.cards)}")
+            raise node.fail(f"no card {quoted(name)} in the role deck; cards: {', '.join(deck.cards)}")
         counts[name] = node.integer(1, 20)
     if not counts:
         raise doc.key("cards").fail("a deck needs cards")
     title = doc.optional("title", "custom role deck").text(max_len=TITLE_MAX_CHARS)
     start = doc.optional("out_of_order_start", False)
     if type(start.value) is not bool:
-        raise start.fail(f"true or false, not {start.value!r}: whether the start tile's hourglass is out of order")
+        raise start.fail(f"true or false, not {quoted(start.value)}: whether the start tile's hourglass is out of order")
     return CustomDeck(title, doc.key("level").integer(1, len(LEVELS)), counts, start.value)
 
 
