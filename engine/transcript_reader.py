@@ -23,7 +23,7 @@ import yaml
 from arbiter.engine import yamlio
 from arbiter.engine.chance import ChanceRecord
 from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
-from arbiter.engine.errors import TranscriptError
+from arbiter.engine.errors import TranscriptError, quoted
 from arbiter.engine.files import FileTooLarge, not_utf8, read_bytes_capped
 from arbiter.engine.logline import read_block, read_entry_line
 from arbiter.engine.session import BOT_TIMEOUT, MAX_SEED
@@ -149,7 +149,7 @@ def _not_a_cut_ending(ending: dict[Any, Any], text: str) -> str | None:
     keys = list(ending)
     if keys not in (["result"], ["result", "events"], ["events"]):
         foreign = [str(k) for k in keys if k not in ("result", "events")]
-        return (f"unexpected key {foreign[0]!r} (an ending has result, then events)" if foreign
+        return (f"unexpected key {quoted(foreign[0])} (an ending has result, then events)" if foreign
                 else "result and events out of order")
     result = ending.get("result")
     if "events" in ending:
@@ -306,10 +306,10 @@ def parse(text: str, source: str = "transcript") -> Transcript:
         raise TranscriptError(f"{source}: no format: not an arbiter transcript (one begins with "
                               f"'format: {FORMAT}'){data}")
     if doc["format"] != FORMAT or type(doc["format"]) is not int:
-        raise TranscriptError(f"{source}: format {doc['format']!r} is not supported (this arbiter reads {FORMAT})")
+        raise TranscriptError(f"{source}: format {quoted(doc['format'])} is not supported (this arbiter reads {FORMAT})")
     unknown = [str(key) for key in doc if key not in KEYS]
     if unknown:
-        raise TranscriptError(f"{source}: unknown key {unknown[0]!r} (a transcript has {', '.join(KEYS)})")
+        raise TranscriptError(f"{source}: unknown key {quoted(unknown[0])} (a transcript has {', '.join(KEYS)})")
     for key, kind, what in (("game", str, "text"), ("variant", str, "text"), ("data", str, "text"),
                             ("seed", int, "a whole number"), ("seats", list, "a list")):
         if key not in doc:
@@ -332,7 +332,7 @@ def parse(text: str, source: str = "transcript") -> Transcript:
             raise TranscriptError(f"{source}: {key}: expected a mapping, found {type(doc[key]).__name__}")
     if isinstance(doc.get("events"), dict) and set(doc["events"]) - {"count", "digest"}:
         extra = next(str(k) for k in doc["events"] if k not in ("count", "digest"))
-        raise TranscriptError(f"{source}: events: unknown key {extra!r} (events has count, digest)")
+        raise TranscriptError(f"{source}: events: unknown key {quoted(extra)} (events has count, digest)")
     seats = [str(s) for s in doc["seats"]]
     if isinstance(doc.get("session"), dict) and (problem := settings_problem(doc["session"], seats)):
         raise TranscriptError(f"{source}: session: {problem}")
@@ -348,7 +348,7 @@ def parse(text: str, source: str = "transcript") -> Transcript:
         if "move" in entry:
             moves += 1
             if entry["move"].get("n") != moves or isinstance(entry["move"].get("n"), bool):
-                raise TranscriptError(f"{source}: log[{i}]: move n: {entry['move'].get('n')!r}, but it is move "
+                raise TranscriptError(f"{source}: log[{i}]: move n: {quoted(entry['move'].get('n'))}, but it is move "
                                       f"{moves} of the log (moves are numbered from 1, in order)")
     return Transcript(
         game=doc["game"], variant=str(doc["variant"]), data=doc["data"], seed=doc["seed"],
@@ -373,11 +373,11 @@ def _entry_problem(entry: Any) -> str | None:
     elif kind == "move" and not (isinstance(body.get("seat"), str) and isinstance(body.get("text"), str)):
         return "move: needs seat and text"
     elif kind not in ("chance", "move", "tick", "note"):
-        return f"unknown entry {kind!r}"
+        return f"unknown entry {quoted(kind)}"
     if kind != "note" and len(body) != len(_ENTRY_KEYS[kind]):  # the writer writes these keys and no other
         extra = [str(k) for k in body if k not in _ENTRY_KEYS[kind]]
         if extra:
-            return f"{kind}: unknown key {extra[0]!r} (a {kind} has {', '.join(_ENTRY_KEYS[kind])})"
+            return f"{kind}: unknown key {quoted(extra[0])} (a {kind} has {', '.join(_ENTRY_KEYS[kind])})"
     if kind in ("move", "tick") and (problem := _time_problem(body.get("time"))):
         return f"{kind}: {problem}"
     return None
@@ -400,39 +400,35 @@ def settings_problem(settings: dict[str, Any], seats: list[str]) -> str | None:
     >>> settings_problem({"bots": ["p1"]}, ["p1", "p2"])
     "bots: expected a mapping of seat to bot (p2: random), found ['p1']"
     """
-    def shown(value: Any) -> str:
-        text = repr(value)
-        return text if len(text) <= 60 else text[:57] + "..."
-
     unknown = [str(k) for k in settings if k not in SETTINGS]
     if unknown:
-        return f"unknown key {unknown[0]!r} (a session has {', '.join(SETTINGS)})"
+        return f"unknown key {quoted(unknown[0])} (a session has {', '.join(SETTINGS)})"
     who = settings.get("as")
     if who is not None and (not isinstance(who, str) or who not in seats):
-        return f"as: {shown(who)} is not a seat of this game ({' '.join(seats)}; null: the host)"
+        return f"as: {quoted(who)} is not a seat of this game ({' '.join(seats)}; null: the host)"
     for key, example, what in (("bots", "random", "a bot (random, exec:COMMAND, ...)"),
                                ("entrants", "alice", "an entrant's name")):
         mapping = settings.get(key)
         if mapping is None:
             continue
         if not isinstance(mapping, dict):
-            return f"{key}: expected a mapping of seat to {key[:-1]} ({seats[-1]}: {example}), found {shown(mapping)}"
+            return f"{key}: expected a mapping of seat to {key[:-1]} ({seats[-1]}: {example}), found {quoted(mapping)}"
         for seat, name in mapping.items():
             if not isinstance(seat, str) or seat not in seats:
-                return f"{key}: {shown(seat)} is not a seat of this game ({' '.join(seats)})"
+                return f"{key}: {quoted(seat)} is not a seat of this game ({' '.join(seats)})"
             if not isinstance(name, str) or not name.strip():
-                return f"{key}.{seat}: expected {what}, found {shown(name)}"
+                return f"{key}.{seat}: expected {what}, found {quoted(name)}"
     for key in ("json", "realtime"):
         if key in settings and not isinstance(settings[key], bool):
-            return f"{key}: expected true or false, found {shown(settings[key])}"
+            return f"{key}: expected true or false, found {quoted(settings[key])}"
     if "bot_timeout" in settings:
         value, (low, high) = settings["bot_timeout"], BOT_TIMEOUT
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-            return f"bot_timeout: expected seconds from {low:g} to {high:g}, found {shown(value)}"
+            return f"bot_timeout: expected seconds from {low:g} to {high:g}, found {quoted(value)}"
     place = settings.get("tournament")
     if place is not None and not (isinstance(place, dict) and set(place) == {"seed", "game"} and all(
             isinstance(place[k], int) and not isinstance(place[k], bool) for k in place) and place["game"] >= 0):
-        return f"tournament: expected {{seed: N, game: N}} (whole numbers, game from 0), found {shown(place)}"
+        return f"tournament: expected {{seed: N, game: N}} (whole numbers, game from 0), found {quoted(place)}"
     return None
 
 
@@ -450,11 +446,11 @@ def _note_problem(entry: dict[str, Any], seats: list[str]) -> str | None:
 
 def _time_problem(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
-        return f"time must be seconds (a number not below 0), found {value!r}"
+        return f"time must be seconds (a number not below 0), found {quoted(value)}"
     if value > MAX_MS / 1000:
-        return f"time {value!r} is later than the clock runs ({seconds_name(MAX_MS)} seconds at most)"
+        return f"time {quoted(value)} is later than the clock runs ({seconds_name(MAX_MS)} seconds at most)"
     if type(value) is float and round(value * 1000) / 1000 != value:  # what _time writes reads back exactly
-        return f"time {value!r} is finer than a millisecond (at most 3 decimals)"
+        return f"time {quoted(value)} is finer than a millisecond (at most 3 decimals)"
     return None
 
 

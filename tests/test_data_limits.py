@@ -177,3 +177,26 @@ def test_the_pure_python_reader_refuses_past_its_depth_at_once(opener: str, clos
     assert value == "x"
     with pytest.raises(yamlio.TooDeep):
         yamlio.load("-\n" + "".join("  " + line + "\n" for line in block.splitlines()))
+
+
+GOLDEN = Path(__file__).resolve().parents[1] / "transcripts" / "mafia" / "10-players-mafia-seed1.yaml"
+
+
+@pytest.mark.parametrize("edit, named", [
+    (lambda t: t.replace("options: {}\n", "options: {}\n" + "k" * 3000 + ": 1\n"),
+     "unknown key '" + "k" * 40 + "'... (3000 characters) (a transcript has"),
+    (lambda t: t.replace("format: 1\n", "format: " + "9" * 3000 + "\n"),
+     "format " + "9" * 40 + "... (3000 characters) is not supported"),
+    (lambda t: t.replace("{n: 1, seat: p1, text: nominate p2, time: 1}", "{n: 1, seat: p1, text: nominate p2, time: " + "7" * 3000 + "}"),
+     "time " + "7" * 40 + "... (3000 characters) is later than the clock runs"),
+    (lambda t: t.replace("options: {}\n", "options: {}\nsession: {as: " + "s" * 3000 + "}\n"),
+     "as: '" + "s" * 40 + "'... (3000 characters) is not a seat of this game"),
+])
+def test_a_transcript_error_names_a_long_key_or_value_by_its_start_and_length(tmp_path: Path, edit, named: str) -> None:
+    """An edited transcript is refused naming what is wrong, as a data file is: a long key or
+    value by its start and length (``errors.quoted``), not written back whole."""
+    path = tmp_path / "t.yaml"
+    path.write_text(edit(GOLDEN.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(TranscriptError) as caught:
+        tr.read(path)
+    assert named in caught.value.message and len(caught.value.message) < 400, caught.value.message[:600]

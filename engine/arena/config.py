@@ -19,7 +19,7 @@ from arbiter.engine import registry
 from arbiter.engine.arena.entrants import NAME, Entrant, check_entrants, check_spec
 from arbiter.engine.arena.schedule import check_games
 from arbiter.engine.arena.sprt import Sprt, finite
-from arbiter.engine.errors import ArbiterError
+from arbiter.engine.errors import ArbiterError, quoted
 from arbiter.engine.scenario import Node
 from arbiter.engine.session import BOT_TIMEOUT, MAX_SEED
 
@@ -65,7 +65,7 @@ def check_configuration(config: dict[str, Any], source: str | Path) -> dict[str,
 
 def _game(config: dict[str, Any]) -> None:
     if not isinstance(config["game"], str):
-        raise ArbiterError(f"a game's name, not {config['game']!r}", registry.names())
+        raise ArbiterError(f"a game's name, not {quoted(config['game'])}", registry.names())
     registry.get(config["game"])
 
 
@@ -74,7 +74,7 @@ def _modes(config: dict[str, Any]) -> None:
     default)."""
     modes, rules = config["modes"], registry.get(config["game"])
     if not isinstance(modes, list) or not all(isinstance(m, str) for m in modes):
-        raise ArbiterError(f"a list of the game's modes, not {modes!r}")
+        raise ArbiterError(f"a list of the game's modes, not {quoted(modes)}")
     for mode in modes or [None]:
         rules.choose_setup(mode, config["players"], recorded_deck(config), config["roles"])
 
@@ -87,7 +87,7 @@ def _players(config: dict[str, Any]) -> None:
 def _deck(config: dict[str, Any]) -> None:
     """None, or a custom deck's document (the game's own check, with the modes, says more)."""
     if config["deck"] is not None and not isinstance(config["deck"], dict):
-        raise ArbiterError(f"null or a custom deck (a mapping, as its file holds), not {config['deck']!r}")
+        raise ArbiterError(f"null or a custom deck (a mapping, as its file holds), not {quoted(config['deck'])}")
 
 
 def _roles(config: dict[str, Any]) -> None:
@@ -103,12 +103,12 @@ def _entrants(config: dict[str, Any]) -> None:
     shape = 'a list of two or more {"name": NAME, "spec": SPEC}'
     entrants = config["entrants"]
     if not isinstance(entrants, list):
-        raise ArbiterError(f"{shape}, not {entrants!r}")
+        raise ArbiterError(f"{shape}, not {quoted(entrants)}")
     for e in entrants:
         if not (isinstance(e, dict) and set(e) == {"name", "spec"} and all(isinstance(v, str) for v in e.values())):
-            raise ArbiterError(f"{shape}, not {e!r} in it")
+            raise ArbiterError(f"{shape}, not {quoted(e)} in it")
         if not NAME.fullmatch(e["name"]):
-            raise ArbiterError(f"{e['name']!r} is not an entrant name: letters, digits and _.+- only, at most 32, "
+            raise ArbiterError(f"{quoted(e['name'])} is not an entrant name: letters, digits and _.+- only, at most 32, "
                                "starting with a letter or digit")
     for e in check_entrants([Entrant(e["name"], e["spec"]) for e in entrants]):
         check_spec(e.spec, registry.get(config["game"]).bot_kinds, config["cwd"])
@@ -121,7 +121,7 @@ def _sprt(config: dict[str, Any]) -> None:
         return
     if not isinstance(sprt, dict) or set(sprt) != set(SPRT_KEYS):
         shape = ", ".join(f'"{k}": NUMBER' for k in SPRT_KEYS)
-        raise ArbiterError(f"null or {{{shape}}}, not {sprt!r}")
+        raise ArbiterError(f"null or {{{shape}}}, not {quoted(sprt)}")
     check_sprt(Sprt(**sprt), len(config["entrants"]))
 
 
@@ -134,7 +134,7 @@ def check_sprt(sprt: Sprt | None, entrants: int) -> None:
 def _whole(value: object, least: int | None = None) -> None:
     """A whole number (not ``true``), ``least`` or more if given."""
     if isinstance(value, bool) or not isinstance(value, int) or (least is not None and value < least):
-        raise ArbiterError(f"a whole number{'' if least is None else f' from {least} up'}, not {value!r}")
+        raise ArbiterError(f"a whole number{'' if least is None else f' from {least} up'}, not {quoted(value)}")
 
 
 def _seed(config: dict[str, Any]) -> None:
@@ -150,17 +150,17 @@ def _seed(config: dict[str, Any]) -> None:
 def _number(value: object, least: float, most: float) -> None:
     """A finite number from ``least`` to ``most``."""
     if not (finite(value) and least <= value <= most):  # type: ignore[operator]
-        raise ArbiterError(f"a number from {least:g} to {most:g}, not {value!r}")
+        raise ArbiterError(f"a number from {least:g} to {most:g}, not {quoted(value)}")
 
 
 def _reuse(config: dict[str, Any]) -> None:
     if not isinstance(config["reuse"], bool):
-        raise ArbiterError(f"true or false, not {config['reuse']!r}")
+        raise ArbiterError(f"true or false, not {quoted(config['reuse'])}")
 
 
 def _cwd(config: dict[str, Any]) -> None:
     if config["cwd"] is not None and not isinstance(config["cwd"], str):
-        raise ArbiterError(f"the folder the bots start in, or null, not {config['cwd']!r}")
+        raise ArbiterError(f"the folder the bots start in, or null, not {quoted(config['cwd'])}")
 
 
 _CHECKS: tuple[tuple[str, Callable[[dict[str, Any]], object]], ...] = (
