@@ -16,6 +16,8 @@ from typing import IO, Any
 import click
 from click.shell_completion import CompletionItem
 
+from arbiter.engine.errors import quoted
+
 
 def _rules(ctx: click.Context | None) -> Any:
     """The rules of the game named so far on the command line, if any. While an option still
@@ -109,11 +111,6 @@ class BotSpecType(_Named):
         return _items([f"{seat}={k}" for k in BotKindType().values(rules)], incomplete)
 
 
-def _shown(text: str) -> str:
-    """A typed value as an error quotes it: its ``repr``, its first 40 characters."""
-    return f"{text[:40]!r}{'...' if len(text) > 40 else ''}"
-
-
 class SeedType(click.ParamType):
     """A seed: a whole number of at most 100 digits (what a game and its transcript take)."""
 
@@ -127,7 +124,7 @@ class SeedType(click.ParamType):
         text = str(value).strip()
         digits = text[1:] if text[:1] in "+-" else text
         if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(MAX_SEED)) - 1:
-            self.fail(f"{_shown(text)} is not a whole number of at most "
+            self.fail(f"{quoted(text)} is not a whole number of at most "
                       f"{len(str(MAX_SEED)) - 1} digits", param, ctx)
         return int(text)
 
@@ -151,7 +148,7 @@ class Count(click.IntRange):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not _WHOLE.fullmatch(value.strip()):
-            self.fail(f"{_shown(value)} is not a whole number (digits 0-9, at most 30)", param, ctx)
+            self.fail(f"{quoted(value)} is not a whole number (digits 0-9, at most 30)", param, ctx)
         return super().convert(value, param, ctx)
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
@@ -175,7 +172,7 @@ class Decimal(click.FloatRange):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not _DECIMAL.fullmatch(value.strip()):
-            self.fail(f"{_shown(value)} is not a {self.what}: write it in digits 0-9, with one '.' at most",
+            self.fail(f"{quoted(value)} is not a {self.what}: write it in digits 0-9, with one '.' at most",
                       param, ctx)
         return super().convert(value, param, ctx)
 

@@ -25,8 +25,12 @@ def quoted(word: object) -> str:
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (100 characters)"
     >>> quoted(10 ** 50)
     '1000000000000000000000000000000000000000... (51 characters)'
+    >>> quoted(10 ** 5000)
+    'a number of over 4000 digits'
     """
     if not isinstance(word, str):
+        if isinstance(word, int) and word.bit_length() > 14_000:  # (repr of over 4300 digits is itself an error)
+            return "a number of over 4000 digits"
         text = repr(word)
         return text if len(text) <= QUOTED_CHARS else f"{text[:QUOTED_CHARS]}... ({len(text)} characters)"
     return repr(word) if len(word) <= QUOTED_CHARS else f"{word[:QUOTED_CHARS]!r}... ({len(word)} characters)"

@@ -96,12 +96,11 @@ longer, and stay exact in every JSON reader (a seed is told at the end)."""
 
 
 def clipped(value: Any) -> str:
-    """``value`` as an error names it: a whole number by its digits past a few, any other value
-    by its ``repr``, cut at 60 characters."""
+    """``value`` as a seed's error names it: a whole number by how many digits it has, any other
+    value as ``errors.quoted`` does."""
     if type(value) is int:  # (str() of more than 4300 digits is itself an error)
         return f"a number of {len(str(abs(value))) if value.bit_length() < 13_000 else 'over 3900'} digits"
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return quoted(value)
 
 
 def _printable(value: Any) -> Any:

@@ -84,7 +84,7 @@ def test_help_names_its_values_not_text() -> None:
     assert "Exit statuses" in run("--help").output
 
 
-@pytest.mark.parametrize("value", ["\u0663", "1_0", "+3", "3.0", "0x3", "abc", "", " ", "1" * 31])
+@pytest.mark.parametrize("value", ["\u0663", "1_0", "+3", "3.0", "0x3", "abc", "", " ", "1" * 31, "9" * 45])
 @pytest.mark.parametrize("command", [["show", "--at"], ["play", "mafia", "--players"], ["replay", "--workers"],
                                      ["bench", "--games"], ["tournament", "mafia", "--games"]])
 def test_a_count_is_written_in_ascii_digits(tmp_path: Path, command: list[str], value: str) -> None:
@@ -94,7 +94,7 @@ def test_a_count_is_written_in_ascii_digits(tmp_path: Path, command: list[str], 
     t.write_text("", encoding="utf-8")  # (the FILE show and replay need; the option is refused first)
     r = run(*command, value, *([t] if command[0] in ("show", "replay") else []))
     assert r.exit_code == 2, r.output
-    shown = repr(value[:40]) + ("..." if len(value) > 40 else "")
+    shown = repr(value) if len(value) <= 40 else repr(value[:40]) + f"... ({len(value)} characters)"  # (errors.quoted)
     assert f"{shown} is not a whole number (digits 0-9, at most 30)" in r.output, r.output
 
 
