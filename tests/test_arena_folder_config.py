@@ -236,6 +236,8 @@ EDITS = [
     (_set("sprt", {"elo0": 5, "elo1": 1, "alpha": 0.05, "beta": 0.05}), '"sprt": SPRT needs ELO0 < ELO1, not 5 and 1'),
     (_set("sprt", {"x": 1}), '"sprt": null or {"elo0": NUMBER, "elo1": NUMBER, "alpha": NUMBER, "beta": NUMBER}'),
     (_set("sprt", {"elo0": 0, "elo1": 1e308, "alpha": 0.05, "beta": 0.05}), '"sprt": SPRT\'s ELO0 and ELO1 are finite'),
+    (_set("sprt", {"elo0": "e" * 3000, "elo1": 1, "alpha": 0.05, "beta": 0.05}),
+     '"sprt": SPRT\'s ELO0 and ELO1 are finite numbers from -1000 to 1000, not \'' + "e" * 40 + '\'... (3000 characters) and 1'),
     (_set("sprt", {"elo0": 0, "elo1": 5, "alpha": 0.5, "beta": 0.05}), '"sprt": SPRT\'s alpha and beta are between 0'),
     (_set("max_moves", 0), '"max_moves": a whole number from 1 up, not 0'),
     (_set("players", 0), '"players": a whole number from 1 up, not 0'),

@@ -34,7 +34,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from arbiter.engine.errors import ArbiterError
+from arbiter.engine.errors import ArbiterError, quoted
 
 MAX_ELO = 1000
 """The largest Elo difference a hypothesis may state, either way (see the module's text)."""
@@ -99,4 +99,4 @@ def finite(x: object) -> bool:
 
 def _shown(x: object) -> str:
     """A value as an error shows it: a number briefly, anything else as written."""
-    return f"{x:g}" if isinstance(x, (int, float)) and not isinstance(x, bool) else repr(x)
+    return f"{x:g}" if isinstance(x, (int, float)) and not isinstance(x, bool) else quoted(x)
