@@ -34,7 +34,7 @@ from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.agents import Agent, news
 from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
-from arbiter.engine.errors import InputError, SetupError, SyntaxInputError, TimeError, UnknownSeatError
+from arbiter.engine.errors import InputError, SetupError, SyntaxInputError, TimeError, UnknownSeatError, quoted
 from arbiter.engine.events import HOST, Event
 from arbiter.engine.files import write_whole
 from arbiter.engine.game import Result
@@ -347,7 +347,7 @@ def play_agents(game: Game, agents: dict[str, Agent], max_inputs: int = 100_000)
         raise TypeError(f"play_agents: agents is a dict, seat -> agent, not {type(agents).__name__}")
     for seat in agents:
         if seat not in game.seats:
-            raise UnknownSeatError(f"play_agents: no seat {seat!r} in this game", game.seats)
+            raise UnknownSeatError(f"play_agents: no seat {quoted(seat)} in this game", game.seats)
     missing = [seat for seat in game.seats if seat not in agents]
     if missing:
         raise ValueError(f"play_agents: no agent for {', '.join(missing)}: every seat needs one")

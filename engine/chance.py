@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from arbiter.engine.errors import ChanceMismatchError
+from arbiter.engine.errors import ChanceMismatchError, quoted
 
 T = TypeVar("T")
 
@@ -69,8 +69,8 @@ class Chance:
                 found = f"{rec.outcome!r}"
                 found = found if len(found) <= 200 else found[:200] + "..."
                 raise ChanceMismatchError(
-                    f"chance outcome {self._next + 1}: the game asked for {label!r}, "
-                    + (f"the transcript has {rec.label!r} there ({found})" if rec.label != label else
+                    f"chance outcome {self._next + 1}: the game asked for {quoted(label)}, "
+                    + (f"the transcript has {quoted(rec.label)} there ({found})" if rec.label != label else
                        f"and the transcript's {found} is not {fits()}")
                 )
             self._recorded = self._recorded[: self._next]  # rules changed: draw from here on

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from arbiter.engine.errors import SyntaxInputError
+from arbiter.engine.errors import SyntaxInputError, quoted
 
 _SECONDS = re.compile(r"^([0-9]{1,9})(?:\.([0-9]{1,3}))?$")
 MAX_MS = 999_999_999_999
@@ -22,7 +22,7 @@ def parse_seconds(text: str) -> int:
     m = _SECONDS.match(text)
     if not m:
         raise SyntaxInputError(
-            f"bad time {text!r}: expected seconds like 12 or 12.5 (at most 3 decimals, not negative)",
+            f"bad time {quoted(text)}: expected seconds like 12 or 12.5 (at most 3 decimals, not negative)",
             ["@SECONDS COMMAND"],
         )
     whole, frac = m.group(1), (m.group(2) or "").ljust(3, "0")

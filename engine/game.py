@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from arbiter.engine.chance import Chance
-from arbiter.engine.errors import SetupError, SyntaxInputError
+from arbiter.engine.errors import SetupError, SyntaxInputError, quoted
 from arbiter.engine.events import EventLog
 from arbiter.engine.lines import BadLine, check_str
 
@@ -120,7 +120,7 @@ def words_of(move: object, kinds: Any = (), name: Callable[[Any], str] = str) ->
         words = name(move)
     else:
         takes = "one of the game's move values or an input's words (a str)" if kinds else "an input's words (a str)"
-        raise TypeError(f"submit_move takes {takes}, not {type(move).__name__}: {move!r:.60}")
+        raise TypeError(f"submit_move takes {takes}, not {type(move).__name__}: {quoted(move)}")
     if not (len(words) <= 2048 and words.isprintable()):
         words = checked_text(words)
     return " ".join(words.split())
@@ -304,7 +304,7 @@ class Rules(ABC):
                 return v
         names = [v.name for v in self.variants()]
         raise SetupError(
-            f"{self.name} has no {self.variant_label} {name!r}", names
+            f"{self.name} has no {self.variant_label} {quoted(name)}", names
         )
 
     @property

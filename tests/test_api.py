@@ -409,6 +409,7 @@ def test_a_time_that_is_no_moment_of_the_clock_is_a_time_error(time) -> None:
     ("magic-maze", "", {}, "UnknownCommandError", "magic-maze has no scenario ''"),  # (was the default)
     ("mafia", "", {}, "UnknownCommandError", "mafia has no mode ''"),
     ("fbi-mafia", "", {}, "UnknownCommandError", "fbi-mafia has no mode ''"),
+    ("mafia", "m" * 3000, {}, "UnknownCommandError", "mafia has no mode '" + "m" * 40 + "'... (3000 characters)"),
     ("magic-maze", "1", {"players": 9}, "IllegalMoveError", "Magic Maze is played by 1 to 8 players, not 9"),
     ("magic-maze", "1", {"players": 2, "roles": 1}, "IllegalMoveError",
      "Magic Maze: Hidden Roles is played by 3 to 8 players, not 2"),

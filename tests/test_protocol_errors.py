@@ -256,7 +256,7 @@ LONG_LINES = [
     ("fbi-mafia", "standard-3v3", None, [
         "{w}", "bandit {w}", "bandit shift row {w} left", "bandit shift {w} 1 left", "bandit shift row 1 {w}",
         "bandit shift row 1 left {w}", "bandit shift col {w} up", "bandit kill {w}", "legal {w}", "help {w}"]),
-    ("mafia", "6-players", None, ["p1 {w}", "p1 nominate {w}", "board {w}"]),
+    ("mafia", "6-players", None, ["p1 {w}", "p1 nominate {w}", "board {w}", "@{w} p1 pass", "@{w} time"]),
     ("magic-maze", "2", {"players": 2}, [
         "p1 {w}", "p1 move {w} north", "p1 move purple {w}", "p1 move purple north {w}", "p1 vortex purple {w}"]),
     ("magic-maze", "2", {"players": 5, "roles": 5}, ["p1 accuse {w}", "p1 eye {w}", "p1 divine p2 {w}"]),
