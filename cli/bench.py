@@ -14,6 +14,7 @@ from arbiter.cli.common import SETUP_ERRORS, explain, fail, interrupted, setup_u
 from arbiter.cli.types import BotKindType, Count, GameType, SeedType, VariantType, check_variant
 from arbiter.engine import registry
 from arbiter.engine.bench import BenchResult, peak_memory_mib
+from arbiter.engine.errors import quoted
 from arbiter.engine.bench import bench as run_bench
 from arbiter.engine.errors import ArbiterError
 
@@ -72,7 +73,7 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
     rules = registry.get(game)
     kind = kind or rules.info.bench_bot
     if kind not in rules.bot_kinds:
-        usage(f"bench plays the game's built-in bots only ({', '.join(rules.bot_kinds)}), not {kind!r}", "--bots")
+        usage(f"bench plays the game's built-in bots only ({', '.join(rules.bot_kinds)}), not {quoted(kind)}", "--bots")
     for v in variants:
         check_variant(rules, v)
     count = count or rules.info.bench_games

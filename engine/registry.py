@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 
-from arbiter.engine.errors import SetupError
+from arbiter.engine.errors import SetupError, quoted
 from arbiter.engine.game import Rules
 from arbiter.engine.scenario import Node
 
@@ -31,7 +31,7 @@ def get(name: str) -> Rules:
     rules = _GAMES.get(name)
     if rules is None:
         if name not in _WHERE:
-            raise SetupError(f"no game named {name!r}", sorted(_WHERE))
+            raise SetupError(f"no game named {quoted(name)}", sorted(_WHERE))
         module, cls = _WHERE[name]
         rules = _GAMES[name] = getattr(importlib.import_module(module), cls)()
         assert rules.name == name, f"{module}.{cls} is named {rules.name!r}, not {name!r}"

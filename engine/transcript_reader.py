@@ -157,7 +157,7 @@ def _not_a_cut_ending(ending: dict[Any, Any], text: str) -> str | None:
             return "events without a result"
         if ending["events"] is not None and (not isinstance(ending["events"], dict)  # None: "events: " cut
                                              or set(ending["events"]) - {"count", "digest"}):
-            return f"events: expected {{count: N, digest: TEXT}}, found {ending['events']!r:.60}"
+            return f"events: expected {{count: N, digest: TEXT}}, found {quoted(ending['events'])}"
         if not isinstance(result, dict) or any(k not in result for k in _RESULT_KEYS):
             return "result: incomplete, though events follow it"
     if isinstance(result, str) and _RESULT_KEYS[0].startswith(result) and "events" not in ending \
@@ -216,7 +216,7 @@ def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str], str | 
         elif "\n" not in rest:
             notes.append(f"{source}: its last line was cut off and is ignored")
         else:
-            raise TranscriptError(f"{source}: unexpected text after the log: {rest.strip()[:80]!r}")
+            raise TranscriptError(f"{source}: unexpected text after the log: {quoted(rest.strip())}")
     doc["log"] = log
     return doc, notes, torn
 

@@ -28,6 +28,8 @@ from typing import Any
 
 import yaml
 
+from arbiter.engine.errors import quoted
+
 FAST_DEPTH = 64
 """Texts whose nesting bound stays below this are read by libyaml."""
 _C_LOADER = getattr(yaml, "CSafeLoader", None)
@@ -207,7 +209,7 @@ def _unique_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) -> 
             again = key in unhashable
             unhashable.append(key)
         if again:
-            raise DuplicateKey("while reading a mapping", node.start_mark, f"the key {key!r} is given twice",
+            raise DuplicateKey("while reading a mapping", node.start_mark, f"the key {quoted(key)} is given twice",
                                key_node.start_mark)
     return loader.construct_mapping(node, deep=deep)
 

@@ -200,3 +200,10 @@ def test_a_transcript_error_names_a_long_key_or_value_by_its_start_and_length(tm
     with pytest.raises(TranscriptError) as caught:
         tr.read(path)
     assert named in caught.value.message and len(caught.value.message) < 400, caught.value.message[:600]
+
+
+def test_a_long_key_given_twice_is_named_by_its_start_and_length() -> None:
+    key = "k" * 1000
+    with pytest.raises(ScenarioError) as caught:
+        load_text(f"{key}: 1\n{key}: 2\n", "f.yaml")
+    assert caught.value.message == f"f.yaml: line 2, column 1: not valid YAML: the key '{'k' * 40}'... (1000 characters) is given twice"

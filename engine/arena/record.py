@@ -22,6 +22,7 @@ from typing import Any
 from arbiter.engine.arena.runner import TRANSCRIPTS, transcript_name
 from arbiter.engine.arena.schedule import Game
 from arbiter.engine.arena.stats import FORFEIT_KINDS
+from arbiter.engine.errors import quoted
 
 KEYS = ("game", "deal", "rotation", "tournament_seed", "seed", "variant", "options", "seats", "finished", "result",
         "outcome", "sides", "roles", "forfeits", "names", "moves", "error", "transcript", "time")
@@ -106,10 +107,10 @@ def _forfeits(forfeits: object, assignment: dict[str, str]) -> None:
                 and all(isinstance(v, str) for v in f.values())):
             raise ValueError(f'"forfeits" is {shape}, not {_shown(f)} in it')
         if assignment.get(f["seat"]) != f["entrant"]:
-            raise ValueError(f'"forfeits" names {f["entrant"]!r} on seat {f["seat"]!r}, which the game does not '
+            raise ValueError(f'"forfeits" names {quoted(f["entrant"])} on seat {quoted(f["seat"])}, which the game does not '
                              "have it on")
         if f["kind"] not in FORFEIT_KINDS:
-            raise ValueError(f'"forfeits" has a kind {f["kind"]!r}; the kinds are {", ".join(FORFEIT_KINDS)}')
+            raise ValueError(f'"forfeits" has a kind {quoted(f["kind"])}; the kinds are {", ".join(FORFEIT_KINDS)}')
 
 
 def _labels(value: object) -> bool:

@@ -39,7 +39,7 @@ from typing import IO, Any
 
 from arbiter.engine.arena.record import check_record
 from arbiter.engine.arena.schedule import FORMAT, Game
-from arbiter.engine.errors import ArbiterError
+from arbiter.engine.errors import ArbiterError, quoted
 from arbiter.engine.files import write_whole
 
 CONFIG, RESULTS, LOCK = "tournament.json", "results.jsonl", ".lock"
@@ -189,7 +189,7 @@ class Folder:
         """Files a worker returned (Ray): written whole into ``transcripts/``, byte for byte."""
         for name, data in files.items():
             if "/" in name or name.startswith("."):
-                raise FolderError(f"a worker returned a file with a bad name: {name!r}")
+                raise FolderError(f"a worker returned a file with a bad name: {quoted(name)}")
             try:
                 write_whole(self.transcripts / name, data)
             except OSError as exc:

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arbiter.engine.errors import ArbiterError
+from arbiter.engine.errors import ArbiterError, quoted
 from arbiter.engine.session import CHOSEN_SEEDS
 
 MAX_GAMES = 100_000
@@ -118,7 +118,7 @@ def check_games(games: object) -> int:
     arbiter.engine.errors.ArbiterError: a tournament plays from 1 to 100000 games, not 100001
     """
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
-        raise ArbiterError(f"a tournament plays from 1 to {MAX_GAMES} games, not {games!r}")
+        raise ArbiterError(f"a tournament plays from 1 to {MAX_GAMES} games, not {quoted(games)}")
     return games
 
 
