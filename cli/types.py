@@ -47,7 +47,7 @@ class GameType(click.ParamType):
 
         names = registry.names()
         if value not in names:
-            self.fail(f"no game named {value!r}; the games: {', '.join(names)}", param, ctx)
+            self.fail(f"no game named {quoted(value)}; the games: {', '.join(names)}", param, ctx)
         return str(value)
 
     def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
@@ -192,7 +192,7 @@ def seconds(low: float, high: float) -> Decimal:
 def check_variant(rules: Any, name: str | None) -> None:
     names = [v.name for v in rules.variants()]
     if name is not None and name not in names:
-        raise click.BadParameter(f"{rules.title} has no {rules.variant_label} {name!r}; "
+        raise click.BadParameter(f"{rules.title} has no {rules.variant_label} {quoted(name)}; "
                                  f"its {rules.variant_label}s: {', '.join(names)}", param_hint="--mode/--scenario")
 
 
@@ -210,7 +210,7 @@ def check_kind(rules: Any, kind: str, hint: str) -> None:
 def check_seat(seats: tuple[str, ...], seat: str, hint: str) -> str:
     seat = seat.strip().lower()
     if seat not in seats:
-        raise click.BadParameter(f"no seat {seat!r} in this game; its seats: {', '.join(seats)}", param_hint=hint)
+        raise click.BadParameter(f"no seat {quoted(seat)} in this game; its seats: {', '.join(seats)}", param_hint=hint)
     return seat
 
 

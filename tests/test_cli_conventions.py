@@ -620,3 +620,19 @@ def test_output_while_typing_clears_the_prompt_only_where_the_terminal_has_escap
     lines.show("= p2 pass\n\n")
     lines.finish()
     assert "".join(written) == f"{clear}= p2 pass\n\np1> mov{clear}"
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "{z}"], ["play", "mafia", "--mode", "{z}"], ["play", "mafia", "--as", "{z}"],
+    ["play", "mafia", "--bot", "{z}"], ["play", "mafia", "--bot", "p1={z}"], ["play", "mafia", "--bots", "{z}"],
+    ["play", "mafia", "--players", "{z}"], ["bench", "{z}"], ["bench", "mafia", "--bots", "{z}"],
+    ["tournament", "mafia", "--games", "4", "--entrant", "{z}"],
+    ["tournament", "mafia", "--games", "4", "--entrant", "a={z}", "--entrant", "b=random"],
+    ["show", "--as", "{z}", "{root}/transcripts/mafia/10-players-mafia-seed1.yaml"],
+])
+def test_a_usage_error_quotes_a_long_value_by_its_start_and_length(args: list[str]) -> None:
+    """A pasted page given as an option's value came back whole in the usage error."""
+    long = "z" * 3000
+    r = run(*[a.format(z=long, root=Path(__file__).resolve().parents[1]) for a in args])
+    assert r.exit_code == 2, r.output
+    assert "'" + "z" * 40 + "'... (3000 characters)" in r.output and "z" * 41 not in r.output, r.output[-400:]
