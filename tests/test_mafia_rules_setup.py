@@ -92,6 +92,7 @@ def test_deck_of_fewer_than_six_cards_is_refused():
 def test_deck_of_more_than_twelve_cards_is_refused():
     deck = {"boss": 1, "mafia": 3, "seducer": 1, "chief": 1, "police": 2, "civilian": 5}  # 9 / 4
     assert md.deck_problem(deck, D) == "a game needs 6 to 12 players, one card each; this deck has 13 cards"
+    assert md.deck_problem({"boss": 1}, D).startswith("a game needs 6 to 12 players, one card each; this deck has 1 card;")
 
 
 def test_deck_breaking_several_rules_names_each_of_them():

@@ -163,7 +163,7 @@ def deck_problem(deck: dict[str, int], data: MafiaData) -> str | None:
     size = sum(deck.values())
     if not sel.min_players <= size <= sel.max_players:
         problems.append(f"a game needs {sel.min_players} to {sel.max_players} players, one card each; "
-                        f"this deck has {size} cards")
+                        f"this deck has {size} card{'' if size == 1 else 's'}")
     for name, n in deck.items():
         if n > cards[name].copies:
             problems.append(f"{n} {cards[name].title} cards, but the deck holds only {cards[name].copies}")
