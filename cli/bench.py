@@ -14,7 +14,7 @@ from arbiter.cli.common import SETUP_ERRORS, explain, fail, interrupted, setup_u
 from arbiter.cli.types import BotKindType, Count, GameType, SeedType, VariantType, check_variant
 from arbiter.engine import registry
 from arbiter.engine.bench import BenchResult, peak_memory_mib
-from arbiter.engine.errors import quoted
+from arbiter.engine.errors import counted, quoted
 from arbiter.engine.bench import bench as run_bench
 from arbiter.engine.errors import ArbiterError
 
@@ -111,7 +111,7 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
         if rows:
             click.echo(rules.bench_legend(setups[0][1]))  # (the setups differ in their mode alone)
             click.echo(tabulate(rows, headers=headings, disable_numparse=True))
-        click.echo(f"{kind} bots on every seat; median of {repeats} rounds of the same games")
+        click.echo(f"{kind} bots on every seat; median of {counted(repeats, 'round')} of the same games")
         click.echo(f"peak memory: {peak_memory_mib():.1f} MiB")
     if stopped:
         interrupted(f"interrupted: {len(results)} of {len(setups)} modes measured")

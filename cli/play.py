@@ -21,7 +21,7 @@ from arbiter.cli.entry import output_failed, output_refused
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.bots import Bot, make_bot
-from arbiter.engine.errors import ArbiterError, quoted
+from arbiter.engine.errors import ArbiterError, counted, quoted
 from arbiter.engine.events import HOST
 from arbiter.engine.files import not_regular
 from arbiter.engine.lines import LineReader, printable
@@ -253,7 +253,7 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         if hasattr(lines, "finish"):
             lines.finish()
         if match.stopped and not json_mode:
-            click.echo(f"# stopped after {match.moves_seen()} moves (--max-moves)"
+            click.echo(f"# stopped after {counted(match.moves_seen(), 'move')} (--max-moves)"
                        + (f"; resume with: arbiter play --resume {writer.path}" if writer else ""))
         if session.over and not json_mode:
             click.echo(protocol.handle("board") or "", nl=False)

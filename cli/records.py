@@ -12,7 +12,7 @@ from arbiter.cli.common import EXIT_ERROR, explain, fail, interrupted, usage
 from arbiter.cli.types import Count
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
-from arbiter.engine.errors import ArbiterError, UnknownSeatError
+from arbiter.engine.errors import ArbiterError, UnknownSeatError, counted
 from arbiter.engine.events import HOST
 from arbiter.engine.replays import FileCheck, check_files, default_workers
 
@@ -81,9 +81,9 @@ def _report(found: FileCheck) -> str:
     if found.unwritten is not None:
         lines.append(f"FAIL {found.path}: cannot write it: {found.unwritten}; the file is as it was")
     elif found.updated:
-        lines.append(f"updated {found.path}: {found.moves} moves")
+        lines.append(f"updated {found.path}: {counted(found.moves, 'move')}")
     elif found.unchanged:
-        lines.append(f"unchanged {found.path}: {found.moves} moves, already as the current rules write it")
+        lines.append(f"unchanged {found.path}: {counted(found.moves, 'move')}, already as the current rules write it")
     else:
         if found.ending_written:
             state = "finished: " + found.result_text
@@ -91,7 +91,7 @@ def _report(found: FileCheck) -> str:
             state = f"finished: {found.result_text} (the transcript has no ending; the moves make it)"
         else:
             state = "unfinished (resumable)"
-        lines.append(f"ok {found.path}: {found.moves} moves, {state}")
+        lines.append(f"ok {found.path}: {counted(found.moves, 'move')}, {state}")
     return "\n".join(lines) + "\n"
 
 
@@ -119,7 +119,7 @@ def show(file: str | None, seat: str, at: int | None, legend: bool) -> None:
         for note in t.notes:  # (a line cut off by a crash, ignored: said as ``replay`` says it)
             click.echo(f"note {note}", err=True)
         if at is not None and at > t.move_count:
-            usage(f"{file} has {t.move_count} moves: there is no position after {at} (allowed: 0 to {t.move_count})",
+            usage(f"{file} has {counted(t.move_count, 'move')}: there is no position after {at} (allowed: 0 to {t.move_count})",
                   "--at")
         session = tr.replayed(t if at is None else t.until(at))
         try:

@@ -36,6 +36,15 @@ def quoted(word: object) -> str:
     return repr(word) if len(word) <= QUOTED_CHARS else f"{word[:QUOTED_CHARS]!r}... ({len(word)} characters)"
 
 
+def counted(n: int, noun: str) -> str:
+    """A count and its noun, as a message says it: ``1 move``, ``2 moves``, ``0 moves``.
+
+    >>> counted(1, "move"), counted(3, "round")
+    ('1 move', '3 rounds')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 class ArbiterError(Exception):
     """Base of every error arbiter reports to a user; ``kind`` is the protocol's error kind."""
 

@@ -23,7 +23,7 @@ import yaml
 from arbiter.engine import yamlio
 from arbiter.engine.chance import ChanceRecord
 from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
-from arbiter.engine.errors import TranscriptError, quoted
+from arbiter.engine.errors import TranscriptError, counted, quoted
 from arbiter.engine.files import FileTooLarge, not_utf8, read_bytes_capped
 from arbiter.engine.logline import read_block, read_entry_line
 from arbiter.engine.session import BOT_TIMEOUT, MAX_SEED
@@ -97,7 +97,7 @@ class Transcript:
         (2, None)
         """
         if not 0 <= moves <= self.move_count:
-            raise TranscriptError(f"{self.source} has only {self.move_count} moves; there is no position after {moves}")
+            raise TranscriptError(f"{self.source} has only {counted(self.move_count, 'move')}; there is no position after {moves}")
         if moves == self.move_count:
             return self
         kept: list[dict[str, Any]] = []

@@ -169,6 +169,9 @@ def test_an_sprt_before_its_first_whole_block_says_how_many_games_a_block_has():
     records = [rec(0, {"m": "A", "f": "B"}, DUEL, {"m"})]
     text = " ".join(report.tables(report.summary(config, records, 4, sprt)).split())
     assert "after 0 blocks of 2 games (+0 -0 =0;" in text
+    one = {**sprt, "blocks": 1, "games": 2, "losses": 1, "llr": t.llr(0, 1)}
+    text = " ".join(report.tables(report.summary(config, records, 4, one)).split())
+    assert "after 1 block of 2 games (+0 -1 =0;" in text  # (not "1 blocks")
 
 
 def test_an_undecided_sprt_on_mostly_drawn_blocks_says_why_it_moves_slowly():

@@ -329,7 +329,7 @@ def test_bench_mafia_one_row_per_player_count() -> None:
         wins = dict(w.split() for w in winners.split(": ", 1)[1].split(", "))
         assert set(wins) <= {"town", "mafia", "nobody"}, winners  # no game left unfinished
         assert sum(int(n) for n in wins.values()) == 3
-    assert lines[-2] == "random bots on every seat; median of 1 rounds of the same games"
+    assert lines[-2] == "random bots on every seat; median of 1 round of the same games"
     assert re.fullmatch(r"peak memory: \d+(\.\d+)? MiB", lines[-1])
 
 

@@ -103,7 +103,7 @@ def test_bench_plays_the_planner_and_prints_its_win_rate() -> None:
     assert re.fullmatch(r"\d+%", row[-1]), row
     assert row[-1] == "100%" and lines[3] == "winners of 1: team 1", lines  # the planner wins scenario 1, 4 players, seed 1
     assert len(lines) == 6
-    assert lines[4] == "planner bots on every seat; median of 1 rounds of the same games"
+    assert lines[4] == "planner bots on every seat; median of 1 round of the same games"
     assert re.fullmatch(r"peak memory: \d+(\.\d+)? MiB", lines[5])
 
 

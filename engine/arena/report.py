@@ -10,6 +10,7 @@ from typing import Any
 
 from arbiter.engine.arena import rating, stats
 from arbiter.engine.arena.schedule import block_size
+from arbiter.engine.errors import counted
 
 
 def summary(config: dict[str, Any], records: Sequence[dict[str, Any]], scheduled: int,
@@ -223,8 +224,8 @@ def tables(report: dict[str, Any]) -> str:
         void_text = f", {void} void: a game of it unfinished" if void else ""
         out.append("")
         out.append(f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} beta={sprt['beta']:g}: "
-                   f"LLR {_fixed(sprt['llr'], 2)} (bounds {sprt['lower']:.2f}, {sprt['upper']:.2f}) after {sprt['blocks']} "
-                   f"blocks of {block_size(len(names))} games (+{sprt['wins']} -{sprt['losses']} "
+                   f"LLR {_fixed(sprt['llr'], 2)} (bounds {sprt['lower']:.2f}, {sprt['upper']:.2f}) after "
+                   f"{counted(sprt['blocks'], 'block')} of {block_size(len(names))} games (+{sprt['wins']} -{sprt['losses']} "
                    f"={sprt['draws']}{void_text}; a block is won by whose seats won more of the same deal): {verdict}")
         decided = sprt["wins"] + sprt["losses"]
         if sprt["result"] is None and sprt["draws"] > decided:
