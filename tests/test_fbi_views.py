@@ -92,7 +92,7 @@ def reference_render(state, seat: str, view: dict[str, Any] | None = None) -> st
         + (move_name(state.last_shift) if state.last_shift else "none")
     )
     border = "   +" + "+".join("-" * WIDTH for _ in range(size)) + "+"
-    lines.append("    " + " ".join(f" {COLUMNS[c]:<{WIDTH - 1}}" for c in range(size)))
+    lines.append(("    " + " ".join(f" {COLUMNS[c]:<{WIDTH - 1}}" for c in range(size))).rstrip())
     lines.append(border)
     for r in range(size):
         top, bottom = [], []

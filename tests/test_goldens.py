@@ -315,11 +315,14 @@ def test_magic_maze_goldens_are_what_the_generator_writes() -> None:
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_every_golden_board_fits_80_columns(path: Path) -> None:
     """The final board of every golden game, as the host and as each seat sees it, fits an 80
-    column terminal (a mall too wide comes in strips; its lines never wrap)."""
+    column terminal (a mall too wide comes in strips; its lines never wrap), and no line of it
+    ends in spaces (FBI vs Mafia's column letters did: a copied board carried them)."""
     _, _, session = replayed(path)
     for seat in ("host", *session.seats[:3]):
-        widest = max(len(line) for line in session.render(seat).splitlines())
+        lines = session.render(seat).splitlines()
+        widest = max(len(line) for line in lines)
         assert widest <= 80, f"{rel(path)} as {seat}: {widest} columns"
+        assert [line for line in lines if line != line.rstrip()] == [], f"{rel(path)} as {seat}"
 
 
 def test_hidden_roles_goldens_play_every_level_twice_and_show_the_expansion() -> None:

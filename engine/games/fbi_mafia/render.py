@@ -45,7 +45,7 @@ def render_board(state: FbiMafiaState, seat: str) -> str:
         + (move_name(state.last_shift) if state.last_shift else "none")
     )
     border = "   +" + "+".join("-" * WIDTH for _ in range(size)) + "+"
-    lines.append("    " + " ".join(f" {COLUMNS[c]:<{WIDTH - 1}}" for c in range(size)))
+    lines.append(("    " + " ".join(f" {COLUMNS[c]:<{WIDTH - 1}}" for c in range(size))).rstrip())
     lines.append(border)
     for r, row in enumerate(state.grid):
         lines.append(f"{r + 1:>2} |" + "|".join([f"{'*' if name in shown else ' '}{name:<{WIDTH - 1}}"[:WIDTH]
