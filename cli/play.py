@@ -21,7 +21,7 @@ from arbiter.cli.entry import output_failed, output_refused
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.bots import Bot, make_bot
-from arbiter.engine.errors import ArbiterError, counted, quoted
+from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, counted, quoted
 from arbiter.engine.events import HOST
 from arbiter.engine.files import not_regular
 from arbiter.engine.lines import LineReader, printable
@@ -43,7 +43,7 @@ def _bot_specs(specs: tuple[str, ...], all_bots: str | None, session: Session, p
     for spec in specs:
         seat, sep, kind = spec.partition("=")
         if not sep or not kind.strip():
-            usage(f"{quoted(spec)}: expected SEAT=KIND, e.g. p1=random or p1=exec:COMMAND", "--bot")
+            usage(f"{quoted(spec, COMMAND_CHARS)}: expected SEAT=KIND, e.g. p1=random or p1=exec:COMMAND", "--bot")
         seat = check_seat(session.seats, seat, "--bot")
         check_kind(rules, kind.strip(), "--bot")
         wanted[seat] = kind.strip()

@@ -42,7 +42,7 @@ from typing import Any, BinaryIO
 from typing import Protocol as TypingProtocol
 
 from arbiter.engine import orphans
-from arbiter.engine.errors import ArbiterError, quoted
+from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, quoted
 from arbiter.engine.lines import MAX_LINE_BYTES, BadLine, check_text
 from arbiter.engine.session import Session
 
@@ -247,7 +247,7 @@ class ProcessBot:
                         os.unlink(log)  # type: ignore[arg-type]
             machine = isinstance(exc, OSError) and exc.errno in MACHINE_ERRNOS
             error = MachineError if machine else ArbiterError
-            raise error(f"cannot start bot for {seat}: {quoted(command)}: {exc}") from None
+            raise error(f"cannot start bot for {seat}: {quoted(command, COMMAND_CHARS)}: {exc}") from None
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._fd = {"in": self.proc.stdin.fileno(), "out": self.proc.stdout.fileno(),
                     "err": self.proc.stderr.fileno()}
@@ -561,4 +561,4 @@ def make_bot(spec: str, seat: str, seed: int, timeout: float, kinds: tuple[str, 
         from arbiter.engine.agents import AgentBot, load_agent
 
         return AgentBot(seat, load_agent(spec[3:].strip()), spec[3:].strip())
-    raise ArbiterError(f"unknown bot {quoted(spec)} for {seat}: use {', '.join(kinds)}, exec:COMMAND or py:MODULE:CLASS")
+    raise ArbiterError(f"unknown bot {quoted(spec, COMMAND_CHARS)} for {seat}: use {', '.join(kinds)}, exec:COMMAND or py:MODULE:CLASS")

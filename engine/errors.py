@@ -12,11 +12,14 @@ from typing import Any
 QUOTED_CHARS = 40
 """How much of a word a refusal (or a data file's error) quotes back: a pasted page comes back as
 its start."""
+COMMAND_CHARS = 200
+"""How much of a bot's command (or an address) an error quotes back: its program's path and
+arguments are what the user needs to see to mend it."""
 
 
-def quoted(word: object) -> str:
+def quoted(word: object, limit: int = QUOTED_CHARS) -> str:
     """A word of an input as a refusal names it, or a value of a data file as its error does:
-    its ``repr``, cut after ``QUOTED_CHARS`` characters (saying how long it was), so the message
+    its ``repr``, cut after ``limit`` characters (saying how long it was), so the message
     stays a line a person can read. A value that is not text is cut in its ``repr``.
 
     >>> quoted("fly")
@@ -32,8 +35,8 @@ def quoted(word: object) -> str:
         if isinstance(word, int) and word.bit_length() > 14_000:  # (repr of over 4300 digits is itself an error)
             return "a number of over 4000 digits"
         text = repr(word)
-        return text if len(text) <= QUOTED_CHARS else f"{text[:QUOTED_CHARS]}... ({len(text)} characters)"
-    return repr(word) if len(word) <= QUOTED_CHARS else f"{word[:QUOTED_CHARS]!r}... ({len(word)} characters)"
+        return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+    return repr(word) if len(word) <= limit else f"{word[:limit]!r}... ({len(word)} characters)"
 
 
 def counted(n: int, noun: str) -> str:

@@ -16,7 +16,7 @@ import shlex
 from dataclasses import dataclass
 
 from arbiter.engine.agents import load_agent
-from arbiter.engine.errors import ArbiterError, quoted
+from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, quoted
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,31}")
 """An entrant's name: a word of letters, digits and ``_.+-``, at most 32 characters (it names
@@ -42,13 +42,13 @@ def check_spec(spec: str, kinds: tuple[str, ...], directory: str | None = None) 
         try:  # as the bot is started (``engine.bots``): a command that cannot be read fails here, not in every game
             argv = shlex.split(spec[5:])
         except ValueError as exc:
-            raise ArbiterError(f"{quoted(spec)}: the command cannot be read ({exc}); quote it as a shell would") from None
+            raise ArbiterError(f"{quoted(spec, COMMAND_CHARS)}: the command cannot be read ({exc}); quote it as a shell would") from None
         if not argv[0]:
-            raise ArbiterError(f"{quoted(spec)}: the command names no program")
+            raise ArbiterError(f"{quoted(spec, COMMAND_CHARS)}: the command names no program")
         return spec
     if spec in kinds:
         return spec
-    raise ArbiterError(f"unknown bot {quoted(spec)}: use one of the game's built-in bots ({', '.join(kinds)}), "
+    raise ArbiterError(f"unknown bot {quoted(spec, COMMAND_CHARS)}: use one of the game's built-in bots ({', '.join(kinds)}), "
                        "exec:COMMAND or py:MODULE:CLASS")
 
 
@@ -58,7 +58,7 @@ def parse_entrant(text: str, kinds: tuple[str, ...]) -> Entrant:
     if not sep:
         if text.strip() in kinds:
             return Entrant(text.strip(), text.strip())
-        raise ArbiterError(f"{quoted(text)}: expected NAME=SPEC, e.g. mine=exec:./mybot or base=random, or one of the "
+        raise ArbiterError(f"{quoted(text, COMMAND_CHARS)}: expected NAME=SPEC, e.g. mine=exec:./mybot or base=random, or one of the "
                            f"game's built-in bots alone ({', '.join(kinds)})")
     name = name.strip()
     if not NAME.fullmatch(name):

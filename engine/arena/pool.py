@@ -43,7 +43,7 @@ from arbiter.engine.arena.runner import Settings, Worker
 from arbiter.engine.arena.schedule import Game
 from arbiter.engine.arena.scratch import Scratch
 from arbiter.engine.bots import ProcessBot
-from arbiter.engine.errors import ArbiterError, quoted
+from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, quoted
 from arbiter.engine.orphans import die_with_parent
 
 STOP_GRACE_S = 5.0
@@ -223,7 +223,7 @@ def ray_endpoint(address: str) -> tuple[str, int] | None:
         host = host[1:-1]
     if not host or any(c.isspace() or c in "/[]@" for c in host) or not (port.isascii() and port.isdigit()) \
             or not 0 < int(port) < 65536:
-        raise ArbiterError(f"{quoted(address)} is not a Ray address; give {RAY_ADDRESSES}")
+        raise ArbiterError(f"{quoted(address, COMMAND_CHARS)} is not a Ray address; give {RAY_ADDRESSES}")
     return host, int(port)
 
 
@@ -296,7 +296,7 @@ def connect_ray(address: str, cpus: int | None = None) -> Any:
             else:
                 ray.init(address=address, log_to_driver=False, configure_logging=False)
         except Exception as exc:  # noqa: BLE001 - whatever Ray says, said once
-            raise ArbiterError(f"cannot connect to Ray at {quoted(address)}: {type(exc).__name__}: {exc}") from None
+            raise ArbiterError(f"cannot connect to Ray at {quoted(address, COMMAND_CHARS)}: {type(exc).__name__}: {exc}") from None
     return ray
 
 
