@@ -19,6 +19,7 @@ from arbiter.engine.match import Match
 from arbiter.engine.protocol import META_COMMANDS, Protocol
 from arbiter.engine.session import Session
 
+from tests.helpers import run
 from tests.protocol_staging import (
     POSITIONS,
     PROPERTY,
@@ -301,3 +302,12 @@ def test_unicode_digit_words_are_refused_not_crashed(line):
     mark, _, _ = frame(out)
     assert mark == "?"
     assert snapshot(session) == before
+
+
+def test_a_comment_or_blank_line_that_breaks_the_line_checks_is_refused_as_any_line() -> None:
+    """The checks of a line (length, UTF-8, control characters) come before it is read as a
+    comment (protocol.md, Framing): a bot counting its responses counts these too."""
+    lines = ["#" + "x" * 9000, " " * 9000, "# a \x00 in a comment", "# fine", "", "time"]
+    r = run("play", "mafia", "--seed", "1", "--moves", "-", input="\n".join(lines) + "\n")
+    heads = [line for line in r.output.splitlines() if line[:1] in ("=", "?")]
+    assert [h.split(":")[0] for h in heads] == ["? syntax", "? syntax", "? syntax", "= time"], heads
