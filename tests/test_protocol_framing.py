@@ -138,6 +138,8 @@ def test_json_mode_script_one_line_each():
     assert objs[3]["error"]["kind"] == "unknown-command"
     assert objs[4]["error"]["kind"] == "unknown-seat"
     assert objs[12]["error"]["kind"] == "syntax"
+    # every time is a string of seconds as a stamp writes them (protocol.md: exact, read back as written)
+    assert [(o.get("command"), o["time"]) for o in objs if "time" in o] == [("move", "1"), ("time", "1")]
 
 
 @pytest.mark.parametrize("game", registry.names())
