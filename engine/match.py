@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol as TypingProtocol
 
 from arbiter.engine.bots import Bot, BotFailure
-from arbiter.engine.clock import seconds_name
+from arbiter.engine.clock import MAX_MS, seconds_name
 from arbiter.engine.errors import GameOverError, InputError, UnknownActionError
 from arbiter.engine.events import HOST
 from arbiter.engine.game import Awaiting
@@ -102,6 +102,15 @@ class Match:
         """When a bot's input asked for now would land."""
         return self._wall_ms() if self.realtime else self.session.clock_ms + self.session.state.clock_step_ms
 
+    def _turn_time(self) -> int | None:
+        """The time of an input the referee plays for a bot in a turn game (its move, its seat's
+        forfeit): the clock plus the game's step, as an unstamped line's (None), but at the
+        clock's last moment once a person's stamp has put the clock there: the bot did not move
+        the clock, and it is not to blame that one more step would pass its end."""
+        if self.session.clock_ms + self.session.state.clock_step_ms > MAX_MS:
+            return MAX_MS
+        return None
+
     def _timeout(self) -> float | None:
         """How long to wait for the person's next line: until the sand runs out or the bots'
         next go, with the wall clock; else as long as it takes."""
@@ -148,7 +157,7 @@ class Match:
             passed = "".join(self._time_passes(at)) if realtime else ""
             if passed:  # time changed the game while the bot thought (the sand, a vote): its input,
                 return True, passed  # chosen for the game as it was, comes too late; it is asked again
-            at_ms = at if self.realtime else None
+            at_ms = at if self.realtime else self._turn_time()
             if not self._echo:  # what protocol.move does but its response: the move itself
                 self.session.submit(seat, text, at_ms)
                 self._last = seat
@@ -183,11 +192,12 @@ class Match:
         if self.protocol.perspective not in (HOST, seat):
             why = UNSAID
         give_up = self.session.rules.forfeit_input(seat)
+        refused = None
         if give_up is not None:
             try:
-                response = self.protocol.move(seat, give_up, None, referee=True)
-            except InputError:
-                response = None
+                response = self.protocol.move(seat, give_up, self._turn_time(), referee=True)
+            except InputError as exc:
+                response, refused = None, exc
             if response is not None:
                 response.body.insert(0, f"forfeit: {seat}: {why}")
                 response.payload["forfeit"] = {"seat": seat, "reason": why}
@@ -197,7 +207,9 @@ class Match:
             message = f"{failed}; the seat is idle from now on"
         else:
             self.protocol.done = True
-            message = f"{failed}; this game has no forfeit, so the session ends"
+            ended = ("this game has no forfeit" if refused is None else
+                     f"its seat's forfeit ({give_up}) was refused ({refused.kind})")
+            message = f"{failed}; {ended}, so the session ends"
         return self.protocol.render(Response(
             False, f"bot: {message}", [], {"error": {"kind": "bot", "message": message, "allowed": []}},
         ))

@@ -28,6 +28,34 @@ class BrokenBot:
         self.closed = True
 
 
+@pytest.mark.parametrize("game, variant, person, line", [
+    ("fbi-mafia", "duel-3v3", "mafia", "@999999999.999 mafia shift row 1 left"),
+    ("mafia", "6-players", "p6", "@999999999.999 p6 pass"),
+])
+def test_bots_play_on_at_the_clocks_last_moment_a_persons_stamp_set(game, variant, person, line):
+    """A person's stamp put the clock at its end; each bot's move, one step later, passed it:
+    the referee blamed the bot, tried its seat's forfeit (refused for the same reason) and
+    ended the session saying the game had none (FBI has surrender, Mafia leave). The bots now
+    move at the clock's last moment, as a person may by stamping it."""
+    session = Session(registry.get(game), variant, seed=1)
+    bots = {s: RandomBot(s, 1) for s in session.seats if s != person}
+    out = list(Match(Protocol(session, person), bots, [line, "time"]).run())
+    assert not any(o.startswith("? bot") for o in out), out
+    assert not any("forfeit" in e.get("note", {}) for e in session.entries)
+    stamped = next(i for i, m in enumerate(session.moves) if m.seat == person)
+    after = session.moves[stamped:]
+    assert len(after) > 1 and {m.time_ms for m in after} == {999_999_999_999}, after
+    assert out[-1].startswith("= time\ntime: 999999999.999"), out[-1]
+
+
+def test_a_forfeit_refused_says_so_not_that_the_game_has_none(monkeypatch):
+    session = Session(registry.get("fbi-mafia"), "standard-3v3", seed=1)
+    monkeypatch.setattr(session.rules, "forfeit_input", lambda seat: "fly away")
+    out = list(Match(Protocol(session), {"bandit": BrokenBot("bandit")}, ["awaiting\n"]).run())
+    assert out[0].startswith("? bot: bandit's bot failed (it fell over); its seat's forfeit (fly away) was refused "
+                             "(syntax), so the session ends"), out[0]
+
+
 @pytest.mark.parametrize("json_mode", [False, True])
 def test_a_failed_bot_in_a_game_without_forfeit_ends_the_session_framed(monkeypatch, json_mode):
     session = Session(registry.get("fbi-mafia"), "standard-3v3", seed=1)
