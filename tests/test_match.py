@@ -310,3 +310,21 @@ def test_a_bot_that_talks_on_and_on_in_a_turn_game_forfeits(talk: int, person: b
         assert [m.text for m in session.moves if m.seat == "p2"][:1] == ["pass"]
     else:
         assert session.over
+
+
+def test_a_refused_stamped_line_leaves_the_clock_at_the_tick_before_it_in_play_not_in_handle():
+    """protocol.md (Time stamps): ``arbiter play`` records what time changed at its moment (a
+    vote closing at 6) and refuses the line without moving the clock further; the library's
+    ``Protocol.handle``, which announces nothing first, records the change at the line's moment."""
+    clocks = {}
+    for how in ("handle", "play"):
+        session = Session(registry.get("magic-maze"), "1", seed=1, options={"players": 3, "roles": 1})
+        protocol = Protocol(session)
+        lines = ["p1 accuse p2", "@20 p1 bogus"]
+        if how == "handle":
+            for line in lines:
+                protocol.handle(line)
+        else:
+            list(Match(protocol, {}, iter(lines)).run())
+        clocks[how] = (session.clock_ms, [e["tick"]["time"] for e in session.entries if "tick" in e])
+    assert clocks == {"handle": (20_000, [20]), "play": (6_000, [6])}
