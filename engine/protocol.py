@@ -276,7 +276,10 @@ class Protocol:
                  else [f"awaiting: {a.seat} {a.kind}: {a.hint}" for a in awaited])
         return lines, {"awaiting": [a.as_dict() for a in awaited], "result": result.as_dict() if result else None}
 
-    def _seat_arg(self, args: list[str], command: str, *, required: bool = False) -> str:
+    def _seat_arg(self, args: list[str], command: str, *, required: bool = False, host: bool = True) -> str:
+        """The seat a meta-command names (none: this session's); an unknown one is refused with
+        the seats this session may name for it: its own in a seat's session, every seat (and the
+        host, where ``host``: the host does not play, so has no ``legal``) in the host's."""
         if len(args) > 1:
             raise SyntaxInputError(f"{command} takes at most one seat", [META_COMMANDS[command]])
         if not args:
@@ -285,7 +288,9 @@ class Protocol:
             return self.perspective
         seat = args[0].lower()
         if seat != HOST and seat not in self.session.seats:
-            raise UnknownSeatError(f"no seat {quoted(args[0])} in this game", list(self.session.seats) + [HOST])
+            allowed = ([self.perspective] if self.perspective != HOST else
+                       list(self.session.seats) + ([HOST] if host else []))
+            raise UnknownSeatError(f"no seat {quoted(args[0])} in this game", allowed)
         if self.perspective != HOST and seat != self.perspective:
             raise DeniedError(f"this session plays as {self.perspective}; {seat}'s {command} is not yours to see")
         return seat
@@ -313,7 +318,7 @@ class Protocol:
         return Response(True, "awaiting", status, {"command": "awaiting", **status_payload})
 
     def cmd_legal(self, args: list[str]) -> Response:
-        seat = self._seat_arg(args, "legal", required=self.perspective == HOST)
+        seat = self._seat_arg(args, "legal", required=self.perspective == HOST, host=False)
         if seat == HOST:
             raise UnknownSeatError("the host does not play; name a seat", list(self.session.seats))
         choices = self.session.choices(seat)
