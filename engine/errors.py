@@ -1,4 +1,5 @@
-"""The exceptions the engine raises for user mistakes.
+"""The exceptions the engine raises for user mistakes, and how their messages word what they
+name: ``quoted`` (a word or a value, cut when long) and ``counted`` (a count and its noun).
 
 Every refusal of an input is one of these, so callers can frame it (``? KIND: message``) and
 carry on. A refused input never changes the state.
