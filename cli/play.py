@@ -26,7 +26,7 @@ from arbiter.engine.events import HOST
 from arbiter.engine.files import not_regular
 from arbiter.engine.lines import LineReader, printable
 from arbiter.engine.match import Match
-from arbiter.engine.protocol import Protocol
+from arbiter.engine.protocol import Protocol, event_line
 from arbiter.engine.session import BOT_TIMEOUT, Session
 
 
@@ -131,7 +131,7 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
         opening = tr.replayed(begun.until(0))
     if not opening.moves:
         for event in opening.events.visible_to(perspective):
-            click.echo(f"# event: {event.text}")
+            click.echo(f"# {event_line(event, perspective)}")
     if typing and not session.over:
         if session.state.realtime:  # no turns to wait for: show the board straight away
             for line in session.render(perspective).splitlines():

@@ -69,8 +69,26 @@ def error_response(exc: ArbiterError) -> Response:
     )
 
 
-def event_line(event: Event) -> str:
+def event_line(event: Event, perspective: str) -> str:
+    """An event's ``event:`` line as ``perspective`` is told it. The host, who is told every
+    seat's secrets, is also told whose they are: an event meant for some seats only starts
+    with them, ``(to p1)``, or ``(to the host only)`` (Hidden Roles deals "Your card: ..." to
+    every seat, and the host's stream had the same words once per seat, none saying whose).
+    A seat's line is the event's text alone: who else was told is no business of the seat's.
+
+    >>> from arbiter.engine.events import Event
+    >>> card = Event(3, "card", "Your card: Hero.", {}, ("p2",))
+    >>> event_line(card, HOST), event_line(card, "p2")
+    ('event: (to p2) Your card: Hero.', 'event: Your card: Hero.')
+    """
+    if perspective == HOST and event.to is not None:
+        return f"event: {addressee(event)} {event.text}"
     return f"event: {event.text}"
+
+
+def addressee(event: Event) -> str:
+    """Who an event that not everyone sees is meant for, as the host's lines say it."""
+    return f"(to {' '.join(event.to)})" if event.to else "(to the host only)"
 
 
 class Protocol:
@@ -188,7 +206,7 @@ class Protocol:
         if events:  # passing time did something (the sand ran out): show it, as a move would
             status, status_payload = self._status()
             ended = status if self.session.over else []
-            response.body[:0] = [event_line(e) for _, e in events] + [x for x in ended if x not in response.body]
+            response.body[:0] = [event_line(e, self.perspective) for _, e in events] + [x for x in ended if x not in response.body]
             response.payload["events"] = [self._event_dict(i, e) for i, e in events]
             response.payload.setdefault("result", status_payload["result"])
         return response
@@ -206,7 +224,7 @@ class Protocol:
         mover = seat if shown is not None else None  # None: a secret input, down to who made it
         events = self._visible(start)
         status, status_payload = self._status()
-        body = [event_line(e) for _, e in events] + status
+        body = [event_line(e, self.perspective) for _, e in events] + status
         payload = {
             "command": "move", "seat": mover, "input": shown, "time": seconds_name(move.time_ms),
             "events": [self._event_dict(i, e) for i, e in events],
@@ -222,7 +240,7 @@ class Protocol:
         self.session.advance_to(time_ms)
         events = self._visible(start)
         status, status_payload = self._status()
-        body = [event_line(e) for _, e in events] + status
+        body = [event_line(e, self.perspective) for _, e in events] + status
         now = seconds_name(self.session.clock_ms)
         return Response(True, f"time {now}", body, {
             "command": "wait", "time": now, "events": [self._event_dict(i, e) for i, e in events],
@@ -236,7 +254,7 @@ class Protocol:
         events = self._visible(0)
         self._counted, self._visible_count = len(s.events), len(events)
         status, status_payload = self._status()
-        return Response(True, "open", [event_line(e) for _, e in events] + status, {
+        return Response(True, "open", [event_line(e, self.perspective) for _, e in events] + status, {
             "command": "open", "game": s.rules.name, "title": s.rules.title, "variant": s.variant.name,
             "variant_title": s.variant.title, "seat": self.perspective,
             # the seed decides every secret (the deal, the stack): a seat is told it once the game is over
@@ -261,8 +279,12 @@ class Protocol:
                 seen += 1
         return out
 
-    @staticmethod
-    def _event_dict(index: int, e: Event) -> dict[str, Any]:
+    def _event_dict(self, index: int, e: Event) -> dict[str, Any]:
+        """An event as a JSON session is told it; the host's with ``to``, the seats it is
+        meant for (``null``: every seat; ``[]``: the host only), as its text lines say."""
+        if self.perspective == HOST:
+            return {"index": index, "kind": e.kind, "text": e.text, "data": e.data,
+                    "to": None if e.to is None else list(e.to)}
         return {"index": index, "kind": e.kind, "text": e.text, "data": e.data}
 
     def _status(self) -> tuple[list[str], dict[str, Any]]:
@@ -348,7 +370,7 @@ class Protocol:
         stream = self.session.events.visible_to(seat)
         chosen = list(enumerate(stream))[start:]
         return Response(
-            True, f"events {seat} {start}", [event_line(e) for _, e in chosen],
+            True, f"events {seat} {start}", [event_line(e, self.perspective) for _, e in chosen],
             {"command": "events", "seat": seat, "events": [self._event_dict(i, e) for i, e in chosen]},
         )
 

@@ -118,7 +118,9 @@ def test_positions_are_what_they_say() -> None:
 
 # ------------------------------------------------------------------------- move responses
 def expected_body(session: Session, perspective: str, start: int) -> list[str]:
-    events = [f"event: {e.text}" for e in session.events.since(start) if e.visible_to(perspective)]
+    events = [f"event: {e.text}" if perspective != HOST or e.to is None  # (the host is told whom a secret is for)
+              else f"event: (to {' '.join(e.to) or 'the host only'}) {e.text}"
+              for e in session.events.since(start) if e.visible_to(perspective)]
     if session.over:
         return events + [f"result: {session.state.result.text}"]
     return events + [f"awaiting: {a.seat} {a.kind}: {a.hint}" for a in session.state.awaiting_seen_by(perspective)]
@@ -129,6 +131,28 @@ GAME = [*ALL_PASS, "p3 seduce p4", "p2 say p6?", "p2 suggest p6", "p1 kill p6", 
         *[f"{x} pass" for x in ("p2", "p3", "p4", "p5", "p8")],
         "p1 vote p8", "p3 vote p1", "p4 vote p1", "p5 vote p1", "p7 say sorry", "p7 vote p1", "p8 vote p1",
         "p3 seduce p7", "p2 kill p3", "p5 pass", "p4 shoot p2", "p8 ban p4"]
+
+
+def test_the_host_is_told_whom_each_secret_is_for() -> None:
+    """The host is told every seat's secrets and, with each, whom it is for: ``(to SEATS)``
+    before the text (JSON: ``to``, the seats; ``null`` for everyone), ``(to the host only)``
+    for the night's summary no seat sees (JSON ``[]``). A seat's lines are the text alone."""
+    s = mafia_game(CARDS8)
+    host, jsn, p1 = Protocol(s, HOST), Protocol(s, HOST, json_mode=True), Protocol(s, "p1")
+    lines, dicts, own = [], [], []
+    for k, line in enumerate(GAME[:len(ALL_PASS) + 9]):  # (to the end of night 1)
+        lines += ok_frame(host.handle(line))[1] if k % 2 else []
+        dicts += [] if k % 2 else jframe(jsn.handle(line))["events"]
+        own += ok_frame(p1.handle("events p1"))[1]
+    summary = next(e for e in s.events if e.kind == "night-summary")
+    assert summary.to == () and any(
+        line == f"event: (to the host only) {summary.text}" for line in lines + ok_frame(host.handle("events"))[1])
+    assert [d["to"] for d in dicts if d["kind"] == "night-summary"] == [[]]
+    told = [line for line in ok_frame(host.handle("events"))[1] if line.startswith("event: (to ")]
+    assert "event: (to p1) You are p1: your card is the Mafia Boss." in told  # (CARDS8: p1 holds it)
+    assert any(line.startswith("event: (to p1 p2) ") for line in told), told  # (a team: every member)
+    assert all(d["to"] is None for d in dicts if d["kind"] in ("vote", "day", "dawn"))
+    assert not any(line.startswith("event: (to ") for line in own) and any("your card" in line for line in own)
 
 
 @pytest.mark.parametrize("perspective", [HOST, "p7", "p1", "p4", "p3"])

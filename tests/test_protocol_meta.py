@@ -46,11 +46,15 @@ def test_json_move_fields():
     assert obj["input"] == "shift row 1 right"
     assert parse_seconds(str(obj["time"])) == 3000
     assert isinstance(obj["events"], list) and obj["events"]
-    for e in obj["events"]:
-        assert set(e) == {"index", "kind", "text", "data"}
+    for e in obj["events"]:  # (the host is told whom each is for: None, every seat)
+        assert set(e) == {"index", "kind", "text", "data", "to"} and e["to"] is None
         assert isinstance(e["index"], int) and isinstance(e["kind"], str) and isinstance(e["text"], str)
         assert isinstance(e["data"], dict)
     assert [e["kind"] for e in obj["events"]] == ["shift", "turn"]
+    # a seat is told its secrets without ``to``: who else was told is not its business
+    told = Protocol(new_session(1), "bandit", json_mode=True).opening().payload["events"]
+    assert any("your secret identity" in e["text"] for e in told) and {frozenset(e) for e in told} == {
+        frozenset({"index", "kind", "text", "data"})}
     assert obj["awaiting"] == [{"seat": "undercover", "kind": "action",
                                 "hint": session.state.awaiting()[0].hint}]
     for a in obj["awaiting"]:
@@ -132,7 +136,9 @@ def test_text_meta_command_bodies():
     for name in META_COMMANDS:
         assert any(c.split()[0].rstrip(":") == name for c in listed), name
     _, body = ok_frame(p.handle("events bandit 1"))
-    assert body_values(body, "event") == [e.text for e in session.events.visible_to("bandit")[1:]]
+    stream = session.events.visible_to("bandit")[1:]
+    assert stream[0].to == ("bandit",)  # (the host is told whom a secret is for)
+    assert body_values(body, "event") == [e.text if e.to is None else f"(to bandit) {e.text}" for e in stream]
 
 
 @pytest.mark.parametrize("command", ["help", "seats", "awaiting", "score", "time", "quit"])

@@ -168,6 +168,18 @@ def test_play_sets_up_hidden_roles_from_the_command_line(tmp_path: Path) -> None
     assert r.exit_code == 2 and "played by 3 to 8 players, not 2" in r.output and "--players 3" in r.output
 
 
+def test_the_hosts_header_says_whose_each_card_is() -> None:
+    """Every seat is told "Your card: ..."; the host, told all of them, read the same words once
+    per seat with nothing to say whose: its lines name the seat each is for (``--as p2`` above
+    is told its own card alone, without it)."""
+    r = run("play", "magic-maze", "--scenario", "3", "--players", "5", "--roles", "2", "--seed", "4", input="quit\n")
+    cards = [line for line in r.output.splitlines() if "Your card:" in line]
+    assert [line.split(" Your card:")[0] for line in cards] == [f"# event: (to p{k})" for k in range(1, 6)]
+    s = Session(MAZE, "3", seed=4, options={"players": 5, "roles": 2})
+    assert [line.split("Your card: ")[1] for line in cards] == [
+        e.text.split("Your card: ")[1] for e in s.events if e.kind == "card"]
+
+
 def test_games_lists_the_levels() -> None:
     r = run("games")
     assert r.exit_code == 0
