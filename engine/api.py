@@ -37,7 +37,7 @@ from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
 from arbiter.engine.errors import InputError, SetupError, SyntaxInputError, TimeError, UnknownSeatError, quoted
 from arbiter.engine.events import HOST, Event
 from arbiter.engine.files import write_whole
-from arbiter.engine.game import Result
+from arbiter.engine.game import Result, checked_text
 from arbiter.engine.session import Choices, Session, clipped
 
 
@@ -150,7 +150,11 @@ class Game:
         at = session.clock_ms + session.state.clock_step_ms if time is None else _at("play", time)
         start = len(session.events)
         try:
-            passed = self._moments_before(at) if self.realtime and seat in session.seats else []  # (else refused)
+            passed = []
+            if self.realtime and seat in session.seats:  # (else refused)
+                if not (len(text) <= 2048 and text.isprintable()):
+                    checked_text(text)  # (words no game reads are refused before time passes, as submit refuses them)
+                passed = self._moments_before(at)
             return _handed(passed + session.submit(session.check_seat(seat), text, at))
         except InputError as exc:
             if len(session.events) > start:  # time changed the game before the input came: say so

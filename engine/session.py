@@ -275,6 +275,8 @@ class Session:
             self._check_time(now)
         if text is None and type(move) is not str and not (state.move_kinds and isinstance(move, state.move_kinds)):
             words_of(move, state.move_kinds)  # (raises the TypeError of a value no game reads)
+        if text is not None and not (len(text) <= 2048 and text.isprintable()):  # else the protocol's checks
+            text = checked_text(text)  # (words no game reads are refused before time passes: nothing changes)
         events = self.events._events  # the log's list: its length now, and what this input adds to it
         start = len(events)
         if state.realtime and state.result is None and now > clock and state.changes_by_time(now):
@@ -288,8 +290,6 @@ class Session:
         record.held = held = []
         try:
             if text is not None:
-                if not (len(text) <= 2048 and text.isprintable()):  # else the protocol's checks
-                    text = checked_text(text)
                 accepted = state.apply(seat, " ".join(text.split()), now)
             else:
                 accepted = state.apply_move(seat, move, now)

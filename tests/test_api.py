@@ -209,6 +209,26 @@ def test_a_move_refused_after_time_acted_first_says_so() -> None:
     assert caught.value.message == "no vote is open"
 
 
+@pytest.mark.parametrize("text", ["vote\x00yes", "say \ud800", "say " + "x" * 9000])
+def test_words_no_game_reads_are_refused_before_their_moment_changing_nothing(text: str) -> None:
+    """An input that could never be read (a control character, a lone surrogate, too long) is
+    refused before time passes to its moment, as the protocol refuses such a line before its
+    time stamp: it moved the clock through the vote's closing, recorded in the transcript."""
+    game = new_game("magic-maze", "1", players=4, roles=1, seed=1)
+    for seat, words in OPEN_VOTE:
+        game.play(seat, words)
+    before = (game.transcript(), game.time, game.events())
+    for time in (None, 30):
+        with pytest.raises(SyntaxInputError):
+            game.play("p2", text, time)
+        with pytest.raises(SyntaxInputError):
+            game.session.submit("p2", text, None if time is None else time * 1000)
+    assert (game.transcript(), game.time, game.events()) == before
+    with pytest.raises(IllegalMoveError):  # (words the game reads: their moment comes first)
+        game.play("p2", "vote yes")
+    assert game.transcript() != before[0] and game.time == 7
+
+
 def test_a_refusal_says_time_acted_first_only_for_a_change_the_seat_may_see() -> None:
     """At level 5 the 110 s clock mark settles ``slow-fingers`` privately, for its holder only.
     Twins that differ only in p4's card: p1's refusal at 110.5 s grew "(time acted first ...)"
