@@ -273,10 +273,15 @@ class Session:
         now = clock + state.clock_step_ms if time_ms is None else time_ms
         if now > MAX_MS or now < clock:
             self._check_time(now)
-        if text is None and type(move) is not str and not (state.move_kinds and isinstance(move, state.move_kinds)):
+        # words no game reads are refused before time passes to their moment: nothing changes
+        if text is not None:
+            if not (len(text) <= 2048 and text.isprintable()):  # else the protocol's checks
+                text = checked_text(text)
+        elif type(move) is str:
+            if not (len(move) <= 2048 and move.isprintable()):
+                checked_text(move)  # (``apply_move`` reads the words as ``apply`` does)
+        elif not (state.move_kinds and isinstance(move, state.move_kinds)):
             words_of(move, state.move_kinds)  # (raises the TypeError of a value no game reads)
-        if text is not None and not (len(text) <= 2048 and text.isprintable()):  # else the protocol's checks
-            text = checked_text(text)  # (words no game reads are refused before time passes: nothing changes)
         events = self.events._events  # the log's list: its length now, and what this input adds to it
         start = len(events)
         if state.realtime and state.result is None and now > clock and state.changes_by_time(now):

@@ -221,8 +221,9 @@ def test_words_no_game_reads_are_refused_before_their_moment_changing_nothing(te
     for time in (None, 30):
         with pytest.raises(SyntaxInputError):
             game.play("p2", text, time)
-        with pytest.raises(SyntaxInputError):
-            game.session.submit("p2", text, None if time is None else time * 1000)
+        for submit in (game.session.submit, game.session.submit_move):  # (a bot's words too)
+            with pytest.raises(SyntaxInputError):
+                submit("p2", text, None if time is None else time * 1000)
     assert (game.transcript(), game.time, game.events()) == before
     with pytest.raises(IllegalMoveError):  # (words the game reads: their moment comes first)
         game.play("p2", "vote yes")
