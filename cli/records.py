@@ -15,6 +15,7 @@ from arbiter.engine import transcript as tr
 from arbiter.engine.errors import ArbiterError, UnknownSeatError, counted
 from arbiter.engine.events import HOST
 from arbiter.engine.replays import FileCheck, check_files, default_workers
+from arbiter.engine.retell import retold
 
 
 def _files(paths: tuple[str, ...]) -> list[Path]:
@@ -102,14 +103,23 @@ def _report(found: FileCheck) -> str:
 @click.option("--at", "at", type=Count(min=0), help="After this many moves (default: the end).")
 @click.option("--legend", is_flag=True,
               help="Explain the board's symbols (of FILE's game, or of every game whose board has them).")
-def show(file: str | None, seat: str, at: int | None, legend: bool) -> None:
-    """Print the ASCII board of a transcript as SEAT saw it after move N.
+@click.option("--events", "story", is_flag=True,
+              help="Instead of the board, tell the game to move N as SEAT was told it: the protocol's answer to "
+                   "each move (its events, what is awaited), as a bot on that seat was answered.")
+@click.option("--json/--no-json", "json_mode", default=False,
+              help="With --events: one JSON object per answer, as the protocol's JSON mode writes them.")
+def show(file: str | None, seat: str, at: int | None, legend: bool, story: bool, json_mode: bool) -> None:
+    """Print the ASCII board of a transcript as SEAT saw it after move N,
+    or (--events) the game as SEAT was told it.
 
     \b
     arbiter show game.yaml --seat p2 --at 10
+    arbiter show game.yaml --seat p2 --events
     arbiter show --legend
     """
     try:
+        if json_mode and not story:
+            usage("--json is for --events (the board is text)", "--json")
         if file is None:
             if not legend:
                 usage("name a transcript FILE, or ask for --legend")
@@ -126,6 +136,10 @@ def show(file: str | None, seat: str, at: int | None, legend: bool) -> None:
             who = session.check_seat(seat.lower())
         except UnknownSeatError as exc:
             usage(explain(exc), "--seat")
+        if story:
+            for told in retold(t if at is None else t.until(at), who, json_mode=json_mode):
+                click.echo(told, nl=False)
+            return
         board = session.render(who)
         click.echo(board)
         if legend and session.rules.legend and session.rules.legend not in board:  # (some boards end with it)

@@ -35,6 +35,7 @@ from arbiter.engine.events import HOST
 from arbiter.engine.game import Awaiting
 from arbiter.engine.lines import BadLine, Timeout, printable
 from arbiter.engine.protocol import Protocol, Response
+from arbiter.engine.session import Session
 
 Line = str | BadLine
 
@@ -189,30 +190,18 @@ class Match:
         why = printable(why)  # an agent's exception may hold a newline: the response is protocol lines
         self.session.note({"seat": seat, "forfeit": why})
         self.bots.pop(seat).close()
-        if self.protocol.perspective not in (HOST, seat):
-            why = UNSAID
         give_up = self.session.rules.forfeit_input(seat)
         refused = None
         if give_up is not None:
             try:
                 response = self.protocol.move(seat, give_up, self._turn_time(), referee=True)
             except InputError as exc:
-                response, refused = None, exc
-            if response is not None:
-                response.body.insert(0, f"forfeit: {seat}: {why}")
-                response.payload["forfeit"] = {"seat": seat, "reason": why}
-                return self.protocol.render(response)
-        failed = f"{seat}'s bot failed" + ("" if why == UNSAID else f" ({why})")
-        if self.session.state.realtime:
-            message = f"{failed}; the seat is idle from now on"
-        else:
+                refused = exc
+            else:
+                return self.protocol.render(with_forfeit(response, self.protocol.perspective, seat, why))
+        if not self.session.state.realtime:
             self.protocol.done = True
-            ended = ("this game has no forfeit" if refused is None else
-                     f"its seat's forfeit ({give_up}) was refused ({refused.kind})")
-            message = f"{failed}; {ended}, so the session ends"
-        return self.protocol.render(Response(
-            False, f"bot: {message}", [], {"error": {"kind": "bot", "message": message, "allowed": []}},
-        ))
+        return self.protocol.render(bot_failed(self.session, self.protocol.perspective, seat, why, refused))
 
     def _unanswered_inputs(self, awaited: Awaiting) -> str | None:
         """Before a turn game asks a bot: count the inputs in a row its seat sent that left it
@@ -352,6 +341,30 @@ class Match:
 
 UNSAID = "its bot failed"
 """The reason of another seat's forfeit, as a seat's own session is told it (``Match._forfeit``)."""
+
+
+def with_forfeit(response: Response, perspective: str, seat: str, why: str) -> Response:
+    """The response to ``seat``'s give-up input after its bot failed, as ``perspective`` is
+    told it: first the ``forfeit:`` line (JSON ``forfeit``), the reason whole to the host and
+    the seat, ``UNSAID`` to another seat (``Match._forfeit``)."""
+    why = why if perspective in (HOST, seat) else UNSAID
+    response.body.insert(0, f"forfeit: {seat}: {why}")
+    response.payload["forfeit"] = {"seat": seat, "reason": why}
+    return response
+
+
+def bot_failed(session: Session, perspective: str, seat: str, why: str, refused: InputError | None) -> Response:
+    """What ``perspective`` is told when ``seat``'s bot failed and its seat could not give up
+    (the game has no give-up input, or ``refused`` it): a real-time game goes on with the seat
+    idle; a turn game, which cannot wait for it, ends the session."""
+    failed = f"{seat}'s bot failed" + (f" ({why})" if perspective in (HOST, seat) and why != UNSAID else "")
+    if session.state.realtime:
+        message = f"{failed}; the seat is idle from now on"
+    else:
+        ended = ("this game has no forfeit" if refused is None else
+                 f"its seat's forfeit ({session.rules.forfeit_input(seat)}) was refused ({refused.kind})")
+        message = f"{failed}; {ended}, so the session ends"
+    return Response(False, f"bot: {message}", [], {"error": {"kind": "bot", "message": message, "allowed": []}})
 
 
 def _seat_named_first(text: str | None, seats: Iterable[str]) -> str | None:
