@@ -104,8 +104,8 @@ def _report(found: FileCheck) -> str:
 @click.option("--legend", is_flag=True,
               help="Explain the board's symbols (of FILE's game, or of every game whose board has them).")
 @click.option("--events", "story", is_flag=True,
-              help="Instead of the board, tell the game to move N as SEAT was told it: the protocol's answer to "
-                   "each move (its events, what is awaited), as a bot on that seat was answered.")
+              help="Instead of the board, tell the game to move N as SEAT's session was told it: the "
+                   "protocol's answer to each move (its events, what is awaited).")
 @click.option("--json/--no-json", "json_mode", default=False,
               help="With --events: one JSON object per answer, as the protocol's JSON mode writes them.")
 def show(file: str | None, seat: str, at: int | None, legend: bool, story: bool, json_mode: bool) -> None:

@@ -3,8 +3,8 @@
 A transcript holds the inputs; what they did (a night's kill, a card revealed, a vote closed)
 is in the event log, which only a replay rebuilds. ``retold`` replays a transcript entry by
 entry through a ``Protocol`` session of the seat asked for (or the host's), and yields the
-protocol's answer to each: what a bot on that seat was answered as the game went, so a bot's
-author can read what the bot was shown before it chose, and a player can read a game's story.
+protocol's answer to each, as that seat's session was answered as the game went: a bot's
+author reads the events the bot was told before each choice, a player reads a game's story.
 
 - the opening (``= open``): the events of the deal the seat may see, and what is awaited;
 - each move, as the seat was told it: its own and the public ones in full, another seat's
