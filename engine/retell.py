@@ -37,7 +37,7 @@ from arbiter.engine.api import Game
 from arbiter.engine.errors import InputError
 from arbiter.engine.events import HOST
 from arbiter.engine.match import bot_failed, with_forfeit
-from arbiter.engine.protocol import Protocol, Response
+from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
 from arbiter.engine.transcript_reader import time_ms
 
@@ -55,8 +55,9 @@ def retold(t: tr.Transcript, perspective: str = HOST, *, json_mode: bool = False
     failed: tuple[str, str] | None = None  # a forfeit not yet told: the seat, why
     for entry in t.log:
         move = entry.get("move")
-        if failed is not None and not (move is not None and move["seat"] == failed[0]):
-            yield protocol.render(_without_give_up(protocol, *failed))
+        if failed is not None and not (move is not None and move["seat"] == failed[0]
+                                       and move["text"] == rules.forfeit_input(failed[0])):
+            yield from _without_give_up(protocol, *failed)
             failed = None
         if move is not None:
             response = protocol.move(move["seat"], move["text"], time_ms(move["time"]), referee=True)
@@ -68,17 +69,19 @@ def retold(t: tr.Transcript, perspective: str = HOST, *, json_mode: bool = False
         elif "tick" in entry:
             yield protocol.render(protocol.wait(time_ms(entry["tick"]["time"])))
         elif "note" in entry:
-            session.note(dict(entry["note"]))
-            if "forfeit" in entry["note"]:
-                failed = (entry["note"]["seat"], entry["note"]["forfeit"])
+            note = entry["note"]
+            session.note(dict(note))
+            if note.get("seat") in session.seats and isinstance(note.get("forfeit"), str):  # (else a remark)
+                failed = (note["seat"], note["forfeit"])
     if failed is not None:
-        yield protocol.render(_without_give_up(protocol, *failed))
+        yield from _without_give_up(protocol, *failed)
 
 
-def _without_give_up(protocol: Protocol, seat: str, why: str) -> Response:
+def _without_give_up(protocol: Protocol, seat: str, why: str) -> Iterator[str]:
     """What a session was told of a forfeit its seat's give-up input did not follow: the game
     has none, or it was refused then (and is now: a refusal changes nothing, and the game is
-    where it was), which a copy of the session finds out."""
+    where it was), which a copy of the session finds out. A give-up the game would take is no
+    forfeit a live session told so (the note was edited in): nothing is told of it."""
     session = protocol.session
     give_up, refused = session.rules.forfeit_input(seat), None
     if give_up is not None:
@@ -86,4 +89,6 @@ def _without_give_up(protocol: Protocol, seat: str, why: str) -> Response:
             Game(session).copy().session.submit(seat, give_up)
         except InputError as exc:
             refused = exc
-    return bot_failed(session, protocol.perspective, seat, why, refused)
+        else:
+            return
+    yield protocol.render(bot_failed(session, protocol.perspective, seat, why, refused))

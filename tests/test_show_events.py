@@ -103,6 +103,20 @@ def test_a_transcript_that_does_not_replay_or_a_seat_the_game_lacks_tells_nothin
         next(retold(tr.parse(text.replace("shift row 1 left", "fly away"))))
 
 
+@pytest.mark.parametrize("note", ["{forfeit: x}", "{seat: zz, forfeit: x}", "{seat: [1, 2], forfeit: {a: 1}}",
+                                  "{seat: fbi, forfeit: [x]}", "{seat: fbi, forfeit: x}", "{arena: x}"])
+def test_a_note_no_live_session_was_told_of_is_not_retold(note: str) -> None:
+    """Notes are remarks replay ignores; one edited in (no seat, not a seat, a reason that is
+    not text, a forfeit the seat's give-up did not follow though the game would take it) is told
+    as nothing: a note without a seat stopped the telling with a KeyError."""
+    s = Session(registry.get("fbi-mafia"), "duel-3v3", seed=3)
+    for seat, text in [("mafia", "shift row 1 left"), ("fbi", "shift row 2 right")]:
+        s.submit(seat, text)
+    plain = tr.dump(s)
+    edited = tr.parse(plain + f"- {{note: {note}}}\n")
+    assert list(retold(edited, "fbi")) == list(retold(tr.parse(plain), "fbi"))
+
+
 # ============================================================================ the command line
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
