@@ -15,7 +15,6 @@ from arbiter.engine import transcript as tr
 from arbiter.engine.errors import ArbiterError, UnknownSeatError, counted
 from arbiter.engine.events import HOST
 from arbiter.engine.replays import FileCheck, check_files, default_workers
-from arbiter.engine.retell import retold
 
 
 def _files(paths: tuple[str, ...]) -> list[Path]:
@@ -137,6 +136,8 @@ def show(file: str | None, seat: str, at: int | None, legend: bool, story: bool,
         except UnknownSeatError as exc:
             usage(explain(exc), "--seat")
         if story:
+            from arbiter.engine.retell import retold  # (here: replay, in this module too, needs none of it)
+
             for told in retold(t if at is None else t.until(at), who, json_mode=json_mode):
                 click.echo(told, nl=False)
             return
