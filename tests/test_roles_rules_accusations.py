@@ -234,20 +234,40 @@ def test_a_scared_traitor_switches_when_the_game_goes_on_after_the_sand_ran_out(
     replays(s)
 
 
-def test_a_voter_eliminated_while_the_sand_is_out_may_not_vote() -> None:
-    """A voter whose mission fails during the vote is no longer asked, and its vote is refused,
-    even while the sand is out (when votes are the only inputs that pass)."""
+def test_a_voter_eliminated_before_voting_rejects_the_accusation_at_once() -> None:
+    """A voter whose mission fails during the vote is out, its vote missing for good, and a
+    missing vote rejects: the vote closes then, rejected. (It was no longer awaited, and the vote
+    was upheld once the voters left had said yes: with nobody left, with no yes at all.)"""
+    s = roles_game("1", ["traitor", "mute", "no-shortcuts"], level=3)  # p1 holds the vortex
+    play(s, "@10 p1 accuse p2")  # p3 is the only voter
+    events = play(s, "@11 p1 vortex green")  # p3's no-shortcuts fails: p3 is out
+    assert [e.kind for e in events][-2:] == ["eliminate", "verdict"] and "p3" in s.state.eliminated
+    verdict = of_kind(events, "verdict")[0]
+    assert verdict.text == "The accusation of p2 is rejected (p3 left the game without voting)."
+    assert verdict.data["upheld"] is False and not s.over and s.state.vote is None
+    replays(s)
+
+
+def test_a_yes_given_before_the_voter_left_stands() -> None:
+    s = roles_game("1", ["traitor", "mute", "no-shortcuts", "mage-averse"], level=3)
+    play(s, "@10 p1 accuse p2", "@10.5 p3 vote yes", "@11 p1 vortex green")  # p3 out, its yes given
+    assert "p3" in s.state.eliminated and s.state.vote is not None and s.state.vote.waiting(s.state.out) == ["p4"]
+    play(s, "@12 p4 vote yes")
+    assert of_kind(s.events, "verdict")[0].data["upheld"] is True
+    assert s.over and s.state.result.reason == "wrong-accusation"
+    replays(s)
+
+
+def test_a_voter_eliminated_while_the_sand_is_out_ends_the_game_with_the_vote() -> None:
+    """While the sand is out only votes pass; a voter whose mission fails then rejects the
+    accusation by leaving, and a rejected vote with the sand out ends the game."""
     s = roles_game("3", ["traitor", "quick-hands", "mute", "dwarf-averse", "mage-averse"], level=3)
     s.state.deadline_ms = 99_000  # staging: the sand runs out before quick-hands' 100 s mark
     play(s, "@97 p1 accuse p3", "@98 p4 vote yes")
     s.advance_to(100_000)
-    assert s.state.sand_out and "p2" in s.state.eliminated and s.state.vote is not None
-    assert s.state.vote.waiting(s.state.out) == ["p5"] and s.state.legal_inputs("p2") == []
-    assert refused(s, "@100.5 p2 vote no") == "p2 is out of the game: it has no inputs any more"
-    play(s, "@101 p5 vote yes")
-    assert of_kind(s.events, "verdict")[0].data["upheld"] is True  # (staged: no replay of it)
-
-
+    assert s.state.sand_out and "p2" in s.state.eliminated and s.state.vote is None
+    assert of_kind(s.events, "verdict")[0].text == "The accusation of p3 is rejected (p2 left the game without voting)."
+    assert s.over and s.state.result.reason == "time" and s.state.result.winner == "traitors"
 def test_the_sand_out_and_a_rejected_vote_end_the_game() -> None:
     s = roles_game("3", ["traitor", "hero", "hero", "hero"], level=2)
     play(s, "@178 p2 accuse p1", "@181 p3 vote no")

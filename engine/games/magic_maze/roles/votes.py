@@ -184,9 +184,17 @@ class Accusations:
 
     # ---------------------------------------------------------------------------- the vote closing
     def _settle_vote(self) -> None:
-        """Close the open vote once every voter still in the game has said yes."""
-        if self.vote is not None and self.result is None and not self.vote.waiting(self.out):
-            self._close_vote(True, "nobody else to vote" if not self.vote.yes else "every voter said yes")
+        """Close the open vote once its outcome is certain: upheld when every voter has said yes;
+        rejected when a voter who had not is out of the game (its mission failed), its vote
+        missing for good, for a missing vote rejects (a yes it gave before stands)."""
+        vote = self.vote
+        if vote is None or self.result is not None:
+            return
+        gone = [v for v in vote.voters if v not in vote.yes and v in self.out]
+        if gone:
+            self._close_vote(False, f"{names(gone)} left the game without voting")
+        elif not vote.waiting(self.out):
+            self._close_vote(True, "every voter said yes")
 
     def _vote_times_out(self) -> None:
         """The timed change: the vote's time is up; a missing vote rejects the accusation."""
