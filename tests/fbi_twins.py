@@ -79,7 +79,6 @@ PUBLIC_OUTCOMES: dict[str, str] = {
     "threat-kill": "threat kills happen next to the Maniac's identity",
     "redraw": "a character whose identity was hit draws anew; the deck size shows skipped cards",
     "deck-rebuilt": "the rebuilt deck's size counts living cards that are neither an identity nor in the hand",
-    "protection-skipped": "the Operative's protection step depends on where its identity is",
     "threat-skipped": "the Maniac's threat step depends on where its identity is (and, in Duel, on its team's)",
     "game-over": "the end of the game reveals every identity",
 }

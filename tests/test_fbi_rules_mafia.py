@@ -244,13 +244,36 @@ def test_protection_cap_is_six_the_seventh_is_refused():
     assert protection_count(s) == 5
 
 
-def test_protection_step_is_skipped_when_neither_is_legal():
+def test_protection_step_is_asked_even_when_only_skip_is_legal():
+    """Six tokens, none within reach of the Operative's identity: neither protect nor unprotect
+    is legal, and the step is asked all the same, with skip. It was skipped automatically, and
+    announced: every seat learnt that no token lay near the identity (the twin test below)."""
     s = game(operative="Olga")
     put(s, "protection", "a1", "e1", "f2", "a5", "e5", "f1")  # 6, none near c3
     advance_to(s, "bomber")
     start = len(s.events)
     do(s, "bomber", "shift row 6 right")
     st = s.state
-    assert st.actor == "operative" and st.phase == "action"
-    assert kinds(since(s, start))[-2:] == ["turn", "protection-skipped"]
+    assert st.actor == "operative" and st.phase == "protection"
+    assert kinds(since(s, start))[-1] == "turn"
+    assert options(s, "operative", "protect") == set() and options(s, "operative", "unprotect") == set()
+    assert st.legal_inputs("operative")[0] == "skip"
+    refuse(s, "operative", "arrest b2")
+    do(s, "operative", "skip")
     do(s, "operative", "arrest b2")
+    assert st.actor == "bandit"
+
+
+def test_whether_the_operative_can_reach_a_token_is_no_other_seats_business():
+    """Twins that differ only in where the Operative's identity lies (a5: no token within reach;
+    a3: next to a2 and b2), the board at the cap of six: every other seat sees the same events,
+    view and awaiting as the Operative's turn begins."""
+    seen = []
+    for operative in ("Yuri", "Mara"):
+        s = game(operative=operative)
+        put(s, "protection", "a1", "b1", "c1", "a2", "b2", "c2")
+        advance_to(s, "bomber")
+        do(s, "bomber", "shift row 6 right")
+        seen.append({seat: ([(e.kind, e.text) for e in s.events.visible_to(seat)], s.state.view(seat),
+                            s.state.awaiting_seen_by(seat)) for seat in ("bandit", "maniac", "bomber", "undercover")})
+    assert seen[0] == seen[1]

@@ -82,14 +82,7 @@ class ResolutionLayer(LegalityLayer):
                        if status[name := rows[r][c]] == ALIVE and "threat" in tokens[name]]
             self.pending.extend([ThreatKill(v) for v in victims])
         if facts.protection_first:
-            if self._has_targets("protect") or self._has_targets("unprotect"):
-                self.phase = "protection"
-            else:
-                self.events.emit(
-                    "protection-skipped",
-                    f"The {actor} can neither place nor remove a protection token: step skipped.",
-                    {"character": actor},
-                )
+            self.phase = "protection"
 
     def _end_turn(self) -> None:
         self.turn_index = (self.turn_index + 1) % len(self.characters)
