@@ -152,8 +152,7 @@ class Game:
         try:
             passed = []
             if self.realtime and seat in session.seats:  # (else refused)
-                if not (len(text) <= 2048 and text.isprintable()):
-                    checked_text(text)  # (words no game reads are refused before time passes, as submit refuses them)
+                checked_text(text)  # (words no game reads are refused before time passes, as submit refuses them)
                 passed = self._moments_before(at)
             return _handed(passed + session.submit(session.check_seat(seat), text, at))
         except InputError as exc:

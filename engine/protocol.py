@@ -206,7 +206,8 @@ class Protocol:
         if events:  # passing time did something (the sand ran out): show it, as a move would
             status, status_payload = self._status()
             ended = status if self.session.over else []
-            response.body[:0] = [event_line(e, self.perspective) for _, e in events] + [x for x in ended if x not in response.body]
+            told = [event_line(e, self.perspective) for _, e in events]
+            response.body[:0] = told + [x for x in ended if x not in response.body]
             response.payload["events"] = [self._event_dict(i, e) for i, e in events]
             response.payload.setdefault("result", status_payload["result"])
         return response

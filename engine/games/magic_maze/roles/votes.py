@@ -37,7 +37,8 @@ class Vote:
     yes: list[str] = field(default_factory=list)
 
     def waiting(self, out: dict[str, str]) -> list[str]:
-        """The voters still to vote (a voter eliminated meanwhile is no longer asked)."""
+        """The voters still to vote. A voter out of the game is none: leaving before its yes
+        rejected the vote (``_settle_vote``), unless the game ended first."""
         return [v for v in self.voters if v not in self.yes and v not in out]
 
     def as_dict(self, out: dict[str, str]) -> dict[str, object]:
@@ -155,7 +156,7 @@ class Accusations:
             raise IllegalMoveError(f"{seat} has voted already")
         if seat not in vote.voters:
             raise IllegalMoveError(f"{seat} is not a voter of this accusation (voters: {' '.join(vote.voters)})")
-        if seat in self.out:  # eliminated since the accusation (while the sand is out, only votes pass)
+        if seat in self.out:  # (its leaving closed the vote, or it had said yes; the sand lets votes past check_actor)
             raise IllegalMoveError(f"{seat} is out of the game: it has no inputs any more")
         answer = move.answer
 
