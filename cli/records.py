@@ -119,6 +119,8 @@ def show(file: str | None, seat: str, at: int | None, legend: bool, story: bool,
     try:
         if json_mode and not story:
             usage("--json is for --events (the board is text)", "--json")
+        if legend and story:
+            usage("--legend explains the board's symbols, and --events tells no board: ask for one of them", "--legend")
         if file is None:
             if not legend:
                 usage("name a transcript FILE, or ask for --legend")

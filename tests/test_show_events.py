@@ -78,6 +78,20 @@ def test_a_recorded_game_is_told_as_each_seat_was_told_it_live(game, variant, op
                 assert bool(said) == (perspective in (HOST, failing[0])), (perspective, said)  # (another: "its bot failed")
 
 
+@pytest.mark.parametrize("give_up", [None, "fly away"])
+@pytest.mark.parametrize("perspective", [HOST, "bandit", "undercover"])
+def test_a_forfeit_its_seat_could_not_give_up_is_told_as_it_was(monkeypatch: pytest.MonkeyPatch, give_up: str | None,
+                                                               perspective: str) -> None:
+    """A failed bot whose seat has no give-up input, or one the game refuses, ends a turn game's
+    session; the retelling finds which on a copy of the game and says it as the live one did."""
+    monkeypatch.setattr(registry.get("fbi-mafia"), "forfeit_input", lambda seat: give_up)
+    live, told, s = live_and_retold("fbi-mafia", "standard-3v3", None, "random", perspective, 1, ("bandit", 2))
+    assert told == live and s.entries[-1] == {"note": {"seat": "bandit", "forfeit": "it fell over"}}
+    ended = "this game has no forfeit" if give_up is None else "its seat's forfeit (fly away) was refused (syntax)"
+    assert told[-1].startswith("? bot: bandit's bot failed") and f"{ended}, so the session ends" in told[-1]
+    assert ("it fell over" in told[-1]) == (perspective in (HOST, "bandit"))
+
+
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(1, 10_000), seat=st.sampled_from(["p1", "p4", "p6"]), at=st.integers(1, 12),
        json_mode=st.booleans())
@@ -149,6 +163,7 @@ def test_show_events_at_n_stops_after_n_moves_and_json_gives_one_object_an_answe
 @pytest.mark.parametrize("args, said", [
     (["--json"], "--json is for --events (the board is text)"),
     (["--events", "--as", "p9"], "no seat 'p9'"),
+    (["--events", "--legend"], "--legend explains the board's symbols, and --events tells no board"),
 ])
 def test_show_events_usage_errors(recorded: Path, args: list[str], said: str) -> None:
     r = run("show", recorded, *args)
