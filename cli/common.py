@@ -65,9 +65,10 @@ def usage(message: str, hint: str | None = None) -> NoReturn:
 
 
 def utf8_output() -> None:
-    """The protocol's output is UTF-8, whatever the locale says."""
+    """The protocol's output is UTF-8, whatever the locale says. A stream that names no
+    encoding (None: an ``io.StringIO`` a program calling ``main`` put in place) is left as it is."""
     for stream in (sys.stdout, sys.stderr):
-        if getattr(stream, "encoding", "utf-8").lower().replace("-", "") != "utf8":
+        if (getattr(stream, "encoding", None) or "utf-8").lower().replace("-", "") != "utf8":
             try:
                 stream.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
             except (AttributeError, ValueError):

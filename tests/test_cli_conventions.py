@@ -5,6 +5,7 @@ terminal player's completion of what may be typed."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -307,6 +308,17 @@ def test_the_output_is_utf8_whatever_the_locale_says(tmp_path: Path) -> None:
                          capture_output=True, env=env, timeout=60, cwd=tmp_path)
     assert out.returncode == 4, out.stderr  # the moves ran out before the game ended
     assert "= p1 say café au lait\n".encode() in out.stdout and b"Traceback" not in out.stderr
+
+
+def test_main_called_with_streams_that_name_no_encoding_writes_to_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A program may call ``main`` with its own streams in place (an ``io.StringIO`` names no
+    encoding): the command writes to them, not a traceback about the missing encoding."""
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    with pytest.raises(SystemExit) as ended:
+        main(["games"], prog_name="arbiter")
+    assert ended.value.code == 0 and "mafia" in out.getvalue() and err.getvalue() == ""
 
 
 @pytest.mark.parametrize("command", [["play", "mafia", "--bots", "random"], ["bench", "mafia", "--games", "1"],
