@@ -132,7 +132,9 @@ def show(file: str | None, seat: str, at: int | None, legend: bool, story: bool,
         if at is not None and at > t.move_count:
             usage(f"{file} has {counted(t.move_count, 'move')}: there is no position after {at} (allowed: 0 to {t.move_count})",
                   "--at")
-        session = tr.replayed(t if at is None else t.until(at))
+        # the board's position; for --events only the seats (the telling replays the game itself,
+        # and says so first where it does not replay): the deal, before any move
+        session = tr.replayed(t.until(0) if story else t if at is None else t.until(at))
         try:
             who = session.check_seat(seat.lower())
         except UnknownSeatError as exc:
