@@ -115,9 +115,20 @@ class Game:
         result = self.session.state.result
         return None if result is None else replace(result, scores=copy.deepcopy(result.scores))
 
-    def awaiting(self) -> list[str]:
-        """The seats awaited now (every seat, in a real-time game; none once it is over)."""
-        return list(dict.fromkeys(a.seat for a in self.session.state.awaiting()))
+    def awaiting(self, seat: str = HOST) -> list[str]:
+        """The seats awaited now (every seat, in a real-time game; none once it is over), as
+        ``seat`` may know them: the host (the default) knows every one; a seat is not told who
+        is awaited in secret (Classic Mafia's night roles), as its protocol session is not.
+
+        >>> game = new_game("mafia", players=6, seed=2)
+        >>> for seat in game.seats:
+        ...     _ = game.play(seat, "pass")
+        >>> game.awaiting(), game.awaiting("p5"), game.awaiting("p6")  # night: p6's role is awake
+        (['p6'], [], ['p6'])
+        """
+        state, who = self.session.state, self.session.check_seat(seat)
+        awaited = state.awaiting() if who == HOST else state.awaiting_seen_by(who)
+        return list(dict.fromkeys(a.seat for a in awaited if a.seat in self.seats))
 
     def legal(self, seat: str) -> list[str]:
         """Every input ``seat`` may send now, exactly as it may be sent (its give-up input
@@ -195,8 +206,16 @@ class Game:
         return self.session.render(self.session.check_seat(seat))
 
     def events(self, seat: str = HOST) -> list[Event]:
-        """``seat``'s event stream, from the start."""
-        return _handed(self.session.events.visible_to(self.session.check_seat(seat)))
+        """``seat``'s event stream, from the start. The host's (the default) is the game's log:
+        each event's ``index`` is its place there, its ``to`` whom it is for. A seat's is told
+        as its protocol session tells it: numbered from 0 in the order the seat sees them, and
+        an event meant for some seats only is meant for it alone (``to``: the seat), so neither
+        tells the seat how many events it was not told, nor who else was told one."""
+        who = self.session.check_seat(seat)
+        seen = self.session.events.visible_to(who)
+        if who != HOST:
+            seen = [e._replace(index=i, to=None if e.to is None else (who,)) for i, e in enumerate(seen)]
+        return _handed(seen)
 
     def observation(self, seat: str) -> str:
         """The text of what ``seat`` has learned since its last observation (its new events,
@@ -265,7 +284,10 @@ class Game:
                     break  # nothing can change the game any more (a change may say nothing: go on)
 
     def step(self, seat: str, text: str | None) -> list[Event]:
-        """Answer ``agent_iter``: play ``text`` for ``seat`` (None: nothing now). A seat the game
+        """Answer ``agent_iter``: play ``text`` for ``seat`` (None: nothing now). Where time would
+        change the game before the answer's moment (a vote closing), it lets time do so and
+        returns those events, playing nothing: the agent chose without knowing, and
+        ``agent_iter`` asks the seat again. A seat the game
         does not have is an ``UnknownSeatError`` before time acts, as ``play``'s is: time
         acting first once let a misspelt seat move the game's clock. An answer that is neither
         words nor None is a ``TypeError`` first, as ``play``'s is."""

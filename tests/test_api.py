@@ -15,6 +15,7 @@ import pytest
 from arbiter.engine.api import Game, SetupError, load_game, new_game, play_agents, replay
 from arbiter.engine.errors import IllegalMoveError, InputError, SyntaxInputError, UnknownSeatError
 from arbiter.engine.game import Result
+from arbiter.engine.games.mafia.table import NIGHT
 from tests.api_staging import OPEN_VOTE, Drawn, load_game_text, snapshot
 from tests.helpers import mafia_game
 
@@ -40,6 +41,38 @@ def test_observations_are_the_same_in_twin_games_until_a_card_shows() -> None:
             b.play(seat, "pass")
             assert a.observation("p6") == b.observation("p6")
             assert a.choices("p6") == b.choices("p6")
+
+
+def test_a_seats_events_and_awaiting_are_the_same_in_twin_games_that_differ_in_its_secrets() -> None:
+    """Twins that differ only in the Mafia talking at night, which the other seats are not told.
+    What the library gives those seats is the same in both, the numbers of their events too
+    (they counted the game's log, so the Chief could count the Mafia's words by the gaps) and
+    whom their events are for; and no seat is told who is awaited in secret at night."""
+    deal = dict(players=7, seed=4)  # p1 Mafia, p2 Boss, p3 Fighter, p4 Chief, p5 Agent, p6 p7 Civilians
+    quiet, talking = new_game("mafia", **deal), new_game("mafia", **deal)
+    others = ("p3", "p4", "p5", "p6", "p7")
+
+    def told(game: Game) -> dict:
+        return {s: (game.events(s), game.awaiting(s), game.view(s), game.choices(s)) for s in others}
+
+    for seat in quiet.seats:
+        quiet.play(seat, "pass")
+        talking.play(seat, "pass")
+    talked = False
+    while quiet.session.state.phase == NIGHT:
+        seat = quiet.awaiting()[0]
+        assert quiet.awaiting(seat) == [seat] and all(quiet.awaiting(s) == [] for s in others if s != seat)
+        if seat in ("p1", "p2") and not talked:
+            talking.play(seat, "say let us take p4")
+            talking.play(seat, "say agreed")
+            talked = True
+        move = next(m for m in quiet.legal(seat) if m != "leave")
+        quiet.play(seat, move)
+        talking.play(seat, move)
+        assert told(quiet) == told(talking)
+    assert talked and len(talking.events()) > len(quiet.events())  # the host's logs differ
+    assert [e.index for e in quiet.events("p4")] == list(range(len(quiet.events("p4"))))
+    assert any(e.to == ("p4",) for e in quiet.events("p4")) and all(e.to in (None, ("p4",)) for e in quiet.events("p4"))
 
 
 def test_a_game_loads_from_a_transcript_mid_way(tmp_path: Path) -> None:

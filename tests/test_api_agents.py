@@ -142,3 +142,15 @@ def test_step_refuses_an_answer_of_the_wrong_type_first_as_play_does() -> None:
         with pytest.raises(TypeError):
             game.step(seat, 5)  # type: ignore[arg-type]
     assert game.time == 179.5 and not game.over
+
+
+def test_step_lets_time_act_first_and_plays_nothing_where_time_changes_the_game_before_it() -> None:
+    """The answer's moment is a step of the clock on; a vote closing before it closes, the
+    answer (chosen without knowing) is not played, and the seat is asked again (docs/api.md)."""
+    game = new_game("magic-maze", "1", players=4, roles=1, seed=1)
+    for seat, text in OPEN_VOTE:
+        game.play(seat, text)
+    moves = len(game.session.moves)
+    told = game.step("p2", "vote yes")
+    assert [e.text for e in told] == ["The accusation of p4 is rejected (no vote in time from p2 and p3)."]
+    assert len(game.session.moves) == moves and game.time == 7 and "vote yes" not in game.legal("p2")
