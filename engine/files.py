@@ -37,6 +37,7 @@ def write_whole(path: str | Path, text: str | bytes, *, replace: bool = True) ->
     (see the module's text). With ``replace=False`` never over a file that exists:
     ``FileExistsError``, and nothing written. ``OSError`` as the system raises it (the target
     as it was)."""
+    check_name(path)
     path = Path(path)
     if not replace and os.path.lexists(path):
         raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
@@ -197,11 +198,31 @@ def read_text_capped(path: str | Path, limit: int) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
+def check_name(path: str | Path) -> None:
+    """An ``OSError`` (``EINVAL``, saying why) for a name no file can have, which the system's
+    calls would refuse with Python's bare ``ValueError`` ("embedded null byte") or
+    ``UnicodeEncodeError`` (a lone surrogate the file system's encoding cannot write; a byte
+    the name's ``surrogateescape`` keeps, as from the command line, is written back as itself).
+
+    >>> check_name("game\\ud800.yaml")
+    Traceback (most recent call last):
+    OSError: [Errno 22] the name holds a lone surrogate (U+D800), which no file's name may
+    """
+    name = os.fspath(path)
+    if isinstance(name, str):
+        if "\0" in name:
+            raise OSError(errno.EINVAL, "the name holds a NUL character (U+0000), which no file's name may")
+        try:
+            os.fsencode(name)
+        except UnicodeEncodeError as exc:
+            raise OSError(errno.EINVAL, f"the name holds a lone surrogate (U+{ord(name[exc.start]):04X}), "
+                                        "which no file's name may") from None
+
+
 def read_bytes_capped(path: str | Path, limit: int) -> bytes:
     """``read_text_capped``'s bytes, undecoded (for a reader that decodes them itself): the same
     checks, the same errors but ``UnicodeDecodeError``."""
-    if "\0" in os.fspath(path):  # (the system's calls take none: Python's ValueError, "embedded null byte")
-        raise OSError(errno.EINVAL, "the name holds a NUL character (U+0000), which no file's name may")
+    check_name(path)
     mode = os.stat(path).st_mode
     if not stat.S_ISREG(mode):
         raise NotRegularFile(path, _kind(mode))

@@ -501,10 +501,11 @@ def test_choices_can_key_an_agents_cache() -> None:
     assert (seen, g.choices(seat)) not in cache  # other choices now: another key
 
 
-@pytest.mark.parametrize("path", ["a\x00b", "/nonexistent/deck.yaml", "/dev/null", "/"])
+@pytest.mark.parametrize("path", ["a\x00b", "a\ud800b", "/nonexistent/deck.yaml", "/dev/null", "/"])
 def test_a_path_no_file_can_have_is_the_readers_own_error(path: str) -> None:
     """A deck's or a transcript's path holding a NUL character was Python's bare
-    ``ValueError: embedded null byte``; every other unreadable path was the reader's error."""
+    ``ValueError: embedded null byte``, and one holding a lone surrogate a bare
+    ``UnicodeEncodeError``; every other unreadable path was the reader's error."""
     from arbiter.engine.errors import ScenarioError, TranscriptError
 
     for call, kind in ((lambda: new_game("mafia", players=6, deck=path), ScenarioError),
@@ -512,7 +513,12 @@ def test_a_path_no_file_can_have_is_the_readers_own_error(path: str) -> None:
                        (lambda: load_game(path), TranscriptError), (lambda: replay(path), TranscriptError)):
         with pytest.raises(kind) as caught:
             call()
-        assert "Errno" not in caught.value.message and ("NUL character" in caught.value.message) == ("\0" in path)
+        message = caught.value.message
+        assert "Errno" not in message and ("NUL character" in message) == ("\0" in path)
+        assert ("lone surrogate (U+D800)" in message) == ("\ud800" in path)
+    if path.startswith("a"):  # nor is such a name written: the error says why, and no file is made
+        with pytest.raises(OSError, match="which no file's name may"):
+            new_game("mafia", players=6, seed=1).save(path)
 
 
 def test_numbers_of_any_kind_are_read_and_huge_ones_refused_by_the_library_not_python() -> None:
