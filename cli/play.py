@@ -183,13 +183,14 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
     4 the input ended before the game did (resume it), 130 interrupted, 141 the output's
     reader went away (| head).
     """
-    writer = lines = None
+    writer = lines = claimed = None
     bots: dict[str, Bot] = {}
     refused = unfinished = False
     output_error: OSError | None = None
     try:
         recorded: dict[str, Any] = {}
         if resume:
+            claimed = tr.claim(resume)  # (before it is read: no other process writes it meanwhile)
             t, session = tr.resume(resume)
             _resume_contradictions(t, {"game": game, "variant": variant, "players": players, "deck_file": deck_file,
                                        "seed": seed, "transcript_path": transcript_path, "level": level}, resume)
@@ -233,7 +234,7 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         # the bots first: a bot that cannot start ends the run before the record is touched
         bots = _start_bots(wanted, session, bot_timeout, log_base)
         if resume:
-            writer = tr.TranscriptWriter(resume, session, resume=len(t.log))
+            writer, claimed = tr.TranscriptWriter(resume, session, resume=len(t.log), claimed=claimed), None
             if settings != {k: recorded.get(k) for k in settings}:
                 session.note({"session": settings})
         elif transcript_path:
@@ -276,6 +277,8 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
             lines.restore()
         for bot in bots.values():
             bot.close()
+        if claimed is not None:  # (claimed to resume, not handed to a writer: a usage error, say)
+            claimed.close()
         if writer is not None:
             try:
                 writer.close()

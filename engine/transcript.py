@@ -31,6 +31,13 @@ from typing import IO, Any
 
 import yaml
 
+try:  # (an advisory lock on a transcript being written: ``claim``)
+    from fcntl import LOCK_EX, LOCK_NB, flock as _flock
+
+    _LOCK_EX_NB = LOCK_EX | LOCK_NB
+except ImportError:  # (Windows)
+    _flock, _LOCK_EX_NB = None, 0  # type: ignore[assignment]
+
 from arbiter.engine import registry
 from arbiter.engine.errors import ArbiterError, TranscriptError
 from arbiter.engine.files import write_whole
@@ -107,6 +114,31 @@ SYNC_EVERY_S = 0.2
 """The longest a written entry waits before it is synced to disk (what a power cut may lose)."""
 
 
+def claim(path: str | Path) -> IO[bytes]:
+    """The transcript at ``path`` opened and locked for this process to write (an advisory
+    ``flock``, which every arbiter process takes before it writes a transcript's log: a game
+    being played in it, or resumed), or a ``TranscriptError`` saying another process holds it.
+    Two ``play --resume`` of one file at once both appended to it, and what both wrote read
+    neither way. The lock is the open file's: it goes when the file is closed, or the process
+    ends however it ends. Where the system has no such lock (no ``fcntl``; a file system
+    refusing it), the file is opened all the same."""
+    p = Path(path)
+    try:
+        f = p.open("rb+")
+    except OSError as exc:
+        raise TranscriptError(f"cannot write the transcript {p}: {exc.strerror or exc}") from None
+    if _flock is not None:
+        try:
+            _flock(f.fileno(), _LOCK_EX_NB)
+        except BlockingIOError:
+            f.close()
+            raise TranscriptError(f"{p} is being written by another arbiter process (its game goes on there): "
+                                  "one game, one writer; resume it once that process has ended") from None
+        except OSError:  # (no locks here: NFS without them, say)
+            pass
+    return f
+
+
 class TranscriptWriter:
     """Writes a session's transcript incrementally. Every entry is appended and flushed before
     the game goes on (a killed process loses nothing it has answered), and synced to disk at most
@@ -124,10 +156,13 @@ class TranscriptWriter:
     transcript the session was replayed from (dropping a line or an ending a crash left torn),
     whose log holds the session's first ``resume`` entries (the rest, such as a chance outcome
     a crash kept from the file, the replay drew again: they are written now). Only a durable
-    writer resumes."""
+    writer resumes. A durable writer holds its file's ``claim`` until it is closed: a resume
+    claims the file before it reads it (``claimed``: what ``claim`` gave; claimed here if
+    None), so no other process writes it meanwhile."""
 
     def __init__(self, path: str | Path, session: Session, *, resume: int | None = None, overwrite: bool = False,
-                 settings: dict[str, Any] | None = None, durable: bool = True) -> None:
+                 settings: dict[str, Any] | None = None, durable: bool = True,
+                 claimed: IO[bytes] | None = None) -> None:
         self.path = Path(path)
         self.session = session
         self.finished = False
@@ -143,8 +178,10 @@ class TranscriptWriter:
         last line at most: it resumes)."""
         if resume is not None and not durable:
             raise ValueError("only a durable writer resumes a transcript")
+        self._claim: IO[bytes] | None = claimed
         try:
             if resume is not None:
+                self._claim = self._claim or claim(self.path)
                 _truncate_to_log(self.path)
                 self._file = self.path.open("a", encoding="utf-8")
                 self._file.write("".join(entry_line(e) for e in session.entries[resume:]))
@@ -152,6 +189,7 @@ class TranscriptWriter:
                 write_whole(self.path, opening_of(session, settings)
                             + "".join(entry_line(e) for e in session.entries), replace=overwrite)
                 self._synced = time.monotonic()
+                self._claim = claim(self.path)  # (a resume of the new file waits for this one to end)
                 self._file = self.path.open("a", encoding="utf-8")
             else:
                 if not overwrite and os.path.lexists(self.path):
@@ -159,9 +197,14 @@ class TranscriptWriter:
                 self._file = io.StringIO()
                 self._file.write(opening_of(session, settings) + "".join(entry_line(e) for e in session.entries))
         except FileExistsError:
+            self._unclaim()
             raise TranscriptError(f"{self.path} already exists") from None
         except OSError as exc:
+            self._unclaim()
             raise TranscriptError(f"cannot write the transcript {self.path}: {exc.strerror or exc}") from None
+        except TranscriptError:
+            self._unclaim()
+            raise
         self._flush()
         if resume is not None:
             self._fsync()
@@ -217,6 +260,12 @@ class TranscriptWriter:
         if self.error is not None:
             raise self.error
 
+    def _unclaim(self) -> None:
+        """Let the file go (its lock with it)."""
+        if self._claim is not None:
+            self._claim.close()
+            self._claim = None
+
     def close(self) -> None:
         """Stop writing: the file synced (a durable writer's), or put in place whole (the other's)."""
         if self.append in self.session.listeners:
@@ -245,6 +294,7 @@ class TranscriptWriter:
                 self._file.close()
             except OSError:  # (what the system refused once it refuses again: error says so)
                 pass
+        self._unclaim()
         if self.error is not None:
             raise TranscriptError(f"cannot write the transcript {self.path}: {self.error.strerror or self.error}; "
                                   f"what it holds can be resumed: arbiter play --resume {self.path}")

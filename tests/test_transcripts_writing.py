@@ -285,3 +285,32 @@ def test_resume_before_a_mid_game_chance_gives_the_same_game(tmp_path):
         resumed.submit(*deck_burner(resumed))
     w.close()
     assert path.read_text(encoding="utf-8") == tr.dump(whole)
+
+
+def test_a_transcript_being_written_is_written_by_one_process_only(tmp_path) -> None:
+    """Two ``play --resume`` of one file at once both appended to it, and the file, with two
+    games' lines in one log, read neither way. A writer holds its file's claim (an advisory
+    lock) until it is closed: a resume meanwhile is refused before the file is read, saying
+    why, and changes nothing; once the writer is closed, the file resumes."""
+    from arbiter.cli.main import main
+    from click.testing import CliRunner
+
+    path = tmp_path / "g.yaml"
+    session = Session(FBI, "duel-3v3", seed=3)
+    writer = tr.TranscriptWriter(path, session)
+    session.submit("mafia", "shift row 1 left")
+    held = path.read_bytes()
+    with pytest.raises(TranscriptError, match="is being written by another arbiter process"):
+        tr.claim(path)
+    r = CliRunner().invoke(main, ["play", "--resume", str(path), "--moves", "/dev/null"])
+    assert r.exit_code == 1 and "is being written by another arbiter process" in r.output, r.output
+    assert path.read_bytes() == held
+    session.submit("fbi", "shift row 1 left")  # the writer goes on as if nobody had asked
+    writer.close()
+    t, again = tr.resume(path)
+    resumed = tr.TranscriptWriter(path, again, resume=len(t.log))  # claimed now: its own, then
+    with pytest.raises(TranscriptError, match="another arbiter process"):
+        tr.TranscriptWriter(path, tr.resume(path)[1], resume=len(t.log))
+    resumed.close()
+    assert [m.text for m in tr.replayed(tr.read(path)).moves] == ["shift row 1 left", "shift row 1 left"]
+    tr.claim(path).close()  # every claim let go
