@@ -185,7 +185,7 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
     """
     writer = lines = claimed = None
     bots: dict[str, Bot] = {}
-    refused = unfinished = False
+    refused, unfinished = 0, False
     output_error: OSError | None = None
     try:
         recorded: dict[str, Any] = {}
@@ -260,7 +260,7 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
             click.echo(protocol.handle("board") or "", nl=False)
             if perspective != HOST:  # (the seed decides every secret: a seat is told it only now)
                 click.echo(f"# the seed was {session.seed}")
-        refused = moves is not None and protocol.refused > 0
+        refused = protocol.refused if moves is not None else 0
         unfinished = not session.over and not match.stopped and not protocol.done
     except ArbiterError as exc:
         fail(explain(exc))
@@ -288,8 +288,6 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         over = writer is not None and writer.session.over
         output_failed(output_error, f"; the transcript {writer.path} is complete" if over else
                       f"; the transcript {writer.path} can be resumed" if writer else "")
-    if refused:
-        sys.exit(EXIT_REFUSED)
     if unfinished:
         # the input ended (Ctrl-D at a terminal, the end of a pipe or of --moves FILE): say on
         # stderr what it left, so that a script sees why the status is 4 and stdout stays the game's
@@ -297,4 +295,7 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         click.echo(("\n" if at_terminal else "") + "the input ended before the game did; " + (
             f"resume it with: arbiter play --resume {writer.path}" if writer is not None else
             "no transcript was kept to resume it from (--transcript FILE keeps one)"), err=True)
+    if refused:
+        sys.exit(EXIT_REFUSED)
+    if unfinished:
         sys.exit(EXIT_UNFINISHED)

@@ -26,7 +26,7 @@ def test_a_python_class_plays_a_seat_from_the_command_line(tmp_path) -> None:
     r = run("play", "fbi-mafia", "--mode", "duel-3v3", "--seed", 2, "--bot", "mafia=py:tests.agents_for_tests:Last",
             "--bot", "fbi=random", "--transcript", t)
     assert r.exit_code == 0, r.output
-    assert any(x[0].startswith("= mafia ") for x in responses(r.output))
+    assert any(x[0].startswith("= mafia ") for x in responses(r.stdout))
     assert run("replay", t).exit_code == 0
     # the class itself played: each of mafia's moves is the last input it was offered (Last)
     record = tr.read(t)

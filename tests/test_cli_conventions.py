@@ -116,15 +116,23 @@ def test_a_commands_help_names_every_status_it_may_end_with(command: str, status
     assert named == list(statuses), text
 
 
-@pytest.mark.parametrize("lines, status", [
-    ("bandit shift row 1 left\nquit\n", 0),  # the session ended as asked
-    ("bandit shift row 1 left\n", 4),  # the input ended before the game did
-    ("bandit shift row 1 left\nbandit fly\n", 3),  # a line was refused
+@pytest.mark.parametrize("lines, status, said", [
+    ("bandit shift row 1 left\nquit\n", 0, []),  # the session ended as asked
+    ("bandit shift row 1 left\n", 4, ["the input ended before the game did; resume it with"]),
+    # a line was refused (the status), and the input ended before the game did: stderr says both
+    ("bandit shift row 1 left\nbandit fly\n", 3, ["the input ended before the game did; resume it with"]),
+    ("bandit fly\nquit\n", 3, []),
 ])
-def test_play_exit_statuses(tmp_path: Path, lines: str, status: int) -> None:
+def test_play_exit_statuses(tmp_path: Path, lines: str, status: int, said: list[str]) -> None:
+    """A refused line (its ``?`` answer on standard output) is the status; that the input ended
+    before the game did is said on stderr then too (it was silent then: a script could not
+    tell the game unfinished, nor how to resume it)."""
     moves = tmp_path / "moves.txt"
     moves.write_text(lines, encoding="utf-8")
-    assert run("play", "fbi-mafia", "--seed", 1, "--moves", moves).exit_code == status
+    r = run("play", "fbi-mafia", "--seed", 1, "--moves", moves, "--transcript", tmp_path / "t.yaml")
+    assert r.exit_code == status
+    told = [line for line in r.stderr.splitlines() if line]
+    assert len(told) == len(said) and all(line.startswith(s) for line, s in zip(told, said)), told
     assert run("play", "fbi-mafia", "--seed", 1, "--bots", "random", "--max-moves", 3).exit_code == 0
 
 
@@ -135,7 +143,7 @@ def test_a_seats_session_may_leave_its_name_out() -> None:
     assert heads[0] == "= mafia shift row 1 left"
     assert heads[-1] == "= legal mafia"  # a look defaults to the session's own seat too
     host = run("play", "fbi-mafia", "--mode", "duel-3v3", "--seed", 1, "--moves", "-", input="shift row 1 left\n")
-    assert responses(host.output)[0][0].startswith("? unknown-command"), "the host always names the seat"
+    assert responses(host.stdout)[0][0].startswith("? unknown-command"), "the host always names the seat"
 
 
 def test_as_with_bots_fills_every_other_seat_and_bot_overrides_one(tmp_path: Path) -> None:

@@ -65,7 +65,7 @@ def test_play_random_bots_whole_game_every_mode(tmp_path: Path, mode: str) -> No
     assert "seed 1" in r.output.splitlines()[0]
     assert "# one command per line" not in r.output  # nobody types: no typing hints
     assert "stopped after" not in r.output  # the game ended: --max-moves did not stop it
-    resp = responses(r.output)
+    resp = responses(r.stdout)
     moves = [x for x in resp if not x[0].startswith("= board")]
     assert all(x[0].startswith("= ") for x in moves), "a bot move was refused"
     results = [line for x in moves for line in x if line.startswith("result: ")]
@@ -111,7 +111,7 @@ def test_play_moves_file_comments_blank_lines_and_a_bad_line(tmp_path: Path) -> 
     """)
     r = run("play", "fbi-mafia", "--seed", 1, "--moves", moves)
     assert r.exit_code == 3, r.output  # a line of the moves file was refused
-    resp = responses(r.output)
+    resp = responses(r.stdout)
     # exactly one response per line that is not blank and not a comment: 7 of them
     assert len(resp) == 7
     assert resp[0][0] == "= bandit shift row 1 left"
@@ -142,7 +142,7 @@ def test_play_move_headline_in_canonical_words(tmp_path: Path) -> None:
 def test_play_moves_from_stdin(tmp_path: Path) -> None:
     r = run("play", "fbi-mafia", "--seed", 1, "--moves", "-", input="bandit shift row 1 left\nquit\nseats\n")
     assert r.exit_code == 0, r.output
-    resp = responses(r.output)
+    resp = responses(r.stdout)
     assert [x[0] for x in resp] == ["= bandit shift row 1 left", "= bye"]  # nothing after quit
 
 
@@ -166,7 +166,7 @@ def test_play_as_seat_shows_only_its_identity(tmp_path: Path) -> None:
     r = run("play", "fbi-mafia", "--seed", 1, "--as", "bandit", "--moves", moves)
     assert r.exit_code == 3, r.output  # a line of the moves file was refused
     assert "you are bandit" in r.output.splitlines()[0]
-    resp = responses(r.output)
+    resp = responses(r.stdout)
     assert len(resp) == 9
     board = resp[0]
     assert board[0] == "= board"
@@ -189,7 +189,7 @@ def test_play_as_duel_team_marks_the_whole_team(tmp_path: Path) -> None:
     r = run("play", "fbi-mafia", "--mode", "duel-3v3", "--seed", 3, "--bot", "mafia=random", "--as", "fbi",
             "--moves", write(tmp_path / "m.txt", "board\nview mafia\n"))
     assert r.exit_code == 3, r.output  # a line of the moves file was refused
-    resp = responses(r.output)
+    resp = responses(r.stdout)
     assert resp[0][0].startswith("= mafia ")  # the bot moved first, then the file's lines
     board = next(x for x in resp if x[0] == "= board")
     mine = identities(board)

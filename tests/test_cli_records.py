@@ -201,7 +201,7 @@ def test_resume_unfinished_game_and_finish_with_bots(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert "seed 1" in r.output.splitlines()[0]
     assert len(re.findall(r"^result: ", r.output, re.M)) == 1
-    heads = [x[0] for x in responses(r.output)]
+    heads = [x[0] for x in responses(r.stdout)]
     assert not any(h.startswith("= bandit shift row 1 left") for h in heads)  # not played again
     assert heads[0].startswith("= detective ")
     after = t.read_text(encoding="utf-8")
@@ -222,7 +222,7 @@ def test_resume_with_moves_from_a_file(tmp_path: Path) -> None:
     t = _unfinished(tmp_path)
     r = run("play", "--resume", t, "--moves", write(tmp_path / "more.txt", "awaiting\nquit\n"))
     assert r.exit_code == 0, r.output
-    assert [x[0] for x in responses(r.output)] == ["= awaiting", "= bye"]
+    assert [x[0] for x in responses(r.stdout)] == ["= awaiting", "= bye"]
     assert "awaiting: detective action" in r.output
     assert move_count(t) == 4
 

@@ -166,7 +166,7 @@ def test_stdin_and_moves_read_alike(tmp_path) -> None:
     by_stdin = run("play", "mafia", "--players", 8, "--seed", 3, input=data)
     by_dash = run("play", "mafia", "--players", 8, "--seed", 3, "--moves", "-", input=data)
     assert responses(by_file.stdout) == responses(by_stdin.stdout) == responses(by_dash.stdout)
-    assert len(responses(by_file.output)) == 5
+    assert len(responses(by_file.stdout)) == 5
 
 
 @pytest.mark.parametrize("moves", [[], ["--moves", "-"]], ids=["stdin", "moves-dash"])

@@ -48,7 +48,7 @@ def test_play_random_bots_to_a_result_for_every_player_count(tmp_path: Path, pla
     seats = [f"p{i}" for i in range(1, players + 1)]
     first = r.output.splitlines()[0]
     assert "seed 5" in first and first.endswith("seats: " + " ".join(seats)), first
-    resp = responses(r.output)
+    resp = responses(r.stdout)
     moves, board = resp[:-1], resp[-1]
     assert all(x[0].startswith("= ") for x in moves), "a bot input was refused"
     results = [line for x in moves for line in x if line.startswith("result: ")]
@@ -196,7 +196,7 @@ def test_play_by_hand_as_p1_among_bots(tmp_path: Path, card: str) -> None:
     else:
         assert team == []
     # every line was accepted, and the game's answers are those of the in-process game
-    resp = responses(r.output)
+    resp = responses(r.stdout)
     assert all(x[0].startswith("= ") for x in resp), [x for x in resp if x[0].startswith("?")]
     assert expected in r.output
     # p1 sees exactly its own event stream: nothing more, nothing less
@@ -241,7 +241,7 @@ def test_play_by_hand_input_running_out_ends_cleanly(tmp_path: Path) -> None:
     bots = [a for i in range(2, 7) for a in ("--bot", f"p{i}=random")]
     r = run("play", "mafia", "--players", 6, "--seed", seed, "--as", "p1", *bots, "--moves", moves)
     assert r.exit_code == 3, r.output  # a line of the moves file was refused
-    resp = responses(r.output)
+    resp = responses(r.stdout)
     heads = [x[0] for x in resp]
     assert "= p1 pass" in heads and "= board" in heads
     # p1 answered last, so the roll-call (or the night) follows: a second nomination is refused
@@ -259,7 +259,7 @@ def test_play_as_p1_cannot_move_for_another_seat(tmp_path: Path) -> None:
     moves = write(tmp_path / "m.txt", "p2 pass\nboard p2\nlegal p3\np1 pass\n")
     r = run("play", "mafia", "--players", 6, "--seed", seed, "--as", "p1", "--moves", moves)
     assert r.exit_code == 3, r.output  # a line of the moves file was refused
-    heads = [x[0] for x in responses(r.output)]
+    heads = [x[0] for x in responses(r.stdout)]
     assert [h.split(":")[0] for h in heads[:3]] == ["? denied"] * 3
     assert heads[3] == "= p1 pass"
 

@@ -29,7 +29,7 @@ def test_custom_deck_plays_records_and_replays(tmp_path: Path) -> None:
     seats = [f"p{i}" for i in range(1, 10)]  # nine cards: nine seats
     assert r.output.splitlines()[0].endswith("seats: " + " ".join(seats))
     assert "# event: Classic Mafia, Friday table, 9 players: seats p1 p2" in r.output
-    board = responses(r.output)[-1]
+    board = responses(r.stdout)[-1]
     assert board[0] == "= board" and board[1].startswith("Classic Mafia, Friday table, 9 players: game over")
     rows = table(board)
     assert sorted(rows, key=lambda s: int(s[1:])) == seats
@@ -85,7 +85,7 @@ def test_custom_deck_of_a_default_size_differs_from_the_default(tmp_path: Path) 
     t = tmp_path / "t.yaml"
     r = run("play", "mafia", "--deck", deck, "--players", 6, "--bots", "random", "--seed", 1, "--transcript", t)
     assert r.exit_code == 0, r.output
-    cards = Counter(card for _, card in table(responses(r.output)[-1]).values())
+    cards = Counter(card for _, card in table(responses(r.stdout)[-1]).values())
     assert cards["Agent"] == 1 and cards["Seducer"] == 0
     assert "custom deck, 6 players" in r.output
     assert run("replay", t).exit_code == 0
@@ -113,7 +113,7 @@ def test_custom_deck_game_resumes(tmp_path: Path) -> None:
     assert t.read_text(encoding="utf-8") == before
     r = run("play", "--resume", t, "--players", 9)  # options that agree are accepted; the bots are the recorded ones
     assert r.exit_code == 0, r.output
-    resp = responses(r.output)
+    resp = responses(r.stdout)
     assert all(x[0].startswith("= ") for x in resp)
     assert resp[-1][0] == "= board" and resp[-1][1].startswith("Classic Mafia, Friday table, 9 players: game over")
     assert len([line for x in resp[:-1] for line in x if line.startswith("result: ")]) == 1

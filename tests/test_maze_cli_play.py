@@ -42,7 +42,7 @@ def test_play_planner_bots_end_with_the_result_and_the_board(tmp_path: Path, sce
     seats = [f"p{i}" for i in range(1, players + 1)]
     title = MAZE.variant(scenario).title
     assert r.output.splitlines()[0] == f"# Magic Maze, {title}, seed {seed}; seats: {' '.join(seats)}"
-    resp = responses(r.output)
+    resp = responses(r.stdout)
     moves, board = resp[:-1], resp[-1]
     heads = [x[0] for x in moves]
     assert all(re.match(r"= (p\d+ \S|time \d)", h) for h in heads), [h for h in heads if not h.startswith("= p")]
@@ -114,7 +114,7 @@ def test_play_random_bots_end_with_a_loss(tmp_path: Path, scenario: str, players
     r = run("play", "magic-maze", "--scenario", scenario, "--players", players, "--bots", "random",
             "--seed", seed, "--transcript", t)
     assert r.exit_code == 0, r.output
-    resp = responses(r.output)
+    resp = responses(r.stdout)
     last_move, board = resp[-2], resp[-1]
     assert LOSS.fullmatch(last_move[-1]), last_move
     assert board[0] == "= board" and board[-1] == last_move[-1]
@@ -193,7 +193,7 @@ def test_a_newcomer_plays_the_first_scenario_alone_by_hand(tmp_path: Path) -> No
     intro = [line[2:] for line in r.output.splitlines() if line.startswith("# ")]
     assert "+1a+--+  +--+" in intro and "solo: usable action none (draw); deck 7, discard 0" in intro
     assert "awaiting: p1 any: act at any time with: nothing (draw)" in intro
-    resp = responses(r.output)
+    resp = responses(r.stdout)
     heads = [x[0] for x in resp]
     assert heads == [
         "? illegal: p1 cannot move north: p1's action tile(s) show nothing yet (draw)",
@@ -270,7 +270,7 @@ def test_say_after_the_first_action_in_scenario_2_is_refused_with_the_reason(tmp
     """)
     r = run("play", "magic-maze", "--scenario", 2, "--players", 2, "--seed", 1, "--moves", moves)
     assert r.exit_code == 3, r.output  # a line of the moves file was refused
-    heads = [x[0] for x in responses(r.output)]
+    heads = [x[0] for x in responses(r.stdout)]
     silence = ("? illegal: silence: talk is allowed only from the start of the game, after an hourglass flip, "
                "until the next action; staring and the pawn are always allowed")
     assert heads == ["= p1 say let us go west", "= p2 move green west 1", silence, "= p1 stare p2", "= p2 pawn p1",

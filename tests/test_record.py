@@ -213,7 +213,7 @@ def test_a_bot_is_not_asked_after_the_sand_ran_out_and_every_line_is_answered(tm
     r = run("play", "magic-maze", "--scenario", 4, "--players", 4, "--seed", 15, "--transcript", t, "--moves", "-",
             "--as", "p2", "--bot", "p1=random", "--bot", "p3=random", "--bot", "p4=random", input=lines)
     assert r.exit_code == 0, r.output
-    heads = [x[0] for x in responses(r.output)]
+    heads = [x[0] for x in responses(r.stdout)]
     assert not [h for h in heads if h.startswith("? bot")], heads
     assert heads[-4:] == ["= time", "= awaiting", "= score", "= board"], heads
     doc = yaml.safe_load(t.read_text(encoding="utf-8"))
