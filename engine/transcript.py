@@ -378,8 +378,11 @@ def replay(t: Transcript, *, update: bool = False) -> ReplayReport:
         # every outcome used, in order, but not where the game drew it (a chance line moved):
         # ``show --at N``, which keeps the lines before move N + 1, would play another game
         i = next(i for i, (a, b) in enumerate(zip(session.entries, t.log)) if a != b)
+        why = ("a note stands where it was written, as arbiter writes it: one printable line, a control "
+               "character escaped" if "note" in t.log[i] or "note" in session.entries[i] else
+               "a chance outcome stands where the game draws it")
         problems.append(f"log[{i}] is {_short_entry(t.log[i])}, where the replay has {_short_entry(session.entries[i])} "
-                        "(a chance outcome stands where the game draws it)")
+                        f"({why})")
     if not update:
         problems.extend(_compare_ending(t, session))
     return ReplayReport(session, problems)

@@ -56,6 +56,25 @@ def test_a_chance_line_moved_elsewhere_in_the_log_does_not_replay(game, variant,
     assert report.problems[0].endswith("(a chance outcome stands where the game draws it)")
 
 
+@pytest.mark.parametrize("where, note", [("first", "{seat: mafia, forfeit: hello}"),  # before the deal's draws
+                                         ("after move 1", '{seat: mafia, forfeit: "a\\x1b[2Jb"}')])  # unescaped
+def test_a_note_moved_or_edited_by_hand_does_not_replay_and_the_reason_says_it_is_the_note(where, note):
+    """A note is kept where it stands and as arbiter writes it (one printable line); one moved
+    before the chance lines, or holding a control character arbiter writes escaped, was
+    refused as "a chance outcome stands where the game draws it", which sent the reader to
+    the chance lines."""
+    lines = tr.dump(Session(FBI, "duel-3v3", seed=1)).splitlines(keepends=True)
+    log = lines.index("log:\n") + 1
+    at = log if where == "first" else log + 3  # (the duel's two draws, then its first move)
+    lines.insert(at, f"- {{note: {note}}}\n")
+    if where != "first":
+        lines.insert(log + 2, "- {move: {n: 1, seat: mafia, text: shift row 1 left, time: 1}}\n")
+    report = tr.replay(tr.parse("".join(lines)))
+    assert len(report.problems) == 1, report.problems
+    assert report.problems[0].endswith("(a note stands where it was written, as arbiter writes it: one printable "
+                                       "line, a control character escaped)"), report.problems
+
+
 def test_recorded_outcomes_are_reused_in_order():
     recorded = [ChanceRecord("deck", ["c", "a", "b"]), ChanceRecord("pick", ["b"]), ChanceRecord("die", [6]),
                 ChanceRecord("deck", ["b", "c", "a"])]
