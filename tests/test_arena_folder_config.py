@@ -259,6 +259,8 @@ EDITS = [
     (_set("bot_timeout", "10"), '"bot_timeout": a number from 0.01 to 3600, not \'10\''),
     (_set("reuse", 1), '"reuse": true or false, not 1'),
     (_set("cwd", 5), '"cwd": the folder the bots start in, or null, not 5'),
+    # a folder no longer there: the bots would start where the resume is typed, and fail there
+    (_set("cwd", "/nonexistent/bots"), '"cwd": the folder the bots start in, \'/nonexistent/bots\', is not there'),
     # a value too long to echo is named by its start and length (errors.quoted), not written back whole
     (_set("cwd", ["x" * 5000]), '"cwd": the folder the bots start in, or null, not [\'' + "x" * 38 + '... (5004 characters)'),
     (_entrant(1, "name", "n" * 3000), '"entrants": \'' + "n" * 40 + '\'... (3000 characters) is not an entrant name'),

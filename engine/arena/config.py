@@ -11,6 +11,8 @@ arbiter.engine.errors.ArbiterError: t/tournament.json: "modes" is missing (the f
 
 from __future__ import annotations
 
+import os
+
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -159,8 +161,15 @@ def _reuse(config: dict[str, Any]) -> None:
 
 
 def _cwd(config: dict[str, Any]) -> None:
-    if config["cwd"] is not None and not isinstance(config["cwd"], str):
-        raise ArbiterError(f"the folder the bots start in, or null, not {quoted(config['cwd'])}")
+    """None, or the folder the bots start in, which is there: a run resumed after it was moved
+    started its bots wherever the resume was typed, and an ``exec:`` bot named by a relative
+    path then crashed in every game left, each a forfeit counted against its entrant."""
+    cwd = config["cwd"]
+    if cwd is not None and not isinstance(cwd, str):
+        raise ArbiterError(f"the folder the bots start in, or null, not {quoted(cwd)}")
+    if cwd is not None and not os.path.isdir(cwd):
+        raise ArbiterError(f"the folder the bots start in, {quoted(cwd)}, is not there (moved or deleted?): the "
+                           "entrants' commands and modules are found from there; put it back, or write where it is now")
 
 
 _CHECKS: tuple[tuple[str, Callable[[dict[str, Any]], object]], ...] = (
