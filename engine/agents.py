@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import io
+import signal
 import sys
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -186,8 +187,10 @@ class AgentBot:
         try:
             with redirect_stdout(_STDERR):  # its print()s: the referee's stdout is the protocol's
                 return fn(*args)
-        except KeyboardInterrupt:  # the user's Ctrl-C: the referee's to handle
-            raise
+        except KeyboardInterrupt as exc:  # the user's Ctrl-C: the referee's to handle ...
+            if ctrl_c_reaches_here():
+                raise
+            raise BotFailure(f"the agent {self.name} raised {described(exc)}") from None  # ... or the agent's own
         except BaseException as exc:  # noqa: BLE001 - an agent's bug is its forfeit, never the referee's end
             raise BotFailure(f"the agent {self.name} raised {described(exc)}") from None
 
@@ -201,6 +204,14 @@ class AgentBot:
                 raise
             except BaseException:  # noqa: BLE001 - as _call's, and nothing is left to forfeit
                 pass
+
+
+def ctrl_c_reaches_here() -> bool:
+    """Whether a ``KeyboardInterrupt`` may be the user's Ctrl-C: Python raises one for SIGINT
+    only where SIGINT has its default handler. A tournament's worker ignores SIGINT (its parent
+    stops it), so one raised while its agent plays is the agent's own doing, a forfeit like any
+    exception: taken for Ctrl-C, it stopped the whole run at that game at every resume."""
+    return signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def described(exc: BaseException) -> str:

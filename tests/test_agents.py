@@ -200,6 +200,21 @@ def test_ctrl_c_in_an_agent_is_the_users_not_the_agents_fault() -> None:
         AgentBot("mafia", Raises(ValueError(), on_close=KeyboardInterrupt())).close()
 
 
+def test_where_ctrl_c_cannot_reach_an_agents_keyboard_interrupt_is_its_own_forfeit(monkeypatch) -> None:
+    """A tournament's worker ignores SIGINT: a ``KeyboardInterrupt`` there is one the agent
+    raised, which stopped the whole run as the user's Ctrl-C (status 130), and again at the
+    same game at every resume. It is the agent's forfeit, as ``SystemExit`` is."""
+    import signal
+
+    monkeypatch.setattr(signal, "getsignal", lambda s: signal.SIG_IGN if s == signal.SIGINT else signal.SIG_DFL)
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
+    bots = {"mafia": AgentBot("mafia", Raises(KeyboardInterrupt("no")), "Raises"), "fbi": AgentBot("fbi", Last())}
+    for _ in Match(Protocol(session), bots, None, max_moves=10).run():
+        pass
+    assert {"note": {"seat": "mafia", "forfeit": "the agent Raises raised KeyboardInterrupt: no"}} in session.entries
+    assert session.over and [m.text for m in session.moves] == ["surrender"]
+
+
 def test_an_agents_module_that_exits_as_it_is_imported_is_a_clear_error(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(tmp_path))])
     (tmp_path / "agents_exit_x1.py").write_text("import sys\nsys.exit(4)\n", encoding="utf-8")
