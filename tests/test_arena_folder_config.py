@@ -229,6 +229,9 @@ EDITS = [
     (_set("entrants", {"a": "random", "b": "random"}),
      '"entrants": a list of two or more {"name": NAME, "spec": SPEC}, not {'),
     (_entrant(0, "spec", "nosuch"), '"entrants": unknown bot \'nosuch\''),
+    # nothing after exec: names no program, as exec:"" does (it was "unknown bot 'exec:'")
+    (_entrant(0, "spec", "exec:"), '"entrants": \'exec:\': the command names no program'),
+    (_entrant(0, "spec", "exec:  "), '"entrants": \'exec:\': the command names no program'),
     (_entrant(1, "name", "a"), '"entrants": two entrants are named \'a\''),
     (_entrant(0, "spec", 'exec:python3 "bot.py'), '"entrants": \'exec:python3 "bot.py\': the command cannot be read '
                                                  '(No closing quotation)'),

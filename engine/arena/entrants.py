@@ -38,12 +38,12 @@ def check_spec(spec: str, kinds: tuple[str, ...], directory: str | None = None) 
     if spec.startswith("py:") and spec[3:].strip():
         load_agent(spec[3:].strip(), directory)
         return spec
-    if spec.startswith("exec:") and spec[5:].strip():
+    if spec.startswith("exec:"):
         try:  # as the bot is started (``engine.bots``): a command that cannot be read fails here, not in every game
             argv = shlex.split(spec[5:])
         except ValueError as exc:
             raise ArbiterError(f"{quoted(spec, COMMAND_CHARS)}: the command cannot be read ({exc}); quote it as a shell would") from None
-        if not argv[0]:
+        if not argv or not argv[0]:  # (nothing after exec:, or an empty word: exec:"")
             raise ArbiterError(f"{quoted(spec, COMMAND_CHARS)}: the command names no program")
         return spec
     if spec in kinds:
