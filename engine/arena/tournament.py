@@ -191,6 +191,10 @@ class Tournament:
             pool.close()
         finally:
             writer.close()
+        if interrupted:  # Ctrl-C may land between a record's write and its count here: the file is what counts
+            counted = len(recorded)
+            recorded = {r["game"]: r for r in folder.read_results(self.games, self.config["seed"])}
+            played += len(recorded) - counted
         records = sorted(recorded.values(), key=lambda r: r["game"])
         return Outcome(records, played, clock() - start, count.update(recorded) if count is not None else None,
                        interrupted)
