@@ -266,6 +266,17 @@ class TranscriptWriter:
             self._claim.close()
             self._claim = None
 
+    def discard(self) -> None:
+        """Stop writing a game that did not end as played (its worker told to stop): a writer
+        holding it in memory puts nothing in place (what was there, if anything, stays); a
+        durable one closes as ``close`` does, its file holding every entry so far."""
+        if self.durable:
+            self.close()
+            return
+        if self.append in self.session.listeners:
+            self.session.listeners.remove(self.append)
+        self._file.close()
+
     def close(self) -> None:
         """Stop writing: the file synced (a durable writer's), or put in place whole (the other's)."""
         if self.append in self.session.listeners:
@@ -280,8 +291,8 @@ class TranscriptWriter:
                 write_whole(self.path, text, replace=self._overwrite)
             except FileExistsError:
                 raise TranscriptError(f"{self.path} already exists") from None
-            except OSError as exc:
-                raise TranscriptError(f"cannot write the transcript {self.path}: {exc.strerror or exc}") from None
+            except OSError as exc:  # (the system's reason kept as the cause: a tournament's worker tells it on)
+                raise TranscriptError(f"cannot write the transcript {self.path}: {exc.strerror or exc}") from exc
             return
         if self.error is None:
             try:

@@ -255,3 +255,31 @@ def test_ctrl_c_between_a_records_write_and_its_count_is_reported_as_the_file_ho
     outcome = Tournament(config).run(existing, Replaying())
     assert outcome.interrupted and len(path.read_text().splitlines()) == 2
     assert [r["game"] for r in outcome.records] == [0, 1] and outcome.played == 2  # (the schedule's order)
+
+
+def test_a_workers_transcript_past_the_size_limit_ends_the_run_saying_how_to_go_on(tmp_path):
+    """A game's transcript is written by its worker; a write the system refused there was told
+    as the referee's own failure ("game 2 failed in its worker: TranscriptError: ...") without
+    how to go on, and the game another worker was playing when the run stopped left a
+    transcript of its own, unfinished and in no record. The error is the folder's own (the
+    file, the reason, --resume), and only recorded games have a transcript."""
+    import resource
+    import signal
+
+    def limited() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # (a write past the limit fails with EFBIG)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8192, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+
+    out = tmp_path / "t"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.run([sys.executable, "-m", "arbiter.cli.main", "match", "fbi-mafia", "--mode", "duel-3v3",
+                           "random", "other=random", "--games", "6", "--workers", "2", "--out", str(out)],
+                          capture_output=True, text=True, env=env, timeout=120, preexec_fn=limited)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    error = proc.stderr.strip().splitlines()[-1]
+    assert error.startswith(f"Error: cannot write {out / 'transcripts'}/game-") and error.endswith(
+        f": File too large; the file is past the size this system allows it (ulimit -f); raise the limit, then "
+        f"go on with: arbiter tournament --resume {out}"), error
+    recorded = {json.loads(line)["transcript"] for line in (out / "results.jsonl").read_text().splitlines()}
+    assert recorded  # (the first games' transcripts fit under the limit)
+    assert {f"transcripts/{p.name}" for p in (out / "transcripts").glob("*.yaml")} == recorded

@@ -226,3 +226,33 @@ def test_games_ended_together_are_handed_back_in_schedule_order(monkeypatch: pyt
         local._running = dict(futures)
         monkeypatch.setattr(pool, "wait_futures", lambda fs, **_: ([f for f, _ in order], []))
         assert [record["game"] for _, record in local.done(0)] == [0, 1, 2, 3]
+
+
+def test_a_game_its_worker_was_told_to_stop_leaves_no_transcript(tmp_path: Path, monkeypatch) -> None:
+    """A worker told to stop mid-game (the run cancelled: Ctrl-C, another worker's failure)
+    unwinds its game; the transcript it held in memory was then put in place, unfinished and
+    in no record. Nothing is written of a game that did not end as played (docs/arena.md: a
+    worker stopped mid-game leaves no transcript of that game, or the one an earlier run left)."""
+    from arbiter.engine.arena.entrants import Entrant
+    from arbiter.engine.arena.runner import Worker
+    from arbiter.engine.arena.tournament import Tournament, configuration
+    from arbiter.engine.match import Match
+
+    config = configuration("fbi-mafia", [Entrant("a", "random"), Entrant("b", "random")], 2, modes=("duel-3v3",),
+                           cwd=str(tmp_path))
+    t = Tournament({"format": 2, **config})
+    real = Match.play
+
+    def told_to_stop(self):
+        for _, _ in zip(range(5), self.run()):  # some moves, then the worker's SIGTERM (pool._stop)
+            pass
+        raise SystemExit(128 + signal.SIGTERM)
+
+    transcript = tmp_path / "t" / "transcripts" / "game-00000.yaml"
+    monkeypatch.setattr(Match, "play", told_to_stop)
+    with pytest.raises(SystemExit):
+        Worker(t.settings).play(t.games[0], tmp_path / "t")
+    assert not transcript.exists()
+    monkeypatch.setattr(Match, "play", real)
+    record = Worker(t.settings).play(t.games[0], tmp_path / "t")  # played whole: its transcript, in place
+    assert record["finished"] and "\nformat: 1\n" in transcript.read_text()

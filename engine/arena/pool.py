@@ -39,6 +39,7 @@ from types import FrameType
 from typing import Any
 
 import arbiter
+from arbiter.engine.arena.results import write_error
 from arbiter.engine.arena.runner import Settings, Worker
 from arbiter.engine.arena.schedule import Game
 from arbiter.engine.arena.scratch import Scratch
@@ -164,6 +165,10 @@ class LocalPool:
             game = self._running.pop(future)
             try:
                 out.append((game, future.result()))
+            except OSError as exc:  # a write the system refused it (a game's transcript): the file, why, how to go on
+                if exc.filename and Path(exc.filename).parent.name == "transcripts":
+                    raise write_error(Path(exc.filename), exc) from None
+                raise ArbiterError(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}") from exc
             except Exception as exc:  # noqa: BLE001 - the referee's own failure, reported whole
                 raise ArbiterError(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}") from exc
         return out

@@ -34,7 +34,7 @@ from arbiter.engine import registry
 from arbiter.engine.arena.schedule import Game
 from arbiter.engine.arena.stats import forfeit_kind
 from arbiter.engine.bots import Bot, BotFailure, MachineError, ProcessBot, make_bot
-from arbiter.engine.errors import ArbiterError
+from arbiter.engine.errors import ArbiterError, TranscriptError
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
@@ -208,6 +208,7 @@ class Worker:
         seated: dict[str, _Seated] = {}
         error: str | None = None  # why the machine could not start the game (no one's fault)
         names: dict[str, str] = {}
+        played = False
         try:
             for seat, entrant in assignment.items():
                 log = path.with_name(log_name(game.index, seat))
@@ -222,9 +223,19 @@ class Worker:
                                            session)
             if error is None:
                 Match(Protocol(session), dict(seated), None, max_moves=s.max_moves).play()
+            played = True
         finally:
-            writer.close()
-            names = self._settle(session, seated, assignment)
+            try:
+                if played:
+                    writer.close()
+                else:  # told to stop mid-game (the run cancelled): no transcript of a game never recorded
+                    writer.discard()
+            except TranscriptError as exc:
+                if isinstance(exc.__cause__, OSError):  # the system refused it: said as the folder's writes are
+                    raise OSError(exc.__cause__.errno, exc.__cause__.strerror, str(path)) from None
+                raise
+            finally:
+                names = self._settle(session, seated, assignment)
         return self._record(game, session, path, error, names)
 
     def _settle(self, session: Session, seated: dict[str, _Seated], assignment: dict[str, str]) -> dict[str, str]:
