@@ -33,6 +33,21 @@ def test_a_torn_last_line_is_ignored_and_cut_before_appending(tmp_path: Path):
     assert len(read_results(path)[0]) == 1, "a game recorded twice counts once"
 
 
+def test_a_game_recorded_again_is_one_the_machine_could_not_start_or_refused(tmp_path: Path):
+    """A run records a game once; a resume records again only a game the machine could not
+    start (its ``error``), whose new record is the game's. Two other records of one game, which
+    counted as the first said, were a hand edit no one was told of."""
+    path = tmp_path / "results.jsonl"
+    failed = {"game": 0, "error": "cannot start bot for p1: [Errno 24] Too many open files"}
+    played = {"game": 0, "error": None, "moves": 40}
+    path.write_text("".join(json.dumps(r) + "\n" for r in (failed, {"game": 1, "error": None}, played)))
+    assert read_results(path)[0] == [played, {"game": 1, "error": None}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in (played, {**played, "moves": 41})))
+    with pytest.raises(FolderError, match=r"line 2 records game 0 again, otherwise than line 1; a run records a "
+                                          r"game once: the file was changed by hand\?"):
+        read_results(path)
+
+
 @pytest.mark.parametrize("line", ["", "[1]", '{"x": 1}', '{"game": "3"}', "null"])
 def test_a_line_that_is_not_a_games_record_is_refused_before_the_last(tmp_path: Path, line: str):
     """Only the last line may be torn or garbled (a crash mid-write); any other line that is

@@ -21,6 +21,7 @@ from arbiter.engine.arena import report
 from arbiter.engine.arena.entrants import Entrant
 from arbiter.engine.arena.pool import LocalPool
 from arbiter.engine.arena.results import Folder
+from arbiter.engine.arena.runner import Worker
 from arbiter.engine.arena.tournament import Tournament, configuration
 from arbiter.engine import transcript as tr
 
@@ -502,3 +503,35 @@ def test_a_tournament_plays_a_custom_deck_kept_in_its_folder(tmp_path):
     assert r.exit_code == 0, r.output
     [rec, _] = [json.loads(line) for line in (tmp_path / "r" / "results.jsonl").read_text().splitlines()]
     assert rec["options"]["deck"]["level"] == 2 and set(rec["sides"].values()) <= {"hero", "traitor"}
+
+
+def test_a_game_the_machine_could_not_start_is_played_again_by_a_resume(tmp_path, monkeypatch):
+    """Such a game (its record's ``error``) stayed unfinished for good: a resume once the
+    machine had files again played none of them, and an SPRT's block with one stayed void. A
+    resume plays it again; its new record is the game's."""
+    import errno
+
+    (tmp_path / "bot.py").write_text((REPO / "docs" / "examples" / "random_bot.py").read_text())
+    entrants = [Entrant("prog", f"exec:{PY} {tmp_path / 'bot.py'}"), Entrant("rnd", "random")]
+    config = configuration("fbi-mafia", entrants, 2, modes=("duel-3v3",), cwd=str(tmp_path))
+    t = Tournament({"format": 2, **config})
+    folder = Folder.create(tmp_path / "t", t.config)
+
+    def no_more_files(*args, **kw):
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    with monkeypatch.context() as m:
+        m.setattr(subprocess, "Popen", no_more_files)
+        failed = Worker(t.settings).play(t.games[0], folder.path)
+    assert failed["error"] and not failed["finished"]
+    writer = folder.writer()
+    writer.append(failed)
+    writer.close()
+    folder.unlock()
+    r = run("tournament", "--resume", tmp_path / "t", "--workers", "1", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output.splitlines()[-1])["played"] == 2  # game 0 again, and game 1
+    records = {r["game"]: r for r in map(json.loads, (tmp_path / "t" / "results.jsonl").read_text().splitlines()[1:])}
+    assert sorted(records) == [0, 1] and all(r["finished"] and r["error"] is None for r in records.values())
+    r = run("tournament", "--resume", tmp_path / "t", "--workers", "1", "--json")  # nothing more to play
+    assert r.exit_code == 0 and json.loads(r.output.splitlines()[-1])["played"] == 0, r.output

@@ -285,7 +285,7 @@ def read_results(path: Path, games: Sequence[Game] | None = None, tournament_see
     except OSError as exc:
         raise FolderError(f"{path}: cannot read it: {exc.strerror or exc}") from None
     records: list[dict[str, Any]] = []
-    seen: set[int] = set()
+    seen: dict[int, tuple[int, int]] = {}  # game -> its record's place in ``records``, and its line
     offset = number = 0
     while offset < len(data):
         number += 1  # the line's number
@@ -314,9 +314,18 @@ def read_results(path: Path, games: Sequence[Game] | None = None, tournament_see
             except ValueError as exc:
                 raise FolderError(f"{path}: line {number} is not a record of this tournament's game "
                                   f"{record['game']}: {exc}; the file was changed by hand?") from None
-        if record["game"] not in seen:
-            seen.add(record["game"])
+        game = record["game"]
+        if game not in seen:
+            seen[game] = (len(records), number)
             records.append(record)
+        else:  # a game recorded again: a game the machine could not start, played again by a resume
+            place, first = seen[game]
+            if records[place].get("error") is not None:
+                seen[game] = (place, number)
+                records[place] = record
+            elif record != records[place]:  # (a line written twice, the same, is that record)
+                raise FolderError(f"{path}: line {number} records game {game} again, otherwise than line {first}; "
+                                  "a run records a game once: the file was changed by hand?")
         offset = end + 1
     return records, offset
 

@@ -141,7 +141,9 @@ class Tournament:
 
         Ctrl-C (``KeyboardInterrupt``) stops the pool, keeps every record written, and ends the
         run with ``interrupted`` set."""
-        recorded = {r["game"]: r for r in folder.read_results(self.games, self.config["seed"])}
+        # a game the machine could not start (its record's ``error``: no file, memory or process
+        # to be had) is played again, as a game without a record: the machine may have it now
+        recorded = {r["game"]: r for r in folder.read_results(self.games, self.config["seed"]) if r.get("error") is None}
         folder.remove_temporary()  # of a killed run: its games without a record are played again
         todo: Iterator[Game] = iter([g for g in self.games if g.index not in recorded])
         tallies = {name: Tally() for name in self.names}
