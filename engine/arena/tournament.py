@@ -143,7 +143,8 @@ class Tournament:
         run with ``interrupted`` set."""
         # a game the machine could not start (its record's ``error``: no file, memory or process
         # to be had) is played again, as a game without a record: the machine may have it now
-        recorded = {r["game"]: r for r in folder.read_results(self.games, self.config["seed"]) if r.get("error") is None}
+        recorded = {r["game"]: r for r in folder.read_results(self.games, self.config["seed"])
+                    if r.get("error") is None}
         folder.remove_temporary()  # of a killed run: its games without a record are played again
         todo: Iterator[Game] = iter([g for g in self.games if g.index not in recorded])
         tallies = {name: Tally() for name in self.names}
@@ -195,7 +196,9 @@ class Tournament:
             writer.close()
         if interrupted:  # Ctrl-C may land between a record's write and its count here: the file is what counts
             counted = len(recorded)
-            recorded = {r["game"]: r for r in folder.read_results(self.games, self.config["seed"])}
+            # (a record the machine could not start counts when this run made it, not one left to play again)
+            recorded = {r["game"]: r for r in folder.read_results(self.games, self.config["seed"])
+                        if r.get("error") is None or r["game"] in recorded}
             played += len(recorded) - counted
         records = sorted(recorded.values(), key=lambda r: r["game"])
         return Outcome(records, played, clock() - start, count.update(recorded) if count is not None else None,
