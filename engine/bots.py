@@ -43,7 +43,7 @@ from typing import Protocol as TypingProtocol
 
 from arbiter.engine import orphans
 from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, quoted
-from arbiter.engine.lines import MAX_LINE_BYTES, BadLine, check_text
+from arbiter.engine.lines import MAX_LINE_BYTES, BadLine, check_text, printable
 from arbiter.engine.session import Session
 
 MAX_UNSENT = 1 << 20
@@ -199,8 +199,20 @@ def _open_log(seat: str, log: str | Path) -> BinaryIO:
 
 
 def _printable(data: bytes) -> str:
-    text = "".join(c if c.isprintable() else " " for c in data.decode("utf-8", "replace")).strip()
-    return text if len(text) <= TAIL_CHARS else text[:TAIL_CHARS] + "…"
+    """A line of a bot's stderr as its failure's reason quotes it: one printable line, a control
+    character written as its escape (``\x1b``: the record keeps what the bot wrote, and a
+    terminal shows it as written), cut at ``TAIL_CHARS`` characters (never inside an escape)."""
+    text = data.decode("utf-8", "replace").strip()
+    if text.isprintable() and len(text) <= TAIL_CHARS:
+        return text
+    out, size = [], 0
+    for ch in text:
+        piece = printable(ch)
+        if size + len(piece) > TAIL_CHARS:
+            return "".join(out) + "…"
+        out.append(piece)
+        size += len(piece)
+    return "".join(out)
 
 
 class ProcessBot:

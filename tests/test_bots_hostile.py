@@ -452,6 +452,17 @@ def test_a_failure_ends_with_the_last_stderr_lines_and_the_log_has_them_all(tmp_
     assert log.read_text(encoding="utf-8") == "".join(f"note {i}\n" for i in range(1, 10)) + "y" * 1000 + "\n"
 
 
+def test_a_failures_stderr_lines_keep_their_control_characters_as_escapes(tmp_path: Path) -> None:
+    """The reason quoted a bot's stderr with its control characters made spaces (``boom |
+    line2  [2J``), where the protocol's lines and the record write them as escapes (``\\x1b``):
+    what the bot wrote is kept, still one printable line."""
+    bot = launch(tmp_path, "ctl", "import sys, time\nsys.stderr.write('boom\\tline\\nline2 \\x1b[2J\\x07\\n')\n"
+                 "sys.stderr.flush()\ntime.sleep(60)\n", timeout=0.5)
+    reason, _ = failure_then_close(bot, fake_session([]))
+    assert reason == "no answer within 0.5 s; its stderr ends: boom\\tline | line2 \\x1b[2J\\x07", reason
+    assert reason.isprintable()
+
+
 def test_a_bot_flooding_stderr_plays_on_and_its_log_is_capped(tmp_path: Path) -> None:
     log = tmp_path / "mafia.log"
     session = duel()

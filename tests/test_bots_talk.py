@@ -50,9 +50,10 @@ def test_a_bots_line_in_a_reason_is_quoted_whole_up_to_its_cap(line: str, size: 
 
 
 def test_a_stderr_line_in_a_reason_is_printable_and_capped() -> None:
-    assert _printable(b"  a\tb\x1bc  ") == "a b c"
+    assert _printable(b"  a\tb\x1bc  ") == "a\\tb\\x1bc"  # (escaped, as the protocol's lines are)
     assert _printable(b"y" * TAIL_CHARS) == "y" * TAIL_CHARS
     assert _printable(b"y" * (TAIL_CHARS + 1)) == "y" * TAIL_CHARS + "…"
+    assert _printable(b"y" * (TAIL_CHARS - 2) + b"\x1b") == "y" * (TAIL_CHARS - 2) + "…"  # never half an escape
 
 
 NAMES_ITSELF = r'''
