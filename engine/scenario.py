@@ -379,6 +379,22 @@ def deck_document(deck: str | Path | Node) -> Node:
     return deck if isinstance(deck, Node) else load_file(deck)
 
 
+def deck_kind(doc: Node) -> tuple[Any, Any, str]:
+    """The ``game`` and ``kind`` a deck's document names, and how a refusal says what the file
+    is: ``game: X, kind: Y``, or what it holds instead (nothing, a list, one value).
+
+    >>> deck_kind(Node([1, 2], "d.yaml"))[2]
+    'this file holds a list, not a mapping with game: and kind:'
+    """
+    value = doc.value
+    if not isinstance(value, dict):
+        held = "nothing" if value is None else "a list" if isinstance(value, list) else f"one value ({type(value).__name__})"
+        return None, None, f"this file holds {held}, not a mapping with game: and kind:"
+    if "game" not in value and "kind" not in value:
+        return None, None, "this file names no game: and no kind:"
+    return value.get("game"), value.get("kind"), f"this file is game: {value.get('game')}, kind: {value.get('kind')}"
+
+
 def _package_locations() -> list[str]:
     spec = importlib.import_module(SCENARIO_PACKAGE).__spec__
     return list(spec.submodule_search_locations or []) if spec is not None else []

@@ -247,6 +247,19 @@ def test_another_games_file_as_the_deck_is_a_usage_error_either_way(tmp_path: Pa
     assert r.exit_code == 2 and "Magic Maze takes a Hidden Roles deck" in r.output, r.output
 
 
+@pytest.mark.parametrize("text, what", [("", "this file holds nothing, not a mapping with game: and kind:"),
+                                        ("- a\n", "this file holds a list, not a mapping with game: and kind:"),
+                                        ("seven\n", "this file holds one value (str), not a mapping with game: and kind:"),
+                                        ("cards: {}\n", "this file names no game: and no kind:")])
+@pytest.mark.parametrize("game", ["mafia", "magic-maze"])
+def test_a_deck_file_of_no_kind_says_what_it_holds(tmp_path: Path, text: str, what: str, game: str) -> None:
+    """An empty file, a list or a mapping naming no kind was "this file is game: None, kind:
+    None": Python's None, shown to a person."""
+    (tmp_path / "d.yaml").write_text(text)
+    r = run("play", game, "--deck", tmp_path / "d.yaml", "--bots", "random")
+    assert r.exit_code == 2 and f"{what}\n" in r.output and "None" not in r.output, r.output
+
+
 def test_deck_refusal_names_every_broken_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # two leaders and a bad ratio at once: both are named, with their counts
     text = "game: mafia\nkind: deck\ncards: {boss: 1, seducer: 1, agent: 1, chief: 1, civilian: 3}\n"

@@ -15,7 +15,7 @@ from arbiter.engine.games.mafia.bot import choose
 from arbiter.engine.games.mafia.moves import Move, move_name
 from arbiter.engine.games.mafia.render import render_table
 from arbiter.engine.games.mafia.state import MafiaState
-from arbiter.engine.scenario import Node, deck_document
+from arbiter.engine.scenario import Node, deck_document, deck_kind
 
 
 def variant_name(players: int) -> str:
@@ -61,10 +61,10 @@ class MafiaRules(Rules):
             raise SetupError("Classic Mafia has no levels (--roles is for Magic Maze: Hidden Roles)", option="--roles")
         if deck_file is not None:
             doc = deck_document(deck_file)
-            found = doc.value if isinstance(doc.value, dict) else {}
-            if (found.get("game"), found.get("kind")) != ("mafia", "deck"):  # another game's file: a usage error
-                raise SetupError(f"--deck {doc.source}: Classic Mafia takes a deck (game: mafia, kind: deck); "
-                                 f"this file is game: {found.get('game')}, kind: {found.get('kind')}", option="--deck")
+            game, kind, what = deck_kind(doc)
+            if (game, kind) != ("mafia", "deck"):  # another game's file: a usage error
+                raise SetupError(f"--deck {doc.source}: Classic Mafia takes a deck (game: mafia, kind: deck); {what}",
+                                 option="--deck")
             title, deck = md.parse_deck_document(doc, md.load())
             size = sum(deck.values())
             if players is not None and players != size:
