@@ -222,6 +222,12 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
             usage(f"{person} is played by a bot (--bot {person}={wanted[person]}); a seat is a person's or a bot's",
                   "--as")
         settings = {"as": person, "bots": wanted, "json": json_mode, "realtime": realtime, "bot_timeout": bot_timeout}
+        if force and not (transcript_path and not resume):
+            usage("--force lets --transcript FILE replace a file that exists, and " + (
+                "a resumed game goes on in its own transcript" if resume else "no --transcript is named"), "--force")
+        folder = os.path.dirname(os.path.abspath(transcript_path)) if transcript_path and not resume else None
+        if folder is not None and not os.path.isdir(folder):
+            usage(f"{transcript_path}: there is no folder {folder} to write it in", "--transcript")
         kind = not_regular(transcript_path) if transcript_path and not resume else None
         if kind:
             usage(f"{transcript_path}: not a regular file ({kind}); a transcript needs a file of its own",

@@ -281,3 +281,16 @@ def _with_reader_gone(args: list[str], cwd: Path) -> subprocess.CompletedProcess
                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, timeout=120)
     finally:
         os.close(write)
+
+
+@pytest.mark.parametrize("args, option, said", [
+    (["play", "fbi-mafia", "--force"], "--force", "no --transcript is named"),
+    (["play", "fbi-mafia", "--transcript", "{tmp}/no/such/folder/t.yaml"], "--transcript",
+     "there is no folder {tmp}/no/such/folder to write it in"),
+])
+def test_a_transcript_option_with_nothing_to_act_on_is_a_usage_error(tmp_path, args, option, said) -> None:
+    """--force without a --transcript to replace was taken silently, and a --transcript in a
+    folder that is not there ended as an error of the run (status 1) once the game was set up."""
+    r = run(*[a.format(tmp=tmp_path) for a in args], "--moves", "/dev/null")
+    assert r.exit_code == 2 and f"Invalid value for {option}: " in r.output and said.format(tmp=tmp_path) in r.output, \
+        r.output
