@@ -124,6 +124,8 @@ def show(file: str | None, seat: str, at: int | None, legend: bool, story: bool,
         if file is None:
             if not legend:
                 usage("name a transcript FILE, or ask for --legend")
+            if seat != HOST:  # (the legends are every game's, for no seat)
+                usage("--as shows a FILE's board as a seat saw it; the legends alone are no one's", "--as")
             click.echo("\n\n".join(f"{r.title}\n{r.legend}" for r in registry.games() if r.legend))
             return
         t = tr.read(file)
@@ -149,5 +151,7 @@ def show(file: str | None, seat: str, at: int | None, legend: bool, story: bool,
         click.echo(board)
         if legend and session.rules.legend and session.rules.legend not in board:  # (some boards end with it)
             click.echo(session.rules.legend)
+        elif legend and not session.rules.legend:
+            click.echo(f"({session.rules.title}'s board has no symbols to explain: it is written in words)")
     except ArbiterError as exc:
         fail(explain(exc))

@@ -381,6 +381,18 @@ def test_show_legend_of_a_board_that_ends_with_its_legend_prints_it_once(tmp_pat
     assert r.output == board.output
 
 
+def test_show_legend_says_so_where_a_board_has_none_and_is_no_seats(tmp_path: Path) -> None:
+    """Classic Mafia's board is words: ``--legend`` printed nothing more, as if taken; and
+    ``--legend --as p1`` without a FILE took a seat for the legends, which are no one's."""
+    t = tmp_path / "m.yaml"
+    assert run("play", "mafia", "--bots", "random", "--seed", 2, "--transcript", t).exit_code == 0
+    board, r = run("show", t), run("show", t, "--legend")
+    assert r.exit_code == 0 and r.output == board.output + \
+        "(Classic Mafia's board has no symbols to explain: it is written in words)\n", r.output
+    r = run("show", "--legend", "--as", "p1")
+    assert r.exit_code == 2 and "Invalid value for --as: --as shows a FILE's board as a seat saw it" in r.output
+
+
 def test_a_resumed_seat_session_is_told_its_deal_again_as_a_fresh_one_is(tmp_path: Path) -> None:
     """The header of a resumed text session once left out the seat's card (a JSON session's
     opening object had it): the deal's events that seat may see are told again, no others."""
