@@ -368,6 +368,10 @@ def _outcome(seat, value):
 RECORD_EDITS = [
     (lambda r: {"game": 1}, '"deal" is missing'),
     (_rec("seats", 5), '"seats" is 5, but this tournament\'s game 1 has {"p1": "b"'),
+    # a long value differing past its shown start: where it differs, not two starts alike
+    (lambda r: {**r, "seats": {**r["seats"], "p6": "zz"}}, '"seats".p6 is "zz", but this tournament\'s game 1 has "a"'),
+    (lambda r: {**r, "seats": {k: v for k, v in r["seats"].items() if k != "p6"}},
+     '"seats".p6 is nothing, but this tournament\'s game 1 has "a"'),
     (_rec("tournament_seed", 2), '"tournament_seed" is 2, but this tournament\'s game 1 has 1 (a record of another '
                                  'tournament?)'),
     (_rec("seed", 12345), '"seed" is 12345, but this tournament\'s game 1 has'),

@@ -45,8 +45,9 @@ def check_record(record: dict[str, Any], game: Game, tournament_seed: int) -> No
                 "transcript": f"{TRANSCRIPTS}/{transcript_name(game.index)}"}
     for key, value in expected.items():
         if not _same(record[key], value):
-            raise ValueError(f'"{key}" is {_shown(record[key])}, but this tournament\'s game {game.index} has '
-                             f"{_shown(value)} (a record of another tournament?)")
+            where, got, wanted = _difference(record[key], value)  # (two long values cut alike showed no difference)
+            raise ValueError(f'"{key}"{where} is {got}, but this tournament\'s game {game.index} has '
+                             f"{wanted} (a record of another tournament?)")
     seats = set(game.seats)
     finished = record["finished"]
     if not isinstance(finished, bool):
@@ -129,6 +130,27 @@ def _same(value: object, expected: object) -> bool:
         assert isinstance(expected, list)
         return len(value) == len(expected) and all(_same(a, b) for a, b in zip(value, expected))
     return value == expected
+
+
+def _difference(value: object, expected: object, where: str = "") -> tuple[str, str, str]:
+    """Where two values first differ (``_same`` says they do), as the path into them (``.deck.title``,
+    ``[2]``) and each value there as an error shows it (``nothing`` for a key one lacks).
+
+    >>> _difference({"deck": {"title": "Friday", "civilian": 2}}, {"deck": {"title": "Friday night", "civilian": 2}})
+    ('.deck.title', '"Friday"', '"Friday night"')
+    """
+    if isinstance(value, dict) and isinstance(expected, dict):
+        for key in [*expected, *(k for k in value if k not in expected)]:
+            if key not in value or key not in expected:
+                return (f"{where}.{key}", _shown(value[key]) if key in value else "nothing",
+                        _shown(expected[key]) if key in expected else "nothing")
+            if not _same(value[key], expected[key]):
+                return _difference(value[key], expected[key], f"{where}.{key}")
+    if isinstance(value, list) and isinstance(expected, list) and len(value) == len(expected):
+        for i, (a, b) in enumerate(zip(value, expected)):
+            if not _same(a, b):
+                return _difference(a, b, f"{where}[{i}]")
+    return where, _shown(value), _shown(expected)
 
 
 def _shown(value: object, width: int = 60) -> str:
