@@ -256,3 +256,17 @@ def test_a_game_its_worker_was_told_to_stop_leaves_no_transcript(tmp_path: Path,
     monkeypatch.setattr(Match, "play", real)
     record = Worker(t.settings).play(t.games[0], tmp_path / "t")  # played whole: its transcript, in place
     assert record["finished"] and "\nformat: 1\n" in transcript.read_text()
+
+
+def test_a_py_entrant_that_ends_its_worker_is_named_in_the_runs_error(tmp_path: Path, monkeypatch) -> None:
+    """A ``py:`` agent runs in the game's worker: one that ends the process (``os._exit``) ends
+    the run (status 1, as a worker's failure), and the error named neither it nor its entrant."""
+    from tests.helpers import run
+
+    (tmp_path / "quitting.py").write_text("import os\n\nclass Quits:\n    def act(self, observation, choices):\n"
+                                          "        os._exit(3)\n")
+    monkeypatch.chdir(tmp_path)
+    r = run("match", "fbi-mafia", "--mode", "duel-3v3", "q=py:quitting:Quits", "base=random", "--games", "2",
+            "--workers", "1", "--out", tmp_path / "t")
+    assert r.exit_code == 1 and "failed in its worker: BrokenProcessPool" in r.output, r.output
+    assert r.output.rstrip().endswith("(its py: entrants, which run in the worker: q)"), r.output

@@ -140,6 +140,7 @@ class LocalPool:
 
     def __init__(self, settings: Settings, workers: int, directory: Path) -> None:
         self.workers = workers
+        self._agents = {name for name, spec in settings.entrants.items() if spec.strip().startswith("py:")}
         self._executor = ProcessPoolExecutor(
             max_workers=workers, mp_context=get_context("spawn"), initializer=_start_worker,
             initargs=(settings, str(directory.resolve()), os.getpid()))
@@ -170,7 +171,10 @@ class LocalPool:
                     raise write_error(Path(exc.filename), exc) from None
                 raise ArbiterError(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}") from exc
             except Exception as exc:  # noqa: BLE001 - the referee's own failure, reported whole
-                raise ArbiterError(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}") from exc
+                # (or a py: entrant's, which runs in the worker: one that ends its process, os._exit, say)
+                agents = sorted(self._agents & set(game.entrants))
+                raise ArbiterError(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}" + (
+                    f" (its py: entrants, which run in the worker: {', '.join(agents)})" if agents else "")) from exc
         return out
 
     def drop_waiting(self) -> None:
