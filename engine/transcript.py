@@ -40,7 +40,7 @@ except ImportError:  # (Windows)
 
 from arbiter.engine import registry
 from arbiter.engine.errors import ArbiterError, TranscriptError
-from arbiter.engine.files import write_whole
+from arbiter.engine.files import not_regular, write_whole
 from arbiter.engine.logline import _flow, entry_line  # noqa: F401 (_flow: tests)
 from arbiter.engine.session import Session
 from arbiter.engine.transcript_reader import (  # noqa: F401 (reading: handed out here too)
@@ -123,6 +123,9 @@ def claim(path: str | Path) -> IO[bytes]:
     ends however it ends. Where the system has no such lock (no ``fcntl``; a file system
     refusing it), the file is opened all the same."""
     p = Path(path)
+    kind = not_regular(p)  # (a FIFO opened to write waits for no reader, and is no transcript: as ``read`` says)
+    if kind:
+        raise TranscriptError(f"{p}: cannot read: not a regular file ({kind})")
     try:
         f = p.open("rb+")
     except OSError as exc:

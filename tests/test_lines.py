@@ -142,8 +142,8 @@ def test_invalid_utf8_under_moves_is_answered_and_the_session_goes_on(tmp_path) 
     moves.write_bytes(b"time\n\xff\nscore\n")
     r = run("play", "fbi-mafia", "--seed", 1, "--moves", moves, "--json")
     assert r.exit_code == 3, r.output  # a line of the moves file was refused
-    objects = [line for line in r.output.splitlines()]
-    assert len(objects) == 4  # the opening, then one answer per line
+    objects = [line for line in r.stdout.splitlines()]
+    assert len(objects) == 4  # the opening, then one answer per line (stderr says the input ended)
     assert '"command":"time"' in objects[1]
     assert '"kind":"syntax"' in objects[2] and "not UTF-8" in objects[2]
     assert '"command":"score"' in objects[3]
