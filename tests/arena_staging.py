@@ -46,6 +46,33 @@ def played(tmp_path_factory) -> Path:
     return out
 
 
+class Replaying:
+    """A pool of one worker handing back recorded games (``records``: by game number) as its
+    workers would, every game submitted at once: a tournament's main process run alone."""
+
+    workers = 1
+
+    def __init__(self, records: dict[int, dict]) -> None:
+        self.records, self.pending = records, []
+
+    @property
+    def busy(self) -> int:
+        return len(self.pending)
+
+    def submit(self, game: Game) -> None:
+        self.pending.append(game)
+
+    def done(self, timeout: float) -> list[tuple[Game, dict]]:
+        out, self.pending = [(g, dict(self.records[g.index])) for g in self.pending], []
+        return out
+
+    def close(self, cancel: bool = False) -> None:
+        pass
+
+    def drop_waiting(self) -> None:
+        pass
+
+
 def stuck_tournament(tmp_path: Path) -> tuple[Tournament, Game, Path]:
     """A tournament of FBI vs Mafia duels whose bot time-out (two minutes) is far longer than
     any test waits, one of its games, whose first seat is a ``STUCK_NAMING_ITSELF`` bot, and

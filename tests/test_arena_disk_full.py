@@ -41,31 +41,9 @@ LIMITED = textwrap.dedent("""
     import json, resource, signal, sys
     from arbiter.engine.arena.results import Folder, FolderError
     from arbiter.engine.arena.tournament import Tournament
+    from tests.arena_staging import Replaying
 
-    class Replaying:
-        workers = 1
-
-        def __init__(self, records):
-            self.records, self.pending = records, []
-
-        @property
-        def busy(self):
-            return len(self.pending)
-
-        def submit(self, game):
-            self.pending.append(game)
-
-        def done(self, timeout):
-            out, self.pending = [(g, dict(self.records[g.index])) for g in self.pending], []
-            return out
-
-        def close(self, cancel=False):
-            pass
-
-        def drop_waiting(self):
-            pass
-
-    records = [json.loads(line) for line in open(sys.argv[2])]
+    records = {r["game"]: r for r in map(json.loads, open(sys.argv[2]))}
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
     resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[3]), resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
     folder, config = Folder.existing(sys.argv[1])
@@ -230,29 +208,9 @@ def test_ctrl_c_between_a_records_write_and_its_count_is_reported_as_the_file_ho
         if len(path.read_text().splitlines()) == 2:
             raise KeyboardInterrupt
 
-    class Replaying:  # the workers' records, handed back one at a time
-        workers, pending = 1, []
-
-        @property
-        def busy(self):
-            return len(self.pending)
-
-        def submit(self, game):
-            self.pending.append(game)
-
-        def done(self, timeout):
-            game = self.pending.pop(0)
-            return [(game, dict(records[game.index]))]
-
-        def close(self, cancel=False):
-            pass
-
-        def drop_waiting(self):
-            pass
-
     monkeypatch.setattr(ResultsWriter, "append", append_then_ctrl_c)
     existing, config = Folder.existing(folder)
-    outcome = Tournament(config).run(existing, Replaying())
+    outcome = Tournament(config).run(existing, arena_staging.Replaying(records))
     assert outcome.interrupted and len(path.read_text().splitlines()) == 2
     assert [r["game"] for r in outcome.records] == [0, 1] and outcome.played == 2  # (the schedule's order)
 
