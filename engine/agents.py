@@ -41,7 +41,6 @@ from typing import Any, Protocol
 
 from arbiter.engine.bots import BotFailure
 from arbiter.engine.errors import ArbiterError
-from arbiter.engine.events import Event
 from arbiter.engine.session import Choices, Session
 
 
@@ -50,45 +49,42 @@ class Agent(Protocol):
         """One input for the seat (words without the seat's name), or None: nothing now."""
 
 
-def observation(session: Session, seat: str, start: int = 0) -> tuple[str, int]:
-    """What ``seat`` has learned since its event stream's index ``start``: one ``event:`` line
-    per new event it may see, then what is awaited as it may know it (or the result); and the
-    index to start from next time. It holds nothing the seat may not know.
+def observation(session: Session, seat: str) -> str:
+    """What ``seat`` has learned in the whole game (``news`` from the start): a ``move:`` line for
+    each other seat's input it may know of and an ``event:`` line for each event it may see, in
+    the order they happened, then what is awaited as it may know it (or the result). It holds
+    nothing the seat may not know.
 
     >>> from arbiter.engine import registry
     >>> s = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
-    >>> text, seen = observation(s, "fbi")
-    >>> text.splitlines()[-1]
+    >>> observation(s, "fbi").splitlines()[-1]
     'awaiting: mafia action: bandit: shift or kill, masquerade'
     """
-    stream = session.events.visible_to(seat)
-    return _observation(session, seat, stream[start:]), len(stream)
+    return news(session, seat)[0]
 
 
-def news(session: Session, seat: str, since: int = 0) -> tuple[str, int]:
-    """``observation`` counted along the game's whole event log instead of the seat's stream:
-    what ``seat`` has learned from the log's index ``since`` on, and the log's length (where to
-    start next time). It reads only the events since then, where ``observation`` lists the
-    seat's whole stream again: a bot or a loop asking at every turn pays for each event once.
+def news(session: Session, seat: str, since: tuple[int, int] = (0, 0)) -> tuple[str, tuple[int, int]]:
+    """What ``seat`` has learned since ``since`` (``Session.told``: where the last news ended),
+    as ``observation`` says it; and where to start next time: a bot or a loop asking at every
+    turn is told each move and event once.
 
     >>> from arbiter.engine import registry
     >>> s = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
-    >>> news(s, "fbi")[0] == observation(s, "fbi")[0]
-    True
+    >>> _, since = news(s, "fbi")
+    >>> _ = s.submit("mafia", "shift row 1 left")
+    >>> print(news(s, "fbi", since)[0])
+    move: mafia shift row 1 left
+    event: The bandit shifts: shift row 1 left.
+    event: Turn 2: the undercover (fbi) acts.
+    awaiting: fbi action: undercover: shift or arrest, defuse, masquerade, autopsy
     """
-    log = session.events
-    return _observation(session, seat, log.visible_to(seat, since)), len(log)
-
-
-def _observation(session: Session, seat: str, events: list[Event]) -> str:
-    """The text of ``observation``: a line per event, then what is awaited (or the result)."""
-    lines = [f"event: {e.text}" for e in events]
+    lines, since = session.told(seat, since)
     result = session.state.result
     if result is not None:
         lines.append(f"result: {result.text}")
     else:
         lines += [f"awaiting: {a.seat} {a.kind}: {a.hint}" for a in session.state.awaiting_seen_by(seat)]
-    return "\n".join(lines)
+    return "\n".join(lines), since
 
 
 def agent_seed(game_seed: int, seat: str) -> int:
@@ -159,7 +155,7 @@ class AgentBot:
         self.seat = seat
         self.agent = agent
         self.name = name or type(agent).__name__
-        self._seen = 0  # the game's event log read so far (``news``)
+        self._seen = (0, 0)  # the game's event log and moves told so far (``news``)
         self._started = False
 
     def choose(self, session: Session) -> str | None:

@@ -225,7 +225,7 @@ class ProcessBot:
         self.seat = seat
         self.command = command
         self.timeout = timeout
-        self._told = 0  # events of the game's log looked through so far (those this seat may see were sent)
+        self._told = (0, 0)  # the game's log and moves looked through so far (``Session.told``: what the seat may know was sent)
         self._closed = False
         self._outbox = bytearray()
         self._go_unsent = False  # the outbox ends with a go line
@@ -422,10 +422,9 @@ class ProcessBot:
         return self._problem
 
     def _block(self, session: Session) -> list[str]:
-        """The lines before a go: news, then what the seat may send, then the go."""
-        log = session.events  # only the events since the last go: a game's log is read once, not at every go
-        lines = [f"event: {e.text}" for e in log.visible_to(self.seat, self._told)]
-        self._told = len(log)
+        """The lines before a go: news (the others' moves and the events, since the last go: a
+        game's log is read once, not at every go), then what the seat may send, then the go."""
+        lines, self._told = session.told(self.seat, self._told)
         lines += session.choices(self.seat).lines()
         awaited = [a for a in session.state.awaiting() if a.seat == self.seat]
         return [*lines, f"go {self.seat} {awaited[0].kind if awaited else 'any'}"]
@@ -467,7 +466,7 @@ class ProcessBot:
         self._err_tail.clear()
         self._err_partial.clear()
         self.seat = seat
-        self._told = 0
+        self._told = (0, 0)
         self._go_unsent = self._asked = False
         self._answer = None
         if self._log is not None:

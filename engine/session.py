@@ -44,6 +44,14 @@ class Choices:
         return {"legal": list(self.legal), "forms": list(self.forms), "resign": self.resign}
 
 
+def _move_line(move: Move, seat: str) -> list[str]:
+    """The line telling ``seat`` of ``move`` (``Session.told``): none for its own or a secret one;
+    the host is told every move as it was sent."""
+    if seat == HOST:
+        return [f"move: {move.seat} {move.text}"]
+    return [] if move.seat == seat or move.public is None else [f"move: {move.seat} {move.public}"]
+
+
 class Move(NamedTuple):
     """An accepted input: the ``n``-th move of the game. ``public`` is what other seats may see
     of it (None: it is secret down to who sent it), asked of the game the moment it was
@@ -177,6 +185,9 @@ class Session:
         self.state: GameState = rules.new_state(self.variant, self.chance, self.events, self.options)
         self.clock_ms = 0
         self.moves: list[Move] = []
+        self.move_events: list[int] = []
+        """Where in the event log each move's events begin (``moves[i]``'s at ``move_events[i]``):
+        what a bot or an agent is told of the others' moves comes before what they caused."""
 
     # -- facts -------------------------------------------------------------------------------
     @property
@@ -202,6 +213,32 @@ class Session:
         give_up = self.rules.forfeit_input(seat)
         resign = give_up if give_up is not None and give_up in legal else None
         return Choices([m for m in legal if m != resign], self.state.input_forms(seat), resign)
+
+    def told(self, seat: str, since: tuple[int, int] = (0, 0)) -> tuple[list[str], tuple[int, int]]:
+        """What ``seat`` (a bot, an agent) is told of the game since ``since`` (the event log's
+        and the moves' lengths then), as protocol lines in the order things happened: each other
+        seat's input it may know of, in its public form (``move: SEAT INPUT``, as a seat's session
+        is shown it; a secret input is not told), before the events it caused; ``event: TEXT``
+        for each event the seat may see. And where to start next time.
+
+        >>> from arbiter.engine import registry
+        >>> s = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
+        >>> _ = s.submit("mafia", "shift row 1 left")
+        >>> lines, since = s.told("fbi", (len(s.events) - 2, 0))
+        >>> lines
+        ['move: mafia shift row 1 left', 'event: The bandit shifts: shift row 1 left.', 'event: Turn 2: the undercover (fbi) acts.']
+        """
+        events, moves, starts = self.events, self.moves, self.move_events
+        lines: list[str] = []
+        told_moves = since[1]
+        for event in events.visible_to(seat, since[0]):
+            while told_moves < len(moves) and starts[told_moves] <= event.index:
+                lines += _move_line(moves[told_moves], seat)
+                told_moves += 1
+            lines.append(f"event: {event.text}")
+        for move in moves[told_moves:]:
+            lines += _move_line(move, seat)
+        return lines, (len(events), len(moves))
 
     def check_seat(self, seat: str) -> str:
         if seat != HOST and seat not in self.state.seats:
@@ -293,6 +330,7 @@ class Session:
         # their calls: 0.5 of the session's 3 us an input, which a bench or a tournament pays)
         record = self._record
         record.held = held = []
+        first = len(events)  # (after the time passed: the move's own events begin here)
         try:
             if text is not None:
                 accepted = state.apply(seat, " ".join(text.split()), now)
@@ -301,6 +339,7 @@ class Session:
             moves = self.moves
             n = len(moves) + 1
             moves.append(_new_move(Move, (n, seat, accepted, now, state.public_input(seat, accepted))))
+            self.move_events.append(first)
             self.clock_ms = now
         finally:
             record.held = None

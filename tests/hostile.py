@@ -85,11 +85,13 @@ def fake_session(events: list[str], legal: tuple[str, ...] = ("pass",)) -> Any:
     log = EventLog()
     for text in events:
         log.emit("news", text)
-    return SimpleNamespace(
-        events=log,
+    session = SimpleNamespace(
+        events=log, moves=[], move_events=[],
         state=SimpleNamespace(awaiting=lambda: [], realtime=False),
         choices=lambda seat: Choices(list(legal), [], None),
     )
+    session.told = lambda seat, since=(0, 0): Session.told(session, seat, since)  # (the session's own telling)
+    return session
 
 
 def failure_of(bot: ProcessBot, session: Any, watchdog: float = 5) -> tuple[str, float]:

@@ -53,7 +53,8 @@ def test_a_seats_events_and_awaiting_are_the_same_in_twin_games_that_differ_in_i
     others = ("p3", "p4", "p5", "p6", "p7")
 
     def told(game: Game) -> dict:
-        return {s: (game.events(s), game.awaiting(s), game.view(s), game.choices(s)) for s in others}
+        return {s: (game.events(s), game.awaiting(s), game.view(s), game.choices(s), game.observation(s))
+                for s in others}
 
     for seat in quiet.seats:
         quiet.play(seat, "pass")

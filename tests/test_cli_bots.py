@@ -55,7 +55,8 @@ def test_exec_bots_on_every_seat_play_a_whole_game(tmp_path: Path) -> None:
     assert any(line.startswith("event: ") for line in bandit[:first_go])
     assert bandit[first_go - 2].startswith("legal: ") and bandit[first_go - 1] == "resign: surrender"
     assert "legal: surrender" not in bandit  # the give-up input has a line of its own
-    assert all(re.fullmatch(r"(event|legal|resign): .+|go bandit \w+", line) for line in bandit)
+    assert all(re.fullmatch(r"(event|legal|resign): .+|move: (?!bandit )\w+ .+|go bandit \w+", line) for line in bandit)
+    assert any(line.startswith("move: undercover ") for line in bandit)  # the others' moves, in public form
     # ... and told only what their seat may see: their own identity, nobody else's
     assert any("The bandit's identity" in line for line in bandit)
     assert not any(re.search(r"The (undercover|maniac|detective|bomber|operative)'s identity", line)
