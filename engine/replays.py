@@ -92,6 +92,23 @@ def check_file(path: str | Path, *, update: bool = False, diff: bool = True) -> 
     rules when it replays (``transcript.replay``'s ``update``) and they write it otherwise; with
     ``diff``, show where one that does not replay diverges."""
     name = str(path)
+    claimed, busy = None, None
+    if update:  # claimed before it is read: no game is written to it while it is read and rewritten
+        try:
+            claimed = tr.claim(path)
+        except tr.TranscriptInUse:
+            busy = "another arbiter process is writing it (a game goes on in it)"
+        except ArbiterError:
+            pass  # (not a file that can be written: the reading says why)
+    try:
+        return _check(path, name, update, diff, busy)
+    finally:
+        if claimed is not None:
+            claimed.close()
+
+
+def _check(path: str | Path, name: str, update: bool, diff: bool, busy: str | None) -> FileCheck:
+    """``check_file``'s work, the file claimed when it is to be rewritten (``busy``: why it may not be)."""
     try:
         t = tr.read(path)
     except ArbiterError as exc:
@@ -110,6 +127,8 @@ def check_file(path: str | Path, *, update: bool = False, diff: bool = True) -> 
                       result_text=text, ending_written=t.finished)
     if not update:
         return found
+    if busy is not None:
+        return replace(found, unwritten=busy)
     text = tr.dump(session, t.session)
     try:
         if Path(path).read_bytes() == text.encode("utf-8"):

@@ -114,6 +114,10 @@ SYNC_EVERY_S = 0.2
 """The longest a written entry waits before it is synced to disk (what a power cut may lose)."""
 
 
+class TranscriptInUse(TranscriptError):
+    """Another process holds the transcript's ``claim``: it is writing the file now."""
+
+
 def claim(path: str | Path) -> IO[bytes]:
     """The transcript at ``path`` opened and locked for this process to write (an advisory
     ``flock``, which every arbiter process takes before it writes a transcript's log: a game
@@ -135,7 +139,7 @@ def claim(path: str | Path) -> IO[bytes]:
             _flock(f.fileno(), _LOCK_EX_NB)
         except BlockingIOError:
             f.close()
-            raise TranscriptError(f"{p} is being written by another arbiter process (its game goes on there): "
+            raise TranscriptInUse(f"{p} is being written by another arbiter process (its game goes on there): "
                                   "one game, one writer; resume it once that process has ended") from None
         except OSError:  # (no locks here: NFS without them, say)
             pass

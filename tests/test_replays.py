@@ -329,3 +329,26 @@ def test_a_move_of_megabytes_is_quoted_cut_in_the_report_and_its_diff(tmp_path: 
     r = run("replay", t)
     assert r.exit_code == 1 and "refused on replay: syntax: the text is longer than 8192 bytes" in r.output
     assert len(r.output) < 5000 and "(1000045 characters)" in r.output
+
+
+def test_update_leaves_a_transcript_another_process_is_writing_and_says_so(tmp_path: Path) -> None:
+    """``play`` holds the file it writes; ``--update`` once replaced it meanwhile, and the moves
+    the game went on with were appended to the file no longer there: lost. The file is left as
+    it is, and the report says why (status 1); once the game's writer is closed, it updates."""
+    from arbiter.engine.session import Session
+
+    path = tmp_path / "g.yaml"
+    session = Session(registry.get("mafia"), "8-players", seed=3)
+    writer = tr.TranscriptWriter(path, session)
+    session.submit("p1", "pass")
+    path.write_text(path.read_text().replace("\nlog:\n", "\n# edited\nlog:\n"))  # (a rewrite would drop it)
+    held = path.read_bytes()
+    r = run("replay", "--update", path)
+    assert r.exit_code == 1 and f"FAIL {path}: cannot write it: another arbiter process is writing it (a game " \
+        "goes on in it); the file is as it was" in r.output, r.output
+    session.submit("p2", "pass")  # the game goes on, in the same file
+    assert path.read_bytes().startswith(held) and len(path.read_bytes()) > len(held)
+    writer.close()
+    r = run("replay", "--update", path)
+    assert r.exit_code == 0 and "updated" in r.output and "# edited" not in path.read_text(), r.output
+    assert [m.text for m in tr.replayed(tr.read(path)).moves] == ["pass", "pass"]
