@@ -42,7 +42,7 @@ def games() -> None:
 
 
 def _report(name: str, text: str) -> int:
-    """Check one document and print every problem with its line; how many there were."""
+    """Check one document and print its problems with their lines (``every_problem``); how many there were."""
     from arbiter.engine import registry
     from arbiter.engine.scenario import every_problem
 
@@ -61,8 +61,9 @@ def _report(name: str, text: str) -> int:
 def validate(path: str | None) -> None:
     """Check scenario YAML: the packaged data (no PATH), or a file or folder of YAML files.
 
-    Every problem of a file is named, each with its line and the path inside the file; exit
-    status 1 when there is one."""
+    The problems of a file are named, each with its line and the path inside the file: one for
+    each entry at fault (a card, a mode, a tile: fix it and run again for a second one in it),
+    and none that only follows from another; exit status 1 when there is one."""
     from arbiter.engine import registry
     from arbiter.engine.errors import ScenarioError
     from arbiter.engine.scenario import packaged_files, packaged_text, read_file

@@ -284,10 +284,12 @@ def line_of(text: str, steps: tuple[str | int, ...] | list[str | int]) -> int | 
 
 
 def every_problem(text: str, source: str, check: Callable[[Node], None], limit: int = 50) -> list[ScenarioError]:
-    """Every problem of one YAML document, so one run names them all: ``check`` it, and after
-    each problem check it again without the entry at fault (the card, tile or scenario that
-    holds it; a stray top-level key), until it passes or what is left is the document itself.
-    Each problem's ``line`` says where it stands."""
+    """The problems of one YAML document, so one run names them all but for a second problem
+    of one entry: ``check`` it, and after each problem check it again without the entry at
+    fault (the card, tile or scenario that holds it; a stray top-level key), until it passes or
+    what is left is the document itself. What follows only from an entry left out (a step
+    naming a card left out, a missing key) is no problem of its own: never named. Each
+    problem's ``line`` says where it stands."""
     try:
         root = load_text(text, source)
     except ScenarioError as exc:
@@ -296,6 +298,7 @@ def every_problem(text: str, source: str, check: Callable[[Node], None], limit: 
         return [exc]
     value, found, dropped = root.value, [], []
     kept: dict[Any, list[int]] = {}  # a top-level list's indexes in the file, once entries of it are left out
+    gone: set[str] = set()  # the names of the entries left out (a card, a mode)
     while len(found) < limit:
         try:
             check(Node(value, source))
@@ -306,11 +309,17 @@ def every_problem(text: str, source: str, check: Callable[[Node], None], limit: 
             steps = list(exc.steps or ())
             if any(steps[:len(d)] == d or (steps and d[:len(steps)] == steps) for d in dropped):
                 break  # a consequence of what was left out to go on (in it, or of what held it)
+            if any(f"'{name}'" in exc.problem for name in gone):  # one naming an entry left out (a card
+                if not _drop(value, at, kept):  # the night's steps call on): no problem of its own, left out too
+                    break
+                continue
             exc.line = line_of(text, steps)
             found.append(exc)
             if not _drop(value, at, kept):
                 break
             dropped.append(steps[:2])
+            if len(steps) >= 2 and isinstance(steps[1], str):
+                gone.add(steps[1])
     return found
 
 

@@ -379,3 +379,23 @@ def test_a_character_yaml_does_not_allow_is_named_by_its_line_and_column(text: s
     assert str(err.value) == (f"deck.yaml: line {line}, column {column}: not valid YAML: the character "
                               f"U+{code:04X} is not allowed in YAML (a control character)")
     assert err.value.line == line
+
+
+def test_a_step_naming_a_card_left_out_is_no_problem_of_its_own() -> None:
+    """A card at fault is left out to go on; the night's steps that call on it then failed too,
+    named as problems at lines that are right ("night[2].cards[1]: 'mafia' is not one of")."""
+    def side(doc: dict[str, Any]) -> None:
+        doc["cards"]["mafia"]["side"] = "mafya"
+    assert problems("mafia/cards.yaml", side) == [
+        "mafia/cards.yaml: cards.mafia.side: 'mafya' is not one of: town, mafia, loner"]
+
+
+def test_a_custom_hidden_roles_deck_with_its_level_at_fault_is_still_a_custom_deck() -> None:
+    """Left out to go on, the level took the deck for the packaged one (which defines every
+    card), and every card of a right deck, and its title, was named wrong."""
+    from arbiter.engine import registry
+
+    text = ("game: magic-maze\nkind: roles\ntitle: Friday night\nlevel: 9\n"
+            "cards: {traitor: 2, hero: 2, mage-first: 1, mute: 1, master-thief: 1}\n")
+    found = every_problem(text, "d.yaml", registry.validate_document)
+    assert [(e.message, e.line) for e in found] == [("d.yaml: level: 9 is out of range (allowed: 1..5)", 4)]

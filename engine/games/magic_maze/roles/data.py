@@ -294,9 +294,16 @@ def parse_custom_deck(doc: Node, deck: RoleDeck) -> CustomDeck:
 
 
 def is_custom(doc: Node) -> bool:
-    """A ``kind: roles`` document is a custom deck when it has ``level`` (the packaged deck has
-    every card's definition instead)."""
-    return isinstance(doc.value, dict) and "level" in doc.value
+    """A ``kind: roles`` document is a custom deck when it has ``level`` or a ``title``, or counts
+    its cards (``traitor: 2``): the packaged deck has every card's definition instead (a
+    mapping). A custom deck whose ``level`` is at fault is still one (``validate`` leaves the
+    key out to go on, and took the deck for the packaged one: every card wrong)."""
+    value = doc.value
+    if not isinstance(value, dict):
+        return False
+    cards = value.get("cards")
+    return "level" in value or "title" in value or (
+        isinstance(cards, dict) and any(not isinstance(c, dict) for c in cards.values()))
 
 
 @cache
