@@ -66,6 +66,7 @@ def validate(path: str | None) -> None:
     and none that only follows from another; exit status 1 when there is one."""
     from arbiter.engine import registry
     from arbiter.engine.errors import ScenarioError
+    from arbiter.engine.files import files_under
     from arbiter.engine.scenario import packaged_files, packaged_text, read_file
 
     problems = 0
@@ -84,9 +85,12 @@ def validate(path: str | None) -> None:
                 click.echo(f"FAIL {exc.message}")
     else:
         p = Path(path)
-        files = sorted(f for f in p.rglob("*.y*ml") if not f.is_dir()) if p.is_dir() else [p]  # (a folder so named: looked into)
-        if not files:
+        files, unreadable = files_under(p, (".yaml", ".yml")) if p.is_dir() else ([p], [])
+        if not files and not unreadable:
             usage(f"{path}: no YAML files to check", "PATH")
+        for missed in unreadable:  # (its files unchecked: said, and the status says so)
+            problems += 1
+            click.echo(f"FAIL {missed}")
         for f in files:
             try:
                 problems += _report(str(f), read_file(f))

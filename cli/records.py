@@ -14,23 +14,26 @@ from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.errors import ArbiterError, UnknownSeatError, counted
 from arbiter.engine.events import HOST
+from arbiter.engine.files import files_under
 from arbiter.engine.replays import FileCheck, check_files, default_workers
 
 
-def _files(paths: tuple[str, ...]) -> list[Path]:
-    """The transcripts named: files, and every file ``*.yaml`` under a folder (sorted; a folder
-    so named is looked into, not read)."""
+def _files(paths: tuple[str, ...]) -> tuple[list[Path], list[str]]:
+    """The transcripts named: files, and every file ``*.yaml`` under a folder (``files_under``);
+    and the folders that could not be looked into, each with why."""
     out: list[Path] = []
+    unreadable: list[str] = []
     for name in paths:
         p = Path(name)
         if p.is_dir():
-            found = sorted(f for f in p.rglob("*.yaml") if not f.is_dir())
-            if not found:
+            found, missed = files_under(p, (".yaml",))
+            if not found and not missed:
                 usage(f"{name}: no transcripts (*.yaml) in this folder", "FILES")
             out += found
+            unreadable += missed
         else:
             out.append(p)
-    return out
+    return out, unreadable
 
 
 @click.command()
@@ -46,8 +49,10 @@ def replay(files: tuple[str, ...], update: bool, diff: bool, workers: int | None
     """Re-run transcripts (FILES: transcripts or folders of them) and report any divergence.
 
     Exit status 1 when one cannot be read, differs, or (--update) cannot be written."""
-    paths = _files(files)
-    bad = checked = 0
+    paths, unreadable = _files(files)
+    for missed in unreadable:  # (its transcripts unchecked: said, and the status says so)
+        click.echo(f"FAIL {missed}")
+    bad, checked = len(unreadable), 0
     try:
         for found in check_files(paths, update=update, diff=diff, workers=workers or default_workers()):
             checked += 1

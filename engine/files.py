@@ -152,6 +152,34 @@ def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a file of a known kind")
 
 
+def files_under(folder: str | Path, suffixes: tuple[str, ...]) -> tuple[list[Path], list[str]]:
+    """The files under ``folder`` whose names end in one of ``suffixes`` (a folder so named is
+    looked into, not taken), folders a link leads to included, each folder once, sorted; and
+    why each folder that could not be looked into could not (``FOLDER: cannot read the folder:
+    REASON``): passed over without a word, its files went unchecked and the status said all
+    was well."""
+    found: list[Path] = []
+    unreadable: list[str] = []
+    seen: set[tuple[int, int]] = set()
+
+    def failed(exc: OSError) -> None:
+        unreadable.append(f"{exc.filename}: cannot read the folder: {exc.strerror or exc}")
+
+    for root, folders, names in os.walk(folder, onerror=failed, followlinks=True):
+        try:
+            info = os.stat(root)
+        except OSError as exc:
+            failed(exc)
+            folders[:] = []
+            continue
+        if (info.st_dev, info.st_ino) in seen:  # (a link back up the tree: looked into once)
+            folders[:] = []
+            continue
+        seen.add((info.st_dev, info.st_ino))
+        found += [Path(root, name) for name in names if name.endswith(suffixes)]
+    return sorted(p for p in found if not p.is_dir()), sorted(unreadable)
+
+
 def not_regular(path: str | Path) -> str | None:
     """What ``path`` (links followed) is, in words, when it is there but not a regular file
     (``"a character device"`` for ``/dev/null``); None for a regular file or nothing there."""

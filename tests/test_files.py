@@ -247,3 +247,37 @@ def test_replay_update_on_a_full_disk_names_the_file_and_leaves_it(
     monkeypatch.undo()
     other.write_text(tampered, encoding="utf-8")
     assert run("replay", "--update", t, other).exit_code == 0  # the next run writes both
+
+
+def test_a_folder_that_cannot_be_looked_into_is_said_and_a_link_to_a_folder_followed_once(tmp_path, monkeypatch):
+    """``replay FOLDER`` and ``validate FOLDER`` passed over a folder they could not read without
+    a word (its files unchecked, status 0), and a link to a folder was not looked into."""
+    import os
+
+    from arbiter.cli.main import main
+    from click.testing import CliRunner
+
+    from arbiter.engine.files import files_under
+
+    (tmp_path / "a" / "shut").mkdir(parents=True)
+    (tmp_path / "a" / "shut" / "g.yaml").write_text("x")
+    (tmp_path / "a" / "g.yaml").write_text("x")
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "h.yml").write_text("x")
+    (tmp_path / "a" / "to-b").symlink_to(tmp_path / "b")
+    (tmp_path / "b" / "back").symlink_to(tmp_path / "a")  # (a loop: each folder once)
+    real = os.scandir
+
+    def scandir(path="."):
+        if str(path).endswith("shut"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    found, missed = files_under(tmp_path / "a", (".yaml", ".yml"))
+    assert [p.relative_to(tmp_path).as_posix() for p in found] == ["a/g.yaml", "a/to-b/h.yml"]
+    assert missed == [f"{tmp_path / 'a' / 'shut'}: cannot read the folder: Permission denied"]
+    for command in (["replay", str(tmp_path / "a")], ["validate", str(tmp_path / "a")]):
+        r = CliRunner().invoke(main, command)
+        assert r.exit_code == 1 and f"FAIL {tmp_path / 'a' / 'shut'}: cannot read the folder: Permission denied\n" \
+            in r.output, r.output
