@@ -190,12 +190,14 @@ def test_the_check_names_every_file_that_differs_is_missing_or_extra(tmp_path: P
     edited = out / names[0]
     edited.write_text(edited.read_text(encoding="utf-8").replace("seed:", "seed: ", 1), encoding="utf-8")
     (out / names[1]).unlink()
+    (out / names[2]).write_bytes(b"game: \xff\n")  # not UTF-8: a traceback, and no report of the rest
     (out / "stray.yaml").write_text("{}\n", encoding="utf-8")
     (out / "sub").mkdir()
     (out / "sub" / "stray.yaml").write_text("{}\n", encoding="utf-8")  # this file's FILES has it too
     monkeypatch.setattr(tool, "out_of", lambda game: tmp_path / game)
     problems = tool.check(["mafia"])
     assert problems == [f"differs: {out}/{names[0]}", f"missing: {out}/{names[1]}",
+                        f"cannot read it: {out}/{names[2]}: not UTF-8 (byte 7)",
                         f"not made by the generator: {out}/stray.yaml",
                         f"not made by the generator: {out}/sub/stray.yaml"]
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
@@ -203,7 +205,7 @@ def test_the_check_names_every_file_that_differs_is_missing_or_extra(tmp_path: P
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
 
-def test_the_check_sees_every_file_this_test_replays(tmp_path: Path, monkeypatch) -> None:
+def test_the_check_sees_every_file_this_test_replays(tmp_path: Path, monkeypatch, capsys) -> None:
     """``--check`` once looked at ``transcripts/GAME/*.yaml`` only, while this file replays every
     ``*.yaml`` under ``transcripts/``: a golden in a sub-folder or in a folder of no game was
     replayed here and passed ``--check`` unseen. Both use the tool's ``golden_files``; one outside
@@ -225,6 +227,8 @@ def test_the_check_sees_every_file_this_test_replays(tmp_path: Path, monkeypatch
     monkeypatch.setattr(tool, "out_of", lambda game: tmp_path / game)
     assert tool.check() == tool.strays()
     assert tool.main(["--check"]) == 1
+    told = capsys.readouterr().out.splitlines()[-1]  # running the generator would not remove them
+    assert told == "the goldens the generator makes are up to date; remove the files it does not make"
 
 
 def test_generator_covers_at_least_what_this_test_requires() -> None:

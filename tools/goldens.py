@@ -83,10 +83,28 @@ def golden_files() -> list[Path]:
     return sorted(p for p in TRANSCRIPTS.rglob("*.yaml") if p.is_file())
 
 
-def on_disk(out: Path) -> dict[str, str]:
-    """The goldens in ``out``, sub-folders included: each one's path in ``out`` -> its text."""
-    return {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8")
-            for p in sorted(out.rglob("*.yaml")) if p.is_file()}
+def on_disk(out: Path) -> dict[str, str | None]:
+    """The goldens in ``out``, sub-folders included: each one's path in ``out`` -> its text, or
+    None for one that cannot be read as text (not UTF-8, no permission: ``unreadable``)."""
+    return {p.relative_to(out).as_posix(): _text(p) for p in sorted(out.rglob("*.yaml")) if p.is_file()}
+
+
+def _text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def unreadable(path: Path) -> str:
+    """Why the golden at ``path`` cannot be read as text."""
+    try:
+        path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8 (byte {exc.start + 1})"
+    return "it changed while read"
 
 
 def strays() -> list[str]:
@@ -105,6 +123,8 @@ def compare(files: dict[str, str], out: Path) -> list[str]:
             problems.append(f"missing: {label}/{name}")
         elif name not in files:
             problems.append(f"not made by the generator: {label}/{name}")
+        elif disk[name] is None:
+            problems.append(f"cannot read it: {label}/{name}: {unreadable(out / name)}")
         elif files[name] != disk[name]:
             problems.append(f"differs: {label}/{name}")
     return problems
@@ -119,7 +139,7 @@ def write(files: dict[str, str], out: Path) -> None:
         print(f"removed {label}/{name}")
     for name, text in sorted(files.items()):
         path = out / name
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
+        if not path.exists() or _text(path) != text:
             write_whole(path, text)
             print(f"wrote {label}/{name}")
     total = sum(len(t.encode("utf-8")) for t in files.values())
@@ -178,7 +198,9 @@ def main(argv: list[str] | None = None) -> int:
         for p in problems:
             print(p)
         if problems:
-            print("goldens are stale: run  python tools/goldens.py  and review the diff")
+            made = [p for p in problems if not p.startswith("not made by the generator: ")]
+            print("goldens are stale: run  python tools/goldens.py  and review the diff" if made else
+                  "the goldens the generator makes are up to date; remove the files it does not make")
             return 1
         print(f"goldens up to date ({sum(len(on_disk(out_of(g))) for g in games)} files)")
         return 0
