@@ -198,6 +198,10 @@ def _open_log(seat: str, log: str | Path) -> BinaryIO:
         raise MachineError(f"cannot open the log of {seat}'s bot: {log}: {exc.strerror or exc}") from None
 
 
+_BOM = "\ufeff".encode("utf-8")
+"""A byte order mark, which some runtimes write at the start of their output (.NET, PowerShell)."""
+
+
 def _printable(data: bytes) -> str:
     """A line of a bot's stderr as its failure's reason quotes it: one printable line, a control
     character written as its escape (``\x1b``: the record keeps what the bot wrote, and a
@@ -231,6 +235,7 @@ class ProcessBot:
         self._go_unsent = False  # the outbox ends with a go line
         self._asked = False  # a go line reached the bot and it has not answered yet
         self._answer: bytes | None = None
+        self._bom_unseen = True  # a byte order mark at the start of its output is dropped, as a person's input's
         self._partial = bytearray()  # the start of the bot's next line
         self._eof = self._input_gone = False
         self._problem: str | None = None  # a line that breaks the protocol, noted when read
@@ -316,6 +321,10 @@ class ProcessBot:
             self._eof = self._eof or data == b""
             return
         self._partial += data
+        if self._bom_unseen and (len(self._partial) >= len(_BOM) or b"\n" in self._partial):
+            self._bom_unseen = False  # (the very start of its output, a process's once: .NET writes one there)
+            if self._partial.startswith(_BOM):
+                del self._partial[:len(_BOM)]
         while self._problem is None and (end := self._partial.find(b"\n")) >= 0:
             line = bytes(self._partial[:end])
             del self._partial[: end + 1]
