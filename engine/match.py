@@ -92,6 +92,8 @@ class Match:
         """A turn game: (the seat last asked, inputs in a row that left it awaited, the moves then,
         what it was awaited for)."""
         self._echo = True  # write the responses (run); False: play
+        self._bots_only = set(bots) == set(self.session.seats)
+        """Every seat is a bot's: once the lines end (``--moves`` a file of looks), they play on."""
 
     # -- time -----------------------------------------------------------------------------------
     def _wall_ms(self) -> int:
@@ -311,6 +313,9 @@ class Match:
                     continue
                 line = self.lines.read_line(self._timeout())
                 if line is None:
+                    if self._bots_only and not self.session.over:  # (a real-time game's bots went one go a line)
+                        self.lines = None
+                        continue
                     break
                 if isinstance(line, Timeout):
                     yield from self._time_passes(self._wall_ms())  # e.g. the sand ran out while nobody typed

@@ -276,3 +276,14 @@ def test_say_after_the_first_action_in_scenario_2_is_refused_with_the_reason(tmp
     assert heads == ["= p1 say let us go west", "= p2 move green west 1", silence, "= p1 stare p2", "= p2 pawn p1",
                      silence]
     assert "talk: open; pawn: on the table" in r.output  # the board shown before the first line
+
+
+def test_bots_on_every_seat_play_on_once_the_moves_end() -> None:
+    """With a bot on every seat, ``--moves /dev/null`` stopped a real-time game after one round
+    (status 4: the input ended before the game did), where without --moves, as in a turn game,
+    the bots play to the end: once the lines end, they play on."""
+    fed = run("play", "magic-maze", "--scenario", 1, "--players", 2, "--bots", "planner", "--seed", 1,
+              "--moves", "/dev/null")
+    plain = run("play", "magic-maze", "--scenario", 1, "--players", 2, "--bots", "planner", "--seed", 1)
+    assert fed.exit_code == plain.exit_code == 0, fed.output
+    assert "\nresult: Every hero is out with the loot" in fed.stdout and "input ended" not in fed.output
