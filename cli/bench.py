@@ -100,7 +100,8 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
         stopped = True
     if json_mode:
         click.echo(json.dumps({"game": game, "bots": kind, "repeats": repeats, "seed": seed,
-                               "results": [_figures(r) for r in results], "interrupted": stopped,
+                               "results": [{**_figures(r), "options": options}  # (the setup: players, level, a deck)
+                                           for r, (_, options) in zip(results, setups)], "interrupted": stopped,
                                "peak_memory_mib": peak_memory_mib()}))
     else:
         tabulating.MIN_PADDING = 0  # columns as narrow as their cells: the table fits 80 columns

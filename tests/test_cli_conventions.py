@@ -167,6 +167,9 @@ def test_bench_json_has_every_figure() -> None:
     assert result["variant"] == "6-players" and result["games"] == 2 and result["inputs"] > 0
     assert result["games_per_s"] > 0 and result["inputs_per_s"] > 0 and sum(result["winners"].values()) == 2
     assert obj["interrupted"] is False and obj["peak_memory_mib"] > 0
+    assert result["options"] == {}  # the setup: a default deck
+    r = run("bench", "magic-maze", "--scenario", 1, "--players", 3, "--roles", 2, "--games", 1, "--repeat", 1, "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["results"][0]["options"] == {"players": 3, "roles": 2}, r.output
 
 
 def test_bench_interrupted_prints_what_it_measured(monkeypatch: pytest.MonkeyPatch) -> None:
