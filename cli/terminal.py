@@ -81,7 +81,11 @@ class TerminalLines:
         half-typed line. With the prompt on the screen, its line is cleared, ``text`` printed,
         and the prompt drawn again below it with what was typed so far, which is kept."""
         if self._at_prompt and readline is not None:
-            click.echo(_clear_line() + text + self.prompt + readline.get_line_buffer(), nl=False)
+            # the half-typed line as typed; a byte that is not UTF-8 in it (kept as a lone surrogate,
+            # for check_text to refuse once the line is sent) is drawn as U+FFFD: a strict UTF-8
+            # terminal refused it, and the session ended in a traceback
+            typed = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in readline.get_line_buffer())
+            click.echo(_clear_line() + text + self.prompt + typed, nl=False)
         else:
             click.echo(text, nl=False)
 

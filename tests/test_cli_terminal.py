@@ -113,3 +113,23 @@ def test_a_real_time_game_prints_above_the_prompt_and_keeps_the_half_typed_line(
     t.expect("time left ", since=bot)
     t.send(b"quit\n")
     assert t.wait() == 0
+
+
+def test_a_byte_not_utf8_in_the_half_typed_line_is_drawn_again_as_a_replacement(monkeypatch) -> None:
+    """readline holds such a byte as a lone surrogate (for the line's check to refuse once it is
+    sent); drawing the half-typed line again above a bot's move wrote it to a strict UTF-8
+    terminal, and the session ended in a traceback."""
+    import io
+    import sys
+
+    from arbiter.cli import terminal
+
+    session = Session(registry.get("magic-maze"), "1", seed=3, options={"players": 3})
+    lines = TerminalLines(Protocol(session, "p1"))
+    strict = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
+    monkeypatch.setattr(sys, "stdout", strict)
+    monkeypatch.setattr(terminal.readline, "get_line_buffer", lambda: "p1 say caf\udcff")
+    lines._at_prompt = True
+    lines.show("= p2 move green east 1\n\n")
+    strict.flush()
+    assert strict.buffer.getvalue().decode("utf-8").endswith("= p2 move green east 1\n\np1> p1 say caf\ufffd")
