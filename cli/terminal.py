@@ -154,8 +154,11 @@ class TerminalLines:
             return None
         line = readline.get_line_buffer()
         begin = readline.get_begidx()
-        matches = sorted({c[begin:].split(" ")[0] + (" " if " " in c[begin:] else "")
-                          for c in self.candidates() if c.startswith(line)})
+        words = {c[begin:].split(" ")[0] + (" " if " " in c[begin:] else "")
+                 for c in self.candidates() if c.startswith(line)}
+        # a word that ends one input and goes on in another (accuse p1, accuse p1 p3) is offered
+        # once, as ending there: offered both ways, each was listed twice and none completed
+        matches = sorted(w for w in words if not (w.endswith(" ") and w[:-1] in words))
         return matches[state] if state < len(matches) else None
 
 

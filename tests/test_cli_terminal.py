@@ -133,3 +133,17 @@ def test_a_byte_not_utf8_in_the_half_typed_line_is_drawn_again_as_a_replacement(
     lines.show("= p2 move green east 1\n\n")
     strict.flush()
     assert strict.buffer.getvalue().decode("utf-8").endswith("= p2 move green east 1\n\np1> p1 say caf\ufffd")
+
+
+def test_a_word_that_ends_one_input_and_goes_on_in_another_is_offered_once(monkeypatch) -> None:
+    """``accuse p1`` and ``accuse p1 p3`` both legal: Tab listed ``p1`` and ``p1 `` (each word
+    twice) and never completed."""
+    from arbiter.cli import terminal
+
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
+    lines = TerminalLines(Protocol(session, "mafia"))
+    monkeypatch.setattr(lines, "candidates", lambda: ["accuse p1", "accuse p1 p3", "accuse p4 p5", "pass"])
+    monkeypatch.setattr(terminal.readline, "get_line_buffer", lambda: "accuse p")
+    monkeypatch.setattr(terminal.readline, "get_begidx", lambda: 7)
+    offered = [lines._complete("p", i) for i in range(4)]
+    assert offered == ["p1", "p4 ", None, None]
