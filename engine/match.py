@@ -30,7 +30,7 @@ from typing import Protocol as TypingProtocol
 
 from arbiter.engine.bots import Bot, BotFailure
 from arbiter.engine.clock import MAX_MS, seconds_name
-from arbiter.engine.errors import GameOverError, InputError, UnknownActionError
+from arbiter.engine.errors import ArbiterError, GameOverError, InputError, UnknownActionError
 from arbiter.engine.events import HOST
 from arbiter.engine.game import Awaiting
 from arbiter.engine.lines import BadLine, Timeout, printable
@@ -142,6 +142,16 @@ class Match:
             deadline = state.next_deadline()
             assert deadline is not None
             yield self.protocol.render(self.protocol.wait(max(deadline, self.session.clock_ms)))
+
+    def _keep_time(self) -> None:
+        """A ``--realtime`` session left as the person thinks (the input ended: Ctrl-D; Ctrl-C):
+        the wall clock's moment is recorded, as a ``quit`` typed then is, so that a resumed game
+        goes on from it: the sand that ran meanwhile was given back to a game left so."""
+        if self.realtime and not self.session.over:
+            try:
+                self.session.advance_to(self._wall_ms())
+            except ArbiterError:  # (the clock's end)
+                pass
 
     # -- bots -----------------------------------------------------------------------------------
     def _bot_move(self, seat: str, *, realtime: bool) -> tuple[bool, str | None]:
@@ -311,11 +321,16 @@ class Match:
                     # every seat is a bot and none has anything to do: time passes to the end
                     yield self.protocol.render(self.protocol.wait(max(deadline, self.session.clock_ms)))
                     continue
-                line = self.lines.read_line(self._timeout())
+                try:
+                    line = self.lines.read_line(self._timeout())
+                except KeyboardInterrupt:
+                    self._keep_time()
+                    raise
                 if line is None:
                     if self._bots_only and not self.session.over:  # (a real-time game's bots went one go a line)
                         self.lines = None
                         continue
+                    self._keep_time()
                     break
                 if isinstance(line, Timeout):
                     yield from self._time_passes(self._wall_ms())  # e.g. the sand ran out while nobody typed

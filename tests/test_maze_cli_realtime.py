@@ -306,3 +306,38 @@ def test_a_stamped_line_refused_for_its_words_moves_no_time(tmp_path: Path, line
     assert r.exit_code == 3 and "= time" not in r.output and _ticks_and_moves(t) == [], r.output
     session = Session(MAZE, "2", seed=1, options={"players": 2})
     assert Protocol(session).handle(line).startswith("? ") and session.clock_ms == 0
+
+
+@pytest.mark.parametrize("leave, status", [("end of input", 4), ("ctrl-c", 130)])
+def test_a_realtime_session_left_as_the_person_thinks_keeps_the_time_that_ran(tmp_path: Path, leave: str,
+                                                                              status: int) -> None:
+    """Left with ``quit``, the sand that ran while the person thought was recorded (the line's
+    stamp); left by the end of the input (Ctrl-D) or Ctrl-C, it was not, and a resumed game had
+    it back. The wall clock's moment is recorded then too."""
+    import signal
+
+    args = [sys.executable, "-m", "arbiter.cli.main", "play", "magic-maze", "--scenario", "1", "--seed", "1",
+            "--realtime", "--transcript", "t.yaml"]
+    proc = subprocess.Popen(args, cwd=tmp_path, env=referee_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    watchdog = threading.Timer(30, proc.kill)
+    watchdog.start()
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        while not proc.stdout.readline().startswith("# awaiting: p1"):
+            pass
+        proc.stdin.write("p1 draw\n")
+        proc.stdin.flush()
+        while proc.stdout.readline() != "\n":  # its answer
+            pass
+        time.sleep(0.6)  # the person thinks
+        if leave == "ctrl-c":
+            proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        watchdog.cancel()
+    assert proc.returncode == status and "Traceback" not in err, err
+    log = yaml.safe_load((tmp_path / "t.yaml").read_text())["log"]
+    move, tick = log[-2]["move"], log[-1].get("tick")
+    assert tick is not None and tick["time"] - move["time"] >= 0.55, log[-2:]
+    replay_ok(tmp_path / "t.yaml")
