@@ -37,6 +37,33 @@ def _clear_line() -> str:
     return "\n" if os.environ.get("TERM", "dumb") == "dumb" else "\r\x1b[K"
 
 
+_READLINE_C: Any = None
+"""readline's own ``rl_on_new_line`` and ``rl_redisplay``, loaded (ctypes) at the first redraw;
+False where they cannot be reached (a readline module without them: libedit, say)."""
+
+
+def _readline_redraws() -> bool:
+    """Have readline draw its prompt and the half-typed line again on the line the cursor is
+    on, its cursor where the person left it: drawn by hand, the cursor was at the line's end
+    while readline's was where the person had moved it, and the next key edited a line that
+    was not the one on the screen. False where readline's functions cannot be reached."""
+    global _READLINE_C
+    if _READLINE_C is None:
+        try:
+            import ctypes
+
+            lib = ctypes.CDLL(readline.__file__)  # (its symbols and those of the library it uses)
+            _READLINE_C = (lib.rl_on_new_line, lib.rl_redisplay)
+        except (OSError, AttributeError, TypeError):
+            _READLINE_C = False
+    if not _READLINE_C:
+        return False
+    on_new_line, redisplay = _READLINE_C
+    on_new_line()
+    redisplay()
+    return True
+
+
 class TerminalLines:
     """Lines typed at a terminal, as a ``LineSource`` (``read_line(timeout)``)."""
 
@@ -81,11 +108,14 @@ class TerminalLines:
         half-typed line. With the prompt on the screen, its line is cleared, ``text`` printed,
         and the prompt drawn again below it with what was typed so far, which is kept."""
         if self._at_prompt and readline is not None:
-            # the half-typed line as typed; a byte that is not UTF-8 in it (kept as a lone surrogate,
-            # for check_text to refuse once the line is sent) is drawn as U+FFFD: a strict UTF-8
-            # terminal refused it, and the session ended in a traceback
+            click.echo(_clear_line() + text, nl=False)
+            if _readline_redraws():  # the prompt and the line, the cursor where the person left it
+                return
+            # (drawn here, the cursor at the line's end: the half-typed line as typed, a byte that
+            # is not UTF-8 in it, kept as a lone surrogate for check_text to refuse once the line
+            # is sent, drawn as U+FFFD: a strict UTF-8 terminal refused it, a traceback)
             typed = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in readline.get_line_buffer())
-            click.echo(_clear_line() + text + self.prompt + typed, nl=False)
+            click.echo(self.prompt + typed, nl=False)
         else:
             click.echo(text, nl=False)
 

@@ -115,10 +115,33 @@ def test_a_real_time_game_prints_above_the_prompt_and_keeps_the_half_typed_line(
     assert t.wait() == 0
 
 
+def test_a_redraw_puts_the_cursor_back_where_the_person_left_it(terminals) -> None:
+    """The half-typed line drawn again above a bot's move left the cursor at its end, while
+    readline's stayed where the person had moved it: the next key edited a line other than the
+    one on the screen. readline draws it again itself, its cursor moved back (one column here)."""
+    t = terminals(["play", "magic-maze", "--scenario", "1", "--players", "2", "--as", "p1", "--bots", "planner",
+                   "--seed", "1", "--realtime"])
+    t.expect("p1> ")
+    t.send(b"boad\x1b[D")  # the cursor one left, before the d
+    t.expect("p1> boad")
+    typed = t.output.rindex(b"p1> boad")
+    t.expect("\r\x1b[K= p2 ", since=typed)
+    bot = t.output.index(b"\r\x1b[K= p2 ", typed)
+    t.expect("\n\r\np1> boad", since=bot)
+    redrawn = t.output.index(b"\n\r\np1> boad", bot) + len(b"\n\r\np1> boad")
+    t.expect("\x08", since=redrawn)
+    assert t.output[redrawn:redrawn + 1] == b"\x08", t.output[redrawn:redrawn + 20]
+    t.send(b"r\n")  # typed where the cursor is: "board"
+    t.expect("time left ", since=redrawn)
+    t.send(b"quit\n")
+    assert t.wait() == 0
+
+
 def test_a_byte_not_utf8_in_the_half_typed_line_is_drawn_again_as_a_replacement(monkeypatch) -> None:
     """readline holds such a byte as a lone surrogate (for the line's check to refuse once it is
     sent); drawing the half-typed line again above a bot's move wrote it to a strict UTF-8
-    terminal, and the session ended in a traceback."""
+    terminal, and the session ended in a traceback. (Where readline draws the line itself, it
+    writes its own bytes.)"""
     import io
     import sys
 
@@ -129,6 +152,7 @@ def test_a_byte_not_utf8_in_the_half_typed_line_is_drawn_again_as_a_replacement(
     strict = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
     monkeypatch.setattr(sys, "stdout", strict)
     monkeypatch.setattr(terminal.readline, "get_line_buffer", lambda: "p1 say caf\udcff")
+    monkeypatch.setattr(terminal, "_readline_redraws", lambda: False)  # (where readline cannot draw it itself)
     lines._at_prompt = True
     lines.show("= p2 move green east 1\n\n")
     strict.flush()
