@@ -184,8 +184,16 @@ class TerminalLines:
             return None
         line = readline.get_line_buffer()
         begin = readline.get_begidx()
+        # the words after a time stamp (@SECONDS) and the spaces before them, the seat's name in
+        # any case, as the protocol reads them: there Tab offered nothing
+        lead = len(line) - len(line.lstrip())
+        if line[lead:].startswith("@") and " " in line[lead:]:
+            lead = len(line) - len(line[lead:].split(" ", 1)[1].lstrip())
+        if begin < lead:
+            return None
+        typed, begin = line[lead:].lower(), begin - lead
         words = {c[begin:].split(" ")[0] + (" " if " " in c[begin:] else "")
-                 for c in self.candidates() if c.startswith(line)}
+                 for c in self.candidates() if c.lower().startswith(typed)}
         # a word that ends one input and goes on in another (accuse p1, accuse p1 p3) is offered
         # once, as ending there: offered both ways, each was listed twice and none completed
         matches = sorted(w for w in words if not (w.endswith(" ") and w[:-1] in words))

@@ -171,3 +171,15 @@ def test_a_word_that_ends_one_input_and_goes_on_in_another_is_offered_once(monke
     monkeypatch.setattr(terminal.readline, "get_begidx", lambda: 7)
     offered = [lines._complete("p", i) for i in range(4)]
     assert offered == ["p1", "p4 ", None, None]
+
+
+@pytest.mark.parametrize("line, begin", [("@5 mafia sh", 9), ("  mafia sh", 8), ("MAFIA sh", 6), ("@5   Mafia sh", 11)])
+def test_completion_reads_the_words_as_the_protocol_does(monkeypatch, line: str, begin: int) -> None:
+    """After a time stamp (``@5 ``), leading spaces or the seat's name in capitals, all of which
+    the protocol reads, Tab offered nothing."""
+    from arbiter.cli import terminal
+
+    lines = TerminalLines(Protocol(Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)))
+    monkeypatch.setattr(terminal.readline, "get_line_buffer", lambda: line)
+    monkeypatch.setattr(terminal.readline, "get_begidx", lambda: begin)
+    assert lines._complete("sh", 0) == "shift " and lines._complete("sh", 1) is None
