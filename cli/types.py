@@ -95,6 +95,26 @@ class SeatType(_Named):
     def values(self, rules: Any) -> list[str]:
         return list(dict.fromkeys(s for v in rules.variants() for s in v.seats))
 
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        rules = _rules(ctx)
+        return _items(seats_of(rules, ctx), incomplete) if rules is not None else []
+
+
+def seats_of(rules: Any, ctx: click.Context) -> list[str]:
+    """The seats of the game the command line sets up so far (its ``--mode``, ``--players``):
+    those of every mode offered ``bandit`` for ``--mode duel-3v3 --as``, which then refused it.
+    Every mode's, where what is typed sets up none."""
+    mode, players = ctx.params.get("variant"), ctx.params.get("players")
+    if mode is None and players is None:
+        return SeatType().values(rules)
+    try:
+        from arbiter.engine.session import Session
+
+        chosen, options = rules.choose_setup(mode, players, None, ctx.params.get("level"))
+        return list(Session(rules, chosen, seed=0, options=options).seats)
+    except Exception:  # noqa: BLE001 (a completion never fails: what was typed sets up no game yet)
+        return SeatType().values(rules)
+
 
 class BotSpecType(_Named):
     """``SEAT=KIND``: completes seats, then the game's bot kinds after the ``=``."""
@@ -107,7 +127,7 @@ class BotSpecType(_Named):
             return []
         seat, eq, kind = incomplete.partition("=")
         if not eq:
-            return _items([f"{s}=" for s in SeatType().values(rules)], incomplete)
+            return _items([f"{s}=" for s in seats_of(rules, ctx)], incomplete)
         return _items([f"{seat}={k}" for k in BotKindType().values(rules)], incomplete)
 
 

@@ -56,6 +56,11 @@ def test_games_modes_seats_and_bots_complete_in_the_shell() -> None:
     ("match mafia --players 8 new=r", ["new=random"]),
     ("tournament fbi-mafia --entrant a=r", ["a=random"]),
     ("play --mode ", []),  # no game named yet: nothing to offer
+    # the seats of the mode or player count typed, not every mode's (bandit is no duel's seat)
+    ("play fbi-mafia --mode duel-3v3 --as ", ["mafia", "fbi"]),
+    ("play fbi-mafia --mode duel-3v3 --bot ", ["mafia=", "fbi="]),
+    ("play magic-maze --players 2 --as p", ["p1", "p2"]),
+    ("play mafia --players 7 --as p", [f"p{n}" for n in range(1, 8)]),
 ])
 def test_the_shell_completes_a_command_line_as_it_is_typed(line: str, offered: list[str]) -> None:
     """Through Click's own completion, as ``eval "$(_ARBITER_COMPLETE=bash_source arbiter)"``
