@@ -12,7 +12,6 @@ arbiter.engine.errors.ArbiterError: t/tournament.json: "modes" is missing (the f
 from __future__ import annotations
 
 import os
-
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
