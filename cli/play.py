@@ -163,7 +163,8 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
 @click.option("--bots", "all_bots", type=BotKindType(), help="A built-in bot on every seat but yours (--as).")
 @click.option("--bot-timeout", type=seconds(*BOT_TIMEOUT),
               help="Seconds an external bot may take to answer (0.01 to 3600; default 10).")
-@click.option("--max-moves", type=Count(min=1), help="Stop once the game has this many moves, a resumed game's counted from its start "
+@click.option("--max-moves", type=Count(min=1),
+              help="Stop once the game has this many moves, a resumed game's counted from its start "
                    "(the transcript stays resumable).")
 @click.option("--realtime/--no-realtime", default=None,
               help="Stamp every typed line with the wall clock (seconds since the start), for real-time games.")

@@ -49,7 +49,7 @@ class Game:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self._observed: dict[str, tuple[int, int]] = {}  # per seat, the log and moves its observations told (``agents.news``)
+        self._observed: dict[str, tuple[int, int]] = {}  # per seat, what its observations told (``agents.news``)
 
     def copy(self) -> Game:
         """An independent game at the same point (as python-chess's ``Board.copy``): playing on

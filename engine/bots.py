@@ -229,7 +229,7 @@ class ProcessBot:
         self.seat = seat
         self.command = command
         self.timeout = timeout
-        self._told = (0, 0)  # the game's log and moves looked through so far (``Session.told``: what the seat may know was sent)
+        self._told = (0, 0)  # the game's log and moves looked through so far (``Session.told``)
         self._closed = False
         self._outbox = bytearray()
         self._go_unsent = False  # the outbox ends with a go line

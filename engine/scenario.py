@@ -397,7 +397,8 @@ def deck_kind(doc: Node) -> tuple[Any, Any, str]:
     """
     value = doc.value
     if not isinstance(value, dict):
-        held = "nothing" if value is None else "a list" if isinstance(value, list) else f"one value ({type(value).__name__})"
+        held = ("nothing" if value is None else "a list" if isinstance(value, list)
+                else f"one value ({type(value).__name__})")
         return None, None, f"this file holds {held}, not a mapping with game: and kind:"
     if "game" not in value and "kind" not in value:
         return None, None, "this file names no game: and no kind:"
