@@ -38,8 +38,37 @@ def _clear_line() -> str:
 
 
 _READLINE_C: Any = None
-"""readline's own ``rl_on_new_line`` and ``rl_redisplay``, loaded (ctypes) at the first redraw;
-False where they cannot be reached (a readline module without them: libedit, say)."""
+"""readline's own ``rl_on_new_line``, ``rl_redisplay`` and ``rl_clear_visible_line`` (and the C
+library's ``fflush``), loaded (ctypes) at the first redraw; False where they cannot be reached
+(a readline module without them: libedit, say)."""
+
+
+def _readline_c() -> Any:
+    """readline's C functions used here (``_READLINE_C``), or False."""
+    global _READLINE_C
+    if _READLINE_C is None:
+        try:
+            import ctypes
+
+            lib = ctypes.CDLL(readline.__file__)  # (its symbols and those of the library it uses)
+            _READLINE_C = (lib.rl_on_new_line, lib.rl_redisplay, lib.rl_clear_visible_line,
+                           ctypes.CDLL(None).fflush)
+        except (OSError, AttributeError, TypeError):
+            _READLINE_C = False
+    return _READLINE_C
+
+
+def _readline_clears() -> bool:
+    """Have readline clear every row of the screen the prompt and the half-typed line take (the
+    ANSI erase cleared the cursor's row only: a line wider than the terminal left its first rows
+    on the screen at every redraw), the cursor at the first one's start. False where it cannot
+    (its functions out of reach, or a terminal without escapes)."""
+    c = _readline_c()
+    if not c or os.environ.get("TERM", "dumb") == "dumb":
+        return False
+    c[2]()  # rl_clear_visible_line
+    c[3](None)  # (its output, written by the C library, on the screen before Python's)
+    return True
 
 
 def _readline_redraws() -> bool:
@@ -47,20 +76,11 @@ def _readline_redraws() -> bool:
     on, its cursor where the person left it: drawn by hand, the cursor was at the line's end
     while readline's was where the person had moved it, and the next key edited a line that
     was not the one on the screen. False where readline's functions cannot be reached."""
-    global _READLINE_C
-    if _READLINE_C is None:
-        try:
-            import ctypes
-
-            lib = ctypes.CDLL(readline.__file__)  # (its symbols and those of the library it uses)
-            _READLINE_C = (lib.rl_on_new_line, lib.rl_redisplay)
-        except (OSError, AttributeError, TypeError):
-            _READLINE_C = False
-    if not _READLINE_C:
+    c = _readline_c()
+    if not c:
         return False
-    on_new_line, redisplay = _READLINE_C
-    on_new_line()
-    redisplay()
+    c[0]()  # rl_on_new_line
+    c[1]()  # rl_redisplay
     return True
 
 
@@ -108,7 +128,10 @@ class TerminalLines:
         half-typed line. With the prompt on the screen, its line is cleared, ``text`` printed,
         and the prompt drawn again below it with what was typed so far, which is kept."""
         if self._at_prompt and readline is not None:
-            click.echo(_clear_line() + text, nl=False)
+            if _readline_clears():  # every row the half-typed line takes (a long one wraps)
+                click.echo(text, nl=False)
+            else:
+                click.echo(_clear_line() + text, nl=False)
             if _readline_redraws():  # the prompt and the line, the cursor where the person left it
                 return
             # (drawn here, the cursor at the line's end: the half-typed line as typed, a byte that

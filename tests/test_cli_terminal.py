@@ -105,10 +105,10 @@ def test_a_real_time_game_prints_above_the_prompt_and_keeps_the_half_typed_line(
     t.send(b"boa")
     t.expect("p1> boa")
     typed = t.output.rindex(b"p1> boa")
-    t.expect("\r\x1b[K= p2 ", since=typed)  # a bot's move: the prompt line cleared first
-    bot = t.output.index(b"\r\x1b[K= p2 ", typed)
+    t.expect("\x1b[K\r= p2 ", since=typed)  # a bot's move: the prompt's line cleared first (readline's erase)
+    bot = t.output.index(b"\x1b[K\r= p2 ", typed)
     t.expect("\n\r\np1> boa", since=bot)  # (the answer's blank line, the prompt again with the text)
-    assert t.output[typed:bot] == b"p1> boa", t.output[typed:bot]
+    assert t.output[typed:bot] == b"p1> boa\r", t.output[typed:bot]
     t.send(b"rd\n")  # "boa" + "rd": the line readline kept
     t.expect("time left ", since=bot)
     t.send(b"quit\n")
@@ -125,8 +125,8 @@ def test_a_redraw_puts_the_cursor_back_where_the_person_left_it(terminals) -> No
     t.send(b"boad\x1b[D")  # the cursor one left, before the d
     t.expect("p1> boad")
     typed = t.output.rindex(b"p1> boad")
-    t.expect("\r\x1b[K= p2 ", since=typed)
-    bot = t.output.index(b"\r\x1b[K= p2 ", typed)
+    t.expect("\x1b[K\r= p2 ", since=typed)
+    bot = t.output.index(b"\x1b[K\r= p2 ", typed)
     t.expect("\n\r\np1> boad", since=bot)
     redrawn = t.output.index(b"\n\r\np1> boad", bot) + len(b"\n\r\np1> boad")
     t.expect("\x08", since=redrawn)
@@ -135,6 +135,24 @@ def test_a_redraw_puts_the_cursor_back_where_the_person_left_it(terminals) -> No
     t.expect("time left ", since=redrawn)
     t.send(b"quit\n")
     assert t.wait() == 0
+
+
+def test_a_half_typed_line_wider_than_the_terminal_is_cleared_whole_before_a_redraw(terminals) -> None:
+    """The erase cleared the cursor's row only: a half-typed line that wrapped left its first
+    row on the screen above every bot's move. readline clears every row the line takes (it
+    goes up to the first one, which is erased too)."""
+    t = terminals(["play", "magic-maze", "--scenario", "1", "--players", "2", "--as", "p1", "--bots", "planner",
+                   "--seed", "1", "--realtime"])
+    t.expect("p1> ")
+    t.send(b"p1 say " + b"x" * 100)  # 107 characters after the prompt: two rows of 80 columns
+    t.expect("x" * 20)
+    typed = len(t.output)
+    t.expect("= p2 ", since=typed)
+    bot = t.output.index(b"= p2 ", typed)
+    cleared = t.output[typed:bot]
+    assert b"\x1b[A" in cleared or b"\x1b[1A" in cleared, cleared  # up to the line's first row, to clear it
+    t.send(b"\x03")
+    t.wait()
 
 
 def test_a_byte_not_utf8_in_the_half_typed_line_is_drawn_again_as_a_replacement(monkeypatch) -> None:
