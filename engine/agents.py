@@ -63,7 +63,7 @@ def observation(session: Session, seat: str) -> str:
     return news(session, seat)[0]
 
 
-def news(session: Session, seat: str, since: tuple[int, int] = (0, 0)) -> tuple[str, tuple[int, int]]:
+def news(session: Session, seat: str, since: tuple[int, int, int] = (0, 0, 0)) -> tuple[str, tuple[int, int, int]]:
     """What ``seat`` has learned since ``since`` (``Session.told``: where the last news ended),
     as ``observation`` says it; and where to start next time: a bot or a loop asking at every
     turn is told each move and event once.
@@ -155,7 +155,7 @@ class AgentBot:
         self.seat = seat
         self.agent = agent
         self.name = name or type(agent).__name__
-        self._seen = (0, 0)  # the game's event log and moves told so far (``news``)
+        self._seen = (0, 0, 0)  # the game's event log, moves and forfeits told so far (``news``)
         self._started = False
 
     def choose(self, session: Session) -> str | None:

@@ -49,7 +49,7 @@ class Game:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self._observed: dict[str, tuple[int, int]] = {}  # per seat, what its observations told (``agents.news``)
+        self._observed: dict[str, tuple[int, int, int]] = {}  # per seat, what its observations told (``agents.news``)
 
     def copy(self) -> Game:
         """An independent game at the same point (as python-chess's ``Board.copy``): playing on
@@ -222,7 +222,7 @@ class Game:
         moves it may know of, ``move: SEAT INPUT``, and its new events, ``event: TEXT``, in the
         order they happened; then what is awaited as it may know it, or the result): what an
         agent is shown."""
-        text, self._observed[seat] = news(self.session, self.session.check_seat(seat), self._observed.get(seat, (0, 0)))
+        text, self._observed[seat] = news(self.session, self.session.check_seat(seat), self._observed.get(seat, (0, 0, 0)))
         return text
 
     # -- the end -------------------------------------------------------------------------------

@@ -229,7 +229,7 @@ class ProcessBot:
         self.seat = seat
         self.command = command
         self.timeout = timeout
-        self._told = (0, 0)  # the game's log and moves looked through so far (``Session.told``)
+        self._told = (0, 0, 0)  # the game's log, moves and forfeits looked through so far (``Session.told``)
         self._closed = False
         self._outbox = bytearray()
         self._go_unsent = False  # the outbox ends with a go line
@@ -475,7 +475,7 @@ class ProcessBot:
         self._err_tail.clear()
         self._err_partial.clear()
         self.seat = seat
-        self._told = (0, 0)
+        self._told = (0, 0, 0)
         self._go_unsent = self._asked = False
         self._answer = None
         if self._log is not None:

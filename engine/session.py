@@ -3,6 +3,7 @@ happened (chance outcomes, accepted moves, clock ticks) that a transcript is mad
 
 from __future__ import annotations
 
+import math
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -185,6 +186,9 @@ class Session:
         self.state: GameState = rules.new_state(self.variant, self.chance, self.events, self.options)
         self.clock_ms = 0
         self.moves: list[Move] = []
+        self.forfeits: list[tuple[int, int, str, str]] = []
+        """Each seat's forfeit (a bot that failed: ``note``): the lengths of the event log and the
+        moves then, the seat and why."""
         self.move_events: list[int] = []
         """Where in the event log each move's events begin (``moves[i]``'s at ``move_events[i]``):
         what a bot or an agent is told of the others' moves comes before what they caused."""
@@ -214,31 +218,32 @@ class Session:
         resign = give_up if give_up is not None and give_up in legal else None
         return Choices([m for m in legal if m != resign], self.state.input_forms(seat), resign)
 
-    def told(self, seat: str, since: tuple[int, int] = (0, 0)) -> tuple[list[str], tuple[int, int]]:
-        """What ``seat`` (a bot, an agent) is told of the game since ``since`` (the event log's
-        and the moves' lengths then), as protocol lines in the order things happened: each other
-        seat's input it may know of, in its public form (``move: SEAT INPUT``, as a seat's session
-        is shown it; a secret input is not told), before the events it caused; ``event: TEXT``
-        for each event the seat may see. And where to start next time.
+    def told(self, seat: str, since: tuple[int, int, int] = (0, 0, 0)) -> tuple[list[str], tuple[int, int, int]]:
+        """What ``seat`` (a bot, an agent) is told of the game since ``since`` (the lengths of the
+        event log, the moves and the forfeits then), as protocol lines in the order things
+        happened: each other seat's input it may know of, in its public form (``move: SEAT
+        INPUT``, as a seat's session is shown it; a secret input is not told), before the events
+        it caused; ``event: TEXT`` for each event the seat may see; ``forfeit: SEAT: its bot
+        failed`` when another seat's bot failed (the host is told why), as a seat's session is.
+        And where to start next time.
 
         >>> from arbiter.engine import registry
         >>> s = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
         >>> _ = s.submit("mafia", "shift row 1 left")
-        >>> lines, since = s.told("fbi", (len(s.events) - 2, 0))
+        >>> lines, since = s.told("fbi", (len(s.events) - 2, 0, 0))
         >>> lines
         ['move: mafia shift row 1 left', 'event: The bandit shifts: shift row 1 left.', 'event: Turn 2: the undercover (fbi) acts.']
         """
-        events, moves, starts = self.events, self.moves, self.move_events
-        lines: list[str] = []
-        told_moves = since[1]
-        for event in events.visible_to(seat, since[0]):
-            while told_moves < len(moves) and starts[told_moves] <= event.index:
-                lines += _move_line(moves[told_moves], seat)
-                told_moves += 1
-            lines.append(f"event: {event.text}")
-        for move in moves[told_moves:]:
-            lines += _move_line(move, seat)
-        return lines, (len(events), len(moves))
+        events, moves, starts, failed = self.events, self.moves, self.move_events, self.forfeits
+        told: list[tuple[tuple[float, float], str]] = []  # (where it happened, its line)
+        for i in range(since[1], len(moves)):
+            told += [((starts[i], i), line) for line in _move_line(moves[i], seat)]  # before its events
+        for at, before, who, why in failed[since[2]:]:
+            if who != seat:  # after the moves before it, before its events and the moves after it
+                told.append(((at, before - 0.5), f"forfeit: {who}: {why if seat == HOST else 'its bot failed'}"))
+        told += [((e.index, math.inf), f"event: {e.text}") for e in events.visible_to(seat, since[0])]
+        told.sort(key=lambda t: t[0])  # (stable: each kind's own order kept)
+        return [line for _, line in told], (len(events), len(moves), len(failed))
 
     def check_seat(self, seat: str) -> str:
         if seat != HOST and seat not in self.state.seats:
@@ -250,10 +255,14 @@ class Session:
         self._record.entry(entry)
 
     def note(self, body: dict[str, Any]) -> None:
-        """Record a remark that is not an input (e.g. why a bot forfeited); replay ignores it.
-        Its text is made printable (``lines.printable``): a bot's words in it (an agent's
-        exception) can neither garble the transcript nor make it unreadable."""
-        self._entry({"note": _printable(dict(body))})
+        """Record a remark that is not an input (e.g. why a bot forfeited); replay plays nothing
+        for it. Its text is made printable (``lines.printable``): a bot's words in it (an
+        agent's exception) can neither garble the transcript nor make it unreadable. A seat's
+        forfeit is kept in ``forfeits`` too, where it stands, for ``told``."""
+        entry = _printable(dict(body))
+        self._entry({"note": entry})
+        if entry.get("seat") in self.state.seats and isinstance(entry.get("forfeit"), str):
+            self.forfeits.append((len(self.events), len(self.moves), entry["seat"], entry["forfeit"]))
 
     def _check_time(self, time_ms: int) -> None:
         if time_ms > MAX_MS:

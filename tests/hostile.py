@@ -86,11 +86,11 @@ def fake_session(events: list[str], legal: tuple[str, ...] = ("pass",)) -> Any:
     for text in events:
         log.emit("news", text)
     session = SimpleNamespace(
-        events=log, moves=[], move_events=[],
+        events=log, moves=[], move_events=[], forfeits=[],
         state=SimpleNamespace(awaiting=lambda: [], realtime=False),
         choices=lambda seat: Choices(list(legal), [], None),
     )
-    session.told = lambda seat, since=(0, 0): Session.told(session, seat, since)  # (the session's own telling)
+    session.told = lambda seat, since=(0, 0, 0): Session.told(session, seat, since)  # (the session's own telling)
     return session
 
 

@@ -14,6 +14,7 @@ from arbiter.engine.agents import AgentBot, agent_seed, load_agent, news, observ
 from arbiter.engine.bench import play_random
 from arbiter.engine.bots import BotFailure
 from arbiter.engine.errors import ArbiterError
+from arbiter.engine.events import HOST
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
@@ -88,7 +89,7 @@ def test_news_tells_each_seat_the_whole_observation_once_in_order(game: str, var
     options = {"players": 3} if game == "magic-maze" else None
     whole = play_random(registry.get(game), variant, 5, options=options, max_inputs=300)
     session = Session(registry.get(game), variant, seed=5, options=options)
-    since = {s: (0, 0) for s in session.seats}
+    since = {s: (0, 0, 0) for s in session.seats}
     told: dict[str, list[str]] = {s: [] for s in session.seats}
     for move in [*whole.moves, None]:
         for seat in session.seats:
@@ -297,3 +298,23 @@ def test_a_stderr_that_refuses_what_an_agent_prints_is_not_the_agents_failure(mo
     Match(Protocol(session), bots, None, max_moves=6).play()
     assert agent.seen and not [e for e in session.entries if "forfeit" in e.get("note", {})]
     assert len(session.moves) == 6
+
+
+def test_a_bot_and_an_agent_are_told_when_another_seats_bot_failed_in_its_place() -> None:
+    """A Magic Maze seat whose bot failed goes idle with no input to tell it (a turn game plays
+    its give-up input, told as its move): the other bots were not told, and in Hidden Roles an
+    idle seat looks like a saboteur. They are told as a seat's session is (``forfeit: SEAT: its
+    bot failed``; the host why), where it happened; and a replay tells the same."""
+    session = Session(registry.get("magic-maze"), "1", seed=3, options={"players": 3})
+    moving = [(s, next(m for m in session.state.legal_inputs(s) if m.startswith("move "))) for s in ("p1", "p3")]
+    session.submit(*moving[0])
+    session.note({"seat": "p2", "forfeit": "no answer within 1 s"})
+    session.submit(*moving[1])
+    told = [line for line in session.told("p1")[0] if not line.startswith("event: ")]
+    assert told == ["forfeit: p2: its bot failed", f"move: p3 {moving[1][1]}"]
+    assert "forfeit: p2: no answer within 1 s" in session.told(HOST)[0]
+    assert not any(line.startswith("forfeit: ") for line in session.told("p2")[0])
+    again = tr.replayed(tr.parse(tr.dump(session)))
+    assert again.told("p1") == session.told("p1") and again.told(HOST) == session.told(HOST)
+    _, since = session.told("p1")
+    assert session.told("p1", since)[0] == []  # each told once
