@@ -188,6 +188,8 @@ class AgentBot:
                 raise
             raise BotFailure(f"the agent {self.name} raised {described(exc)}") from None  # ... or the agent's own
         except BaseException as exc:  # noqa: BLE001 - an agent's bug is its forfeit, never the referee's end
+            if stopping:  # (its worker told to stop: the run's SystemExit, not the agent's)
+                raise
             raise BotFailure(f"the agent {self.name} raised {described(exc)}") from None
 
     def close(self) -> None:
@@ -197,17 +199,28 @@ class AgentBot:
                 with redirect_stdout(_STDERR):
                     closing()
             except KeyboardInterrupt:
-                raise
+                if ctrl_c_reaches_here():  # (as _call's: else the agent's own, and nothing is left to forfeit)
+                    raise
             except BaseException:  # noqa: BLE001 - as _call's, and nothing is left to forfeit
-                pass
+                if stopping:
+                    raise
+
+
+_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+stopping = False
+"""Set by a tournament's worker told to stop (``arena.pool``): the ``SystemExit`` its handler
+raises while an agent plays is the run's, not the agent's."""
 
 
 def ctrl_c_reaches_here() -> bool:
-    """Whether a ``KeyboardInterrupt`` may be the user's Ctrl-C: Python raises one for SIGINT
-    only where SIGINT has its default handler. A tournament's worker ignores SIGINT (its parent
-    stops it), so one raised while its agent plays is the agent's own doing, a forfeit like any
-    exception: taken for Ctrl-C, it stopped the whole run at that game at every resume."""
-    return signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    """Whether a ``KeyboardInterrupt`` may be the user's: Python raises one for a signal whose
+    handler is its default SIGINT one (Ctrl-C; the command sets it for SIGTERM and SIGHUP too,
+    so that a kill stops a run as Ctrl-C does, even where a shell's ``&`` left SIGINT ignored).
+    A tournament's worker handles none of them so, so one raised while its agent plays is the
+    agent's own doing, a forfeit like any exception: taken for Ctrl-C, it stopped the whole run
+    at that game at every resume."""
+    return any(signal.getsignal(s) is signal.default_int_handler for s in _STOP_SIGNALS)
 
 
 def described(exc: BaseException) -> str:

@@ -208,6 +208,29 @@ def test_ctrl_c_in_an_agent_is_the_users_not_the_agents_fault() -> None:
         AgentBot("mafia", Raises(ValueError(), on_close=KeyboardInterrupt())).close()
 
 
+def test_a_kill_is_the_users_where_the_command_stops_on_it_even_with_ctrl_c_ignored(monkeypatch) -> None:
+    """A command started by a shell's ``&`` has SIGINT ignored, but stops on SIGTERM and SIGHUP as
+    on Ctrl-C (their handler raises KeyboardInterrupt): a kill while an agent thought was taken
+    for the agent's exception, its seat forfeited and the game played on. In a worker told to
+    stop, the SystemExit its handler raises is the run's too, in ``act`` and in ``close``."""
+    import signal
+
+    from arbiter.engine import agents
+
+    handlers = {signal.SIGINT: signal.SIG_IGN, signal.SIGTERM: signal.default_int_handler}
+    monkeypatch.setattr(signal, "getsignal", lambda s: handlers.get(s, signal.SIG_DFL))
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
+    with pytest.raises(KeyboardInterrupt):
+        AgentBot("mafia", Raises(KeyboardInterrupt())).choose(session)
+    handlers[signal.SIGTERM] = signal.SIG_DFL  # a worker's: no stop signal raises KeyboardInterrupt
+    AgentBot("mafia", Raises(ValueError(), on_close=KeyboardInterrupt())).close()  # the agent's: nothing to forfeit
+    monkeypatch.setattr(agents, "stopping", True)
+    with pytest.raises(SystemExit):
+        AgentBot("mafia", Raises(SystemExit(143))).choose(session)
+    with pytest.raises(SystemExit):
+        AgentBot("mafia", Raises(ValueError(), on_close=SystemExit(143))).close()
+
+
 def test_where_ctrl_c_cannot_reach_an_agents_keyboard_interrupt_is_its_own_forfeit(monkeypatch) -> None:
     """A tournament's worker ignores SIGINT: a ``KeyboardInterrupt`` there is one the agent
     raised, which stopped the whole run as the user's Ctrl-C (status 130), and again at the

@@ -39,6 +39,7 @@ from types import FrameType
 from typing import Any
 
 import arbiter
+from arbiter.engine import agents
 from arbiter.engine.arena.results import write_error
 from arbiter.engine.arena.runner import Settings, Worker
 from arbiter.engine.arena.schedule import Game
@@ -82,7 +83,7 @@ def _stop(signum: int, frame: FrameType | None) -> None:
     global _stopping
     if signum == signal.SIGALRM and not _stopping:
         return
-    _stopping = True
+    _stopping = agents.stopping = True  # (the SystemExit below, raised while an agent plays, is not the agent's)
     if _starting_a_process(frame):
         signal.setitimer(signal.ITIMER_REAL, STOP_RETRY_S)
         return
