@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import decimal
 import numbers
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -249,10 +250,16 @@ class Game:
 
     def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
         """Write the transcript to ``path`` whole (never over a file that exists, unless told:
-        ``FileExistsError``); a crash or a kill meanwhile leaves the file that was there, if any,
-        as it was (``files.write_whole``)."""
+        ``FileExistsError``; never over one another process is writing, a game going on in it:
+        ``transcript.TranscriptInUse``); a crash or a kill meanwhile leaves the file that was
+        there, if any, as it was (``files.write_whole``)."""
         p = Path(path)
-        write_whole(p, self.transcript(), replace=overwrite)
+        replaced = tr.claim(p, to_replace=True) if overwrite and os.path.isfile(p) else None  # (not a game going on)
+        try:
+            write_whole(p, self.transcript(), replace=overwrite)
+        finally:
+            if replaced is not None:
+                replaced.close()
         return p
 
     # -- many agents ---------------------------------------------------------------------------

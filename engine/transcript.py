@@ -118,20 +118,22 @@ class TranscriptInUse(TranscriptError):
     """Another process holds the transcript's ``claim``: it is writing the file now."""
 
 
-def claim(path: str | Path) -> IO[bytes]:
+def claim(path: str | Path, *, to_replace: bool = False) -> IO[bytes]:
     """The transcript at ``path`` opened and locked for this process to write (an advisory
     ``flock``, which every arbiter process takes before it writes a transcript's log: a game
     being played in it, or resumed), or a ``TranscriptError`` saying another process holds it.
     Two ``play --resume`` of one file at once both appended to it, and what both wrote read
     neither way. The lock is the open file's: it goes when the file is closed, or the process
     ends however it ends. Where the system has no such lock (no ``fcntl``; a file system
-    refusing it), the file is opened all the same."""
+    refusing it), the file is opened all the same. ``to_replace``: the file is only to be put
+    out of the way (``--force``), not written: opened to read, which a file one may not write
+    allows (its folder's leave to replace it is the writer's to find out)."""
     p = Path(path)
     kind = not_regular(p)  # (a FIFO opened to write waits for no reader, and is no transcript: as ``read`` says)
     if kind:
         raise TranscriptError(f"{p}: cannot read: not a regular file ({kind})")
     try:
-        f = p.open("rb+")
+        f = p.open("rb" if to_replace else "rb+")
     except OSError as exc:
         raise TranscriptError(f"cannot write the transcript {p}: {exc.strerror or exc}") from None
     if _flock is not None:
@@ -193,8 +195,15 @@ class TranscriptWriter:
                 self._file = self.path.open("a", encoding="utf-8")
                 self._file.write("".join(entry_line(e) for e in session.entries[resume:]))
             elif durable:
-                write_whole(self.path, opening_of(session, settings)
-                            + "".join(entry_line(e) for e in session.entries), replace=overwrite)
+                # a file replaced (--force) may not be one another process is writing: that game
+                # went on in the file put out of the way, its moves lost
+                replaced = claim(self.path, to_replace=True) if overwrite and os.path.isfile(self.path) else None
+                try:
+                    write_whole(self.path, opening_of(session, settings)
+                                + "".join(entry_line(e) for e in session.entries), replace=overwrite)
+                finally:
+                    if replaced is not None:
+                        replaced.close()
                 self._synced = time.monotonic()
                 self._claim = claim(self.path)  # (a resume of the new file waits for this one to end)
                 self._file = self.path.open("a", encoding="utf-8")

@@ -305,6 +305,14 @@ def test_a_transcript_being_written_is_written_by_one_process_only(tmp_path) -> 
     r = CliRunner().invoke(main, ["play", "--resume", str(path), "--moves", "/dev/null"])
     assert r.exit_code == 1 and "is being written by another arbiter process" in r.output, r.output
     assert path.read_bytes() == held
+    # nor is it replaced (--force; Game.save's overwrite): the game went on in the file put out of the way
+    r = CliRunner().invoke(main, ["play", "fbi-mafia", "--transcript", str(path), "--force", "--moves", "/dev/null"])
+    assert r.exit_code == 1 and "is being written by another arbiter process" in r.output, r.output
+    from arbiter.engine.api import new_game
+
+    with pytest.raises(tr.TranscriptInUse):
+        new_game("mafia", players=6, seed=1).save(path, overwrite=True)
+    assert path.read_bytes() == held
     session.submit("fbi", "shift row 1 left")  # the writer goes on as if nobody had asked
     writer.close()
     t, again = tr.resume(path)
