@@ -167,6 +167,8 @@ def _run(ctx: click.Context, game: str | None, entrant_texts: tuple[str, ...], o
             if game is not None and game != config["game"]:
                 usage(f"--resume {resume}: it is a tournament of {config['game']}, not {game}")
             t = Tournament(config)
+            if why := t.cannot_go_on_here(folder):  # (refused: the folder is freed below, as above)
+                raise ArbiterError(f"{folder.path / CONFIG}: {why}")
             pool = _pool(t, folder.path, o)  # refused (Ray): the folder is freed below, nothing in it changed
         else:
             if game is None:

@@ -10,6 +10,7 @@ import fcntl
 import json
 import math
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ from arbiter.engine.errors import ArbiterError
 
 from tests import arena_staging
 from tests.arena_staging import MATCH
-from tests.helpers import run
+from tests.helpers import REPO, run
 
 played = arena_staging.played  # the finished match each test copies (a module's own)
 
@@ -262,8 +263,6 @@ EDITS = [
     (_set("bot_timeout", "10"), '"bot_timeout": a number from 0.01 to 3600, not \'10\''),
     (_set("reuse", 1), '"reuse": true or false, not 1'),
     (_set("cwd", 5), '"cwd": the folder the bots start in, or null, not 5'),
-    # a folder no longer there: the bots would start where the resume is typed, and fail there
-    (_set("cwd", "/nonexistent/bots"), '"cwd": the folder the bots start in, \'/nonexistent/bots\', is not there'),
     # a value too long to echo is named by its start and length (errors.quoted), not written back whole
     (_set("cwd", ["x" * 5000]), '"cwd": the folder the bots start in, or null, not [\'' + "x" * 38 + '... (5004 characters)'),
     (_entrant(1, "name", "n" * 3000), '"entrants": \'' + "n" * 40 + '\'... (3000 characters) is not an entrant name'),
@@ -536,3 +535,28 @@ def test_json_nested_too_deeply_is_refused_as_any_text_that_is_no_json(played, t
     assert r.exit_code == 1 and f"{path}: line 2 is not a game's record (JSON nested too deeply to read)" in r.output, \
         r.output
     assert snapshot(folder) == before
+
+
+def test_a_run_with_games_left_for_a_program_is_refused_when_its_bots_folder_is_gone(tmp_path, monkeypatch):
+    """A resume after the bots' folder moved started them wherever it was typed: an exec: bot
+    named by a relative path crashed in every game left, each a loss for its entrant. Refused,
+    nothing changed; but a run with nothing left to play, or built-in bots only, needs no folder."""
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    (bots / "rb.py").write_text((REPO / "docs" / "examples" / "random_bot.py").read_text())
+    out = tmp_path / "t"
+    monkeypatch.chdir(bots)  # (where the run starts: its bots' folder)
+    r = run("match", "fbi-mafia", "--mode", "duel-3v3", f"mine=exec:{sys.executable} rb.py", "base=random",
+            "--games", 4, "--workers", 1, "--out", out, "--json")
+    assert r.exit_code == 0, r.output
+    monkeypatch.chdir(tmp_path)
+    whole = (out / "results.jsonl").read_text()
+    (out / "results.jsonl").write_text("".join(whole.splitlines(keepends=True)[:2]))  # as a kill would leave it
+    bots.rename(tmp_path / "moved")
+    before = snapshot(out)
+    r = run("tournament", "--resume", out, "--workers", 1)
+    assert r.exit_code == 1 and f'tournament.json: "cwd": the folder the bots start in, \'{bots}\', is not there' \
+        in r.output, r.output
+    assert snapshot(out) == before
+    (out / "results.jsonl").write_text(whole)  # every game recorded: the report, nothing to play
+    assert run("tournament", "--resume", out, "--workers", 1, "--json").exit_code == 0

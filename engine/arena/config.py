@@ -160,15 +160,23 @@ def _reuse(config: dict[str, Any]) -> None:
 
 
 def _cwd(config: dict[str, Any]) -> None:
-    """None, or the folder the bots start in, which is there: a run resumed after it was moved
-    started its bots wherever the resume was typed, and an ``exec:`` bot named by a relative
-    path then crashed in every game left, each a forfeit counted against its entrant."""
-    cwd = config["cwd"]
-    if cwd is not None and not isinstance(cwd, str):
-        raise ArbiterError(f"the folder the bots start in, or null, not {quoted(cwd)}")
-    if cwd is not None and not os.path.isdir(cwd):
-        raise ArbiterError(f"the folder the bots start in, {quoted(cwd)}, is not there (moved or deleted?): the "
-                           "entrants' commands and modules are found from there; put it back, or write where it is now")
+    """None, or the folder the bots start in (whether it is still there is asked of a run that
+    has games left for a program to play: ``missing_cwd``)."""
+    if config["cwd"] is not None and not isinstance(config["cwd"], str):
+        raise ArbiterError(f"the folder the bots start in, or null, not {quoted(config['cwd'])}")
+
+
+def missing_cwd(config: dict[str, Any], specs: list[str]) -> str | None:
+    """Why the games left cannot be played here, when a program plays in them (``specs``:
+    theirs) and the folder the bots start in is no longer there: a run resumed after it was
+    moved started its bots wherever the resume was typed, and an ``exec:`` bot named by a
+    relative path crashed in every game left, each a forfeit counted against its entrant."""
+    cwd = config.get("cwd")
+    programs = any(spec.strip().startswith(("exec:", "py:")) for spec in specs)
+    if cwd is None or not programs or os.path.isdir(cwd):
+        return None
+    return (f'"cwd": the folder the bots start in, {quoted(cwd, 4096)}, is not there (moved or deleted?): the '
+            "entrants' commands and modules are found from there; put it back, or write where it is now")
 
 
 _CHECKS: tuple[tuple[str, Callable[[dict[str, Any]], object]], ...] = (

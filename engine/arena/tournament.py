@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from arbiter.engine import registry
-from arbiter.engine.arena.config import check_sprt, recorded_deck
+from arbiter.engine.arena.config import check_sprt, missing_cwd, recorded_deck
 from arbiter.engine.arena.entrants import Entrant, check_entrants, check_spec
 from arbiter.engine.arena.results import Folder, FolderError, cannot_make
 from arbiter.engine.arena.runner import MAX_MOVES, Settings
@@ -135,16 +135,26 @@ class Tournament:
         return None if self.sprt is None else SprtCount(self).update(records)
 
     # -- playing -------------------------------------------------------------------------------
+    def recorded(self, folder: Folder) -> dict[int, dict[str, Any]]:
+        """The games ``folder`` records, by number; but not one the machine could not start (its
+        record's ``error``: no file, memory or process to be had), which is played again, as a
+        game without a record: the machine may have it now."""
+        return {r["game"]: r for r in folder.read_results(self.games, self.config["seed"]) if r.get("error") is None}
+
+    def cannot_go_on_here(self, folder: Folder) -> str | None:
+        """Why the games ``folder`` has left to play cannot be played here (``missing_cwd``), or
+        None: a run with nothing left to play, or built-in bots only, needs no folder of its own."""
+        done = self.recorded(folder)
+        left = {name for g in self.games if g.index not in done for name in g.entrants}
+        return missing_cwd(self.config, [e.spec for e in self.entrants if e.name in left])
+
     def run(self, folder: Folder, pool: Pool, on_progress: Callable[[Progress], None] | None = None,
             clock: Callable[[], float] = time.monotonic) -> Outcome:
         """Play every scheduled game without a record (until the SPRT decides); the records.
 
         Ctrl-C (``KeyboardInterrupt``) stops the pool, keeps every record written, and ends the
         run with ``interrupted`` set."""
-        # a game the machine could not start (its record's ``error``: no file, memory or process
-        # to be had) is played again, as a game without a record: the machine may have it now
-        recorded = {r["game"]: r for r in folder.read_results(self.games, self.config["seed"])
-                    if r.get("error") is None}
+        recorded = self.recorded(folder)
         folder.remove_temporary()  # of a killed run: its games without a record are played again
         todo: Iterator[Game] = iter([g for g in self.games if g.index not in recorded])
         tallies = {name: Tally() for name in self.names}
