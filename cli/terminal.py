@@ -31,57 +31,53 @@ except ImportError:  # pragma: no cover
     termios = None  # type: ignore[assignment]
 
 
-def _clear_line() -> str:
-    """What clears the prompt's line: the ANSI erase, or a new line on a terminal that says it
-    has no escapes (``TERM=dumb``, or none: an editor's shell), where it would print as ``^[[K``."""
-    return "\n" if os.environ.get("TERM", "dumb") == "dumb" else "\r\x1b[K"
+_RL_POINT: Any = None
+"""readline's ``rl_point`` (where its cursor is in the line), read through ctypes, found at the
+first redraw; False where it cannot be (a readline module without it: libedit, say). Only read:
+readline runs in the reader's thread, and none of its functions is called from another."""
 
 
-_READLINE_C: Any = None
-"""readline's own ``rl_on_new_line``, ``rl_redisplay`` and ``rl_clear_visible_line`` (and the C
-library's ``fflush``), loaded (ctypes) at the first redraw; False where they cannot be reached
-(a readline module without them: libedit, say)."""
-
-
-def _readline_c() -> Any:
-    """readline's C functions used here (``_READLINE_C``), or False."""
-    global _READLINE_C
-    if _READLINE_C is None:
+def _point(typed: str) -> int:
+    """Where readline's cursor is in the half-typed line (its end where that cannot be read)."""
+    global _RL_POINT
+    if _RL_POINT is None:
         try:
             import ctypes
 
-            lib = ctypes.CDLL(readline.__file__)  # (its symbols and those of the library it uses)
-            _READLINE_C = (lib.rl_on_new_line, lib.rl_redisplay, lib.rl_clear_visible_line,
-                           ctypes.CDLL(None).fflush)
-        except (OSError, AttributeError, TypeError):
-            _READLINE_C = False
-    return _READLINE_C
+            _RL_POINT = ctypes.c_int.in_dll(ctypes.CDLL(readline.__file__), "rl_point")
+        except (OSError, ValueError, AttributeError, TypeError):
+            _RL_POINT = False
+    point = _RL_POINT.value if _RL_POINT else len(typed)
+    return point if 0 <= point <= len(typed) else len(typed)
 
 
-def _readline_clears() -> bool:
-    """Have readline clear every row of the screen the prompt and the half-typed line take (the
-    ANSI erase cleared the cursor's row only: a line wider than the terminal left its first rows
-    on the screen at every redraw), the cursor at the first one's start. False where it cannot
-    (its functions out of reach, or a terminal without escapes)."""
-    c = _readline_c()
-    if not c or os.environ.get("TERM", "dumb") == "dumb":
-        return False
-    c[2]()  # rl_clear_visible_line
-    c[3](None)  # (its output, written by the C library, on the screen before Python's)
-    return True
+def _columns() -> int:
+    """The terminal's width (one that says none, a pseudo-terminal never sized: ``$COLUMNS``, or 80)."""
+    try:
+        columns = os.get_terminal_size(sys.stdout.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        columns = 0
+    if columns <= 0:
+        columns = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else 80
+    return max(columns, 1)
 
 
-def _readline_redraws() -> bool:
-    """Have readline draw its prompt and the half-typed line again on the line the cursor is
-    on, its cursor where the person left it: drawn by hand, the cursor was at the line's end
-    while readline's was where the person had moved it, and the next key edited a line that
-    was not the one on the screen. False where readline's functions cannot be reached."""
-    c = _readline_c()
-    if not c:
-        return False
-    c[0]()  # rl_on_new_line
-    c[1]()  # rl_redisplay
-    return True
+def _up_to_the_line(cells: int, columns: int) -> str:
+    """From the cursor, ``cells`` into the prompt's line, to that line's start, everything from
+    there on cleared: a line wider than the terminal takes more than the cursor's row (the
+    erase of that row alone left the others on the screen at every redraw)."""
+    rows = cells // columns
+    return (f"\x1b[{rows}A" if rows else "") + "\r\x1b[J"
+
+
+def _back_to(cells: int, end: int, columns: int) -> str:
+    """From the end of the prompt and line just drawn (``end`` cells) to ``cells`` into it,
+    where readline's cursor is: drawn by hand, the cursor was left at the line's end while
+    readline's was where the person had moved it, and the next key edited another line than the
+    one on the screen."""
+    out = " \r" if end and end % columns == 0 else ""  # (at the last column a terminal waits to wrap)
+    rows, column = end // columns - cells // columns, cells % columns
+    return out + (f"\x1b[{rows}A" if rows else "") + "\r" + (f"\x1b[{column}C" if column else "")
 
 
 class TerminalLines:
@@ -128,17 +124,17 @@ class TerminalLines:
         half-typed line. With the prompt on the screen, its line is cleared, ``text`` printed,
         and the prompt drawn again below it with what was typed so far, which is kept."""
         if self._at_prompt and readline is not None:
-            if _readline_clears():  # every row the half-typed line takes (a long one wraps)
-                click.echo(text, nl=False)
-            else:
-                click.echo(_clear_line() + text, nl=False)
-            if _readline_redraws():  # the prompt and the line, the cursor where the person left it
-                return
-            # (drawn here, the cursor at the line's end: the half-typed line as typed, a byte that
-            # is not UTF-8 in it, kept as a lone surrogate for check_text to refuse once the line
-            # is sent, drawn as U+FFFD: a strict UTF-8 terminal refused it, a traceback)
+            # the half-typed line as typed: a byte that is not UTF-8 in it, kept as a lone
+            # surrogate for check_text to refuse once the line is sent, is drawn as U+FFFD (a
+            # strict UTF-8 terminal refused it, a traceback)
             typed = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in readline.get_line_buffer())
-            click.echo(self.prompt + typed, nl=False)
+            if os.environ.get("TERM", "dumb") == "dumb":  # (no escapes: a new line, the line at its end)
+                click.echo("\n" + text + self.prompt + typed, nl=False)
+                return
+            columns, cells = _columns(), len(self.prompt) + _point(typed)
+            end = len(self.prompt) + len(typed)
+            click.echo(_up_to_the_line(cells, columns) + text + self.prompt + typed + _back_to(cells, end, columns),
+                       nl=False)
         else:
             click.echo(text, nl=False)
 
@@ -147,7 +143,11 @@ class TerminalLines:
         bots while the person was at it) is cleared, so what follows is not printed after it."""
         if self._at_prompt:
             self._at_prompt = False
-            click.echo(_clear_line(), nl=False)
+            if os.environ.get("TERM", "dumb") == "dumb" or readline is None:
+                click.echo("\n", nl=False)
+            else:
+                typed = readline.get_line_buffer()
+                click.echo(_up_to_the_line(len(self.prompt) + _point(typed), _columns()), nl=False)
 
     def _prompt_shown(self) -> None:
         """readline's hook, called in the reader once the prompt is printed, before any key."""

@@ -105,10 +105,10 @@ def test_a_real_time_game_prints_above_the_prompt_and_keeps_the_half_typed_line(
     t.send(b"boa")
     t.expect("p1> boa")
     typed = t.output.rindex(b"p1> boa")
-    t.expect("\x1b[K\r= p2 ", since=typed)  # a bot's move: the prompt's line cleared first (readline's erase)
-    bot = t.output.index(b"\x1b[K\r= p2 ", typed)
+    t.expect("\r\x1b[J= p2 ", since=typed)  # a bot's move: the prompt's line cleared first
+    bot = t.output.index(b"\r\x1b[J= p2 ", typed)
     t.expect("\n\r\np1> boa", since=bot)  # (the answer's blank line, the prompt again with the text)
-    assert t.output[typed:bot] == b"p1> boa\r", t.output[typed:bot]
+    assert t.output[typed:bot] == b"p1> boa", t.output[typed:bot]
     t.send(b"rd\n")  # "boa" + "rd": the line readline kept
     t.expect("time left ", since=bot)
     t.send(b"quit\n")
@@ -118,19 +118,19 @@ def test_a_real_time_game_prints_above_the_prompt_and_keeps_the_half_typed_line(
 def test_a_redraw_puts_the_cursor_back_where_the_person_left_it(terminals) -> None:
     """The half-typed line drawn again above a bot's move left the cursor at its end, while
     readline's stayed where the person had moved it: the next key edited a line other than the
-    one on the screen. readline draws it again itself, its cursor moved back (one column here)."""
+    one on the screen. The cursor is put back where readline's is (one column back here)."""
     t = terminals(["play", "magic-maze", "--scenario", "1", "--players", "2", "--as", "p1", "--bots", "planner",
                    "--seed", "1", "--realtime"])
     t.expect("p1> ")
     t.send(b"boad\x1b[D")  # the cursor one left, before the d
     t.expect("p1> boad")
     typed = t.output.rindex(b"p1> boad")
-    t.expect("\x1b[K\r= p2 ", since=typed)
-    bot = t.output.index(b"\x1b[K\r= p2 ", typed)
+    t.expect("\r\x1b[J= p2 ", since=typed)
+    bot = t.output.index(b"\r\x1b[J= p2 ", typed)
     t.expect("\n\r\np1> boad", since=bot)
     redrawn = t.output.index(b"\n\r\np1> boad", bot) + len(b"\n\r\np1> boad")
-    t.expect("\x08", since=redrawn)
-    assert t.output[redrawn:redrawn + 1] == b"\x08", t.output[redrawn:redrawn + 20]
+    t.expect("\r\x1b[7C", since=redrawn)  # (back to the line's start, then 7 columns on: "p1> boa")
+    assert t.output[redrawn:redrawn + 5] == b"\r\x1b[7C", t.output[redrawn:redrawn + 20]
     t.send(b"r\n")  # typed where the cursor is: "board"
     t.expect("time left ", since=redrawn)
     t.send(b"quit\n")
@@ -139,8 +139,8 @@ def test_a_redraw_puts_the_cursor_back_where_the_person_left_it(terminals) -> No
 
 def test_a_half_typed_line_wider_than_the_terminal_is_cleared_whole_before_a_redraw(terminals) -> None:
     """The erase cleared the cursor's row only: a half-typed line that wrapped left its first
-    row on the screen above every bot's move. readline clears every row the line takes (it
-    goes up to the first one, which is erased too)."""
+    row on the screen above every bot's move. Every row the line takes is cleared (the cursor
+    goes up to the first one, and everything from there on is erased)."""
     t = terminals(["play", "magic-maze", "--scenario", "1", "--players", "2", "--as", "p1", "--bots", "planner",
                    "--seed", "1", "--realtime"])
     t.expect("p1> ")
@@ -158,8 +158,7 @@ def test_a_half_typed_line_wider_than_the_terminal_is_cleared_whole_before_a_red
 def test_a_byte_not_utf8_in_the_half_typed_line_is_drawn_again_as_a_replacement(monkeypatch) -> None:
     """readline holds such a byte as a lone surrogate (for the line's check to refuse once it is
     sent); drawing the half-typed line again above a bot's move wrote it to a strict UTF-8
-    terminal, and the session ended in a traceback. (Where readline draws the line itself, it
-    writes its own bytes.)"""
+    terminal, and the session ended in a traceback."""
     import io
     import sys
 
@@ -170,11 +169,11 @@ def test_a_byte_not_utf8_in_the_half_typed_line_is_drawn_again_as_a_replacement(
     strict = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
     monkeypatch.setattr(sys, "stdout", strict)
     monkeypatch.setattr(terminal.readline, "get_line_buffer", lambda: "p1 say caf\udcff")
-    monkeypatch.setattr(terminal, "_readline_redraws", lambda: False)  # (where readline cannot draw it itself)
+    monkeypatch.setattr(terminal, "_point", lambda typed: len(typed))  # (readline's cursor at the line's end)
     lines._at_prompt = True
     lines.show("= p2 move green east 1\n\n")
     strict.flush()
-    assert strict.buffer.getvalue().decode("utf-8").endswith("= p2 move green east 1\n\np1> p1 say caf\ufffd")
+    assert "= p2 move green east 1\n\np1> p1 say caf\ufffd\r" in strict.buffer.getvalue().decode("utf-8")
 
 
 def test_a_word_that_ends_one_input_and_goes_on_in_another_is_offered_once(monkeypatch) -> None:
