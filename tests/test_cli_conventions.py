@@ -365,11 +365,13 @@ def test_an_empty_path_to_write_to_is_a_usage_error_not_no_option(tmp_path: Path
     assert "result:" not in result.output and list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("term, clear", [("xterm", "\r\x1b[K"), ("dumb", "\n"), (None, "\n")])
+@pytest.mark.parametrize("term, clear, back", [("xterm", "\r\x1b[J", "\r\x1b[7C"), ("dumb", "\n", ""),
+                                               (None, "\n", "")])
 def test_output_while_typing_clears_the_prompt_only_where_the_terminal_has_escapes(
-        monkeypatch: pytest.MonkeyPatch, term: str | None, clear: str) -> None:
+        monkeypatch: pytest.MonkeyPatch, term: str | None, clear: str, back: str) -> None:
     """A move arriving while the person types is printed over the prompt's line: with the ANSI
-    erase on a terminal that has it, on a new line on ``TERM=dumb`` (it would print ``^[[K``)."""
+    erase on a terminal that has it (the cursor then put back where readline's is), on a new
+    line on ``TERM=dumb`` (it would print ``^[[K``)."""
     import arbiter.cli.terminal as terminal
 
     if term is None:
@@ -381,9 +383,11 @@ def test_output_while_typing_clears_the_prompt_only_where_the_terminal_has_escap
     monkeypatch.setattr(terminal, "readline", type("R", (), {"get_line_buffer": staticmethod(lambda: "mov")}))
     written: list[str] = []  # (click.echo drops escapes when the output is no terminal, as here)
     monkeypatch.setattr(terminal.click, "echo", lambda text, nl=True: written.append(text))
+    monkeypatch.setattr(terminal, "_point", lambda typed: len(typed))  # (readline's cursor at the line's end)
+    monkeypatch.setattr(terminal, "_columns", lambda: 80)
     lines.show("= p2 pass\n\n")
     lines.finish()
-    assert "".join(written) == f"{clear}= p2 pass\n\np1> mov{clear}"
+    assert "".join(written) == f"{clear}= p2 pass\n\np1> mov{back}{clear}"
 
 
 @pytest.mark.parametrize("args, limit", [
