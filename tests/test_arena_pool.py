@@ -233,10 +233,13 @@ def test_a_game_its_worker_was_told_to_stop_leaves_no_transcript(tmp_path: Path,
     unwinds its game; the transcript it held in memory was then put in place, unfinished and
     in no record. Nothing is written of a game that did not end as played (docs/arena.md: a
     worker stopped mid-game leaves no transcript of that game, or the one an earlier run left)."""
+    from arbiter.engine import agents
     from arbiter.engine.arena.entrants import Entrant
     from arbiter.engine.arena.runner import Worker
     from arbiter.engine.arena.tournament import Tournament, configuration
     from arbiter.engine.match import Match
+
+    monkeypatch.setattr(agents, "stopping", False)  # (set back after the test)
 
     config = configuration("fbi-mafia", [Entrant("a", "random"), Entrant("b", "random")], 2, modes=("duel-3v3",),
                            cwd=str(tmp_path))
@@ -246,6 +249,7 @@ def test_a_game_its_worker_was_told_to_stop_leaves_no_transcript(tmp_path: Path,
     def told_to_stop(self):
         for _, _ in zip(range(5), self.run()):  # some moves, then the worker's SIGTERM (pool._stop)
             pass
+        agents.stopping = True  # (as pool._stop says it)
         raise SystemExit(128 + signal.SIGTERM)
 
     transcript = tmp_path / "t" / "transcripts" / "game-00000.yaml"
@@ -253,6 +257,7 @@ def test_a_game_its_worker_was_told_to_stop_leaves_no_transcript(tmp_path: Path,
     with pytest.raises(SystemExit):
         Worker(t.settings).play(t.games[0], tmp_path / "t")
     assert not transcript.exists()
+    agents.stopping = False
     monkeypatch.setattr(Match, "play", real)
     record = Worker(t.settings).play(t.games[0], tmp_path / "t")  # played whole: its transcript, in place
     assert record["finished"] and "\nformat: 1\n" in transcript.read_text()

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arbiter.engine import registry
+from arbiter.engine import agents, registry
 from arbiter.engine.arena.schedule import Game
 from arbiter.engine.arena.stats import forfeit_kind
 from arbiter.engine.bots import Bot, BotFailure, MachineError, ProcessBot, make_bot
@@ -226,7 +226,7 @@ class Worker:
             played = True
         finally:
             try:
-                if played:
+                if played or not agents.stopping:  # (a failure of the referee's: what it held, to see why)
                     writer.close()
                 else:  # told to stop mid-game (the run cancelled): no transcript of a game never recorded
                     writer.discard()
