@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from arbiter.engine.bots import BotFailure
+from arbiter.engine.clock import seconds_name
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.session import Choices, Session
 
@@ -83,6 +84,8 @@ def news(session: Session, seat: str, since: tuple[int, int, int] = (0, 0, 0)) -
     if result is not None:
         lines.append(f"result: {result.text}")
     else:
+        if session.state.realtime:  # the game's clock (a bot's go says it too): the sand is timed by it
+            lines.append(f"time: {seconds_name(session.clock_ms)}")
         lines += [f"awaiting: {a.seat} {a.kind}: {a.hint}" for a in session.state.awaiting_seen_by(seat)]
     return "\n".join(lines), since
 

@@ -86,7 +86,7 @@ def fake_session(events: list[str], legal: tuple[str, ...] = ("pass",)) -> Any:
     for text in events:
         log.emit("news", text)
     session = SimpleNamespace(
-        events=log, moves=[], move_events=[], forfeits=[],
+        events=log, moves=[], move_events=[], forfeits=[], clock_ms=0,
         state=SimpleNamespace(awaiting=lambda: [], realtime=False),
         choices=lambda seat: Choices(list(legal), [], None),
     )

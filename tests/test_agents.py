@@ -341,3 +341,20 @@ def test_a_bot_and_an_agent_are_told_when_another_seats_bot_failed_in_its_place(
     assert again.told("p1") == session.told("p1") and again.told(HOST) == session.told(HOST)
     _, since = session.told("p1")
     assert session.told("p1", since)[0] == []  # each told once
+
+
+def test_a_real_time_bot_and_agent_are_told_the_clock() -> None:
+    """Nothing a Magic Maze bot was told carried the clock (only a flip's event says the sand
+    left): it could not judge when to flip or how long a vote stays open, which a person (``time``)
+    and the built-in planner can. A bot's go and an agent's observation say it (``time: S``)."""
+    from types import SimpleNamespace
+
+    from arbiter.engine.bots import ProcessBot
+
+    session = Session(registry.get("magic-maze"), "1", seed=3, options={"players": 2})
+    session.advance_to(12_500)
+    block = ProcessBot._block(SimpleNamespace(seat="p1", _told=(0, 0, 0)), session)  # (the lines before its go)
+    assert "time: 12.5" in block and block[-1] == "go p1 any" and block.index("time: 12.5") < len(block) - 1
+    assert "time: 12.5" in observation(session, "p1").splitlines()
+    turns = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)  # a turn game has no clock to tell
+    assert not any(line.startswith("time: ") for line in observation(turns, "fbi").splitlines())
