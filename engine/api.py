@@ -25,7 +25,6 @@ from __future__ import annotations
 import copy
 import decimal
 import numbers
-import os
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -37,7 +36,6 @@ from arbiter.engine.agents import Agent, news
 from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
 from arbiter.engine.errors import InputError, SetupError, SyntaxInputError, TimeError, UnknownSeatError, quoted
 from arbiter.engine.events import HOST, Event
-from arbiter.engine.files import write_whole
 from arbiter.engine.game import Result, checked_text
 from arbiter.engine.session import Choices, Session, clipped
 
@@ -254,12 +252,7 @@ class Game:
         ``transcript.TranscriptInUse``); a crash or a kill meanwhile leaves the file that was
         there, if any, as it was (``files.write_whole``)."""
         p = Path(path)
-        replaced = tr.claim(p, to_replace=True) if overwrite and os.path.isfile(p) else None  # (not a game going on)
-        try:
-            write_whole(p, self.transcript(), replace=overwrite)
-        finally:
-            if replaced is not None:
-                replaced.close()
+        tr.put_whole(p, self.transcript(), replace=overwrite)
         return p
 
     # -- many agents ---------------------------------------------------------------------------

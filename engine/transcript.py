@@ -148,6 +148,26 @@ def claim(path: str | Path, *, to_replace: bool = False) -> IO[bytes]:
     return f
 
 
+def put_whole(path: str | Path, text: str, *, replace: bool) -> None:
+    """``files.write_whole`` of a transcript, never over one another process is writing: with
+    ``replace`` (``--force``, ``Game.save(overwrite=True)``) a new file went in place while the
+    game being written went on in the file put out of the way, its moves lost. A file this
+    process cannot open to read, it cannot lock either: it is replaced as before."""
+    held = None
+    if replace and os.path.isfile(path):
+        try:
+            held = claim(path, to_replace=True)
+        except TranscriptInUse:
+            raise
+        except TranscriptError:
+            pass
+    try:
+        write_whole(path, text, replace=replace)
+    finally:
+        if held is not None:
+            held.close()
+
+
 class TranscriptWriter:
     """Writes a session's transcript incrementally. Every entry is appended and flushed before
     the game goes on (a killed process loses nothing it has answered), and synced to disk at most
@@ -195,15 +215,8 @@ class TranscriptWriter:
                 self._file = self.path.open("a", encoding="utf-8")
                 self._file.write("".join(entry_line(e) for e in session.entries[resume:]))
             elif durable:
-                # a file replaced (--force) may not be one another process is writing: that game
-                # went on in the file put out of the way, its moves lost
-                replaced = claim(self.path, to_replace=True) if overwrite and os.path.isfile(self.path) else None
-                try:
-                    write_whole(self.path, opening_of(session, settings)
-                                + "".join(entry_line(e) for e in session.entries), replace=overwrite)
-                finally:
-                    if replaced is not None:
-                        replaced.close()
+                put_whole(self.path, opening_of(session, settings) + "".join(entry_line(e) for e in session.entries),
+                          replace=overwrite)
                 self._synced = time.monotonic()
                 self._claim = claim(self.path)  # (a resume of the new file waits for this one to end)
                 self._file = self.path.open("a", encoding="utf-8")

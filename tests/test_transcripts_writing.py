@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import unicodedata
+from pathlib import Path
 
 import pytest
 import yaml
@@ -322,3 +323,21 @@ def test_a_transcript_being_written_is_written_by_one_process_only(tmp_path) -> 
     resumed.close()
     assert [m.text for m in tr.replayed(tr.read(path)).moves] == ["shift row 1 left", "shift row 1 left"]
     tr.claim(path).close()  # every claim let go
+
+
+def test_a_file_replaced_that_cannot_be_read_is_replaced_as_before(tmp_path, monkeypatch) -> None:
+    """--force takes the lock of the file it replaces, opening it to read; one it cannot open
+    (no permission: root reads anything, so the opening is made to fail here) cannot be a
+    game this process could tell from another's, and is replaced as it was before the lock."""
+    path = tmp_path / "g.yaml"
+    path.write_text("a file one may not read\n")
+    real = Path.open
+
+    def refused(self, mode="r", *args, **kwargs):
+        if self == path and mode == "rb":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self, mode, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refused)
+    tr.put_whole(path, "the new one\n", replace=True)
+    assert path.read_text() == "the new one\n"
