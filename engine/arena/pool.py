@@ -173,9 +173,9 @@ class LocalPool:
                 raise ArbiterError(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}") from exc
             except Exception as exc:  # noqa: BLE001 - the referee's own failure, reported whole
                 # (or a py: entrant's, which runs in the worker: one that ends its process, os._exit, say)
-                agents = sorted(self._agents & set(game.entrants))
+                py = sorted(self._agents & set(game.entrants))
                 raise ArbiterError(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}" + (
-                    f" (its py: entrants, which run in the worker: {', '.join(agents)})" if agents else "")) from exc
+                    f" (its py: entrants, which run in the worker: {', '.join(py)})" if py else "")) from exc
         return out
 
     def drop_waiting(self) -> None:
