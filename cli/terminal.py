@@ -38,7 +38,9 @@ readline runs in the reader's thread, and none of its functions is called from a
 
 
 def _point(typed: str) -> int:
-    """Where readline's cursor is in the half-typed line (its end where that cannot be read)."""
+    """Where readline's cursor is in the half-typed line ``typed`` (as ``get_line_buffer`` gives
+    it), in characters: ``rl_point`` counts the line's bytes (``café`` is five). Its end where
+    that cannot be read."""
     global _RL_POINT
     if _RL_POINT is None:
         try:
@@ -47,8 +49,17 @@ def _point(typed: str) -> int:
             _RL_POINT = ctypes.c_int.in_dll(ctypes.CDLL(readline.__file__), "rl_point")
         except (OSError, ValueError, AttributeError, TypeError):
             _RL_POINT = False
-    point = _RL_POINT.value if _RL_POINT else len(typed)
-    return point if 0 <= point <= len(typed) else len(typed)
+    raw = typed.encode("utf-8", "surrogateescape")
+    point = _RL_POINT.value if _RL_POINT else len(raw)
+    if not 0 <= point <= len(raw):
+        return len(typed)
+    return len(raw[:point].decode("utf-8", "surrogateescape"))
+
+
+def _escapes() -> bool:
+    """Whether the terminal takes ANSI escapes: not one that says it has none (``TERM=dumb``, or
+    no ``TERM``: an editor's shell), where an erase would print as ``^[[K``."""
+    return os.environ.get("TERM", "dumb") != "dumb"
 
 
 def _columns() -> int:
@@ -127,11 +138,12 @@ class TerminalLines:
             # the half-typed line as typed: a byte that is not UTF-8 in it, kept as a lone
             # surrogate for check_text to refuse once the line is sent, is drawn as U+FFFD (a
             # strict UTF-8 terminal refused it, a traceback)
-            typed = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in readline.get_line_buffer())
-            if os.environ.get("TERM", "dumb") == "dumb":  # (no escapes: a new line, the line at its end)
+            raw = readline.get_line_buffer()
+            typed = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in raw)
+            if not _escapes():  # (a new line, the line at its end)
                 click.echo("\n" + text + self.prompt + typed, nl=False)
                 return
-            columns, cells = _columns(), len(self.prompt) + _point(typed)
+            columns, cells = _columns(), len(self.prompt) + _point(raw)
             end = len(self.prompt) + len(typed)
             click.echo(_up_to_the_line(cells, columns) + text + self.prompt + typed + _back_to(cells, end, columns),
                        nl=False)
@@ -143,7 +155,7 @@ class TerminalLines:
         bots while the person was at it) is cleared, so what follows is not printed after it."""
         if self._at_prompt:
             self._at_prompt = False
-            if os.environ.get("TERM", "dumb") == "dumb" or readline is None:
+            if not _escapes() or readline is None:
                 click.echo("\n", nl=False)
             else:
                 typed = readline.get_line_buffer()

@@ -200,3 +200,18 @@ def test_completion_reads_the_words_as_the_protocol_does(monkeypatch, line: str,
     monkeypatch.setattr(terminal.readline, "get_line_buffer", lambda: line)
     monkeypatch.setattr(terminal.readline, "get_begidx", lambda: begin)
     assert lines._complete("sh", 0) == "shift " and lines._complete("sh", 1) is None
+
+
+def test_readlines_cursor_is_counted_in_characters_not_bytes(monkeypatch) -> None:
+    """``rl_point`` counts the line's bytes: after ``say café`` the cursor sat one column too far
+    right in every redraw of a line with a letter outside ASCII before it."""
+    from types import SimpleNamespace
+
+    from arbiter.cli import terminal
+
+    monkeypatch.setattr(terminal, "_RL_POINT", SimpleNamespace(value=len("say café".encode())))
+    assert terminal._point("say café au lait") == len("say café")
+    monkeypatch.setattr(terminal, "_RL_POINT", SimpleNamespace(value=len("caf\udcff".encode("utf-8", "surrogateescape"))))
+    assert terminal._point("caf\udcff x") == 4  # (a byte not UTF-8: one character, one byte)
+    monkeypatch.setattr(terminal, "_RL_POINT", SimpleNamespace(value=999))
+    assert terminal._point("abc") == 3  # (out of reach: the line's end)
