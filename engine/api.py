@@ -221,7 +221,8 @@ class Game:
         moves it may know of, ``move: SEAT INPUT``, and its new events, ``event: TEXT``, in the
         order they happened; then what is awaited as it may know it, or the result): what an
         agent is shown."""
-        text, self._observed[seat] = news(self.session, self.session.check_seat(seat), self._observed.get(seat, (0, 0, 0)))
+        who = self.session.check_seat(seat)
+        text, self._observed[seat] = news(self.session, who, self._observed.get(seat, (0, 0, 0)))
         return text
 
     # -- the end -------------------------------------------------------------------------------

@@ -231,8 +231,10 @@ class Session:
         >>> s = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
         >>> _ = s.submit("mafia", "shift row 1 left")
         >>> lines, since = s.told("fbi", (len(s.events) - 2, 0, 0))
-        >>> lines
-        ['move: mafia shift row 1 left', 'event: The bandit shifts: shift row 1 left.', 'event: Turn 2: the undercover (fbi) acts.']
+        >>> print("\n".join(lines))
+        move: mafia shift row 1 left
+        event: The bandit shifts: shift row 1 left.
+        event: Turn 2: the undercover (fbi) acts.
         """
         events, moves, starts, failed = self.events, self.moves, self.move_events, self.forfeits
         told: list[tuple[tuple[float, float], str]] = []  # (where it happened, its line)
