@@ -231,7 +231,7 @@ class Session:
         >>> s = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
         >>> _ = s.submit("mafia", "shift row 1 left")
         >>> lines, since = s.told("fbi", (len(s.events) - 2, 0, 0))
-        >>> print("\n".join(lines))
+        >>> print("\\n".join(lines))
         move: mafia shift row 1 left
         event: The bandit shifts: shift row 1 left.
         event: Turn 2: the undercover (fbi) acts.
