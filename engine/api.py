@@ -63,10 +63,7 @@ class Game:
         >>> len(twin.session.moves), len(game.session.moves)
         (1, 0)
         """
-        session = self.session
-        memo: dict[int, Any] = {id(session.rules): session.rules, id(session.variant): session.variant,
-                                id(session.listeners): []}
-        twin = Game(copy.deepcopy(session, memo))
+        twin = Game(self.session.copy())
         twin._observed = dict(self._observed)
         return twin
 

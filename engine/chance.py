@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -53,6 +54,19 @@ class Chance:
         self.strict = strict
         self.records: list[ChanceRecord] = []
         self.on_record = on_record
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Chance:
+        """The same chance in a copy of the game (``Session.copy``): a generator of its own in the
+        same state, lists of their own holding the same outcomes (never changed once drawn), and
+        ``on_record`` copied with the game (the copy's record). A generator copied through
+        ``getstate`` takes 17 us; ``copy.deepcopy`` walks its 625 numbers in 370."""
+        twin = copy.copy(self)
+        memo[id(self)] = twin
+        twin._rng = rng = random.Random.__new__(random.Random)
+        rng.setstate(self._rng.getstate())
+        twin._recorded, twin.records = list(self._recorded), list(self.records)
+        twin.on_record = copy.deepcopy(self.on_record, memo)
+        return twin
 
     @property
     def unused(self) -> list[ChanceRecord]:

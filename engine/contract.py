@@ -8,6 +8,11 @@ checked without a test of its own.
   a copy of the game;
 - a refused input (mutations of legal ones, other seats' inputs, garbage) changes nothing: the
   state, the log and the clock are exactly as before;
+- a copy of the game (``Session.copy``) plays the chosen input as the game then does (the same
+  log entries and events), and playing it changes nothing of the game;
+- what a copy shares is not changed by any input: the state's ``constants`` are, at the end,
+  the same objects with the same contents as at the start, and so are the contents of the
+  frozen dataclasses it held at the start;
 - every seat's and the host's view is JSON, their boards render (no empty lines), their event
   streams only hold what they may see, and ``awaiting`` is empty exactly when the game is over;
 - what a seat's session is shown of another seat's move is the move's public form;
@@ -32,7 +37,7 @@ from typing import Any
 from arbiter.engine import transcript
 from arbiter.engine.errors import ArbiterError, InputError
 from arbiter.engine.events import HOST
-from arbiter.engine.game import Rules
+from arbiter.engine.game import Rules, shared_values, state_fields  # noqa: F401  (state_fields: read here too)
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
 
@@ -47,6 +52,7 @@ class ContractReport:
     inputs: int = 0
     accepted_checked: int = 0
     refused_checked: int = 0
+    copies_checked: int = 0
     views_checked: int = 0
     finished: bool = False
     breaches: list[str] = field(default_factory=list)
@@ -54,21 +60,6 @@ class ContractReport:
     def breach(self, what: str) -> None:
         if len(self.breaches) < 20:
             self.breaches.append(f"{self.game} {self.variant} seed {self.seed}: {what}")
-
-
-def state_fields(state: Any) -> dict[str, Any]:
-    """Every attribute of a game's state by name, those kept in slots (Classic Mafia's, see
-    ``Table.__slots__``) and those in its dict alike, but the bots' memos (``bot_memos``: not
-    the game)."""
-    fields: dict[str, Any] = {}
-    for cls in reversed(type(state).__mro__):
-        slots = cls.__dict__.get("__slots__", ())
-        for name in (slots,) if isinstance(slots, str) else slots:
-            if name not in ("__dict__", "__weakref__") and hasattr(state, name):
-                fields[name] = getattr(state, name)
-    memos = state.bot_memos
-    fields.update({k: v for k, v in getattr(state, "__dict__", {}).items() if k not in memos})
-    return fields
 
 
 def state_snapshot(session: Session) -> bytes:
@@ -127,6 +118,8 @@ def check_contract(rules: Rules, variant: str, options: dict[str, Any], seed: in
     report = ContractReport(rules.name, variant, seed)
     rng = random.Random(f"contract:{rules.name}:{variant}:{seed}")
     session = Session(rules, variant, seed=seed, options=options)
+    fixed = shared_values(session.state)  # (a frozen dataclass held now may be let go later: no matter)
+    fixed_then, constants = pickle.dumps(fixed), [getattr(session.state, n) for n in session.state.constants]
     _check_views(session, report)
     for step in range(max_inputs):
         if session.over:
@@ -150,9 +143,11 @@ def check_contract(rules: Rules, variant: str, options: dict[str, Any], seed: in
             session.advance_to(max(deadline, session.clock_ms))
             continue
         seat, text = chosen
+        twin = None
         if step % every == 0:
             _check_accepted(session, seat, rng, report, sample)
             _check_refused(session, seat, text, rng, report)
+            twin = _played_copy(session, seat, text, report)
         watcher = next((s for s in session.seats if s != seat), None)
         try:
             if watcher is not None:
@@ -167,28 +162,33 @@ def check_contract(rules: Rules, variant: str, options: dict[str, Any], seed: in
             report.breach(f"{seat} {text!r} was chosen from what it may send but refused: {exc.kind}: {exc.message}")
             break
         report.inputs += 1
+        if twin is not None:
+            if twin.entries != session.entries or list(twin.events) != list(session.events):
+                report.breach(f"a copy played {seat} {text!r} otherwise than the game: "
+                              f"{twin.entries[-1:]} vs {session.entries[-1:]}")
+            report.copies_checked += 1
         if step % every == 0:
             _check_views(session, report)
     report.finished = session.over
     _check_views(session, report)
+    if pickle.dumps(fixed) != fixed_then or any(
+            value is not getattr(session.state, n) for n, value in zip(session.state.constants, constants)):
+        report.breach("what a copy shares (the state's constants, its frozen data) changed during the game")
     _check_replay(session, report)
     return report
 
 
 def trial_copies(session: Session, also: Iterable[Any] = ()) -> Callable[[], Session]:
     """Copies of the game to try inputs on, all alike, each read from one pickle of it (the
-    game itself must not change while its copies are used). The game's data (frozen
-    dataclasses held by the state, such as its scenario and tiles), the rules and the record so
+    game itself must not change while its copies are used). The game's data (``shared_values``:
+    the state's constants, its frozen dataclasses such as a scenario), the rules and the record so
     far (events, moves, chance outcomes) are shared, not copied: nothing changes them, and each
     copy's lists are its own, so what a trial appends stays in the trial; ``also`` names more
     objects to share. (A pickle's round trip that leaves the shared objects out by reference:
     a few times faster than ``copy.deepcopy`` with a memo, for the same copy; and a game pickled
     once for many copies, as the value-path tests try many inputs at one position.)"""
     shared: dict[int, Any] = {id(session.rules): session.rules, id(session.variant): session.variant}
-    for value in state_fields(session.state).values():
-        params = getattr(type(value), "__dataclass_params__", None)
-        if params is not None and params.frozen:
-            shared[id(value)] = value
+    shared.update((id(value), value) for value in shared_values(session.state))
     chance = session.chance
     for record in (*session.events, *session.moves, *chance.records, *chance._recorded, *also):
         shared[id(record)] = record
@@ -244,6 +244,21 @@ def _check_refused(session: Session, seat: str, text: str, rng: random.Random, r
             return
         report.breach(f"{who} {attempt!r} was accepted but is not among its legal inputs")
         return
+
+
+def _played_copy(session: Session, seat: str, text: str, report: ContractReport) -> Session | None:
+    """A copy of the game (``Session.copy``) with ``seat``'s ``text`` played on it, the game
+    itself checked unchanged by that; None (and a breach) if the copy refused it."""
+    before = state_snapshot(session)
+    twin = session.copy()
+    try:
+        twin.submit(seat, text)
+    except InputError as exc:
+        report.breach(f"a copy of the game refused {seat} {text!r}: {exc.kind}: {exc.message}")
+        return None
+    if state_snapshot(session) != before:
+        report.breach(f"playing {seat} {text!r} on a copy changed the game")
+    return twin
 
 
 def _check_replay(session: Session, report: ContractReport) -> None:

@@ -74,6 +74,13 @@ class EventLog:
     def __getitem__(self, index: int) -> Event:
         return self._events[index]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> EventLog:
+        """A log of its own holding the same events (a game's copy, ``Session.copy``): an event
+        is never changed once emitted (``emit``), so only the list is copied."""
+        twin = EventLog.__new__(EventLog)
+        twin._events = list(self._events)
+        return twin
+
     def emit(
         self,
         kind: str,

@@ -145,6 +145,15 @@ class GameState(ABC):
     bot_memos: tuple[str, ...] = ()
     """Attributes built-in bots may keep on the state (a memo of their search): not part of the
     game, so the contract's snapshot of what an input may change leaves them out."""
+    bot_caches: tuple[str, ...] = ()
+    """Of the ``bot_memos``, those that only save work: a bot finds the same without them (a
+    search kept to go on from, worked out again when missing). A copy of the game starts them
+    empty, a new one of their type, instead of copying them."""
+    constants: tuple[str, ...] = ()
+    """Attributes fixed for the whole game, which no input changes: the mode's data and what is
+    worked out from it once (tables, the seats, who holds which card). A copy of the game
+    (``Session.copy``) shares them instead of copying them, as it shares any frozen dataclass
+    the state holds; the contract checks that no input changes them."""
 
     def next_deadline(self) -> int | None:
         """In a real-time game, the next moment at which time alone changes the game if nobody
@@ -222,6 +231,32 @@ class GameState(ABC):
     @abstractmethod
     def score(self) -> dict[str, Any]:
         """The public scores."""
+
+
+def state_fields(state: GameState) -> dict[str, Any]:
+    """Every attribute of a game's state by name, those kept in slots (Classic Mafia's, see
+    ``Table.__slots__``) and those in its dict alike, but the bots' memos (``bot_memos``: not
+    the game)."""
+    fields: dict[str, Any] = {}
+    for cls in reversed(type(state).__mro__):
+        slots = cls.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__") and hasattr(state, name):
+                fields[name] = getattr(state, name)
+    memos = state.bot_memos
+    fields.update({k: v for k, v in getattr(state, "__dict__", {}).items() if k not in memos})
+    return fields
+
+
+def shared_values(state: GameState) -> list[Any]:
+    """What a copy of the game shares with it, of its state: the values of its ``constants``
+    and every frozen dataclass it holds (a scenario, a deal's setup), which no input changes."""
+    out = [getattr(state, name) for name in state.constants]
+    for value in state_fields(state).values():
+        params = getattr(type(value), "__dataclass_params__", None)
+        if params is not None and params.frozen:
+            out.append(value)
+    return out
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ happened (chance outcomes, accepted moves, clock ticks) that a transcript is mad
 
 from __future__ import annotations
 
+import copy
 import math
 import secrets
 from collections.abc import Callable, Sequence
@@ -13,7 +14,7 @@ from arbiter.engine.chance import Chance, ChanceRecord
 from arbiter.engine.clock import MAX_MS, seconds_name
 from arbiter.engine.errors import GameOverError, TimeError, UnknownSeatError, quoted
 from arbiter.engine.events import HOST, Event, EventLog
-from arbiter.engine.game import GameState, Rules, Variant, checked_text, words_of
+from arbiter.engine.game import GameState, Rules, Variant, checked_text, shared_values, words_of
 from arbiter.engine.lines import printable
 
 T = TypeVar("T")
@@ -246,6 +247,24 @@ class Session:
         told += [((e.index, math.inf), f"event: {e.text}") for e in events.visible_to(seat, since[0])]
         told.sort(key=lambda t: t[0])  # (stable: each kind's own order kept)
         return [line for _, line in told], (len(events), len(moves), len(failed))
+
+    def copy(self) -> Session:
+        """An independent game at the same point (``Game.copy``; a search bot's trial), its
+        chance's generator too, recording to no listener. It shares what no input changes: the
+        rules, the mode's data (the state's ``constants`` and frozen dataclasses,
+        ``game.shared_values``) and what is on record so far (moves, events, log entries and
+        chance outcomes: each is made once and never changed), in lists of its own, so what one
+        game adds the other does not see. The bots' caches (``GameState.bot_caches``) start
+        empty; everything else is copied deeply."""
+        memo: dict[int, Any] = {id(self.rules): self.rules, id(self.variant): self.variant, id(self.listeners): []}
+        memo.update((id(value), value) for value in shared_values(self.state))
+        for name in self.state.bot_caches:  # started empty (``GameState.bot_caches``)
+            cache = getattr(self.state, "__dict__", {}).get(name)
+            if cache is not None:
+                memo[id(cache)] = type(cache)()
+        for kept in (self.moves, self.entries, self.move_events, self.forfeits):  # (each of immutable things)
+            memo[id(kept)] = list(kept)
+        return copy.deepcopy(self, memo)
 
     def check_seat(self, seat: str) -> str:
         if seat != HOST and seat not in self.state.seats:

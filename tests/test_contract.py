@@ -50,7 +50,8 @@ def test_every_game_keeps_the_contract(game: str, variant: str, options: dict, s
     report = check_contract(registry.get(game), variant, options, seed)
     assert not report.breaches, "\n".join(report.breaches)
     # a random game may end early (a hourglass flipped with a full timer): each check ran at least once
-    assert report.inputs and report.accepted_checked and report.refused_checked and report.views_checked > 1, report
+    assert report.inputs and report.accepted_checked and report.refused_checked and report.copies_checked, report
+    assert report.views_checked > 1, report
     # and ends, by its inputs or by time running out, so every check had the whole game to run on
     assert report.finished, f"the game did not end within the contract's inputs: {report}"
 

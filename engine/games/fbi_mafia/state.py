@@ -27,6 +27,8 @@ from arbiter.engine.games.fbi_mafia.moves import (
 class FbiMafiaState(InputLayer):
     clock_step_ms = 1000
     move_kinds = Move
+    constants = ("mode", "limits", "roles", "size", "characters", "team", "seats", "seat_of", "suspects", "_mates",
+                 "_facts", "_reach", "_lines", "_operative")  # the table's facts and the tables worked out from them
 
     def __init__(self, data: GameData, mode: ModeSpec, chance: Chance, events: EventLog) -> None:
         super().__init__(data, mode, chance, events)

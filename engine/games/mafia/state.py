@@ -37,6 +37,7 @@ class MafiaState(Day, Night):
     """One game of Classic Mafia: the table, its days and its nights."""
 
     bot_memos = ("_sleuth_seen",)  # what each seat's sleuth bot has read of the log (``sleuth._acts``)
+    constants = ("data", "deck", "title", "seats", "card", "_title", "_side", "_team", "_team_seats", "_holders")
     move_kinds = Move
     __slots__ = ("_accepted", "_awaited")  # as every attribute of the table (``Table.__slots__``)
 

@@ -11,8 +11,9 @@ doors sit off-centre, the new tile is offset by one square (the staggered layout
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from arbiter.engine.games.magic_maze.tiles import (
     DIRECTIONS, DOOR_SIDE, DOORS, OPPOSITE, SIZE, STEP, Cell, Tile, cell_name, parse_cell,
@@ -67,6 +68,10 @@ class Run(NamedTuple):
 
     squares: tuple[Cell, ...]
     marks: tuple[tuple[int, Cell, str], ...]
+
+
+_ONE_LEVEL = frozenset(("placed", "at", "kinds", "by_kind", "escalators", "_runs", "_run_ends", "_openings"))
+"""The mall's attributes a copy makes of its own one level down (``Mall.__deepcopy__``)."""
 
 
 class Mall:
@@ -126,6 +131,21 @@ class Mall:
                         del self._runs[key]
                     for memo in self._openings.values():
                         memo.pop(door, None)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Mall:
+        """A copy of the mall (a game's copy, ``Session.copy``): dicts and lists of its own holding
+        the same placed tiles, squares and runs, none of which changes once made (a tile is placed
+        whole; a run is dropped, never changed, when a tile joins); its memos kept, as the copy
+        reads the same mall. Any other attribute is copied deeply."""
+        twin = Mall.__new__(Mall)
+        memo[id(self)] = twin
+        state = self.__dict__
+        twin.__dict__.update({name: copy.deepcopy(value, memo) for name, value in state.items() if name not in _ONE_LEVEL})
+        twin.placed, twin.at, twin.kinds = list(self.placed), dict(self.at), dict(self.kinds)
+        twin.by_kind, twin.escalators, twin._runs = dict(self.by_kind), dict(self.escalators), dict(self._runs)
+        twin._run_ends = {key: list(runs) for key, runs in self._run_ends.items()}
+        twin._openings = {dwarf: dict(found) for dwarf, found in self._openings.items()}
+        return twin
 
     def __getstate__(self) -> dict:
         """A copy or a snapshot of the mall leaves out the runs and the ways out: memos, not

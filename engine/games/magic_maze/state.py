@@ -47,6 +47,8 @@ class MazeState(BoardFacts, GameState):
 
     realtime = True
     bot_memos = ("_planner_cache", "_roles_watch")  # the planner's search, Hidden Roles' watch
+    bot_caches = ("_planner_cache",)  # (the watch judges what it saw as play went: it is kept)
+    constants: tuple[str, ...] = ("data", "scenario", "players", "seats", "solo")
 
     def __init__(self, data: MazeData, scenario: Scenario, players: int, chance: Chance, events: EventLog) -> None:
         self.data = data

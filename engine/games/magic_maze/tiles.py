@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 Cell = tuple[int, int]
 SIZE = 4
@@ -124,6 +125,12 @@ class Tile:
         for pair in ends.values():
             out[pair[0]], out[pair[1]] = pair[1], pair[0]
         return out
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A pickle or a copy of the tile leaves out ``kinds`` and ``escalators``: memos, worked
+        out again when first read, not the tile (a tile is the game's data, which no input
+        changes: the contract compares its pickles from the start and the end of a game)."""
+        return {name: value for name, value in self.__dict__.items() if name not in ("kinds", "escalators")}
 
 
 def parse_map(name: str, text: str) -> Tile:

@@ -42,6 +42,8 @@ HERO_VERBS = ("move", "vortex", "escalator", "explore")
 class HiddenRolesState(Accusations, Ending, MazeState):
     """One game of Hidden Roles (see the module)."""
 
+    constants = (*MazeState.constants, "setup", "level")
+
     def __init__(self, data: MazeData, scenario: Scenario, players: int, chance: Chance, events: EventLog,
                  setup: RoleSetup) -> None:
         super().__init__(data, scenario, players, chance, events)
