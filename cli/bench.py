@@ -18,13 +18,13 @@ from arbiter.engine.errors import counted, quoted
 from arbiter.engine.bench import bench as run_bench
 from arbiter.engine.errors import ArbiterError
 
-HEADERS = ["mode", "games", "games/s", "inputs/s", "ms/game", "inputs/game", "spread", "won"]
+HEADERS = ["mode", "games", "games/s", "inputs/s", "ms/game", "inputs/game", "spread", "copy", "won"]
 """The first four columns are read by tools (the side-by-side speed harness): keep them."""
 
 
 def _row(r: BenchResult) -> list[Any]:
     return [r.variant, r.games, f"{r.games_per_s:.1f}", f"{r.inputs_per_s:.0f}", f"{r.median_game_ms:.1f}",
-            f"{r.median_inputs:.0f}", f"{r.spread:.2f}", f"{100 * _won(r) / r.games:.0f}%"]
+            f"{r.median_inputs:.0f}", f"{r.spread:.2f}", f"{r.median_copy_ms:.2f}", f"{100 * _won(r) / r.games:.0f}%"]
 
 
 def _game_rows(rules: Any, results: list[BenchResult]) -> tuple[list[str], list[list[str]]]:
@@ -44,6 +44,7 @@ def _figures(r: BenchResult) -> dict[str, Any]:
     return {"variant": r.variant, "games": r.games, "inputs": r.inputs, "rounds_s": list(r.rounds_s),
             "seconds": r.seconds, "games_per_s": r.games_per_s, "inputs_per_s": r.inputs_per_s,
             "median_game_ms": r.median_game_ms, "median_inputs": r.median_inputs, "spread": r.spread,
+            "median_copy_ms": r.median_copy_ms,
             "winners": dict(r.wins), "won": _won(r), **({"roles": dict(r.tallies)} if r.tallies else {})}
 
 
@@ -63,11 +64,12 @@ def _figures(r: BenchResult) -> dict[str, Any]:
 @click.option("--json", "json_mode", is_flag=True, help="Print one JSON object with every figure instead of the table.")
 def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, repeats: int, players: int | None,
           kind: str | None, level: int | None, deck_file: str | None, json_mode: bool) -> None:
-    """Bot self-play: games/s, inputs/s, medians, results and peak memory.
+    """Bot self-play: games/s, inputs/s, medians, results, copies and peak memory.
 
     Every round plays the same games, so the spread (slowest round / fastest) shows how much
     the machine's noise moved the figures. Magic Maze plays its planner bots by default, so the
-    'won' column is the planner's win rate. A progress bar shows on a terminal; Ctrl-C prints
+    'won' column is the planner's win rate. 'copy' is the median milliseconds to copy one of
+    the first games as it ended (a search bot's trial, Game.copy). A progress bar shows on a terminal; Ctrl-C prints
     what was measured so far (exit status 130). Tournament throughput (workers, Ray, an exec:
     bot's cost per game): python tools/arena_bench.py (docs/arena.md)."""
     rules = registry.get(game)

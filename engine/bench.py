@@ -29,6 +29,9 @@ class BenchResult:
     wins: dict[str, int]
     tallies: dict[str, int] = field(default_factory=dict)
     """The game's own counts, summed over the games (``Rules.bench_tally``)."""
+    median_copy_ms: float = 0.0
+    """The median time to copy one of the first games played, as it ended (``Session.copy``,
+    ``Game.copy``: what a search bot pays for each trial), outside the rounds' time."""
 
     @property
     def seconds(self) -> float:
@@ -47,6 +50,10 @@ class BenchResult:
     def spread(self) -> float:
         """Slowest round over fastest: how much the machine's noise moved the figures."""
         return max(self.rounds_s) / min(self.rounds_s) if min(self.rounds_s) else 0.0
+
+
+COPIED_GAMES = 10
+"""How many of a mode's games ``bench`` copies once each, for the median time of a copy."""
 
 
 def play_random(rules: Rules, variant: str | Variant, seed: int, max_inputs: int = 100_000, *, kind: str = "random",
@@ -83,6 +90,7 @@ def bench(rules: Rules, variant: str, games: int, seed: int, repeats: int = 3, *
     counts: list[int] = []
     wins: dict[str, int] = {}
     tallies: dict[str, int] = {}
+    ended: list[Session] = []  # the first games, to time their copies after the rounds
     for round_index in range(repeats):
         start = time.perf_counter()
         for i in range(games):
@@ -92,6 +100,8 @@ def bench(rules: Rules, variant: str, games: int, seed: int, repeats: int = 3, *
             if on_game is not None:
                 on_game()
             if round_index == 0:
+                if len(ended) < COPIED_GAMES:
+                    ended.append(session)
                 counts.append(len(session.moves))
                 result = session.state.result
                 key = (result.winner or "nobody") if result else "unfinished"
@@ -99,8 +109,14 @@ def bench(rules: Rules, variant: str, games: int, seed: int, repeats: int = 3, *
                 for k, v in rules.bench_tally(session.state).items():
                     tallies[k] = tallies.get(k, 0) + v
         rounds.append(time.perf_counter() - start)
+    copy_times = []
+    for session in ended:
+        t0 = time.perf_counter()
+        session.copy()
+        copy_times.append(time.perf_counter() - t0)
     return BenchResult(variant, games, sum(counts), tuple(rounds), statistics.median(game_times) * 1000,
-                       statistics.median(counts), dict(sorted(wins.items())), tallies)
+                       statistics.median(counts), dict(sorted(wins.items())), tallies,
+                       statistics.median(copy_times) * 1000)
 
 
 def peak_memory_mib() -> float:

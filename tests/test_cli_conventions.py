@@ -171,6 +171,7 @@ def test_bench_json_has_every_figure() -> None:
     (result,) = obj["results"]
     assert result["variant"] == "6-players" and result["games"] == 2 and result["inputs"] > 0
     assert result["games_per_s"] > 0 and result["inputs_per_s"] > 0 and sum(result["winners"].values()) == 2
+    assert result["median_copy_ms"] > 0
     assert obj["interrupted"] is False and obj["peak_memory_mib"] > 0
     assert result["options"] == {}  # the setup: a default deck
     r = run("bench", "magic-maze", "--scenario", 1, "--players", 3, "--roles", 2, "--games", 1, "--repeat", 1, "--json")

@@ -282,6 +282,7 @@ def test_bench_prints_rates_and_memory() -> None:
     assert row[:2] == ["standard-3v3", "2"]
     float(row[2]), float(row[3])  # games/s and inputs/s are numbers
     assert float(row[6]) >= 1.0  # slowest round over fastest
+    assert lines[0].split()[-2] == "copy" and 0 < float(row[7]) < 100  # ms to copy a game (Session.copy)
     assert len(lines) == 6 and max(map(len, lines)) <= 80
     assert lines[3].startswith("winners of standard-3v3: ")
     assert lines[4] == "random bots on every seat; median of 2 rounds of the same games"
