@@ -224,6 +224,39 @@ def test_seats_that_share_their_deals_outcome_count_as_one_trial_a_deal():
     assert alone.deals == {}  # counted, not kept: a long run's progress tallies every seat so
 
 
+def test_seats_of_deals_that_all_went_alike_count_a_deal_as_one_trial():
+    """Magic Maze's team wins or loses whole: 16 seats in 2 deals of 2 games, all lost, are two
+    outcomes seen, not sixteen. With no spread to read, the interval is Wilson's of the deals
+    (0-65.8%), not of the seats (0-19.4%), which was narrower than one more deal of 40 with a
+    single game won allowed (there the spread is read: 0.2-7.1%, where all lost said 0-1.2%)."""
+    lost = stats.Tally()
+    for deal in range(2):
+        for _ in range(8):
+            lost.add(False, deal)
+    assert lost.interval == pytest.approx(stats.wilson(0, 2)) and lost.interval[1] > 0.65
+    many = stats.Tally()
+    for deal in range(40):
+        for seat in range(8):
+            many.add(deal == 0 and seat < 4, deal)
+    all_lost = stats.Tally()
+    for deal in range(40):
+        for _ in range(8):
+            all_lost.add(False, deal)
+    assert all_lost.interval == pytest.approx(stats.wilson(0, 40))
+    assert all_lost.interval[1] > 0.08 > many.interval[1]  # (no more certain for having seen no win at all)
+
+
+def test_deals_that_all_scored_alike_to_a_floats_rounding_show_no_spread():
+    """Five deals of 11 games, each 4 won, 7 drawn: the spread is 0, but a float's rounding
+    left 1e-31 of it, which read as a spread made the interval a point, [68.2%, 68.2%]."""
+    assert stats.design_effect([(4, 7, 11)] * 5) is None
+    low, high = stats.deal_score_interval([(4, 7, 11)] * 5)
+    assert (low, high) == pytest.approx(stats.score_interval(5 * 4 / 11, 5 * 7 / 11, 5))
+    assert high - low > 0.3
+    both = stats.deal_score_interval([(2, 0, 2)] * 10)  # every pair won: ten trials, not twenty games
+    assert both == pytest.approx(stats.score_interval(10, 0, 10)) and both[0] < stats.score_interval(20, 0, 20)[0]
+
+
 def test_the_entrant_and_side_tables_read_their_intervals_spread_from_the_deals():
     """Twelve deals of a three-seat game (two town seats against a loner) between two entrants,
     each holding both town seats in one game of a deal and the loner in the other; the town

@@ -140,7 +140,12 @@ def deal_score_interval(deals: Sequence[tuple[int, int, int]], z: float = Z95) -
     ``N`` divided by it (the same wins, draws and losses in a smaller or larger number of
     games), with Student's t of ``B - 1`` degrees of freedom for ``z``, since the variance is
     read from ``B`` deals. With one game a deal, or one deal, or deals that all scored alike
-    (no spread to read), it is ``score_interval`` of the games as independent.
+    (no spread to read), it is ``score_interval`` of the deals, each one trial scoring its
+    games' score (one game a deal: the games' own): the games of a deal may share their
+    outcome, so they count as one, as wide as the deals allow.
+
+    >>> [round(x, 3) for x in deal_score_interval([(2, 0, 2)] * 10)]
+    [0.722, 1.0]
 
     Swapping sides in a deal cancels the deal's luck: a pair of duels won by the stronger side
     each time is a draw of the pair, so the interval is narrower than the games' own:
@@ -158,15 +163,18 @@ def deal_score_interval(deals: Sequence[tuple[int, int, int]], z: float = Z95) -
     wins, draws, games = (sum(d[i] for d in deals) for i in range(3))
     effect = design_effect(deals)
     if effect is None:
-        return score_interval(wins, draws, games, z)
+        blocks = [d for d in deals if d[2] > 0]
+        return score_interval(sum(w / n for w, _, n in blocks), sum(d / n for _, d, n in blocks), len(blocks), z)
     return score_interval(wins / effect[0], draws / effect[0], games / effect[0], effect[1])
 
 
 def design_effect(deals: Sequence[tuple[int, int, int]]) -> tuple[float, float] | None:
     """For ``deal_score_interval`` (whose text says how): the design effect of deals of
     ``(wins, draws, games)`` and the quantile to use for ``z`` (Student's t of deals - 1
-    degrees of freedom), or None where the deals show no spread to read (the games are then
-    taken as independent): one game a deal, one deal, or deals that all scored alike."""
+    degrees of freedom), or None where the deals show no spread to read (each deal is then one
+    trial): one game a deal, one deal, or deals that all scored alike (to a float's rounding:
+    deals alike of 11 games each leave about 1e-31 of spread, which read as a spread gave an
+    interval of no width)."""
     blocks = [d for d in deals if d[2] > 0]
     if len(blocks) < 2 or max(d[2] for d in blocks) < 2:
         return None
@@ -174,7 +182,7 @@ def design_effect(deals: Sequence[tuple[int, int, int]]) -> tuple[float, float] 
     score = (wins + draws / 2) / games
     per_game = (wins + draws / 4) / games - score * score  # a game's variance: E[x^2] - S^2
     spread = sum((w + d / 2 - score * n) ** 2 for w, d, n in blocks)
-    if per_game <= 0 or spread <= 0:
+    if per_game <= 1e-12 or spread <= 1e-12 * games * games:
         return None
     variance = len(blocks) / (len(blocks) - 1) * spread / (games * games)
     return variance * games / per_game, t_quantile(len(blocks) - 1)
@@ -220,19 +228,20 @@ class Tally:
     @property
     def interval(self) -> tuple[float, float] | None:
         """Wilson's interval of the rate, over the seats divided by the deals' design effect with
-        Student's t for its quantile (``design_effect``); the seats' own where the deals show
-        no spread (one seat a deal, one deal, deals alike), or where the seats were counted
-        without deals."""
+        Student's t for its quantile (``design_effect``). Where the deals show no spread (one
+        seat a deal, one deal, deals alike), Wilson's of the deals, each one trial scoring the
+        share of its seats won: seats of a deal may share their outcome (a Magic Maze team's
+        all win or all lose), so they count as one, as wide as the deals allow. A seat counted
+        without its deal is a deal of its own."""
         if not self.seats:
             return None
-        effect = None
-        if self.deals:
-            dealt = [(w, 0, n) for w, n in self.deals.values()]
-            alone_won = self.wins - sum(w for w, _, _ in dealt)
-            alone_lost = self.seats - sum(n for _, _, n in dealt) - alone_won
-            effect = design_effect(dealt + [(1, 0, 1)] * alone_won + [(0, 0, 1)] * alone_lost)
+        dealt = [(w, 0, n) for w, n in self.deals.values()]
+        alone_won = self.wins - sum(w for w, _, _ in dealt)
+        alone_lost = self.seats - sum(n for _, _, n in dealt) - alone_won
+        dealt += [(1, 0, 1)] * alone_won + [(0, 0, 1)] * alone_lost
+        effect = design_effect(dealt)
         if effect is None:
-            return wilson(self.wins, self.seats)
+            return wilson(sum(w / n for w, _, n in dealt), len(dealt))
         return wilson(self.wins / effect[0], self.seats / effect[0], effect[1])
 
     def as_dict(self) -> dict[str, Any]:
