@@ -295,6 +295,24 @@ def test_the_entrant_and_side_tables_read_their_intervals_spread_from_the_deals(
     assert stats.by_key(undealt, ["A", "B"], "sides")["A"]["town"]["low"] == alone.interval[0]
 
 
+def test_a_pair_that_met_on_unequal_sides_is_marked_in_the_table_and_the_json():
+    """Three bots alike in a duel whose Mafia side wins 78%: the schedule puts a on the Mafia
+    seat in every game against b, and the score read the side's edge as a's (+220 Elo)."""
+    def game(mafia: str, fbi: str, deal: int) -> dict:
+        return rec(deal, {"m": mafia, "f": fbi}, {"m": "mafia", "f": "fbi"}, {"m"}, deal=deal)
+    one_way = [game("a", "b", d) for d in range(5)]
+    both_ways = one_way + [game("b", "a", d) | {"game": 5 + d} for d in range(5)]
+    (uneven,) = stats.head_to_head(one_way, ["a", "b"])
+    (even,) = stats.head_to_head(both_ways, ["a", "b"])
+    assert (uneven["sides_even"], uneven["a_score"], even["sides_even"], even["a_score"]) == (False, 1.0, True, 0.5)
+    assert stats.head_to_head([], ["a", "b"])[0]["sides_even"] is None  # they never met
+    config = {"game": "fbi-mafia", "entrants": [{"name": "a", "spec": "random"}, {"name": "b", "spec": "random"}]}
+    text = report.tables(report.summary(config, one_way, 5))
+    assert "a - b*" in text and "*: met holding the sides unequally often" in text
+    text = report.tables(report.summary(config, both_ways, 10))
+    assert "a - b*" not in text and "*: met" not in text
+
+
 def test_elo_is_none_at_a_certain_score():
     assert stats.elo(1.0) is None and stats.elo(0.0) is None and stats.elo(0.5) == 0
 

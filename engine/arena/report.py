@@ -202,7 +202,8 @@ def tables(report: dict[str, Any]) -> str:
     for h in report["head_to_head"]:
         # the scores the Elo figures come from; none when they never met (no figure, not an infinite one)
         score, low, high = h["a_score"], h["a_score_low"], h["a_score_high"]
-        rows.append([f"{label[h['a']]} - {label[h['b']]}", h["games"], h["a_wins"], h["b_wins"], h["draws"],
+        uneven = "*" if h["sides_even"] is False else ""
+        rows.append([f"{label[h['a']]} - {label[h['b']]}{uneven}", h["games"], h["a_wins"], h["b_wins"], h["draws"],
                      _pct(h["a_score"]), _elo(h["elo"], score),
                      f"[{_elo(h['elo_low'], low)}, {_elo(h['elo_high'], high)}]"])
     out.append("")
@@ -210,6 +211,10 @@ def tables(report: dict[str, Any]) -> str:
     out.append("met: games where they held seats on opposite sides; the game goes to whose seats won "
                "more of those pairings; 95% CI: of the score, its spread read from the deals those games "
                "came from (the games of a deal are not independent)")
+    if any(h["sides_even"] is False for h in report["head_to_head"]):
+        out.append("*: met holding the sides unequally often (more entrants than seats: the schedule need not "
+                   "play them each deal both ways round), so the score holds the sides' edge as well as theirs; "
+                   "a match of the two (arbiter match) plays every deal both ways")
     if report["unfinished"]:
         out.append(f"unfinished games (no result; counted for no one): {report['unfinished']}")
     if report["names"]:

@@ -191,12 +191,12 @@ def design_effect(deals: Sequence[tuple[int, int, int]]) -> tuple[float, float] 
 def elo(score: float) -> float | None:
     """The Elo difference of an expected score (logistic model); None at 0 or 1 (infinite).
 
-    >>> round(elo(0.75), 1)
-    190.8
+    >>> round(elo(0.75), 1), elo(0.5)
+    (190.8, 0.0)
     """
     if score <= 0 or score >= 1:
         return None
-    return -400 * math.log10(1 / score - 1)
+    return -400 * math.log10(1 / score - 1) + 0.0  # (+ 0.0: at 0.5, 0.0 where the JSON said -0.0)
 
 
 @dataclass
@@ -392,23 +392,35 @@ def head_to_head(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> 
     half a win and varies less than a win or a loss; the spread is read from the deals, whose
     games are not independent), and the Elo difference that score means (with its interval);
     the score and the Elo figures are None for a pair that never met. A record without a
-    ``deal`` is a deal of its own."""
+    ``deal`` is a deal of its own.
+
+    ``sides_even`` says whether, over the games they met, each held every side as often as the
+    other did (None when they never met). A schedule of more entrants than a game has seats
+    need not give a pair each deal both ways round: three bots alike in a duel with a 78% side
+    met each other always on the same sides, and the score read the side's edge as the bots'
+    (+220 Elo, 95% CI [+162, +278], for bots that were the same program)."""
     out = []
     for i, a in enumerate(entrants):
         for b in entrants[i + 1:]:
             counts = {"win": 0, "loss": 0, "draw": 0}
             deals: dict[Any, list[int]] = {}  # deal -> [wins, draws, games], in the order first met
+            held: dict[str, int] = {}  # side -> a's seats on it less b's, in the games they met
             for position, r in enumerate(records):
                 res = pair_result(r, a, b)
                 if res is not None:
                     counts[res] += 1
+                    for seat, entrant in r["seats"].items():
+                        if entrant in (a, b):
+                            side = str(r["sides"].get(seat))
+                            held[side] = held.get(side, 0) + (1 if entrant == a else -1)
                     deal = deals.setdefault(deal_of(r, position), [0, 0, 0])
                     deal[0] += res == "win"
                     deal[1] += res == "draw"
                     deal[2] += 1
             n = sum(counts.values())
             row: dict[str, Any] = {"a": a, "b": b, "games": n, "deals": len(deals), "a_wins": counts["win"],
-                                   "b_wins": counts["loss"], "draws": counts["draw"]}
+                                   "b_wins": counts["loss"], "draws": counts["draw"],
+                                   "sides_even": not any(held.values()) if n else None}
             if not n:  # they never met: no figure at all
                 out.append({**row, **dict.fromkeys(("a_score", "a_score_low", "a_score_high", "elo", "elo_low",
                                                     "elo_high"))})
