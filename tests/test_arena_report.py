@@ -59,6 +59,9 @@ met: games where they held seats on opposite sides; the game goes to whose seats
   won more of those pairings; 95% CI: of the score, its spread read from the
   deals those games came from (the games of a deal are not independent)
 unfinished games (no result; counted for no one): 1
+1 game of blocks not played whole (the run stopped before their other
+  rotations): the entrants did not all hold their seats, so the tables' balance
+  holds for the other games only
 names the programs gave: greedy-with-a-long-name: Greedy 1.0, Greedy 1.1
 
 SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR 0.13 (bounds -2.94, 2.94) after 2
@@ -229,3 +232,15 @@ def test_a_difference_that_rounds_to_zero_is_shown_as_plus_zero_never_minus_zero
     sides = text.split("\nside ")[1].splitlines()[2:6]
     assert [row.split()[-1] for row in sides] == ["+0.0"] * 4
     assert "-0.0" not in text and "LLR 0.00 " in text
+
+
+def test_games_of_a_block_cut_short_are_counted_and_said():
+    """A run stopped after 473 games of blocks of 2 left its last deal played one way round:
+    its seats count for one entrant without the swapped game for the other, and the tables'
+    balance does not hold there. The report says how many games that is."""
+    config = {"game": "fbi-mafia", "entrants": [{"name": "a", "spec": "random"}, {"name": "b", "spec": "random"}]}
+    whole = [rec(i, {"m": "ab"[i % 2], "f": "ba"[i % 2]}, DUEL, {"m"}, deal=i // 2) for i in range(4)]
+    got = report.summary(config, whole + [rec(4, {"m": "a", "f": "b"}, DUEL, {"m"}, deal=2)], 6)
+    assert got["part_blocks"] == 1 and "1 game of blocks not played whole" in report.tables(got)
+    got = report.summary(config, whole, 4)
+    assert got["part_blocks"] == 0 and "not played whole" not in report.tables(got)

@@ -32,6 +32,7 @@ def summary(config: dict[str, Any], records: Sequence[dict[str, Any]], scheduled
         "recorded": len(done) + len(after),
         "after_decision": len(after),
         "unfinished": sum(1 for r in done if not r.get("finished")),
+        "part_blocks": _part_blocks(done, block_size(len(names))),
         "table": stats.entrant_table(done, names),
         "sides": stats.by_key(done, names, "sides"),
         "side_rates": stats.side_rates(done),
@@ -42,6 +43,18 @@ def summary(config: dict[str, Any], records: Sequence[dict[str, Any]], scheduled
         "sprt": sprt,
         "names": _declared(done),
     }
+
+
+def _part_blocks(records: Sequence[dict[str, Any]], size: int) -> int:
+    """How many of ``records`` belong to deals recorded in fewer than ``size`` games (a block
+    cut short: a run stopped, or still going): there the entrants have not yet held every seat
+    of the deal, so the tables' balance (each entrant on every seat equally often; *vs all* as
+    its edge) holds only for the rest."""
+    games: dict[Any, int] = {}
+    for r in records:
+        if "deal" in r:
+            games[r["deal"]] = games.get(r["deal"], 0) + 1
+    return sum(n for n in games.values() if n < size)
 
 
 def _declared(records: Sequence[dict[str, Any]]) -> dict[str, list[str]]:
@@ -217,6 +230,10 @@ def tables(report: dict[str, Any]) -> str:
                    "a match of the two (arbiter match) plays every deal both ways")
     if report["unfinished"]:
         out.append(f"unfinished games (no result; counted for no one): {report['unfinished']}")
+    if report.get("part_blocks"):
+        out.append(f"{counted(report['part_blocks'], 'game')} of blocks not played whole (the run stopped before "
+                   "their other rotations): the entrants did not all hold their seats, so the tables' balance "
+                   "holds for the other games only")
     if report["names"]:
         out.append("names the programs gave: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in report["names"].items()))
     sprt = report.get("sprt")
