@@ -307,9 +307,14 @@ def parse(text: str, source: str = "transcript") -> Transcript:
                               f"'format: {FORMAT}'){data}")
     if doc["format"] != FORMAT or type(doc["format"]) is not int:
         raise TranscriptError(f"{source}: format {quoted(doc['format'])} is not supported (this arbiter reads {FORMAT})")
+    def at(key: str) -> str:  # where a header or ending key is, as the other refusals say it
+        found = re.search(rf"(?m)^{re.escape(key)}[ \t]*:", text)
+        return f" (line {text.count(chr(10), 0, found.start()) + 1})" if found else ""
+
     unknown = [str(key) for key in doc if key not in KEYS]
     if unknown:
-        raise TranscriptError(f"{source}: unknown key {quoted(unknown[0])} (a transcript has {', '.join(KEYS)})")
+        raise TranscriptError(f"{source}{at(unknown[0])}: unknown key {quoted(unknown[0])} "
+                              f"(a transcript has {', '.join(KEYS)})")
     for key, kind, what in (("game", str, "text"), ("variant", str, "text"), ("data", str, "text"),
                             ("seed", int, "a whole number"), ("seats", list, "a list")):
         if key not in doc:
@@ -317,27 +322,28 @@ def parse(text: str, source: str = "transcript") -> Transcript:
                                   "seed and seats)")
         if not isinstance(doc[key], kind) or isinstance(doc[key], bool):
             found = repr(doc[key])
-            raise TranscriptError(f"{source}: {key}: {found if len(found) <= 60 else found[:57] + '...'} is not {what}")
+            raise TranscriptError(f"{source}{at(key)}: {key}: {found if len(found) <= 60 else found[:57] + '...'} "
+                                  f"is not {what}")
     if not -MAX_SEED < doc["seed"] < MAX_SEED:
-        raise TranscriptError(f"{source}: seed: a number of {len(str(abs(doc['seed'])))} digits "
+        raise TranscriptError(f"{source}{at('seed')}: seed: a number of {len(str(abs(doc['seed'])))} digits "
                               f"(a seed has at most {len(str(MAX_SEED)) - 1})")
     if "log" not in doc:  # (the writer writes it with the header, in one go: an edit or a cut file)
         raise TranscriptError(f"{source}: log: missing (a transcript's header ends with 'log:'; this one was "
                               "cut or edited before it)")
     log = doc.get("log") or []
     if not isinstance(log, list):
-        raise TranscriptError(f"{source}: log: expected a list")
+        raise TranscriptError(f"{source}{at('log')}: log: expected a list")
     for key in ("options", "result", "events", "session"):
         if doc.get(key) is not None and not isinstance(doc[key], dict):
-            raise TranscriptError(f"{source}: {key}: expected a mapping, found {type(doc[key]).__name__}")
+            raise TranscriptError(f"{source}{at(key)}: {key}: expected a mapping, found {type(doc[key]).__name__}")
     if isinstance(doc.get("events"), dict) and set(doc["events"]) - {"count", "digest"}:
         extra = next(str(k) for k in doc["events"] if k not in ("count", "digest"))
-        raise TranscriptError(f"{source}: events: unknown key {quoted(extra)} (events has count, digest)")
+        raise TranscriptError(f"{source}{at('events')}: events: unknown key {quoted(extra)} (events has count, digest)")
     seats = [str(s) for s in doc["seats"]]
     if isinstance(doc.get("session"), dict) and (problem := settings_problem(doc["session"], seats)):
-        raise TranscriptError(f"{source}: session: {problem}")
+        raise TranscriptError(f"{source}{at('session')}: session: {problem}")
     if isinstance(doc.get("result"), dict) and not isinstance(doc["result"].get("text", ""), str):
-        raise TranscriptError(f"{source}: result.text: expected text")
+        raise TranscriptError(f"{source}{at('result')}: result.text: expected text")
     moves = 0
     for i, entry in enumerate(log):
         problem = _entry_problem(entry)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -311,7 +312,8 @@ def test_resume_refuses_a_session_header_edited_wrong_and_changes_nothing(tmp_pa
     t.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
     before = t.read_text(encoding="utf-8")
     r = run("play", "--resume", t, input="")
-    assert r.exit_code == 1 and r.output.startswith(f"Error: {t}: session: {words}"), r.output
+    assert r.exit_code == 1 and re.match(rf"Error: {re.escape(str(t))} \(line \d+\): session: {re.escape(words)}",
+                                         r.output), r.output  # (the session header's line)
     assert t.read_text(encoding="utf-8") == before
     r = run("replay", t)
     assert r.exit_code == 1 and f"session: {words}" in r.output, r.output

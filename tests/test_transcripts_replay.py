@@ -421,3 +421,18 @@ def test_every_time_the_writer_writes_reads_back_as_itself(ms):
     that check and reads back to the same millisecond."""
     value = session_time(ms)
     assert reader._time_problem(value) is None and tr.time_ms(value) == ms
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda text: text.replace("\nseats:", "\nbogus: 2\nseats:"), "line 7: unknown key 'bogus'"),
+    (lambda text: text.replace("\nseed: 1\n", "\nseed: 1.5\n"), "line 6: seed: 1.5 is not a whole number"),
+    (lambda text: text.replace("\noptions: {}\n", "\noptions: [1]\n"), "line 8: options: expected a mapping"),
+])
+def test_a_header_key_refused_is_named_with_its_line(tmp_path, edit, words) -> None:
+    """A key or value of the header refused named no line (a log entry, a key given twice and an
+    anchor did): the line of the header key it is about."""
+    t = tmp_path / "t.yaml"
+    assert run("play", "mafia", "--players", 6, "--seed", 1, "--bots", "random", "--transcript", t).exit_code == 0
+    with pytest.raises(TranscriptError) as caught:
+        tr.parse(edit(t.read_text(encoding="utf-8")), "t.yaml")
+    assert str(caught.value).startswith("t.yaml (" + words.replace(": ", "): ", 1)), str(caught.value)
