@@ -128,7 +128,7 @@ class SetupError(ArbiterError, ValueError):
     have, a player count, level or deck that does not fit it, options that contradict each
     other. Not an ``InputError``: nothing was played, and a caller catching refused moves
     (``IllegalMoveError``, ``InputError``) does not catch a game misconfigured. Also a
-    ``ValueError`` (an argument's value is wrong). arbiter 0.2.0 raised these, with the same
+    ``ValueError`` (an argument's value is wrong). Before this class, arbiter raised these, with the same
     messages, as ``UnknownCommandError`` (a game, mode or scenario unknown; a game not set up
     by player count) and ``IllegalMoveError`` (the rest; a Hidden Roles level out of range, found
     later, as ``ScenarioError``): code that caught those around ``new_game`` catches this now."""
