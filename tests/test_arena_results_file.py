@@ -138,3 +138,16 @@ def test_a_bots_own_words_cannot_change_its_forfeits_kind(reason: str, kind: str
     timeouts in results.jsonl and the report: the kind is read from the referee's words, before
     anything of the bot's (quoted, or after an agent's exception name)."""
     assert stats.forfeit_kind(reason) == kind
+
+
+@pytest.mark.parametrize("last", ["# my note about this run", '{"game": 1, "finished": tru', "résumé ok"])
+def test_a_whole_last_line_of_text_is_a_hands_and_refused_not_cut_off(tmp_path: Path, last: str):
+    """The writer writes a record and its newline last: a whole last line that is no record was
+    written by a hand (a note, an edit), and a resume cut it off without a word. It is refused
+    as on any other line; a crash's (NUL bytes where the disk never got the blocks) is not."""
+    path = tmp_path / "results.jsonl"
+    path.write_text(json.dumps({"game": 0}) + "\n" + last + "\n", encoding="utf-8")
+    with pytest.raises(FolderError, match="line 2 is not a game's record .*changed by hand"):
+        read_results(path)
+    path.write_bytes((json.dumps({"game": 0}) + "\n").encode() + b'{"game": 1, "fi\x00\x00\x00\x00\n')
+    assert read_results(path) == ([{"game": 0}], len(json.dumps({"game": 0})) + 1)

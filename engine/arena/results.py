@@ -299,9 +299,13 @@ def read_results(path: Path, games: Sequence[Game] | None = None, tournament_see
                     or isinstance(record["game"], bool):
                 raise _NotARecord("not a game's record")
         except ValueError as exc:
-            garbled = not isinstance(exc, _NotARecord)  # a whole JSON value is no crash's doing
+            # the last line, garbled by a crash mid-write (blocks of it the disk never got read as
+            # NUL bytes), or empty: ignored like a torn one (nothing is lost). Not a line of other
+            # text: the writer writes a record and its newline last, so a whole line is no
+            # crash's doing but a hand's, and cutting it off would lose what the hand wrote
+            garbled = not isinstance(exc, _NotARecord) and (b"\0" in line or not line.strip())
             if garbled and data.find(b"\n", end + 1) < 0 and not data[end + 1:].strip():
-                break  # the last line, garbled by a crash mid-write: ignored like a torn one
+                break
             raise FolderError(f"{path}: line {number} is not a game's record "
                               f"({exc}); the file was changed by hand?") from None
         if games is not None:
