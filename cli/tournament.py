@@ -241,6 +241,7 @@ def _check_players(rules: Any, players: int) -> None:
 
 def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, Any]) -> None:
     from arbiter.engine.arena import report
+    from arbiter.engine.arena.pool import WorkerFailed  # (imported with the pool already)
 
     show = sys.stdout.isatty() and not o["json_mode"]
     requested = config["games"]
@@ -254,6 +255,8 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
     bar = _Bar(show)
     try:
         outcome = t.run(folder, pool, on_progress=bar.update)
+    except WorkerFailed as exc:  # not a bot's failure (a forfeit): the games recorded stay
+        fail(f"{explain(exc)}; every game recorded is kept: go on with: arbiter tournament --resume {folder.path}")
     finally:
         bar.close()
     summary = report.summary(config, outcome.records, len(t.games), outcome.sprt)

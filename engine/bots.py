@@ -545,6 +545,7 @@ class ProcessBot:
             return
         self._closed = True
         _live.discard(self)
+        ended = False
         try:
             self._watch("in", False)
             self._outbox.clear()
@@ -557,8 +558,14 @@ class ProcessBot:
                     break
                 if sig == signal.SIGTERM:
                     self._settle(TERM_GRACE_S)
+            ended = True
             _drain()  # the last of its stderr, for the log
         finally:
+            if not ended:  # an exception (a worker's stop) came before the group was ended: end it now,
+                try:  # before the watcher lets go of it below, or the bot's children outlive the run
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
             self._watch("out", False)
             self._watch("err", False)
             for stream in (self.proc.stdout, self.proc.stderr, self._log):

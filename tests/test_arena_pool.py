@@ -5,6 +5,7 @@ killed after ``STOP_GRACE_S``, its bots with it."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -274,4 +275,65 @@ def test_a_py_entrant_that_ends_its_worker_is_named_in_the_runs_error(tmp_path: 
     r = run("match", "fbi-mafia", "--mode", "duel-3v3", "q=py:quitting:Quits", "base=random", "--games", "2",
             "--workers", "1", "--out", tmp_path / "t")
     assert r.exit_code == 1 and "failed in its worker: BrokenProcessPool" in r.output, r.output
-    assert r.output.rstrip().endswith("(its py: entrants, which run in the worker: q)"), r.output
+    assert "(its py: entrants, which run in the worker: q); every game recorded is kept: go on with: " \
+           f"arbiter tournament --resume {tmp_path / 't'}" in r.output, r.output
+
+
+STOPPED_TWICE = """
+import os, signal
+from arbiter.engine.arena import pool
+
+pool._stop_when_told()  # as a worker, once started
+try:
+    os.kill(os.getpid(), signal.SIGTERM)
+    sum(range(10))
+except SystemExit as first:
+    os.kill(os.getpid(), signal.SIGTERM)  # a second stop, while the first unwinds: no exit raised
+    sum(range(10))
+    print("unwound", first.code)
+"""
+
+
+def test_a_worker_stops_once_and_a_second_sigterm_leaves_the_first_to_unwind() -> None:
+    """A second SIGTERM (the run's cancel after a stop that reached its whole process group, or
+    the executor's own after another worker died) raised its exit out of a bot's close, which
+    then never ended the bot's children (tests/test_bots_hostile.py)."""
+    out = run_worker_script(STOPPED_TWICE)
+    assert (out.returncode, out.stdout, out.stderr) == (0, "unwound 143\n", "")
+
+
+def test_a_worker_stopped_from_outside_ends_the_run_saying_so_and_how_to_go_on(tmp_path: Path) -> None:
+    """SIGTERM sent to one worker by something else than the run (``kill PID``, a supervisor)
+    made the run exit with status 143 and no word: the worker's exit came back as its game's
+    outcome and was raised in the main process. It is a worker's failure: status 1, what
+    happened, and how to go on; the resumed run plays every game once."""
+    (tmp_path / "slowagent.py").write_text("import time\n\nclass Slow:\n    def act(self, observation, choices):\n"
+                                           "        time.sleep(0.02)\n        return choices.legal[0]\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)}
+    out = tmp_path / "t"
+    run = subprocess.Popen([sys.executable, "-m", "arbiter.cli.main", "match", "fbi-mafia", "--mode", "duel-3v3",
+                            "s=py:slowagent:Slow", "r=random", "--games", "2", "--workers", "1", "--out", str(out)],
+                           cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        workers: list[int] = []
+        while not workers:
+            assert run.poll() is None and time.monotonic() < deadline, "no worker started"
+            children = subprocess.run(["pgrep", "-P", str(run.pid)], capture_output=True, text=True).stdout.split()
+            workers = [int(c) for c in children if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+            time.sleep(0.05)
+        time.sleep(0.3)  # into its first game (or between two: the executor then finds its worker gone)
+        os.kill(workers[0], signal.SIGTERM)
+        _, err = run.communicate(timeout=30)
+    finally:
+        kill_group(run.pid)
+        run.wait(10)
+    assert run.returncode == 1, err
+    assert f"; every game recorded is kept: go on with: arbiter tournament --resume {out}" in err, err
+    assert "its worker was sent SIGTERM from outside the run" in err or "BrokenProcessPool" in err, err
+    done = subprocess.run([sys.executable, "-m", "arbiter.cli.main", "tournament", "--resume", str(out), "--json"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = (out / "results.jsonl").read_text().splitlines()
+    assert sorted(json.loads(line)["game"] for line in lines) == [0, 1]

@@ -568,3 +568,33 @@ def test_a_ctrl_c_inside_the_pipes_bookkeeping_leaves_close_to_finish(tmp_path: 
     finally:
         selector.unregister = real
     assert bot.proc.poll() is not None, "and the bot is gone"
+
+
+def test_a_stop_that_lands_while_a_bot_is_closed_still_ends_its_children(tmp_path: Path) -> None:
+    """A worker stopped twice (SIGTERM to the run's whole process group, then the run's own
+    cancel) raised its second stop out of a bot's close while it waited for the bot to exit:
+    the group was never killed, the watcher let go of it, and the bot's children ran on under
+    init. Whatever interrupts a close, the bot's process group is ended before it is let go."""
+    token = random.randrange(10**6, 10**7)
+    bot = launch(tmp_path, "child", CHILD_THEN_HANG.replace("time.sleep(987654)", "READY()\ntime.sleep(987654)"),
+                 token, timeout=5)
+    try:
+        deadline = time.monotonic() + 10
+        while not sleepers(token):
+            assert time.monotonic() < deadline, "the bot never started its child"
+            time.sleep(0.02)
+        stopped = SystemExit(143)
+
+        def stop_while_settling(seconds: float) -> None:
+            raise stopped
+
+        bot._settle = stop_while_settling  # type: ignore[method-assign]
+        with pytest.raises(SystemExit):
+            bot.close()
+        deadline = time.monotonic() + 3
+        while sleepers(token):
+            assert time.monotonic() < deadline, "the bot's child outlived its close"
+            time.sleep(0.02)
+    finally:
+        for pid in sleepers(token):
+            os.kill(pid, signal.SIGKILL)

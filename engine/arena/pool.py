@@ -31,6 +31,7 @@ import subprocess
 import threading
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from concurrent.futures import wait as wait_futures
 from contextlib import contextmanager
 from multiprocessing import get_context
@@ -77,11 +78,22 @@ def _starting_a_process(frame: FrameType | None) -> bool:
     return False
 
 
+class WorkerFailed(ArbiterError):
+    """A worker (a local process, a Ray actor) failed, not a bot (a bot's failure is its seat's
+    forfeit): its game has no record; the games recorded before stay, and ``--resume`` plays
+    the rest."""
+
+
 def _stop(signum: int, frame: FrameType | None) -> None:
     """SIGTERM (and SIGALRM, its retry): end the game at once, its bots closed on the way out;
-    when the signal came as a process starts, a moment later (``STOP_RETRY_S``), once it has."""
+    when the signal came as a process starts, a moment later (``STOP_RETRY_S``), once it has.
+    Once: a second SIGTERM while the game unwinds (the run's own cancel after a stop that
+    reached its whole process group) would raise out of a bot's close before it ended the bot's
+    process group, and leave the bot's children running."""
     global _stopping
     if signum == signal.SIGALRM and not _stopping:
+        return
+    if signum == signal.SIGTERM and _stopping:
         return
     _stopping = agents.stopping = True  # (the SystemExit below, raised while an agent plays, is not the agent's)
     if _starting_a_process(frame):
@@ -148,8 +160,12 @@ class LocalPool:
         self._running: dict[Future[dict[str, Any]], Game] = {}
 
     def submit(self, game: Game) -> None:
-        with _ctrl_c_held():  # the executor may start a worker here
-            future = self._executor.submit(_play, game)
+        try:
+            with _ctrl_c_held():  # the executor may start a worker here
+                future = self._executor.submit(_play, game)
+        except BrokenProcessPool as exc:  # a worker died before (killed from outside): the executor knows it now
+            raise WorkerFailed(f"a worker ended abruptly before game {game.index} began ({exc}): killed from "
+                               "outside the run?") from None
         self._running[future] = game
 
     @property
@@ -170,11 +186,15 @@ class LocalPool:
             except OSError as exc:  # a write the system refused it (a game's transcript): the file, why, how to go on
                 if exc.filename and Path(exc.filename).parent.name == "transcripts":
                     raise write_error(Path(exc.filename), exc) from None
-                raise ArbiterError(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}") from exc
+                raise WorkerFailed(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}") from exc
+            except SystemExit:  # the worker's stop (``_stop``), raised in its game and handed back:
+                # a SIGTERM from outside the run (this run stops its workers only as it ends)
+                raise WorkerFailed(f"game {game.index} was stopped: its worker was sent SIGTERM from outside "
+                                   "the run") from None
             except Exception as exc:  # noqa: BLE001 - the referee's own failure, reported whole
                 # (or a py: entrant's, which runs in the worker: one that ends its process, os._exit, say)
                 py = sorted(self._agents & set(game.entrants))
-                raise ArbiterError(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}" + (
+                raise WorkerFailed(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}" + (
                     f" (its py: entrants, which run in the worker: {', '.join(py)})" if py else "")) from exc
         return out
 
@@ -365,7 +385,7 @@ class RayPool:
             try:
                 out.append((game, self.ray.get(ref)))
             except Exception as exc:  # noqa: BLE001
-                raise ArbiterError(f"game {game.index} failed on Ray: {type(exc).__name__}: {exc}") from exc
+                raise WorkerFailed(f"game {game.index} failed on Ray: {type(exc).__name__}: {exc}") from exc
         self._dispatch()
         return out
 
