@@ -259,15 +259,18 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
         fail(f"{explain(exc)}; every game recorded is kept: go on with: arbiter tournament --resume {folder.path}")
     finally:
         bar.close()
-    summary = report.summary(config, outcome.records, len(t.games), outcome.sprt)
-    summary.update({"folder": str(folder.path), "played": outcome.played, "seconds": round(outcome.elapsed, 3),
-                    "games_per_s": outcome.played / outcome.elapsed if outcome.elapsed > 0 else None,
-                    "workers": pool.workers, "interrupted": outcome.interrupted})
+    try:  # (a Ctrl-C here: the games are all in the folder, and the report is read from it again)
+        summary = report.summary(config, outcome.records, len(t.games), outcome.sprt)
+        summary.update({"folder": str(folder.path), "played": outcome.played, "seconds": round(outcome.elapsed, 3),
+                        "games_per_s": outcome.played / outcome.elapsed if outcome.elapsed > 0 else None,
+                        "workers": pool.workers, "interrupted": outcome.interrupted})
+        text = json.dumps(summary) if o["json_mode"] else report.tables(summary)
+    except KeyboardInterrupt:
+        interrupted(f"interrupted before the report; every game played is recorded in {folder.path}: arbiter "
+                    f"tournament --resume {folder.path} {'goes on' if outcome.interrupted else 'prints the report'}")
     try:
-        if o["json_mode"]:
-            click.echo(json.dumps(summary))
-        else:
-            click.echo(report.tables(summary))
+        click.echo(text)
+        if not o["json_mode"]:
             rate = f", {summary['games_per_s']:.1f} games/s" if summary["games_per_s"] else ""
             click.echo(f"{len(outcome.records)} of {len(t.games)} games recorded; {outcome.played} played by this "
                        f"run\nin {outcome.elapsed:.1f} s{rate} ({pool.workers} worker{'s' * (pool.workers != 1)})")

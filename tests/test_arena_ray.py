@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -30,7 +31,7 @@ from arbiter.engine.arena.scratch import LOCK, PREFIX, sweep
 from arbiter.engine.arena.tournament import Tournament, configuration
 from arbiter.engine.errors import ArbiterError
 
-from tests.helpers import run
+from tests.helpers import REPO, run
 from tests.hostile import group_members, kill_group, pid_named_in, within
 from tests.arena_staging import STDERR_BYTES, noisy_bot, play, stuck_tournament, transcripts, without_time
 
@@ -282,3 +283,42 @@ def test_a_ray_pool_that_cannot_start_leaves_no_folder_behind(tmp_path, monkeypa
     r = run(*MATCH, "--out", tmp_path / "empty", "--ray", "local")
     assert r.exit_code == 1 and "no Ray here" in r.output, r.output
     assert list((tmp_path / "empty").iterdir()) == []
+
+
+def test_ray_init_leaves_the_commands_own_signal_handlers(monkeypatch):
+    """``ray.init`` puts its own handler on SIGTERM in the process that starts it: a run on Ray
+    sent SIGTERM died with a C++ stack dump (status 15), no report and no word of --resume,
+    where every other run stops as Ctrl-C does. The handlers are put back after it."""
+    import signal
+
+    def ours(signum, frame):
+        raise KeyboardInterrupt
+
+    def rays(signum, frame):
+        raise SystemExit(15)
+
+    def init(**kw):
+        signal.signal(signal.SIGTERM, rays)
+
+    monkeypatch.setitem(sys.modules, "ray", types.SimpleNamespace(is_initialized=lambda: False, init=init))
+    before = signal.signal(signal.SIGTERM, ours)
+    try:
+        connect_ray("local", cpus=1)
+        assert signal.getsignal(signal.SIGTERM) is ours
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def test_a_ray_that_fails_to_import_is_said_in_one_line_and_nothing_is_made(tmp_path):
+    """A Ray half installed, or one whose libraries clash (protobuf's "Descriptors cannot be
+    created directly"), raises something else than ImportError as it is imported: the run
+    ended with a 43-line traceback."""
+    fake = tmp_path / "fake" / "ray"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise AttributeError('partially installed ray')\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(tmp_path / "fake"), str(REPO)))}
+    out = subprocess.run([sys.executable, "-m", "arbiter.cli.main", *MATCH, "--out", str(tmp_path / "t"), "--ray",
+                          "local"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stderr) == (
+        1, "Error: --ray: Ray cannot be imported: AttributeError: partially installed ray\n"), out.stderr
+    assert not (tmp_path / "t").exists()

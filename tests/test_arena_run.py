@@ -535,3 +535,21 @@ def test_a_game_the_machine_could_not_start_is_played_again_by_a_resume(tmp_path
     assert sorted(records) == [0, 1] and all(r["finished"] and r["error"] is None for r in records.values())
     r = run("tournament", "--resume", tmp_path / "t", "--workers", "1", "--json")  # nothing more to play
     assert r.exit_code == 0 and json.loads(r.output.splitlines()[-1])["played"] == 0, r.output
+
+
+def test_ctrl_c_while_the_report_is_made_says_where_the_games_are_and_how_to_see_it(tmp_path, monkeypatch):
+    """Every game was played and recorded, then Ctrl-C landed while the report was worked out:
+    the run ended with 'interrupted' alone, naming neither the folder nor --resume."""
+    def interrupted_report(*args, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report, "summary", interrupted_report)
+    out = tmp_path / "t"
+    r = run("match", "mafia", "--players", "6", "a=random", "b=random", "--games", "2", "--workers", "1",
+            "--out", out)
+    assert r.exit_code == 130, r.output
+    assert r.output.rstrip().endswith(f"interrupted before the report; every game played is recorded in {out}: "
+                                      f"arbiter tournament --resume {out} prints the report"), r.output
+    monkeypatch.undo()
+    again = run("tournament", "--resume", out)
+    assert again.exit_code == 0 and "2 of 2 games recorded; 0 played by this run" in again.output, again.output

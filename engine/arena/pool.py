@@ -315,19 +315,40 @@ def connect_ray(address: str, cpus: int | None = None) -> Any:
         import ray
     except ImportError:
         raise ArbiterError("--ray needs Ray: pip install 'arbiter-referee[ray]' (or pip install ray)") from None
+    except Exception as exc:  # noqa: BLE001 - an install half done, a library of it clashing (protobuf): said once
+        raise ArbiterError(f"--ray: Ray cannot be imported: {type(exc).__name__}: {exc}") from None
     if not ray.is_initialized():
         if endpoint is not None:
             check_reachable(target, endpoint)
         env = {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in (source_root(), os.environ.get("PYTHONPATH")) if p)}}
         try:
-            if address == "local":  # (said to Ray: without it, a RAY_ADDRESS set sends it to that cluster)
-                ray.init(address="local", num_cpus=cpus, include_dashboard=False, log_to_driver=False,
-                         runtime_env=env, configure_logging=False)
-            else:
-                ray.init(address=address, log_to_driver=False, configure_logging=False)
+            with _signals_kept():
+                if address == "local":  # (said to Ray: without it, a RAY_ADDRESS set sends it to that cluster)
+                    ray.init(address="local", num_cpus=cpus, include_dashboard=False, log_to_driver=False,
+                             runtime_env=env, configure_logging=False)
+                else:
+                    ray.init(address=address, log_to_driver=False, configure_logging=False)
         except Exception as exc:  # noqa: BLE001 - whatever Ray says, said once
             raise ArbiterError(f"cannot connect to Ray at {quoted(address, COMMAND_CHARS)}: {type(exc).__name__}: {exc}") from None
     return ray
+
+
+@contextmanager
+def _signals_kept() -> Iterator[None]:
+    """The handlers of SIGTERM, SIGHUP and SIGINT as they were before the block: ``ray.init``
+    puts its own on SIGTERM in the process that starts it, which then died with a C++ stack
+    dump (status 15) where the command stops as Ctrl-C does (status 130, the report, how to go
+    on). Only the main thread may set them (elsewhere, nothing is kept)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    kept = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for signum, handler in kept.items():
+            if handler is not None:  # (None: set outside Python; nothing to put back)
+                signal.signal(signum, handler)
 
 
 class _RayWorker:
