@@ -65,40 +65,73 @@ for group in groups:
 back; at the end of its input it kills the groups it holds. (Run as ``python -I -S -c``: no
 site packages, no environment, a few milliseconds to start.)"""
 
+APART = "import os\nif os.fork():\n    os._exit(0)\n"
+"""Put before ``WATCHER`` for a watcher started apart (``watch_apart``): its first process
+forks and ends, and the fork, no child of this process, watches."""
+
 _lock = threading.Lock()
 _watcher: subprocess.Popen[bytes] | None = None
 _owner = 0  # the process that started _watcher (a forked child starts its own, holding none of these)
 _held: set[int] = set()  # the groups this process handed to its watcher and has not taken back
+_apart = False  # (``watch_apart``)
+
+
+def watch_apart() -> None:
+    """Start this process's watcher apart from it: not its child but a grandchild, which init
+    takes over. For a process whose end takes its direct children with it: a Ray worker, whose
+    children Ray kills when it ends it, the watcher among them before it could end the groups it
+    held (a cancelled tournament on Ray left its bots' children running). A watcher apart is
+    known to be gone only when a write to it fails; it is then started again, handed every group
+    held."""
+    global _apart
+    _apart = True
+
+
+def _start() -> bool:
+    """Start a watcher for this process (none is running), handed every group held; False if
+    none can be."""
+    global _watcher
+    if not _held or os.name != "posix" or not sys.executable:
+        return False
+    try:  # (a session of its own: a kill of the referee's whole group spares it)
+        _watcher = subprocess.Popen([sys.executable, "-I", "-S", "-c", (APART if _apart else "") + WATCHER],
+                                    stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                    cwd="/", bufsize=0, start_new_session=True)
+    except OSError:
+        _watcher = None
+        return False
+    if _apart:
+        _watcher.wait()  # (its first process ends at once: reaped here; the fork reads the pipe)
+    return _write("".join(f"+{g}\n" for g in sorted(_held)))
+
+
+def _write(lines: str) -> bool:
+    """Tell the watcher ``lines``; False if it is gone (or this process is ending: its input
+    closed by ``_stop``)."""
+    try:
+        _watcher.stdin.write(lines.encode("ascii"))  # type: ignore[union-attr]
+        return True
+    except (OSError, ValueError):
+        return False
 
 
 def _tell(sign: str, group: int) -> None:
     """Hand ``group`` to the watcher (``+``) or take it back (``-``), starting a watcher first
     where this process has none running (the first bot; or someone killed it: the new one is
     handed every group held)."""
-    global _watcher, _owner
+    global _owner
     with _lock:
         if _owner != os.getpid():  # a forked child: its parent's groups are its parent's, and its
             _drop()  # copy of the parent watcher's input must not keep that watcher waiting
             _owner = os.getpid()
             _held.clear()
         (_held.add if sign == "+" else _held.discard)(group)
-        lines = f"{sign}{group}\n"
-        if _watcher is None or _watcher.poll() is not None:
+        if _watcher is None or (not _apart and _watcher.poll() is not None):
             _drop()
-            if not _held or os.name != "posix" or not sys.executable:
-                return
-            try:  # (a session of its own: a kill of the referee's whole group spares it)
-                _watcher = subprocess.Popen([sys.executable, "-I", "-S", "-c", WATCHER], stdin=subprocess.PIPE,
-                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/",
-                                            bufsize=0, start_new_session=True)
-            except OSError:
-                _watcher = None
-                return
-            lines = "".join(f"+{g}\n" for g in sorted(_held))
-        try:
-            _watcher.stdin.write(lines.encode("ascii"))  # type: ignore[union-attr]
-        except (OSError, ValueError):  # it went away just now (the next call starts another), or this
-            pass  # process is ending (its input closed by _stop)
+            _start()
+        elif not _write(f"{sign}{group}\n") and _apart:  # a watcher apart went away: another, handed all
+            _drop()
+            _start()
 
 
 def _drop() -> None:

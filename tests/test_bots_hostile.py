@@ -598,3 +598,59 @@ def test_a_stop_that_lands_while_a_bot_is_closed_still_ends_its_children(tmp_pat
     finally:
         for pid in sleepers(token):
             os.kill(pid, signal.SIGKILL)
+
+
+REFEREE_OF_ONE_BOT = r'''
+import sys, time
+from arbiter.engine import orphans
+from arbiter.engine.bots import ProcessBot
+if sys.argv[2] == "apart":
+    orphans.watch_apart()
+bot = ProcessBot("p", sys.argv[1], 120)
+print(bot.proc.pid, flush=True)
+time.sleep(120)
+'''
+
+
+def children_of(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return out
+
+
+@pytest.mark.parametrize("where", ["apart", "child"])
+def test_a_watcher_apart_outlives_a_kill_of_its_referees_children(tmp_path: Path, where: str) -> None:
+    """Ray ends a dying worker (a cancelled tournament's actor) with its direct children: the
+    bot, and its watcher, killed before it could end the bot's group, whose other processes ran
+    on under init. A watcher started apart (``orphans.watch_apart``, as Ray actors do) is no
+    child of the referee: it outlives such a kill and ends the group. (Started as a child, the
+    case the test stands for: the bot's child is left.)"""
+    token = random.randrange(10**6, 10**7)
+    command = script(tmp_path, "hang", CHILD_THEN_HANG, token)
+    referee = subprocess.Popen([sys.executable, "-c", REFEREE_OF_ONE_BOT, command, where], cwd=REPO, env=tree_env(),
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        within(30, referee.stdout.readline)  # type: ignore[union-attr]
+        deadline = time.monotonic() + 10
+        while not sleepers(token):
+            assert time.monotonic() < deadline, "test set-up went wrong: the bot never started its child"
+            time.sleep(0.02)
+        for pid in children_of(referee.pid):  # as Ray does: the worker's children, then the worker
+            os.kill(pid, signal.SIGKILL)
+        referee.kill()
+        referee.wait(10)
+        deadline = time.monotonic() + (5 if where == "apart" else 0.5)  # (the watcher reads its end at once)
+        while sleepers(token) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert bool(sleepers(token)) == (where == "child"), "the bot's child outlived its referee"
+    finally:
+        referee.kill()
+        referee.wait(10)
+        for pid in sleepers(token):
+            os.kill(pid, signal.SIGKILL)

@@ -47,6 +47,7 @@ from arbiter.engine.arena.schedule import Game
 from arbiter.engine.arena.scratch import Scratch
 from arbiter.engine.bots import ProcessBot
 from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, quoted
+from arbiter.engine import orphans
 from arbiter.engine.orphans import die_with_parent
 
 STOP_GRACE_S = 5.0
@@ -357,6 +358,7 @@ class _RayWorker:
     def __init__(self, settings: Settings) -> None:
         if settings.cwd and os.path.isdir(settings.cwd):
             os.chdir(settings.cwd)
+        orphans.watch_apart()  # Ray kills a dying actor's children: its bots' watcher must not be one
         self.scratch = Scratch()  # (a cancelled tournament kills a busy actor: see engine.arena.scratch)
         self.worker = Worker(settings, scratch=self.scratch.path)
 
