@@ -256,7 +256,8 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
     try:
         outcome = t.run(folder, pool, on_progress=bar.update)
     except WorkerFailed as exc:  # not a bot's failure (a forfeit): the games recorded stay
-        fail(f"{explain(exc)}; every game recorded is kept: go on with: arbiter tournament --resume {folder.path}")
+        fail(f"{explain(exc)}; every game recorded is kept: " + ("go on with" if exc.killed else
+             "once what failed is mended, go on with") + f": arbiter tournament --resume {folder.path}")
     finally:
         bar.close()
     try:  # (a Ctrl-C here: the games are all in the folder, and the report is read from it again)

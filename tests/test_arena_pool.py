@@ -275,8 +275,9 @@ def test_a_py_entrant_that_ends_its_worker_is_named_in_the_runs_error(tmp_path: 
     r = run("match", "fbi-mafia", "--mode", "duel-3v3", "q=py:quitting:Quits", "base=random", "--games", "2",
             "--workers", "1", "--out", tmp_path / "t")
     assert r.exit_code == 1 and "failed in its worker: BrokenProcessPool" in r.output, r.output
-    assert "(its py: entrants, which run in the worker: q); every game recorded is kept: go on with: " \
-           f"arbiter tournament --resume {tmp_path / 't'}" in r.output, r.output
+    assert "(its py: entrants, which run in the worker: q); every game recorded is kept: once what failed is " \
+           f"mended, go on with: arbiter tournament --resume {tmp_path / 't'}" in r.output, r.output
+    assert "pending.;" not in r.output
 
 
 STOPPED_TWICE = """

@@ -242,5 +242,16 @@ def test_games_of_a_block_cut_short_are_counted_and_said():
     whole = [rec(i, {"m": "ab"[i % 2], "f": "ba"[i % 2]}, DUEL, {"m"}, deal=i // 2) for i in range(4)]
     got = report.summary(config, whole + [rec(4, {"m": "a", "f": "b"}, DUEL, {"m"}, deal=2)], 6)
     assert got["part_blocks"] == 1 and "1 game of blocks not played whole" in report.tables(got)
+    assert "a - b*" in report.tables(got)  # (its last deal was played one way round: the pair met unevenly)
     got = report.summary(config, whole, 4)
     assert got["part_blocks"] == 0 and "not played whole" not in report.tables(got)
+
+
+def test_a_game_the_machine_could_not_start_leaves_its_block_cut_short():
+    """A record with an ``error`` (a game the machine could not start) is played again by a
+    resume: its block is not whole until then, and the report counted it as whole."""
+    config = {"game": "fbi-mafia", "entrants": [{"name": "a", "spec": "random"}, {"name": "b", "spec": "random"}]}
+    played = rec(0, {"m": "a", "f": "b"}, DUEL, {"m"}, deal=0)
+    failed = {"game": 1, "deal": 0, "finished": False, "error": "cannot start bot", "seats": {"m": "b", "f": "a"},
+              "sides": DUEL, "roles": dict(DUEL), "outcome": {}, "forfeits": []}
+    assert report.summary(config, [played, failed], 2)["part_blocks"] == 1

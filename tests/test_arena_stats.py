@@ -305,12 +305,29 @@ def test_a_pair_that_met_on_unequal_sides_is_marked_in_the_table_and_the_json():
     (uneven,) = stats.head_to_head(one_way, ["a", "b"])
     (even,) = stats.head_to_head(both_ways, ["a", "b"])
     assert (uneven["sides_even"], uneven["a_score"], even["sides_even"], even["a_score"]) == (False, 1.0, True, 0.5)
+    assert (uneven["sides_uneven"], even["sides_uneven"]) == (1.0, 0.0)
     assert stats.head_to_head([], ["a", "b"])[0]["sides_even"] is None  # they never met
     config = {"game": "fbi-mafia", "entrants": [{"name": "a", "spec": "random"}, {"name": "b", "spec": "random"}]}
     text = report.tables(report.summary(config, one_way, 5))
-    assert "a - b*" in text and "*: met holding the sides unequally often" in text
+    assert "a - b*" in text and "*: met on each side unequally often" in text
     text = report.tables(report.summary(config, both_ways, 10))
     assert "a - b*" not in text and "*: met" not in text
+
+
+def test_a_whole_block_whose_seats_the_entrants_do_not_divide_may_meet_a_pair_unevenly():
+    """The schedule gives each entrant every seat of a deal once, not each pair every side: three
+    entrants on four seats (sides X X Y Y) meet a and b once with a on X against b on Y and
+    twice the other way round, a third of their meetings not mirrored. Two or four entrants
+    (dividing the seats) meet every pair evenly."""
+    def block(k: int) -> list[dict]:
+        names, seats = "abcd"[:k], ["s0", "s1", "s2", "s3"]
+        return [rec(r, {s: names[(i + r) % k] for i, s in enumerate(seats)}, dict(zip(seats, "XXYY")), {"s0", "s1"},
+                    deal=0) for r in range(k)]
+    pair = stats.head_to_head(block(3), ["a", "b", "c"])[0]
+    assert (pair["a"], pair["b"], pair["sides_even"]) == ("a", "b", False)
+    assert pair["sides_uneven"] == pytest.approx(1 / 3)
+    for k in (2, 4):
+        assert all(h["sides_even"] for h in stats.head_to_head(block(k), list("abcd"[:k])))
 
 
 def test_elo_is_none_at_a_certain_score():

@@ -82,7 +82,13 @@ def _starting_a_process(frame: FrameType | None) -> bool:
 class WorkerFailed(ArbiterError):
     """A worker (a local process, a Ray actor) failed, not a bot (a bot's failure is its seat's
     forfeit): its game has no record; the games recorded before stay, and ``--resume`` plays
-    the rest."""
+    the rest. ``killed``: the worker was ended from outside (a signal, the out-of-memory
+    killer), which a resume need not meet again; else the game's own failure, which it will
+    until what failed is mended."""
+
+    def __init__(self, message: str, killed: bool = False) -> None:
+        super().__init__(message)
+        self.killed = killed
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
@@ -165,8 +171,8 @@ class LocalPool:
             with _ctrl_c_held():  # the executor may start a worker here
                 future = self._executor.submit(_play, game)
         except BrokenProcessPool as exc:  # a worker died before (killed from outside): the executor knows it now
-            raise WorkerFailed(f"a worker ended abruptly before game {game.index} began ({exc}): killed from "
-                               "outside the run?") from None
+            raise WorkerFailed(f"a worker ended abruptly before game {game.index} began ({str(exc).rstrip('.')}): "
+                               "killed from outside the run?", killed=True) from None
         self._running[future] = game
 
     @property
@@ -191,12 +197,14 @@ class LocalPool:
             except SystemExit:  # the worker's stop (``_stop``), raised in its game and handed back:
                 # a SIGTERM from outside the run (this run stops its workers only as it ends)
                 raise WorkerFailed(f"game {game.index} was stopped: its worker was sent SIGTERM from outside "
-                                   "the run") from None
+                                   "the run", killed=True) from None
             except Exception as exc:  # noqa: BLE001 - the referee's own failure, reported whole
                 # (or a py: entrant's, which runs in the worker: one that ends its process, os._exit, say)
                 py = sorted(self._agents & set(game.entrants))
-                raise WorkerFailed(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}" + (
-                    f" (its py: entrants, which run in the worker: {', '.join(py)})" if py else "")) from exc
+                raise WorkerFailed(f"game {game.index} failed in its worker: {type(exc).__name__}: "
+                                   f"{str(exc).rstrip('.')}" + (f" (its py: entrants, which run in the worker: "
+                                                                f"{', '.join(py)})" if py else ""),
+                                   killed=isinstance(exc, BrokenProcessPool) and not py) from exc
         return out
 
     def drop_waiting(self) -> None:

@@ -52,7 +52,7 @@ def _part_blocks(records: Sequence[dict[str, Any]], size: int) -> int:
     its edge) holds only for the rest."""
     games: dict[Any, int] = {}
     for r in records:
-        if "deal" in r:
+        if "deal" in r and r.get("error") is None:  # (a game the machine could not start is played again)
             games[r["deal"]] = games.get(r["deal"], 0) + 1
     return sum(n for n in games.values() if n < size)
 
@@ -225,9 +225,10 @@ def tables(report: dict[str, Any]) -> str:
                "more of those pairings; 95% CI: of the score, its spread read from the deals those games "
                "came from (the games of a deal are not independent)")
     if any(h["sides_even"] is False for h in report["head_to_head"]):
-        out.append("*: met holding the sides unequally often (more entrants than seats: the schedule need not "
-                   "play them each deal both ways round), so the score holds the sides' edge as well as theirs; "
-                   "a match of the two (arbiter match) plays every deal both ways")
+        out.append("*: met on each side unequally often, so the score holds the sides' edge as well as theirs (the "
+                   "schedule gives every entrant every seat alike, not every pair every side: with more entrants "
+                   "than seats, seats the entrants do not divide, or a block cut short); a match of the two alone "
+                   "plays every deal both ways round")
     if report["unfinished"]:
         out.append(f"unfinished games (no result; counted for no one): {report['unfinished']}")
     if report.get("part_blocks"):

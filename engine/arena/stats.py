@@ -394,25 +394,32 @@ def head_to_head(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> 
     the score and the Elo figures are None for a pair that never met. A record without a
     ``deal`` is a deal of its own.
 
-    ``sides_even`` says whether, over the games they met, each held every side as often as the
-    other did (None when they never met). A schedule of more entrants than a game has seats
-    need not give a pair each deal both ways round: three bots alike in a duel with a 78% side
-    met each other always on the same sides, and the score read the side's edge as the bots'
-    (+220 Elo, 95% CI [+162, +278], for bots that were the same program)."""
+    ``sides_even`` says whether the pair met as often on each side as the other way round: over
+    the pairs of their seats on opposite sides that the score counts, ``a`` on side X against
+    ``b`` on side Y as often as ``b`` on X against ``a`` on Y (None when they never met);
+    ``sides_uneven`` is the share of those pairs of seats not mirrored so (0: even; 1: they
+    always met one way round). The schedule gives every entrant every seat alike, not every pair: with more entrants than a
+    game has seats, three bots alike in a duel with a 78% side met each other always on the
+    same sides, and the score read the side's edge as the bots' (+220 Elo, 95% CI [+162, +278],
+    for bots that were the same program); so may seats that the entrants do not divide, and a
+    block cut short."""
     out = []
     for i, a in enumerate(entrants):
         for b in entrants[i + 1:]:
             counts = {"win": 0, "loss": 0, "draw": 0}
             deals: dict[Any, list[int]] = {}  # deal -> [wins, draws, games], in the order first met
-            held: dict[str, int] = {}  # side -> a's seats on it less b's, in the games they met
+            faced: dict[tuple[str, str], int] = {}  # (a's side, b's side) -> pairs of seats so met
             for position, r in enumerate(records):
                 res = pair_result(r, a, b)
                 if res is not None:
                     counts[res] += 1
-                    for seat, entrant in r["seats"].items():
-                        if entrant in (a, b):
-                            side = str(r["sides"].get(seat))
-                            held[side] = held.get(side, 0) + (1 if entrant == a else -1)
+                    sides = r["sides"]
+                    mine = [str(sides.get(s)) for s, e in r["seats"].items() if e == a]
+                    theirs = [str(sides.get(s)) for s, e in r["seats"].items() if e == b]
+                    for x in mine:
+                        for y in theirs:
+                            if x != y:
+                                faced[(x, y)] = faced.get((x, y), 0) + 1
                     deal = deals.setdefault(deal_of(r, position), [0, 0, 0])
                     deal[0] += res == "win"
                     deal[1] += res == "draw"
@@ -420,7 +427,13 @@ def head_to_head(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> 
             n = sum(counts.values())
             row: dict[str, Any] = {"a": a, "b": b, "games": n, "deals": len(deals), "a_wins": counts["win"],
                                    "b_wins": counts["loss"], "draws": counts["draw"],
-                                   "sides_even": not any(held.values()) if n else None}
+                                   "sides_even": None, "sides_uneven": None}
+            if n:
+                met = sum(faced.values())
+                unmirrored = sum(abs(k - faced.get((y, x), 0)) for (x, y), k in faced.items() if (y, x) not in faced
+                                 or x < y)
+                row["sides_uneven"] = unmirrored / met if met else 0.0
+                row["sides_even"] = not unmirrored
             if not n:  # they never met: no figure at all
                 out.append({**row, **dict.fromkeys(("a_score", "a_score_low", "a_score_high", "elo", "elo_low",
                                                     "elo_high"))})
