@@ -286,6 +286,22 @@ def _load_yaml(text: str, source: str) -> tuple[Any, list[str], str | None]:
     return doc, [], None
 
 
+def _key_line(text: str, key: str) -> int | None:
+    """The line (from 1) of the top-level ``key`` of the document ``text``, by the YAML
+    library's own marks (as its refusals name lines: a key quoted, a line of it inside an
+    earlier quoted scalar, line ends of every kind); None if it cannot be told. Asked only on
+    the way to a refusal: the document is composed again, its values left unbuilt."""
+    try:
+        root = yaml.compose(text, Loader=yamlio.FAST_STRICT or yamlio.STRICT)
+    except yaml.YAMLError:
+        return None
+    if isinstance(root, yaml.MappingNode):
+        for k, _ in root.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == key:
+                return k.start_mark.line + 1
+    return None
+
+
 def parse(text: str, source: str = "transcript") -> Transcript:
     """Read a transcript's text; problems are reported as ``TranscriptError`` with the source.
     An anchor or alias is refused: the writer writes none, and one value of many copies (the
@@ -307,9 +323,9 @@ def parse(text: str, source: str = "transcript") -> Transcript:
                               f"'format: {FORMAT}'){data}")
     if doc["format"] != FORMAT or type(doc["format"]) is not int:
         raise TranscriptError(f"{source}: format {quoted(doc['format'])} is not supported (this arbiter reads {FORMAT})")
-    def at(key: str) -> str:  # where a header or ending key is, as the other refusals say it
-        found = re.search(rf"(?m)^{re.escape(key)}[ \t]*:", text)
-        return f" (line {text.count(chr(10), 0, found.start()) + 1})" if found else ""
+    def at(key: str) -> str:  # where a header or ending key is, as the YAML library's own refusals say it
+        line = _key_line(text, key)
+        return f" (line {line})" if line is not None else ""
 
     unknown = [str(key) for key in doc if key not in KEYS]
     if unknown:

@@ -427,6 +427,12 @@ def test_every_time_the_writer_writes_reads_back_as_itself(ms):
     (lambda text: text.replace("\nseats:", "\nbogus: 2\nseats:"), "line 7: unknown key 'bogus'"),
     (lambda text: text.replace("\nseed: 1\n", "\nseed: 1.5\n"), "line 6: seed: 1.5 is not a whole number"),
     (lambda text: text.replace("\noptions: {}\n", "\noptions: [1]\n"), "line 8: options: expected a mapping"),
+    (lambda text: text.replace("\nseed: 1\n", '\n"seed": 1.5\n'), "line 6: seed: 1.5 is not a whole number"),
+    # the key's words at the start of an earlier line, inside a quoted value: the key's own line
+    (lambda text: text.replace("variant: 6-players\n", 'variant: "6-players\nseed: x"\n').replace(
+        "\nseed: 1\n", "\nseed: 1.5\n"), "line 7: seed: 1.5 is not a whole number"),
+    (lambda text: text.replace("\nseed: 1\n", "\nseed: 1.5\n").replace("\n", "\r"),
+     "line 6: seed: 1.5 is not a whole number"),  # (lines ended by CR alone, as the YAML library reads them)
 ])
 def test_a_header_key_refused_is_named_with_its_line(tmp_path, edit, words) -> None:
     """A key or value of the header refused named no line (a log entry, a key given twice and an
