@@ -314,6 +314,9 @@ p3: escalator east
 p4: north
 p5: -
 Hidden Roles, level 3, missions and special rules
+dealt from: traitor x3, mage-first, barbarian-first, elf-last, dwarf-last,
+  master-thief, quick-hands, pathfinder, close-call, no-shortcuts, clean-record,
+  mage-averse, dwarf-averse, needs-a-push, mute, small-steps, trusting
 eye card: on the table; pawn put by: -
 out: p5 (failed)
 revealed: p5 quick-hands (hero)

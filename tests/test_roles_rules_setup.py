@@ -109,6 +109,27 @@ def test_a_custom_deck_is_dealt_with_its_own_level(tmp_path: Path) -> None:
     replays(s)
 
 
+def test_the_cards_dealt_from_are_shown_to_every_seat_alike(tmp_path: Path) -> None:
+    """What a game is dealt from is public (a level's cards by its rules, a custom deck's by its
+    file), and the built-in bots read it (is a traitor alone? may a hero's rule forbid a
+    step?); a seat's view and board did not show it, so a person at a seat, or an agent reading
+    the view, knew less than the built-in bot beside it. Which seat holds which card stays
+    hidden: every seat is shown the same."""
+    deck = write(tmp_path / "lone.yaml", """
+        game: magic-maze
+        kind: roles
+        level: 2
+        cards: {traitor: 1, hero: 3}
+    """)
+    options = MAZE.choose_setup("1", 4, str(deck), None)[1]
+    s = Session(MAZE, "1", seed=1, options=options)
+    shown = [s.state.view(seat)["roles"]["dealt_from"] for seat in (*s.seats, HOST)]
+    assert shown == [{"traitor": 1, "hero": 3}] * 5
+    assert all("dealt from: hero x3, traitor" in s.render(seat) for seat in (*s.seats, HOST))
+    level = Session(MAZE, "1", seed=1, options={"players": 5, "roles": 1})
+    assert level.state.view("p1")["roles"]["dealt_from"] == {"traitor": 1, "hero": 4}
+
+
 def test_a_custom_deck_may_start_with_the_start_tiles_hourglass_out_of_order(tmp_path: Path) -> None:
     """The rulebook's tip for a harder game for the heroes (shorter games): an Out of Order
     token on the start tile's sand timer space from the start. A custom deck says so with
@@ -199,12 +220,14 @@ def test_tournaments_see_each_seat_by_its_card() -> None:
 ROLES_BLOCKS = [
     ("level1-scenario1-4p-catch-heroes-seed1", 11, "p2", """\
 Hidden Roles, level 1, there is a traitor among you
+dealt from: traitor, hero x3
 vote: p1 accuses p3 until 16 s; yes: p1; waiting: p2 p4
 eye card: on the table; pawn put by: -
 your card: Hero (hero), hero. You are a hero. Steal the four items and get out
   before the sand runs out."""),
     ("level1-scenario1-4p-catch-heroes-seed1", 13, HOST, """\
 Hidden Roles, level 1, there is a traitor among you
+dealt from: traitor, hero x3
 flip: p1 may flip the timer until 16.8 s
 eye card: on the table; pawn put by: -
 out: p3 (accused)
@@ -219,6 +242,7 @@ p4's card: Hero (hero), hero. You are a hero. Steal the four items and get out
   before the sand runs out."""),
     ("level1-scenario1-4p-catch-heroes-seed1", 71, "p3", """\
 Hidden Roles, level 1, there is a traitor among you
+dealt from: traitor, hero x3
 eye card: on the table; pawn put by: -
 out: p3 (accused)
 p1: hero, hero: won (the heroes escaped)
@@ -227,6 +251,7 @@ p3: traitor, traitor: lost (eliminated)
 p4: hero, hero: won (the heroes escaped)"""),
     ("level2-scenario3-4p-late-vote-heroes-seed1", 14, HOST, """\
 Hidden Roles, level 2, multiple traitors... could be!
+dealt from: hero x8, traitor x3
 vote: p2 accuses p1 until 183.6 s; yes: p2 p3; waiting: p4
 the sand has run out: the game waits for the vote
 eye card: on the table; pawn put by: -
@@ -240,6 +265,7 @@ p4's card: Hero (hero), hero. You are a hero. Steal the four items and get out
   before the sand runs out."""),
     ("level2-scenario3-4p-late-vote-heroes-seed1", 15, "p1", """\
 Hidden Roles, level 2, multiple traitors... could be!
+dealt from: hero x8, traitor x3
 flip: p2 may flip the timer until 185.6 s
 the sand has run out: the game waits for p2's flip
 eye card: on the table; pawn put by: -
@@ -249,6 +275,9 @@ your card: Traitor (traitor), traitor. You are a traitor. The heroes must not
   get out in time, and nobody must find you out."""),
     ("level5-scenario1-4p-divine-heroes-seed18", 75, HOST, """\
 Hidden Roles, level 5, missions for traitors
+dealt from: mage-first, barbarian-first, elf-last, dwarf-last, master-thief,
+  quick-hands, pathfinder, close-call, no-shortcuts, clean-record, slow-fingers,
+  above-suspicion, decoy, nuisance, brinkman
 divining until 105 s: waiting for p4
 eye card: on the table; pawn put by: -
 revealed: p4 above-suspicion (traitor)

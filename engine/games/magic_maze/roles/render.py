@@ -21,7 +21,8 @@ def _wrap(text: str) -> list[str]:
 
 
 def render_roles(state: HiddenRolesState, seat: str) -> list[str]:
-    lines = [f"Hidden Roles, {state.setup.title}"]
+    lines = [f"Hidden Roles, {state.setup.title}",
+             "dealt from: " + ", ".join(name if n == 1 else f"{name} x{n}" for name, n in state.dealt_from().items())]
     vote = state.vote
     if vote is not None:
         lines.append(f"vote: {vote.accuser} accuses {' '.join(vote.accused)} until {seconds_name(vote.closes_ms)} s; "

@@ -437,7 +437,7 @@ class HiddenRolesState(Accusations, Ending, MazeState):
         """The expansion's part of ``seat``'s view: the public facts, its own card, and for the
         host every card."""
         out: dict[str, Any] = {
-            "level": self.level, "deck": self.setup.title, "eye": self.eye,
+            "level": self.level, "deck": self.setup.title, "dealt_from": self.dealt_from(), "eye": self.eye,
             "eliminated": {s: self.out[s] for s in self.eliminated}, "phantoms": list(self.phantoms),
             "revealed": {s: {"card": self.cards[s], "side": self.side[s]} for s in self.revealed},
             "vote": None if self.vote is None else self.vote.as_dict(self.out),
@@ -452,6 +452,15 @@ class HiddenRolesState(Accusations, Ending, MazeState):
             out["you"] = self.card_view(seat)
         elif seat == HOST:
             out["cards"] = {s: self.card_view(s) for s in self.seats}
+        return out
+
+    def dealt_from(self) -> dict[str, int]:
+        """The cards the game was dealt from, before the shuffle, by name, how many of each (in
+        the deck's order): public, as a level's are by its rules and a custom deck's by its file
+        (the built-in bots read it; which seat holds which card is what is hidden)."""
+        out: dict[str, int] = {}
+        for name in self.setup.cards:
+            out[name] = out.get(name, 0) + 1
         return out
 
     def card_view(self, seat: str) -> dict[str, Any]:
