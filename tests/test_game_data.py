@@ -306,7 +306,7 @@ def test_every_problem_stops_at_its_limit_and_at_a_problem_of_the_document_itsel
     assert [(e.path, e.problem) for e in whole] == [("", "expected a mapping, found a list")]
 
 
-def test_setups_and_decks_are_checked_against_the_cards_beside_them(tmp_path: Path) -> None:
+def test_setups_are_checked_against_the_cards_beside_them_and_decks_against_those_they_play_by(tmp_path: Path) -> None:
     cards = packaged("mafia/cards.yaml")
     cards["cards"]["civilian"]["copies"] = 2  # this folder's game holds two Civilians
     (tmp_path / "cards.yaml").write_text(yaml.safe_dump(cards, sort_keys=False), encoding="utf-8")
@@ -315,6 +315,14 @@ def test_setups_and_decks_are_checked_against_the_cards_beside_them(tmp_path: Pa
     with pytest.raises(ScenarioError, match=r"setups\.10: deck refused: 3 Civilian cards, but the deck holds only 2"):
         mafia.validate_document(load_file(setups))
     mafia.validate_document(load_file(SCENARIOS / "mafia" / "setups.yaml"))  # against the packaged cards: fine
+    # a custom deck made in that folder is played (--deck) by the packaged cards: checked by them,
+    # as play checks it (validate said ok to a deck beside more cards than the packaged ones hold)
+    cards["cards"]["civilian"]["copies"] = 9
+    (tmp_path / "cards.yaml").write_text(yaml.safe_dump(cards, sort_keys=False), encoding="utf-8")
+    deck = tmp_path / "deck.yaml"
+    deck.write_text("game: mafia\nkind: deck\ncards: {seducer: 1, civilian: 7, boss: 1, mafia: 3}\n", encoding="utf-8")
+    with pytest.raises(ScenarioError, match="7 Civilian cards, but the deck holds only 6"):
+        mafia.validate_document(load_file(deck))
 
 
 def test_a_problem_inside_a_setup_is_named_at_its_line_and_the_next_setup_still_checked() -> None:

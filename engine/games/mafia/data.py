@@ -260,8 +260,10 @@ def load_talk() -> dict[str, tuple[str, ...]]:
 
 
 def validate_document(doc: Node) -> None:
-    """Check one Classic Mafia YAML document (for ``arbiter validate FILE``). Setups and decks
-    are checked against the ``cards.yaml`` beside them, or the packaged cards."""
+    """Check one Classic Mafia YAML document (for ``arbiter validate FILE``). A setups file is
+    checked against the ``cards.yaml`` beside it (a data set being made), or the packaged cards;
+    a custom deck against the packaged cards, by which ``--deck`` plays it, whatever lies beside
+    it (a deck made in a copy of the packaged folder once passed here and was refused by play)."""
     kind = doc.key("kind").text(("cards", "setups", "deck", "talk"))
     _checked(doc, kind)
     if kind == "cards":
@@ -270,11 +272,10 @@ def validate_document(doc: Node) -> None:
     if kind == "talk":
         parse_talk(doc)
         return
-    data = _data_beside(Path(doc.source))
     if kind == "setups":
-        parse_setups(doc, data)
+        parse_setups(doc, _data_beside(Path(doc.source)))
     else:
-        parse_deck_document(doc, data)
+        parse_deck_document(doc, load())
 
 
 def _data_beside(path: Path) -> MafiaData:
