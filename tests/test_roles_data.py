@@ -152,3 +152,17 @@ def test_a_custom_deck_is_read_and_checked(tmp_path: Path) -> None:
     no_level = load_text("game: magic-maze\nkind: roles\nlevel: 6\ncards: {traitor: 1}\n", "lvl.yaml")
     with pytest.raises(ScenarioError, match=r"lvl.yaml: level: 6 is out of range \(allowed: 1\.\.5\)"):
         rd.parse_custom_deck(no_level, rd.load())
+
+
+@pytest.mark.parametrize("cards, why", [
+    ("{traitor: 1, hero: 1}", "at most 2 of its 2 cards"),  # fewer cards than the fewest players
+    ("{clean-record: 3}", "at most 3 of its 3 cards"),  # its condition: 4 players or more, one card each
+])
+def test_validate_refuses_a_custom_deck_no_game_can_be_dealt_from(cards: str, why: str) -> None:
+    """``validate`` said ok to decks that every ``--deck`` refused (two cards; three that need a
+    fourth player): no scenario, with 3 to 8 players, can deal them."""
+    doc = load_text(f"game: magic-maze\nkind: roles\nlevel: 2\ncards: {cards}\n", "d.yaml")
+    with pytest.raises(ScenarioError, match=rf"d.yaml: cards: no game can be dealt from this deck: .*{why}"):
+        rd.validate_document(doc)
+    rd.parse_custom_deck(doc, rd.load())  # (a deck recorded in a game's options is read as it was)
+    rd.validate_document(load_text("game: magic-maze\nkind: roles\nlevel: 2\ncards: {traitor: 1, hero: 2}\n", "ok.yaml"))

@@ -316,8 +316,30 @@ def load_deck_file(path: str | Path) -> CustomDeck:
 
 
 def validate_document(doc: Node) -> None:
-    """``arbiter validate`` of a ``kind: roles`` file: the deck of cards, or a custom deck."""
+    """``arbiter validate`` of a ``kind: roles`` file: the deck of cards, or a custom deck,
+    which some game must be able to deal (``dealt_nowhere``), as ``--deck`` is refused where
+    it cannot be."""
     if is_custom(doc):
-        parse_custom_deck(doc, load())
+        deck = load()
+        custom = parse_custom_deck(doc, deck)
+        problem = dealt_nowhere(custom, deck, load_maze())
+        if problem is not None:
+            raise doc.key("cards").fail(problem)
     else:
         parse_roles(doc, load_maze())
+
+
+def dealt_nowhere(custom: CustomDeck, deck: RoleDeck, maze: MazeData) -> str | None:
+    """Why no game of any scenario, with any number of players, can be dealt from ``custom``
+    (each seat takes a card whose condition the game meets), if so; None when one can."""
+    best = 0
+    for scenario in maze.scenarios.values():
+        feats = features(maze, scenario)
+        for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+            usable = sum(n for name, n in custom.counts.items() if deck.cards[name].condition.met(players, feats))
+            if usable >= players:
+                return None
+            best = max(best, usable)
+    return (f"no game can be dealt from this deck: a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, a card "
+            f"each whose condition it meets, and at most {best} of its {sum(custom.counts.values())} cards are "
+            "usable in any scenario")
