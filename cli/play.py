@@ -89,15 +89,22 @@ def _resume_contradictions(t: tr.Transcript, given: dict[str, Any], resume: str)
     recorded_players = t.options.get("players", len(t.seats))
     if given["players"] is not None and given["players"] != recorded_players:
         wrong.append(f"it has {recorded_players} players, not {given['players']}")
-    if given["level"] is not None and given["level"] != t.options.get("roles"):
+    recorded_deck = t.options.get("deck")
+    if given["level"] is not None and isinstance(recorded_deck, dict):  # (a custom deck brings its own level)
+        wrong.append(f"it plays a custom deck (level {recorded_deck.get('level')}), not --roles {given['level']}")
+    elif given["level"] is not None and given["level"] != t.options.get("roles"):
         wrong.append(f"its level is {t.options.get('roles') or 'none'}, not {given['level']}")
     if given["deck_file"] is not None:
         rules = registry.get(t.game)
         try:
             options = rules.choose_setup(t.variant, None, given["deck_file"])[1]
-        except SETUP_ERRORS as exc:  # (a deck that cannot be read, say: the usage error of --deck, as for a new game)
-            setup_usage(exc)
-        if options.get("deck") != t.options.get("deck"):
+        except SETUP_ERRORS as exc:
+            try:  # a deck that reads, but does not fit this game (another size): not its deck
+                rules.choose_setup(None, None, given["deck_file"])
+                options = {}
+            except SETUP_ERRORS:  # (a deck that cannot be read, say: the usage error of --deck, as for a new game)
+                setup_usage(exc)
+        if options.get("deck") != recorded_deck:
             wrong.append(f"its deck is not the deck of {given['deck_file']}")
     if given["transcript_path"] is not None and Path(given["transcript_path"]).resolve() != Path(resume).resolve():
         wrong.append("a resumed game goes on in its own transcript (leave out --transcript)")

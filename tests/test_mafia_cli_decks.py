@@ -128,6 +128,10 @@ def test_a_custom_deck_game_resumes_with_its_deck_file_and_not_another(tmp_path:
                "--max-moves", 6).exit_code == 0
     r = run("play", "--resume", t, "--deck", other)
     assert r.exit_code == 2 and f"its deck is not the deck of {other}" in r.output, r.output
+    smaller = deck_file(tmp_path / "sunday.yaml", "{agent: 1, boss: 1, mafia: 1, chief: 1, police: 1, civilian: 2}")
+    r = run("play", "--resume", t, "--deck", smaller)  # (of another size: the same, not a --mode never given)
+    assert r.exit_code == 2 and r.output.rstrip().endswith(f"--resume {t}: its deck is not the deck of {smaller}"), \
+        r.output
     r = run("play", "--resume", t, "--deck", deck, "--max-moves", 8)
     assert r.exit_code == 0 and "stopped after 8 moves" in r.output, r.output
     rr = run("replay", t)

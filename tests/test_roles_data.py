@@ -166,3 +166,12 @@ def test_validate_refuses_a_custom_deck_no_game_can_be_dealt_from(cards: str, wh
         rd.validate_document(doc)
     rd.parse_custom_deck(doc, rd.load())  # (a deck recorded in a game's options is read as it was)
     rd.validate_document(load_text("game: magic-maze\nkind: roles\nlevel: 2\ncards: {traitor: 1, hero: 2}\n", "ok.yaml"))
+
+
+def test_a_magic_maze_file_of_no_kind_names_roles_among_the_kinds() -> None:
+    """A Hidden Roles deck misnamed (``kind: rolez``) was told the kinds were tiles, scenarios
+    and actions: the one it meant was missing."""
+    from arbiter.engine import registry
+
+    with pytest.raises(ScenarioError, match=r"kind: 'rolez' is not one of: tiles, scenarios, actions, roles$"):
+        registry.get("magic-maze").validate_document(load_text("game: magic-maze\nkind: rolez\n", "k.yaml"))

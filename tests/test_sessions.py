@@ -508,3 +508,15 @@ def test_a_seat_is_told_the_seed_only_once_the_game_is_over(tmp_path: Path, json
         if "move" in e:
             finished.submit(e["move"]["seat"], e["move"]["text"])
     assert finished.over and Protocol(finished, "p3").opening().payload["seed"] == 3
+
+
+def test_resume_of_a_custom_hidden_roles_deck_with_a_level_says_it_plays_a_deck(tmp_path: Path) -> None:
+    """A custom deck brings its own level: resuming its game with --roles was refused as 'its
+    level is none', which the game has (the deck's), instead of saying what contradicts."""
+    deck = tmp_path / "deck.yaml"
+    deck.write_text("game: magic-maze\nkind: roles\nlevel: 2\ncards: {traitor: 1, hero: 3}\n", encoding="utf-8")
+    t = tmp_path / "t.yaml"
+    assert run("play", "magic-maze", "--scenario", 1, "--players", 4, "--deck", deck, "--bots", "planner", "--seed", 1,
+               "--max-moves", 3, "--transcript", t).exit_code == 0
+    r = run("play", "--resume", t, "--roles", 2)
+    assert r.exit_code == 2 and r.output.rstrip().endswith("it plays a custom deck (level 2), not --roles 2"), r.output

@@ -131,8 +131,9 @@ def load() -> MazeData:
 
 def validate_document(doc: Node) -> None:
     """Check one Magic Maze YAML document (``arbiter validate FILE``); a scenarios file is
-    checked against the tiles.yaml beside it, or the packaged tiles."""
-    kind = doc.key("kind").text(("tiles", "scenarios", "actions"))
+    checked against the tiles.yaml beside it, or the packaged tiles. (A ``kind: roles`` file,
+    Hidden Roles' deck, is the expansion's to check: the kinds named are the game's every one.)"""
+    kind = doc.key("kind").text(("tiles", "scenarios", "actions", "roles"))
     _checked(doc, kind)
     if kind == "tiles":
         parse_tiles(doc)
