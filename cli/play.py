@@ -96,15 +96,17 @@ def _resume_contradictions(t: tr.Transcript, given: dict[str, Any], resume: str)
         wrong.append(f"its level is {t.options.get('roles') or 'none'}, not {given['level']}")
     if given["deck_file"] is not None:
         rules = registry.get(t.game)
-        try:
-            options = rules.choose_setup(t.variant, None, given["deck_file"])[1]
+        try:  # (the deck as this game would be set up with it: its mode and its players, as recorded)
+            options = rules.choose_setup(t.variant, recorded_players, given["deck_file"])[1]
         except SETUP_ERRORS as exc:
             try:  # a deck that reads, but does not fit this game (another size): not its deck
                 rules.choose_setup(None, None, given["deck_file"])
                 options = {}
             except SETUP_ERRORS:  # (a deck that cannot be read, say: the usage error of --deck, as for a new game)
                 setup_usage(exc)
-        if options.get("deck") != recorded_deck:
+        if recorded_deck is None:
+            wrong.append(f"it plays no custom deck, not the deck of {given['deck_file']}")
+        elif options.get("deck") != recorded_deck:
             wrong.append(f"its deck is not the deck of {given['deck_file']}")
     if given["transcript_path"] is not None and Path(given["transcript_path"]).resolve() != Path(resume).resolve():
         wrong.append("a resumed game goes on in its own transcript (leave out --transcript)")

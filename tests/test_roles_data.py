@@ -155,8 +155,8 @@ def test_a_custom_deck_is_read_and_checked(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("cards, why", [
-    ("{traitor: 1, hero: 1}", "at most 2 of its 2 cards"),  # fewer cards than the fewest players
-    ("{clean-record: 3}", "at most 3 of its 3 cards"),  # its condition: 4 players or more, one card each
+    ("{traitor: 1, hero: 1}", r"\(nearest: 3 players, 2 of its 2 cards usable\)"),  # fewer than the fewest players
+    ("{clean-record: 3}", r"\(nearest: 4 players, 3 of its 3 cards usable\)"),  # its condition: 4 players or more
 ])
 def test_validate_refuses_a_custom_deck_no_game_can_be_dealt_from(cards: str, why: str) -> None:
     """``validate`` said ok to decks that every ``--deck`` refused (two cards; three that need a

@@ -520,3 +520,20 @@ def test_resume_of_a_custom_hidden_roles_deck_with_a_level_says_it_plays_a_deck(
                "--max-moves", 3, "--transcript", t).exit_code == 0
     r = run("play", "--resume", t, "--roles", 2)
     assert r.exit_code == 2 and r.output.rstrip().endswith("it plays a custom deck (level 2), not --roles 2"), r.output
+
+
+def test_resume_takes_a_hidden_roles_games_own_deck_at_its_own_player_count(tmp_path: Path) -> None:
+    """A three-player game of a deck of three cards resumed with that deck was refused as too
+    small 'for 4 players' (the count a new game takes when none is given), and a game of no
+    custom deck resumed with one was told its deck was not that deck."""
+    deck = tmp_path / "small.yaml"
+    deck.write_text("game: magic-maze\nkind: roles\nlevel: 2\ncards: {traitor: 1, hero: 2}\n", encoding="utf-8")
+    t, level = tmp_path / "t.yaml", tmp_path / "level.yaml"
+    assert run("play", "magic-maze", "--scenario", 1, "--players", 3, "--deck", deck, "--bots", "planner", "--seed", 1,
+               "--max-moves", 3, "--transcript", t).exit_code == 0
+    r = run("play", "--resume", t, "--deck", deck, "--max-moves", 5)
+    assert r.exit_code == 0 and "stopped after 5 moves" in r.output, r.output
+    assert run("play", "magic-maze", "--scenario", 1, "--players", 3, "--roles", 2, "--bots", "planner", "--seed", 1,
+               "--max-moves", 3, "--transcript", level).exit_code == 0
+    r = run("play", "--resume", level, "--deck", deck)
+    assert r.exit_code == 2 and r.output.rstrip().endswith(f"it plays no custom deck, not the deck of {deck}"), r.output

@@ -433,6 +433,8 @@ def test_every_time_the_writer_writes_reads_back_as_itself(ms):
         "\nseed: 1\n", "\nseed: 1.5\n"), "line 7: seed: 1.5 is not a whole number"),
     (lambda text: text.replace("\nseed: 1\n", "\nseed: 1.5\n").replace("\n", "\r"),
      "line 6: seed: 1.5 is not a whole number"),  # (lines ended by CR alone, as the YAML library reads them)
+    (lambda text: text.replace("\nseed: 1\n", "\nseed: 1.5\n")[:-20],
+     "line 6: seed: 1.5 is not a whole number"),  # (a file a crash cut: its last line torn)
 ])
 def test_a_header_key_refused_is_named_with_its_line(tmp_path, edit, words) -> None:
     """A key or value of the header refused named no line (a log entry, a key given twice and an

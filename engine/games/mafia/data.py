@@ -279,7 +279,8 @@ def validate_document(doc: Node) -> None:
 
 
 def _data_beside(path: Path) -> MafiaData:
-    """The cards a setups or deck file is checked against: its sibling cards.yaml, or the packaged one."""
+    """The cards a setups file is checked against: its sibling cards.yaml, or the packaged one
+    (a deck is checked against the packaged cards, by which ``--deck`` plays it)."""
     def parse(doc: Node) -> MafiaData:
         cards, selection, night = parse_cards(_checked(doc, "cards"))
         return MafiaData(cards, selection, night, {}, 0, {})

@@ -332,14 +332,17 @@ def validate_document(doc: Node) -> None:
 def dealt_nowhere(custom: CustomDeck, deck: RoleDeck, maze: MazeData) -> str | None:
     """Why no game of any scenario, with any number of players, can be dealt from ``custom``
     (each seat takes a card whose condition the game meets), if so; None when one can."""
-    best = 0
+    nearest: tuple[int, int, int] | None = None  # (cards short, players, cards usable then)
     for scenario in maze.scenarios.values():
         feats = features(maze, scenario)
         for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
             usable = sum(n for name, n in custom.counts.items() if deck.cards[name].condition.met(players, feats))
             if usable >= players:
                 return None
-            best = max(best, usable)
-    return (f"no game can be dealt from this deck: a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, a card "
-            f"each whose condition it meets, and at most {best} of its {sum(custom.counts.values())} cards are "
-            "usable in any scenario")
+            if nearest is None or players - usable < nearest[0]:
+                nearest = (players - usable, players, usable)
+    assert nearest is not None
+    _, players, usable = nearest
+    return (f"no game can be dealt from this deck: each of {MIN_PLAYERS} to {MAX_PLAYERS} players takes a card "
+            f"whose condition the game meets, and no scenario has enough with any player count (nearest: "
+            f"{players} players, {usable} of its {sum(custom.counts.values())} cards usable)")
