@@ -59,9 +59,9 @@ met: games where they held seats on opposite sides; the game goes to whose seats
   won more of those pairings; 95% CI: of the score, its spread read from the
   deals those games came from (the games of a deal are not independent)
 unfinished games (no result; counted for no one): 1
-1 game of blocks not played whole (the run stopped before their other
-  rotations): the entrants did not all hold their seats, so the tables' balance
-  holds for the other games only
+1 game of blocks not played whole (the run stopped before their other rotations,
+  or a game of them could not start): the entrants did not all hold their seats,
+  so the tables' balance holds for the other games only
 names the programs gave: greedy-with-a-long-name: Greedy 1.0, Greedy 1.1
 
 SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR 0.13 (bounds -2.94, 2.94) after 2

@@ -415,8 +415,9 @@ class RayPool:
             self._free.append(actor)
             try:
                 out.append((game, self.ray.get(ref)))
-            except Exception as exc:  # noqa: BLE001
-                raise WorkerFailed(f"game {game.index} failed on Ray: {type(exc).__name__}: {exc}") from exc
+            except Exception as exc:  # noqa: BLE001 - an actor that died (killed: Ray's ActorDiedError), or the game's own
+                raise WorkerFailed(f"game {game.index} failed on Ray: {type(exc).__name__}: {str(exc).rstrip('.')}",
+                                   killed=isinstance(exc, self.ray.exceptions.RayActorError)) from exc
         self._dispatch()
         return out
 

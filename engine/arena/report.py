@@ -227,14 +227,14 @@ def tables(report: dict[str, Any]) -> str:
     if any(h["sides_even"] is False for h in report["head_to_head"]):
         out.append("*: met on each side unequally often, so the score holds the sides' edge as well as theirs (the "
                    "schedule gives every entrant every seat alike, not every pair every side: with more entrants "
-                   "than seats, seats the entrants do not divide, or a block cut short); a match of the two alone "
-                   "plays every deal both ways round")
+                   "than seats, seats the entrants do not divide, a block cut short, or a game left unfinished); "
+                   "a match of the two alone plays every deal both ways round")
     if report["unfinished"]:
         out.append(f"unfinished games (no result; counted for no one): {report['unfinished']}")
     if report.get("part_blocks"):
         out.append(f"{counted(report['part_blocks'], 'game')} of blocks not played whole (the run stopped before "
-                   "their other rotations): the entrants did not all hold their seats, so the tables' balance "
-                   "holds for the other games only")
+                   "their other rotations, or a game of them could not start): the entrants did not all hold "
+                   "their seats, so the tables' balance holds for the other games only")
     if report["names"]:
         out.append("names the programs gave: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in report["names"].items()))
     sprt = report.get("sprt")
