@@ -321,7 +321,8 @@ def test_setups_are_checked_against_the_cards_beside_them_and_decks_against_thos
     (tmp_path / "cards.yaml").write_text(yaml.safe_dump(cards, sort_keys=False), encoding="utf-8")
     deck = tmp_path / "deck.yaml"
     deck.write_text("game: mafia\nkind: deck\ncards: {seducer: 1, civilian: 7, boss: 1, mafia: 3}\n", encoding="utf-8")
-    with pytest.raises(ScenarioError, match="7 Civilian cards, but the deck holds only 6"):
+    with pytest.raises(ScenarioError, match=r"7 Civilian cards, but the deck holds only 6 \(by the packaged cards, by "
+                                            r"which --deck plays a deck; not the cards.yaml beside it\)$"):
         mafia.validate_document(load_file(deck))
 
 

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from arbiter.engine.errors import quoted
+from arbiter.engine.errors import ScenarioError, quoted
 from arbiter.engine.scenario import Node, document, load_packaged, sibling
 
 GAME = "mafia"
@@ -274,8 +274,16 @@ def validate_document(doc: Node) -> None:
         return
     if kind == "setups":
         parse_setups(doc, _data_beside(Path(doc.source)))
-    else:
+        return
+    try:
         parse_deck_document(doc, load())
+    except ScenarioError as exc:  # (said where other cards lie beside it, which a reader would take for these)
+        if exc.problem.startswith("deck refused") and (Path(doc.source).parent / "cards.yaml").is_file():
+            error = ScenarioError(exc.source, exc.path, exc.problem + " (by the packaged cards, by which --deck "
+                                  "plays a deck; not the cards.yaml beside it)", exc.steps)
+            error.line = exc.line
+            raise error from None
+        raise
 
 
 def _data_beside(path: Path) -> MafiaData:
