@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from arbiter.engine.bots import BotFailure
-from arbiter.engine.clock import seconds_name
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.session import Choices, Session
 
@@ -83,9 +82,7 @@ def news(session: Session, seat: str, since: tuple[int, int, int] = (0, 0, 0)) -
     result = session.state.result
     if result is not None:
         lines.append(f"result: {result.text}")
-    else:
-        if session.state.realtime:  # the game's clock (a bot's go says it too): the sand is timed by it
-            lines.append(f"time: {seconds_name(session.clock_ms)}")
+    else:  # (after the game's clock, told's last line in a real-time game)
         lines += [f"awaiting: {a.seat} {a.kind}: {a.hint}" for a in session.state.awaiting_seen_by(seat)]
     return "\n".join(lines), since
 

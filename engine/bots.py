@@ -42,7 +42,6 @@ from typing import Any, BinaryIO
 from typing import Protocol as TypingProtocol
 
 from arbiter.engine import orphans
-from arbiter.engine.clock import seconds_name
 from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, quoted
 from arbiter.engine.lines import MAX_LINE_BYTES, BadLine, check_text, printable
 from arbiter.engine.session import Session
@@ -434,9 +433,7 @@ class ProcessBot:
     def _block(self, session: Session) -> list[str]:
         """The lines before a go: news (the others' moves and the events, since the last go: a
         game's log is read once, not at every go), then what the seat may send, then the go."""
-        lines, self._told = session.told(self.seat, self._told)
-        if session.state.realtime:  # the game's clock, as a session's ``time`` answers it: the sand is timed by it
-            lines.append(f"time: {seconds_name(session.clock_ms)}")
+        lines, self._told = session.told(self.seat, self._told)  # (in a real-time game, its clock last)
         lines += session.choices(self.seat).lines()
         awaited = [a for a in session.state.awaiting() if a.seat == self.seat]
         return [*lines, f"go {self.seat} {awaited[0].kind if awaited else 'any'}"]

@@ -225,8 +225,9 @@ class Session:
         happened: each other seat's input it may know of, in its public form (``move: SEAT
         INPUT``, as a seat's session is shown it; a secret input is not told), before the events
         it caused; ``event: TEXT`` for each event the seat may see; ``forfeit: SEAT: its bot
-        failed`` when another seat's bot failed (the host is told why), as a seat's session is.
-        And where to start next time.
+        failed`` when another seat's bot failed (the host is told why), as a seat's session is;
+        in a real-time game not over, last, ``time: SECONDS``, the game's clock (its sand and
+        votes are timed by it), as a session's ``time`` answers it. And where to start next time.
 
         >>> from arbiter.engine import registry
         >>> s = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
@@ -246,7 +247,10 @@ class Session:
                 told.append(((at, before - 0.5), f"forfeit: {who}: {why if seat == HOST else 'its bot failed'}"))
         told += [((e.index, math.inf), f"event: {e.text}") for e in events.visible_to(seat, since[0])]
         told.sort(key=lambda t: t[0])  # (stable: each kind's own order kept)
-        return [line for _, line in told], (len(events), len(moves), len(failed))
+        lines = [line for _, line in told]
+        if self.state.realtime and self.state.result is None:
+            lines.append(f"time: {seconds_name(self.clock_ms)}")
+        return lines, (len(events), len(moves), len(failed))
 
     def copy(self) -> Session:
         """An independent game at the same point (``Game.copy``; a search bot's trial), its

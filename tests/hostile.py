@@ -87,7 +87,7 @@ def fake_session(events: list[str], legal: tuple[str, ...] = ("pass",)) -> Any:
         log.emit("news", text)
     session = SimpleNamespace(
         events=log, moves=[], move_events=[], forfeits=[], clock_ms=0,
-        state=SimpleNamespace(awaiting=lambda: [], realtime=False),
+        state=SimpleNamespace(awaiting=lambda: [], realtime=False, result=None),
         choices=lambda seat: Choices(list(legal), [], None),
     )
     session.told = lambda seat, since=(0, 0, 0): Session.told(session, seat, since)  # (the session's own telling)

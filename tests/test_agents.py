@@ -334,13 +334,13 @@ def test_a_bot_and_an_agent_are_told_when_another_seats_bot_failed_in_its_place(
     session.note({"seat": "p2", "forfeit": "no answer within 1 s"})
     session.submit(*moving[1])
     told = [line for line in session.told("p1")[0] if not line.startswith("event: ")]
-    assert told == ["forfeit: p2: its bot failed", f"move: p3 {moving[1][1]}"]
+    assert told == ["forfeit: p2: its bot failed", f"move: p3 {moving[1][1]}", "time: 2"]  # (the clock, last)
     assert "forfeit: p2: no answer within 1 s" in session.told(HOST)[0]
     assert not any(line.startswith("forfeit: ") for line in session.told("p2")[0])
     again = tr.replayed(tr.parse(tr.dump(session)))
     assert again.told("p1") == session.told("p1") and again.told(HOST) == session.told(HOST)
     _, since = session.told("p1")
-    assert session.told("p1", since)[0] == []  # each told once
+    assert session.told("p1", since)[0] == ["time: 2"]  # each told once; the clock every time
 
 
 def test_a_real_time_bot_and_agent_are_told_the_clock() -> None:
