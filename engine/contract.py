@@ -180,15 +180,14 @@ def check_contract(rules: Rules, variant: str, options: dict[str, Any], seed: in
 
 def trial_copies(session: Session, also: Iterable[Any] = ()) -> Callable[[], Session]:
     """Copies of the game to try inputs on, all alike, each read from one pickle of it (the
-    game itself must not change while its copies are used). The game's data (``shared_values``:
+    game itself must not change while its copies are used). The game's data (``Session.shared``:
     the state's constants, its frozen dataclasses such as a scenario), the rules and the record so
     far (events, moves, chance outcomes) are shared, not copied: nothing changes them, and each
     copy's lists are its own, so what a trial appends stays in the trial; ``also`` names more
     objects to share. (A pickle's round trip that leaves the shared objects out by reference:
     a few times faster than ``copy.deepcopy`` with a memo, for the same copy; and a game pickled
     once for many copies, as the value-path tests try many inputs at one position.)"""
-    shared: dict[int, Any] = {id(session.rules): session.rules, id(session.variant): session.variant}
-    shared.update((id(value), value) for value in shared_values(session.state))
+    shared = session.shared()
     chance = session.chance
     for record in (*session.events, *session.moves, *chance.records, *chance._recorded, *also):
         shared[id(record)] = record

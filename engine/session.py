@@ -252,6 +252,14 @@ class Session:
             lines.append(f"time: {seconds_name(self.clock_ms)}")
         return lines, (len(events), len(moves), len(failed))
 
+    def shared(self) -> dict[int, Any]:
+        """What every copy of this game shares with it, by ``id``: what no input changes, the
+        rules, the mode (``Variant``) and the state's ``game.shared_values`` (``copy``; the
+        contract's trial copies share these and the record so far)."""
+        shared: dict[int, Any] = {id(self.rules): self.rules, id(self.variant): self.variant}
+        shared.update((id(value), value) for value in shared_values(self.state))
+        return shared
+
     def copy(self) -> Session:
         """An independent game at the same point (``Game.copy``; a search bot's trial), its
         chance's generator too, recording to no listener. It shares what no input changes: the
@@ -260,8 +268,8 @@ class Session:
         chance outcomes: each is made once and never changed), in lists of its own, so what one
         game adds the other does not see. The bots' caches (``GameState.bot_caches``) start
         empty; everything else is copied deeply."""
-        memo: dict[int, Any] = {id(self.rules): self.rules, id(self.variant): self.variant, id(self.listeners): []}
-        memo.update((id(value), value) for value in shared_values(self.state))
+        memo = self.shared()
+        memo[id(self.listeners)] = []
         for name in self.state.bot_caches:  # started empty (``GameState.bot_caches``)
             cache = getattr(self.state, "__dict__", {}).get(name)
             if cache is not None:
