@@ -87,22 +87,22 @@ def watch_apart() -> None:
     _apart = True
 
 
-def _start() -> bool:
-    """Start a watcher for this process (none is running), handed every group held; False if
-    none can be."""
+def _start() -> None:
+    """Start a watcher for this process (none is running), handed every group held (none where
+    none is held, or none can be started)."""
     global _watcher
     if not _held or os.name != "posix" or not sys.executable:
-        return False
+        return
     try:  # (a session of its own: a kill of the referee's whole group spares it)
         _watcher = subprocess.Popen([sys.executable, "-I", "-S", "-c", (APART if _apart else "") + WATCHER],
                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                     cwd="/", bufsize=0, start_new_session=True)
     except OSError:
         _watcher = None
-        return False
+        return
     if _apart:
         _watcher.wait()  # (its first process ends at once: reaped here; the fork reads the pipe)
-    return _write("".join(f"+{g}\n" for g in sorted(_held)))
+    _write("".join(f"+{g}\n" for g in sorted(_held)))
 
 
 def _write(lines: str) -> bool:
@@ -126,12 +126,10 @@ def _tell(sign: str, group: int) -> None:
             _owner = os.getpid()
             _held.clear()
         (_held.add if sign == "+" else _held.discard)(group)
-        if _watcher is None or (not _apart and _watcher.poll() is not None):
-            _drop()
-            _start()
-        elif not _write(f"{sign}{group}\n") and _apart:  # a watcher apart went away: another, handed all
-            _drop()
-            _start()
+        if _watcher is not None and (_apart or _watcher.poll() is None) and _write(f"{sign}{group}\n"):
+            return
+        _drop()  # none yet, or gone (one apart is known gone when a write to it fails): another, handed all
+        _start()
 
 
 def _drop() -> None:
