@@ -19,7 +19,7 @@ from arbiter.engine.arena import pool
 from arbiter.engine.arena.pool import LocalPool
 
 from tests.arena_staging import stuck_tournament
-from tests.helpers import REPO
+from tests.helpers import REPO, tree_env
 from tests.hostile import assert_group_ended, kill_group, pid_named_in, stuck_bot, within
 
 def stuck_game(tmp_path: Path) -> tuple[LocalPool, int]:
@@ -233,7 +233,8 @@ def test_a_game_its_worker_was_told_to_stop_leaves_no_transcript(tmp_path: Path,
     """A worker told to stop mid-game (the run cancelled: Ctrl-C, another worker's failure)
     unwinds its game; the transcript it held in memory was then put in place, unfinished and
     in no record. Nothing is written of a game that did not end as played (docs/arena.md: a
-    worker stopped mid-game leaves no transcript of that game, or the one an earlier run left)."""
+    worker stopped mid-game leaves no transcript of that game, or the one an earlier run left).
+    A game the referee itself failed in, no stop told, keeps what it held, to see why."""
     from arbiter.engine import agents
     from arbiter.engine.arena.entrants import Entrant
     from arbiter.engine.arena.runner import Worker
@@ -262,6 +263,18 @@ def test_a_game_its_worker_was_told_to_stop_leaves_no_transcript(tmp_path: Path,
     monkeypatch.setattr(Match, "play", real)
     record = Worker(t.settings).play(t.games[0], tmp_path / "t")  # played whole: its transcript, in place
     assert record["finished"] and "\nformat: 1\n" in transcript.read_text()
+
+    def fails(self):  # the referee's own failure mid-game, no stop told: what it held is kept, to see why
+        for _, _ in zip(range(5), self.run()):
+            pass
+        raise RuntimeError("a referee's bug")
+
+    transcript.unlink()
+    monkeypatch.setattr(Match, "play", fails)
+    with pytest.raises(RuntimeError):
+        Worker(t.settings).play(t.games[0], tmp_path / "t")
+    kept = transcript.read_text()
+    assert "\nformat: 1\n" in kept and kept.count("move: {") == 5
 
 
 def test_a_py_entrant_that_ends_its_worker_is_named_in_the_runs_error(tmp_path: Path, monkeypatch) -> None:
@@ -310,7 +323,7 @@ def test_a_worker_stopped_from_outside_ends_the_run_saying_so_and_how_to_go_on(t
     happened, and how to go on; the resumed run plays every game once."""
     (tmp_path / "slowagent.py").write_text("import time\n\nclass Slow:\n    def act(self, observation, choices):\n"
                                            "        time.sleep(0.02)\n        return choices.legal[0]\n")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)}
+    env = tree_env()
     out = tmp_path / "t"
     run = subprocess.Popen([sys.executable, "-m", "arbiter.cli.main", "match", "fbi-mafia", "--mode", "duel-3v3",
                             "s=py:slowagent:Slow", "r=random", "--games", "2", "--workers", "1", "--out", str(out)],
@@ -331,10 +344,45 @@ def test_a_worker_stopped_from_outside_ends_the_run_saying_so_and_how_to_go_on(t
         kill_group(run.pid)
         run.wait(10)
     assert run.returncode == 1, err
-    assert f"; every game recorded is kept: go on with: arbiter tournament --resume {out}" in err, err
+    # (a stop between two games ends the worker outright: the pool finds it broken, and with a
+    # py: entrant in the game cannot tell a kill from the agent's own doing, so it asks to mend it)
+    assert "; every game recorded is kept: " in err and f"go on with: arbiter tournament --resume {out}" in err, err
     assert "its worker was sent SIGTERM from outside the run" in err or "BrokenProcessPool" in err, err
     done = subprocess.run([sys.executable, "-m", "arbiter.cli.main", "tournament", "--resume", str(out), "--json"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     lines = (out / "results.jsonl").read_text().splitlines()
     assert sorted(json.loads(line)["game"] for line in lines) == [0, 1]
+
+
+def test_a_worker_gone_before_its_game_or_a_ray_actor_killed_is_a_kill_said_whole() -> None:
+    """A local pool that found a worker dead as it handed on a game raised BrokenProcessPool
+    from ``submit`` (a traceback); a Ray actor killed mid-game was asked to be mended before
+    the resume, and its message read '.;'. Both are kills (a resume need not meet them again)."""
+    from concurrent.futures.process import BrokenProcessPool
+    from types import SimpleNamespace
+
+    from arbiter.engine.arena.pool import RayPool, WorkerFailed
+
+    game = SimpleNamespace(index=3, entrants=("a", "b"))
+    local = LocalPool.__new__(LocalPool)
+    local._executor = SimpleNamespace(submit=lambda *a: (_ for _ in ()).throw(BrokenProcessPool("pool broken.")))
+    local._running = {}
+    with pytest.raises(WorkerFailed, match=r"^a worker ended abruptly before game 3 began \(pool broken\): ") as caught:
+        local.submit(game)
+    assert caught.value.killed and local._running == {}
+
+    class Died(Exception):
+        pass
+
+    def died(ref):
+        raise Died("The actor died unexpectedly before finishing this task.")
+
+    ray = SimpleNamespace(wait=lambda refs, num_returns, timeout: (refs[:1], refs[1:]), get=died,
+                          exceptions=SimpleNamespace(RayActorError=Died))
+    remote = RayPool.__new__(RayPool)
+    remote.ray, remote._running, remote._free, remote._queue = ray, {"ref": ("actor", game)}, [], []
+    with pytest.raises(WorkerFailed) as caught:
+        remote.done(0)
+    assert caught.value.killed and str(caught.value) == (
+        "game 3 failed on Ray: Died: The actor died unexpectedly before finishing this task")

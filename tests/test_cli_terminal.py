@@ -164,6 +164,7 @@ def test_a_byte_not_utf8_in_the_half_typed_line_is_drawn_again_as_a_replacement(
 
     from arbiter.cli import terminal
 
+    monkeypatch.setenv("TERM", "xterm")  # (a terminal with escapes: TERM=dumb draws no prompt again)
     session = Session(registry.get("magic-maze"), "1", seed=3, options={"players": 3})
     lines = TerminalLines(Protocol(session, "p1"))
     strict = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")

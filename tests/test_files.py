@@ -254,8 +254,6 @@ def test_a_folder_that_cannot_be_looked_into_is_said_and_a_link_to_a_folder_foll
     a word (its files unchecked, status 0), and a link to a folder was not looked into."""
     import os
 
-    from arbiter.cli.main import main
-    from click.testing import CliRunner
 
     from arbiter.engine.files import files_under
 
@@ -278,6 +276,6 @@ def test_a_folder_that_cannot_be_looked_into_is_said_and_a_link_to_a_folder_foll
     assert [p.relative_to(tmp_path).as_posix() for p in found] == ["a/g.yaml", "a/to-b/h.yml"]
     assert missed == [f"{tmp_path / 'a' / 'shut'}: cannot read the folder: Permission denied"]
     for command in (["replay", str(tmp_path / "a")], ["validate", str(tmp_path / "a")]):
-        r = CliRunner().invoke(main, command)
+        r = run(*command)
         assert r.exit_code == 1 and f"FAIL {tmp_path / 'a' / 'shut'}: cannot read the folder: Permission denied\n" \
             in r.output, r.output

@@ -293,8 +293,7 @@ def test_a_transcript_being_written_is_written_by_one_process_only(tmp_path) -> 
     games' lines in one log, read neither way. A writer holds its file's claim (an advisory
     lock) until it is closed: a resume meanwhile is refused before the file is read, saying
     why, and changes nothing; once the writer is closed, the file resumes."""
-    from arbiter.cli.main import main
-    from click.testing import CliRunner
+    from tests.helpers import run
 
     path = tmp_path / "g.yaml"
     session = Session(FBI, "duel-3v3", seed=3)
@@ -303,11 +302,11 @@ def test_a_transcript_being_written_is_written_by_one_process_only(tmp_path) -> 
     held = path.read_bytes()
     with pytest.raises(TranscriptError, match="is being written by another arbiter process"):
         tr.claim(path)
-    r = CliRunner().invoke(main, ["play", "--resume", str(path), "--moves", "/dev/null"])
+    r = run("play", "--resume", path, "--moves", "/dev/null")
     assert r.exit_code == 1 and "is being written by another arbiter process" in r.output, r.output
     assert path.read_bytes() == held
     # nor is it replaced (--force; Game.save's overwrite): the game went on in the file put out of the way
-    r = CliRunner().invoke(main, ["play", "fbi-mafia", "--transcript", str(path), "--force", "--moves", "/dev/null"])
+    r = run("play", "fbi-mafia", "--transcript", path, "--force", "--moves", "/dev/null")
     assert r.exit_code == 1 and "is being written by another arbiter process" in r.output, r.output
     from arbiter.engine.api import new_game
 
