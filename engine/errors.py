@@ -154,6 +154,14 @@ class ScenarioError(ArbiterError):
         self.steps = steps  # the path as keys and indexes, when the data's reader knows them
         self.line: int | None = None  # where the path stands in the file, when known
 
+    def place(self, line: int | None) -> None:
+        """Name the ``line`` of the file where the path stands, as ``validate`` does: the
+        message becomes ``source:line: path: problem``. (Nothing changes for no line.)"""
+        if line is not None:
+            self.line = line
+            self.message = f"{self.source}:{line}: " + (f"{self.path}: " if self.path else "") + self.problem
+            self.args = (self.message,)
+
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled with its own arguments (an exception's are its message alone, which this
         ``__init__`` does not take): one raised in a worker process reaches the caller whole,

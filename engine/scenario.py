@@ -14,6 +14,7 @@ arbiter.engine.errors.ScenarioError: modes.yaml: board: missing (required)
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 from collections.abc import Callable, Iterator
@@ -45,6 +46,7 @@ class Node:
         self.source = source
         self.path = path
         self.steps = steps  # the path as keys and indexes (a key may hold '.' or '[')
+        self.file_text: str | None = None  # a document's file's text, where kept (``deck_document``)
 
     def fail(self, problem: str) -> ScenarioError:
         return ScenarioError(self.source, self.path, problem, self.steps)
@@ -384,8 +386,27 @@ def load_file(path: str | Path) -> Node:
 
 def deck_document(deck: str | Path | Node) -> Node:
     """A custom deck's document (``--deck``): read from its file, or one read before (a
-    ``Node``: a tournament's deck, recorded in its configuration). Its ``source`` names it."""
-    return deck if isinstance(deck, Node) else load_file(deck)
+    ``Node``: a tournament's deck, recorded in its configuration). Its ``source`` names it;
+    one read from a file keeps the file's text as ``file_text``, for ``lines_named``."""
+    if isinstance(deck, Node):
+        return deck
+    text = read_file(deck)
+    doc = load_text(text, str(deck))
+    doc.file_text = text
+    return doc
+
+
+@contextlib.contextmanager
+def lines_named(doc: Node) -> Iterator[None]:
+    """A problem of ``doc`` found in this block names its line in the file (``ScenarioError.place``),
+    as ``validate`` names it, where the document keeps its file's text (``deck_document``)."""
+    try:
+        yield
+    except ScenarioError as exc:
+        text = doc.file_text
+        if text is not None and exc.line is None and exc.steps is not None and exc.source == doc.source:
+            exc.place(line_of(text, exc.steps))
+        raise
 
 
 def deck_kind(doc: Node) -> tuple[Any, Any, str]:

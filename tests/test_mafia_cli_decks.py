@@ -98,7 +98,8 @@ def test_custom_deck_and_a_different_player_count_are_refused(tmp_path: Path) ->
     assert "--players 8" in r.output and "9 cards" in r.output and str(deck) in r.output
     assert not (tmp_path / "t.yaml").exists()
     r = run("play", "mafia", "--deck", deck, "--mode", "8-players", "--bots", "random")
-    assert r.exit_code != 0 and "8-players" in r.output and "9 players" in r.output
+    assert r.exit_code == 2 and f"--mode 8-players does not fit --deck {deck}, which has 9 cards" in r.output
+    assert "--mode 9-players" in r.output  # what would fit it
 
 
 def test_custom_deck_game_resumes(tmp_path: Path) -> None:
@@ -215,6 +216,21 @@ def test_refused_deck_names_the_file_and_the_rule(tmp_path: Path, case: str) -> 
         assert w in r.output, (w, r.output)
     assert not t.exists(), "a transcript was written for a refused deck"
     assert "result:" not in r.output and "= " not in r.output
+
+
+@pytest.mark.parametrize(("game", "text", "where"), [
+    ("mafia", "game: mafia\nkind: deck\ncards:\n  boss: 1\n  mafia: 1\n  wizard: 2\n  civilian: 4\n", ":6: cards.wizard: "),
+    ("mafia", "game: mafia\nkind: deck\ntitle: \"Caf\u00e9\"\ncards: {boss: 1, mafia: 1, civilian: 4}\n", ":3: title: "),
+    ("magic-maze", "game: magic-maze\nkind: roles\nlevel: 3\ncards:\n  hero: 3\n  nope: 3\n", ":6: cards.nope: "),
+])
+def test_a_refused_deck_names_the_line_as_validate_does(tmp_path: Path, game: str, text: str, where: str) -> None:
+    """``play --deck`` named the path in the file but not its line, which ``validate`` names."""
+    bad = tmp_path / "deck.yaml"
+    bad.write_text(text, encoding="utf-8")
+    r = run("play", game, "--deck", bad, "--bots", "random")
+    assert r.exit_code == 1 and r.output.startswith(f"Error: {bad}{where}"), r.output
+    v = run("validate", bad)
+    assert f"FAIL {bad}{where}" in v.output, v.output
 
 
 @pytest.mark.parametrize("case", ["negative-count", "not-yaml", "two-leaders", "title-with-a-line-break"])

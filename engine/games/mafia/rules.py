@@ -15,7 +15,7 @@ from arbiter.engine.games.mafia.bot import choose
 from arbiter.engine.games.mafia.moves import Move, move_name
 from arbiter.engine.games.mafia.render import render_table
 from arbiter.engine.games.mafia.state import MafiaState
-from arbiter.engine.scenario import Node, deck_document, deck_kind
+from arbiter.engine.scenario import Node, deck_document, deck_kind, lines_named
 
 
 def variant_name(players: int) -> str:
@@ -65,10 +65,14 @@ class MafiaRules(Rules):
             if (game, kind) != ("mafia", "deck"):  # another game's file: a usage error
                 raise SetupError(f"--deck {doc.source}: Classic Mafia takes a deck (game: mafia, kind: deck); {what}",
                                  option="--deck")
-            title, deck = md.parse_deck_document(doc, md.load())
+            with lines_named(doc):
+                title, deck = md.parse_deck_document(doc, md.load())
             size = sum(deck.values())
             if players is not None and players != size:
                 raise SetupError(f"--players {players} does not fit --deck {doc.source}, which has {size} cards")
+            if variant is not None and variant != variant_name(size):
+                raise SetupError(f"--mode {variant} does not fit --deck {doc.source}, which has {size} cards "
+                                 f"(a deck's size is the player count: --mode {variant_name(size)})")
             players = size
             options = {"deck": deck, "title": title}
         if players is not None:

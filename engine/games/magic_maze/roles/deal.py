@@ -19,7 +19,7 @@ from typing import Any
 from arbiter.engine.errors import ScenarioError, SetupError
 from arbiter.engine.games.magic_maze.data import MazeData, Scenario
 from arbiter.engine.games.magic_maze.roles import data as rd
-from arbiter.engine.scenario import Node, deck_document, deck_kind
+from arbiter.engine.scenario import Node, deck_document, deck_kind, lines_named
 
 LEVEL_TITLES = {
     1: "there is a traitor among you",
@@ -123,7 +123,8 @@ def options_for(scenario: Scenario, maze: MazeData, players: int | None, level: 
     if (game, kind) != (rd.GAME, "roles"):
         raise SetupError(f"--deck {doc.source}: Magic Maze takes a Hidden Roles deck (game: {rd.GAME}, kind: "
                          f"roles, with a level); {what}", option="--deck")
-    custom = rd.parse_custom_deck(doc, deck)
+    with lines_named(doc):
+        custom = rd.parse_custom_deck(doc, deck)
     feats = rd.features(maze, scenario)
     usable = sum(n for name, n in custom.counts.items() if deck.cards[name].condition.met(players, feats))
     if usable < players:
