@@ -11,7 +11,7 @@ import tabulate as tabulating
 from tabulate import tabulate
 
 from arbiter.cli.common import SETUP_ERRORS, explain, fail, interrupted, setup_usage, usage
-from arbiter.cli.types import BotKindType, Count, GameType, SeedType, VariantType, check_variant
+from arbiter.cli.types import BotKindType, Count, ExistingPath, GameType, SeedType, VariantType, check_variant
 from arbiter.engine import registry
 from arbiter.engine.bench import BenchResult, peak_memory_mib
 from arbiter.engine.errors import counted, quoted
@@ -59,7 +59,7 @@ def _figures(r: BenchResult) -> dict[str, Any]:
               help="Players, for games set up by player count (Magic Maze: default 4).")
 @click.option("--bots", "kind", type=BotKindType(), help="The built-in bot on every seat (default: the game's bench bot).")
 @click.option("--roles", "level", type=Count(1, 5), metavar="LEVEL", help="Magic Maze: Hidden Roles at this level.")
-@click.option("--deck", "deck_file", type=click.Path(exists=True, dir_okay=False),
+@click.option("--deck", "deck_file", type=ExistingPath(dir_okay=False),
               help="A custom deck: Classic Mafia's cards (`kind: deck`) or Hidden Roles' (`kind: roles`).")
 @click.option("--json", "json_mode", is_flag=True, help="Print one JSON object with every figure instead of the table.")
 def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, repeats: int, players: int | None,

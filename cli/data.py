@@ -13,6 +13,7 @@ import click
 from tabulate import tabulate
 
 from arbiter.cli.common import EXIT_ERROR, usage
+from arbiter.cli.types import ExistingPath
 
 WIDTHS = [11, 13, 24, 24]
 """Column widths of ``arbiter games``: with the gaps, 80 columns; longer cells wrap."""
@@ -57,7 +58,7 @@ def _report(name: str, text: str) -> int:
 
 
 @click.command()
-@click.argument("path", required=False, type=click.Path(exists=True))
+@click.argument("path", required=False, type=ExistingPath())
 def validate(path: str | None) -> None:
     """Check scenario YAML: the packaged data (no PATH), or a file or folder of YAML files.
 

@@ -14,8 +14,8 @@ from arbiter.cli.common import (
     EXIT_REFUSED, EXIT_UNFINISHED, SETUP_ERRORS, explain, fail, interrupted, setup_usage, usage,
 )
 from arbiter.cli.types import (
-    BotKindType, BotSpecType, Count, GameType, MovesFile, NewPath, SeatType, SeedType, VariantType, check_kind,
-    check_seat, check_variant, seconds, stdin_bytes,
+    BotKindType, BotSpecType, Count, ExistingPath, GameType, MovesFile, NewPath, SeatType, SeedType, VariantType,
+    check_kind, check_seat, check_variant, seconds, stdin_bytes,
 )
 from arbiter.cli.entry import output_failed, output_refused
 from arbiter.engine import registry
@@ -154,7 +154,7 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
 @click.argument("game", required=False, type=GameType())
 @click.option("--mode", "--scenario", "variant", type=VariantType(), help="The mode or scenario (see `arbiter games`).")
 @click.option("--players", type=Count(min=1), help="Number of players, for games set up by it (Classic Mafia: the default deck for N).")
-@click.option("--deck", "deck_file", type=click.Path(exists=True, dir_okay=False),
+@click.option("--deck", "deck_file", type=ExistingPath(dir_okay=False),
               help="A custom deck: Classic Mafia's cards (`kind: deck`) or Hidden Roles' (`kind: roles`).")
 @click.option("--roles", "level", type=Count(1, 5), metavar="LEVEL",
               help="Magic Maze: Hidden Roles at this level (1 to 5), see docs/rules/hidden-roles.md.")
@@ -164,7 +164,7 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
 @click.option("--transcript", "transcript_path", type=NewPath(dir_okay=False),
               help="Write the transcript to this new file as the game goes.")
 @click.option("--force", is_flag=True, help="Let --transcript replace a file that exists.")
-@click.option("--resume", type=click.Path(exists=True, dir_okay=False),
+@click.option("--resume", type=ExistingPath(dir_okay=False),
               help="Continue the unfinished game in this transcript (appends to it), as it was played: "
                    "same seat, same bots, unless you say otherwise.")
 @click.option("--bot", "bot_specs", multiple=True, type=BotSpecType(),

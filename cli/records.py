@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from arbiter.cli.common import EXIT_ERROR, explain, fail, interrupted, usage
-from arbiter.cli.types import Count
+from arbiter.cli.types import Count, ExistingPath
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.errors import ArbiterError, UnknownSeatError, counted
@@ -37,7 +37,7 @@ def _files(paths: tuple[str, ...]) -> tuple[list[Path], list[str]]:
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("files", nargs=-1, required=True, type=ExistingPath())
 @click.option("--update", is_flag=True,
               help="Rewrite each file from the current rules (after an intended change), whole or not at all.")
 @click.option("--diff/--no-diff", default=True, show_default=True,
@@ -101,7 +101,7 @@ def _report(found: FileCheck) -> str:
 
 
 @click.command()
-@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", required=False, type=ExistingPath(dir_okay=False))
 @click.option("--seat", "--as", "seat", default=HOST, show_default=True, metavar="SEAT",
               help="Show the board as this seat saw it.")
 @click.option("--at", "at", type=Count(min=0), help="After this many moves (default: the end).")

@@ -16,7 +16,7 @@ from click.shell_completion import CompletionItem
 from arbiter.cli.common import explain, fail, interrupted, setup_usage, usage
 from arbiter.cli.entry import output_gone, reader_gone
 from arbiter.cli.types import (
-    BotKindType, Count, Decimal, GameType, NewPath, SeedType, VariantType, check_variant, seconds,
+    BotKindType, Count, Decimal, ExistingPath, GameType, NewPath, SeedType, VariantType, check_variant, seconds,
 )
 from arbiter.engine import registry
 from arbiter.engine.arena.config import BOT_TIMEOUT, check_configuration, check_sprt
@@ -46,7 +46,7 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--players", type=Count(min=1), help="Players, for games set up by player count."),
         click.option("--roles", type=Count(1, 5), metavar="LEVEL",
                      help="Magic Maze: Hidden Roles at this level (1 to 5), see docs/rules/hidden-roles.md."),
-        click.option("--deck", type=click.Path(exists=True, dir_okay=False),
+        click.option("--deck", type=ExistingPath(dir_okay=False),
                      help="A custom deck: Classic Mafia's cards (`kind: deck`) or Hidden Roles' (`kind: roles`); "
                           "kept in the tournament's folder."),
         click.option("--games", type=Count(min=1, max=MAX_GAMES), help="Games to play, rounded up to "
@@ -56,7 +56,7 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
                      "(default: the machine's cores; with --ray, the cluster's CPUs)."),
         click.option("--out", type=NewPath(file_okay=False), help="A new or empty folder for the results "
                      "(default: arena/GAME-DATE-TIME)."),
-        click.option("--resume", type=click.Path(file_okay=False, exists=True),
+        click.option("--resume", type=ExistingPath(file_okay=False),
                      help="Go on with the tournament in this folder: play only the games it has no result for."),
         click.option("--ray", "ray_address", metavar="ADDRESS", callback=_ray_address,
                      help="Play the games as Ray tasks on a cluster (HOST:PORT, ray://HOST:PORT or auto), "

@@ -9,6 +9,7 @@ a seat or a bot kind depends on the game, so the command checks it once the game
 from __future__ import annotations
 
 import io
+import os
 import re
 import sys
 from typing import IO, Any
@@ -263,3 +264,24 @@ class NewPath(click.Path):
         if value == "":
             self.fail("an empty path names nothing to write to (an unset shell variable?)", param, ctx)
         return super().convert(value, param, ctx)
+
+
+class ExistingPath(click.Path):
+    """A path that must exist (a file to read, a folder to resume): ``click.Path(exists=True)``,
+    but a symbolic link that leads nowhere (its target gone, or a loop of links) is said to be
+    one, where Click says it does not exist (the user sees it in ``ls``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(exists=True, **kwargs)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            if isinstance(value, (str, bytes)) and os.path.islink(value):
+                try:
+                    os.stat(value)
+                except OSError as exc:
+                    self.fail(f"{click.format_filename(value)!r} is a symbolic link that leads nowhere "
+                              f"({exc.strerror or exc})", param, ctx)
+            raise

@@ -104,6 +104,23 @@ def test_replay_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "does not exist" in r.output
 
 
+@pytest.mark.parametrize("args", [("replay", "{}"), ("validate", "{}"), ("play", "mafia", "--deck", "{}"),
+                                  ("play", "--resume", "{}"), ("bench", "mafia", "--deck", "{}"),
+                                  ("tournament", "--resume", "{}")])
+def test_a_symbolic_link_that_leads_nowhere_is_said_to_be_one(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """Click said a path that ``ls`` lists "does not exist" when it was a link to a file gone
+    or a loop of links: the user looks for what is there."""
+    (tmp_path / "gone").symlink_to(tmp_path / "removed.yaml")
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    for name, why in (("gone", "No such file"), ("a", "symbolic links")):
+        r = run(*(a.format(tmp_path / name) for a in args))
+        assert r.exit_code == 2, r.output
+        assert f"'{tmp_path / name}' is a symbolic link that leads nowhere (" in r.output and why in r.output, r.output
+    r = run(*(a.format(tmp_path / "absent") for a in args))
+    assert r.exit_code == 2 and "does not exist" in r.output
+
+
 def test_replay_of_a_folder_reads_its_files_and_looks_into_a_folder_named_like_one(tmp_path: Path) -> None:
     """A sub-folder named ``*.yaml`` is a folder: its transcripts are checked, it is not
     reported as a file that cannot be read."""
