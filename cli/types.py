@@ -133,20 +133,25 @@ class BotSpecType(_Named):
 
 
 class SeedType(click.ParamType):
-    """A seed: a whole number of at most 100 digits (what a game and its transcript take)."""
+    """A seed of new games: a whole number from 0, of at most 100 digits. (A transcript may
+    hold a negative seed, and replays it; a new game is not given one: Python's generator deals
+    ``-5`` as it deals ``5``, so ``bench --seed -2`` would play its first games twice over.)"""
 
     name = "seed"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         from arbiter.engine.session import MAX_SEED
 
-        if isinstance(value, int) and not isinstance(value, bool) and -MAX_SEED < value < MAX_SEED:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_SEED:
             return value
         text = str(value).strip()
         digits = text[1:] if text[:1] in "+-" else text
         if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(MAX_SEED)) - 1:
             self.fail(f"{quoted(text)} is not a whole number of at most "
                       f"{len(str(MAX_SEED)) - 1} digits", param, ctx)
+        if int(text) < 0:
+            self.fail(f"{text} is negative: a seed is 0 or more (the generator deals {text} as it deals "
+                      f"{digits.lstrip('0') or '0'}, the same game)", param, ctx)
         return int(text)
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:

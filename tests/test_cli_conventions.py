@@ -347,7 +347,30 @@ def test_a_seed_is_a_whole_number_of_at_most_100_digits_or_a_usage_error(tmp_pat
             else run(*command, "--seed", seed)
         assert result.exit_code == 2 and "is not a whole number of at most 100 digits" in result.output, result.output
     assert not (tmp_path / "t").exists()
-    assert run("play", "mafia", "--bots", "random", "--seed", "-" + "9" * 100).exit_code == 0
+    assert run("play", "mafia", "--bots", "random", "--seed", "9" * 100).exit_code == 0
+
+
+@pytest.mark.parametrize("command", [["play", "mafia", "--bots", "random"], ["bench", "mafia", "--games", "1"],
+                                     ["tournament", "mafia", "--entrant", "random", "--entrant", "sleuth"]])
+def test_a_negative_seed_is_a_usage_error_for_it_deals_what_its_absolute_value_deals(
+        tmp_path: Path, command: list[str]) -> None:
+    """Python's generator deals -5 as it deals 5: ``bench --seed -2`` played its first games
+    twice over. A new game takes a seed from 0; a transcript's negative seed still replays."""
+    from arbiter.engine.session import Session
+    from arbiter.engine.registry import get
+
+    rules = get("mafia")
+    assert Session(rules, "8-players", seed=-5).state.card == Session(rules, "8-players", seed=5).state.card
+    for seed in ("-5", "-0001"):
+        result = run(*command, "--seed", seed, "--out", tmp_path / "t") if command[0] == "tournament" \
+            else run(*command, "--seed", seed)
+        assert result.exit_code == 2 and f"{seed} is negative: a seed is 0 or more" in result.output, result.output
+        assert f"as it deals {seed.lstrip('-').lstrip('0')}, the same game" in result.output
+    assert not (tmp_path / "t").exists()
+    t = tmp_path / "old.yaml"
+    assert run("play", "mafia", "--bots", "random", "--seed", "5", "--transcript", t).exit_code == 0
+    t.write_text(t.read_text(encoding="utf-8").replace("seed: 5\n", "seed: -5\n"), encoding="utf-8")
+    assert run("replay", t).exit_code == 0  # a transcript of a negative seed (an older arbiter's) replays
 
 
 @pytest.mark.parametrize("command, option", [
