@@ -168,6 +168,11 @@ class ScenarioError(ArbiterError):
         not as a pool broken by a failed unpickling."""
         return type(self), (self.source, self.path, self.problem, self.steps), self.__dict__
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """The attributes as pickled, and the message they hold (placed on its line: ``place``)."""
+        self.__dict__.update(state)
+        self.args = (self.message,)
+
 
 class TranscriptError(ArbiterError):
     """A transcript file cannot be read or does not fit the game it names."""

@@ -295,9 +295,11 @@ def test_a_broken_deck_in_a_worker_process_reaches_the_caller_whole(tmp_path: Pa
     with pytest.raises(ScenarioError) as caught:
         new_game("mafia", deck=deck, seed=1)
     exc = caught.value
+    assert str(exc).startswith(f"{deck}:3: cards.mafia: ") and exc.line == 3  # placed on its line
+    back = pickle.loads(pickle.dumps(exc))
+    assert type(back) is ScenarioError and str(back) == str(exc) and back.message == exc.message
     exc.line = 2
     back = pickle.loads(pickle.dumps(exc))
-    assert type(back) is ScenarioError and str(back) == str(exc)
     assert (back.source, back.path, back.problem, back.steps, back.line) == (
         exc.source, exc.path, exc.problem, exc.steps, 2)
 
