@@ -349,7 +349,7 @@ ERRORS: list[tuple[str, str, str, str]] = [
     ("start", HOST, "p6 pass now", "syntax"),
     ("start", HOST, "p6 say", "syntax"),
     ("start", HOST, "p6 dance", "syntax"),
-    ("start", HOST, "p6 suggest p1", "not-your-turn"),
+    ("start", HOST, "p6 suggest p1", "illegal"),
     ("start", HOST, "p9 pass", "unknown-command"),
     ("start", HOST, "host pass", "unknown-command"),
     ("start", HOST, "legal p9", "unknown-seat"),

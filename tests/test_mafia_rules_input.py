@@ -73,7 +73,7 @@ def after_a_death() -> Session:
     (day_one, "p1", "abstain", IllegalMoveError),
     (day_one, "p1", "kill p6", IllegalMoveError),
     (day_one, "p3", "seduce p6", IllegalMoveError),
-    (day_one, "p2", "suggest p6", NotYourTurnError),
+    (day_one, "p2", "suggest p6", IllegalMoveError),
     (roll_call, "p1", "nominate p7", IllegalMoveError),
     (roll_call, "p1", "pass", IllegalMoveError),
     (roll_call, "p1", "kill p6", IllegalMoveError),
@@ -114,6 +114,16 @@ def test_targeting_the_dead_is_refused_everywhere():
     refused(s, "p1", "nominate p6", IllegalMoveError)  # killed in night 1
 
 
+def test_an_unknown_word_of_a_seat_out_of_the_game_lists_no_form_it_cannot_use():
+    """A seat out of the game may send nothing: its unknown word listed all thirteen forms."""
+    s = mafia_game(EIGHT)
+    expel(s, "p7")
+    wrong = refused(s, "p7", "dance", UnknownActionError)
+    assert wrong == "'dance' is not an action of Classic Mafia; p7 is out of the game (expelled on day 1) and sends nothing more"
+    assert wrong.error.allowed == ()
+    assert refused(s, "p6", "dance", UnknownActionError).error.allowed  # a living seat's forms
+
+
 def test_targeting_oneself_is_refused_for_every_power():
     s = mafia_game(ALL_AGENT, deck=ALL_AGENT_DECK)
     refused(s, "p1", "nominate p1", IllegalMoveError)
@@ -145,7 +155,8 @@ def test_a_wrong_time_is_refused_before_wrong_words_for_nominations_votes_and_ni
     s = day_one()
     assert refused(s, "p1", "kill", IllegalMoveError) == "kill is a night action; it is the nominations of day 1 now"
     assert refused(s, "p1", "vote", IllegalMoveError) == "vote belongs to the roll-call vote; it is the nominations of day 1 now"
-    assert refused(s, "p2", "suggest", NotYourTurnError) == "p2 has no team to confer with now (the nominations of day 1)"
+    assert refused(s, "p2", "suggest", IllegalMoveError) == \
+        "suggest is a night action (a team's conference); it is the nominations of day 1 now"
     assert refused(s, "p1", "abstain p6", SyntaxInputError) == "abstain takes no words after it"
     r = roll_call()
     assert refused(r, "p1", "nominate", IllegalMoveError) == (

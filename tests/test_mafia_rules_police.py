@@ -165,6 +165,23 @@ def test_arrested_boss_hands_the_kill_to_the_next_mafia():
     assert host(s)["night_acts"]["mafia"] == ["p2", "kill", "p6"]
 
 
+def test_an_arrested_member_is_told_its_arrest_is_why_once_it_knows_of_it():
+    """Its team's step called, an arrested member was refused as having "no team to confer
+    with" or as "not awake": the arrest is the reason, which it was just told. Before the step
+    it has not been told, and the refusal says no more than to anyone else."""
+    s = mafia_game(EIGHT)
+    quiet_day(s)
+    play(s, "p3 seduce p6", "p1 kill p7", "p4 arrest p1", "p8 ban p2")
+    quiet_day(s)
+    assert refused(s, "p1", "kill p6", NotYourTurnError) == "p1 is not awake to kill now (night 2)"
+    assert refused(s, "p1", "suggest p6", NotYourTurnError) == "p1 has no team to confer with now (night 2)"
+    s.submit("p3", "seduce p4")
+    told = "p1 is under arrest tonight: it sits out the Mafia's conference and acts for nobody"
+    for line in ("kill p6", "suggest p6", "pass"):
+        assert refused(s, "p1", line, NotYourTurnError) == told
+    assert refused(s, "p5", "kill p6", NotYourTurnError) == "p5 is not awake to kill now (night 2)"
+
+
 def test_arrested_boss_learns_privately_of_the_arrest_at_the_mafia_step():
     s = mafia_game(EIGHT)
     quiet_day(s)

@@ -227,6 +227,17 @@ def test_without_the_boss_the_first_living_mafia_in_seat_order_kills():
     assert host(s)["night_acts"]["mafia"] == ["p2", "kill", "p7"]
 
 
+def test_a_member_who_became_the_head_after_suggesting_is_told_it_acts_now():
+    """The Boss left after p2 suggested: p2 now names the victim, and a second suggestion was
+    refused as "already made a suggestion" where what it may do is act."""
+    s = mafia_game(NINE)
+    quiet_day(s)
+    play(s, "p4 protect p7", "p2 suggest p7", "p1 leave")
+    assert refused(s, "p2", "suggest p8", NotYourTurnError) == \
+        "p2 acts for the Mafia tonight and does not suggest: kill SEAT"
+    assert refused(s, "p3", "kill p8", NotYourTurnError).startswith("p2 acts for the Mafia tonight, not p3")
+
+
 def test_mafia_cannot_kill_a_mafia_side_player_or_themselves():
     s = mafia_game(EIGHT)
     quiet_day(s)

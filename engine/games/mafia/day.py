@@ -38,7 +38,8 @@ class Day(Table):
 
     def _plan_pass_day(self, seat: str) -> Plan:
         if seat in self.done_nominating:
-            raise IllegalMoveError(f"{seat} has already nominated or passed today")
+            done = self.done_nominating[seat]
+            raise IllegalMoveError(f"{seat} has already " + (f"nominated {done}" if done else "passed") + " today")
 
         def pass_day() -> None:
             self.done_nominating[seat] = None

@@ -37,15 +37,27 @@ class Night(Table):
         return hints[step.name]
 
     def _need_conferring(self, seat: str) -> None:
+        """Only a member of the awake team, not its head, suggests; each refusal says why, from
+        what the seat knows: the phase and the step (public), its own card, arrest and input."""
         step = self.step()
-        if step is None or seat not in self.conferring(step):
-            if step is not None and seat in self.suggestions:
-                raise IllegalMoveError(f"{seat} has already made a suggestion tonight")
-            if step is not None and step.team is not None and seat == self.step_head(step) and seat != self.jailed:
+        if step is None:
+            raise IllegalMoveError(f"suggest is a night action (a team's conference); it is {self._phase_name()} now")
+        if seat not in self.conferring(step):
+            if step.team is not None and seat == self.step_head(step) and seat != self.jailed:
                 verbs = " or ".join(f"{v} SEAT" for v in STEP_VERBS[step.name])
                 raise NotYourTurnError(f"{seat} acts for the {step.team.title()} tonight and does not suggest: "
                                        f"{verbs}" + (", or pass" if step.optional else ""))
+            if seat in self.suggestions:
+                raise IllegalMoveError(f"{seat} has already made a suggestion tonight")
+            self._need_free(seat, step)
             raise NotYourTurnError(f"{seat} has no team to confer with now ({self._phase_name()})")
+
+    def _need_free(self, seat: str, step: NightStep) -> None:
+        """A member of the awake team under arrest is told so, once it was told of its arrest (its
+        team's step called, ``arrest_told``): the step is public, its card and arrest its own."""
+        if seat == self.jailed and self.arrest_told and step.team is not None and self.team_of(seat) == step.team:
+            raise NotYourTurnError(f"{seat} is under arrest tonight: it sits out the {step.team.title()}'s "
+                                   "conference and acts for nobody")
 
     def _plan_suggest(self, seat: str, target: str) -> Plan:
         step = self._awake_step()
@@ -98,6 +110,7 @@ class Night(Table):
             then = ("suggest a target or pass" if seat not in self.suggestions
                     else f"{seat} has already made its suggestion")
             raise NotYourTurnError(f"{head} acts for the {step.team.title()} tonight, not {seat}: {then}")
+        self._need_free(seat, step)
         raise NotYourTurnError(f"{seat} is not awake to {verb} now ({self._phase_name()})")
 
     def _check_team_target(self, step: NightStep, target: str, verb: str) -> None:

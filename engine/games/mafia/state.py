@@ -119,7 +119,10 @@ class MafiaState(Day, Night):
     def apply(self, seat: str, text: str, now_ms: int) -> str:
         try:
             verb = read_verb(text)
-        except UnknownActionError as wrong:  # list what this seat may send now
+        except UnknownActionError as wrong:  # list what this seat may send now (an out seat: nothing)
+            if not self.alive.get(seat, True):
+                raise UnknownActionError(f"{wrong.message}; {seat} is out of the game ({self.fate[seat]}) "
+                                         "and sends nothing more") from None
             raise UnknownActionError(wrong.message, self._forms(seat)) from None
         if not self.alive[seat]:
             raise IllegalMoveError(f"{seat} is out of the game ({self.fate[seat]}): the out neither act nor speak")
