@@ -130,7 +130,7 @@ def test_a_wrong_number_of_words_is_refused_saying_how_many_the_verb_takes(text,
 @pytest.mark.parametrize(("text", "message"), [
     ("shift row 01 left", "shift: row '01' has a leading zero: rows are 1..6"),
     ("shift row 06 right 2", "shift: row '06' has a leading zero: rows are 1..6"),
-    ("shift row 1 left 01", "shift: distance is 1 or 2, not '01'"),
+    ("shift row 1 left 01", "shift: distance is 1 or 2, not '01' (a number has no leading zero)"),
     ("kill a01", "kill: 'a01' is not a cell: a row number has no leading zero (cells are a1 .. f6)"),
     ("swap b2 c02", "swap: 'c02' is not a cell: a row number has no leading zero (cells are a1 .. f6)"),
     ("keep a01", "keep: 'a01' is not a cell: a row number has no leading zero (cells are a1 .. f6)"),

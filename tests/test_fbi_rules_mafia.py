@@ -20,6 +20,7 @@ from tests.fbi_staging import (
     protection_count,
     put,
     refuse,
+    seat,
     status,
     tok,
 )
@@ -77,6 +78,16 @@ def test_swap_of_non_adjacent_cards_is_refused():
     refuse(s, "maniac", "swap a1 c1")
     refuse(s, "maniac", "swap a1 a1")
     refuse(s, "maniac", "swap a1 f1")  # no wrap-around
+
+
+def test_a_refused_swap_offers_the_swaps_of_its_first_card():
+    """It offered "(none now)", when every swap of neighbours is legal."""
+    s = game(maniac="Olga")
+    advance_to(s, "maniac")
+    wrong = refuse(s, "maniac", "swap c3 a1")
+    assert wrong.error.allowed == ("swap b2 c3", "swap c2 c3", "swap d2 c3", "swap b3 c3", "swap c3 d3",
+                                   "swap c3 b4", "swap c3 c4", "swap c3 d4")  # as legal writes them
+    assert set(wrong.error.allowed) <= set(s.state.legal_inputs(seat(s, "maniac")))
 
 
 # =============================================================================== bombs

@@ -217,8 +217,9 @@ class InputLayer(ResolutionLayer):
             return lambda: self._do_evidence(name)
         if move.verb == "swap":
             a, b = move.cells
-            if not grid.adjacent(a, b):
-                raise self._refuse(move, "the two cards must be next to each other (8 neighbours)", [])
+            if not grid.adjacent(a, b):  # (the swaps of the first card: any swap of neighbours is legal)
+                swaps = [move_name(Move("swap", cells=tuple(sorted((a, n))))) for n in grid.neighbours(a, self.size)]
+                raise self._refuse(move, "the two cards must be next to each other (8 neighbours)", swaps)
             return lambda: self._do_swap(a, b)
         if move.answer is not None:
             raise IllegalMoveError(

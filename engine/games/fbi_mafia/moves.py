@@ -165,7 +165,8 @@ def _shift(args: list[str], size: int) -> Move:
     distance = 1
     if len(args) == 4:
         if args[3] not in ("1", "2"):
-            raise _syntax("shift", f"distance is 1 or 2, not {quoted(args[3])}")
+            zero = " (a number has no leading zero)" if re.fullmatch(r"0[0-9]+", args[3]) else ""
+            raise _syntax("shift", f"distance is 1 or 2, not {quoted(args[3])}{zero}")
         distance = int(args[3])
     return Move("shift", line=axis, index=index, delta=signs[direction] * distance)
 
