@@ -26,7 +26,8 @@ Magic Maze board legend
   Vp Vy Vg Vo   vortexes
   Ep Ey Eg Eo   unexplored exploration squares (the open edge leads outward)
   ep ey eg eo   exploration squares with a tile beyond: explored, or shut
-                (a wall drawn there: that tile was joined elsewhere)
+                (that tile was joined elsewhere: a wall between them, or a
+                passage where its own door square meets this one)
   In            a tile's entrance
   Hg hg         hourglass, unused / used
   Cm cm         security camera, live / disabled
