@@ -130,6 +130,18 @@ def test_a_move_needs_the_seats_action_tile_and_names_its_actions():
     refused(s, "p1", "explore purple", IllegalMoveError)
 
 
+def test_a_square_that_cannot_be_read_is_refused_as_words_whoever_sends_it():
+    """The words are read before the rules: a square of no tile was refused as syntax only
+    from a seat holding the action, and as the action's rule from the others."""
+    s = game("1")
+    bad = "'zz.q9' is not a square of the mall (TILE.CELL, e.g. 1a.b2; tiles: 1a)"
+    for seat in ("p1", "p2"):
+        assert refused(s, seat, "vortex orange zz.q9", SyntaxInputError) == bad
+        assert refused(s, seat, "explore zz.q9", SyntaxInputError) == bad
+    s = theft_game()
+    assert refused(s, "p1", "vortex purple zz.q9", SyntaxInputError).startswith("'zz.q9' is not a square of the mall")
+
+
 def test_four_players_each_hold_their_own_actions():
     s = game("1", players=4)
     assert host(s)["hands"] == {"p1": ["vortex", "west"], "p2": ["explore", "south"],

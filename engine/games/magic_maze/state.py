@@ -230,6 +230,8 @@ class MazeState(BoardFacts, GameState):
         return replace(move, squares=len(path)), lambda: self._walk(hero, path)
 
     def _plan_vortex(self, seat: str, move: Move) -> tuple[Move, Plan]:
+        if move.square is not None:  # the words first (a square is read here, by the mall): then the rules
+            self._square(move.square)
         hero = self._present(move.hero)
         self._need(seat, "vortex")
         if self.theft:
@@ -284,6 +286,8 @@ class MazeState(BoardFacts, GameState):
         return move, lambda: self._walk(hero, [dest])
 
     def _plan_explore(self, seat: str, move: Move) -> tuple[Move, Plan]:
+        if move.square is not None:  # (as _plan_vortex: a square that cannot be read, before the rules)
+            self._square(move.square)
         self._need(seat, "explore")
         if not self.stack:
             raise IllegalMoveError("the stack is empty: no tile is left to explore with")
