@@ -141,7 +141,20 @@ def error_place(exc: yaml.YAMLError, text: str) -> tuple[int | None, int | None,
         return None, None, f"a character YAML does not allow: {exc.reason}"
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
-    return (mark.line + 1, mark.column + 1, problem) if mark is not None else (None, None, problem)
+    if mark is None:
+        return None, None, problem
+    if problem.startswith("mapping values are not allowed") and mark.column > SIMPLE_KEY_CHARS:
+        # YAML reads a key without quotes or ``? `` only up to 1024 characters: past that, the
+        # ``:`` after a long key is taken for one inside a value, and the library says only that
+        lines = text.split("\n", mark.line + 1)
+        key = lines[mark.line][:mark.column].strip() if mark.line < len(lines) else ""
+        if len(key) > SIMPLE_KEY_CHARS:
+            problem += f" (YAML reads a key of at most {SIMPLE_KEY_CHARS} characters; this one has {len(key)})"
+    return mark.line + 1, mark.column + 1, problem
+
+
+SIMPLE_KEY_CHARS = 1024
+"""The longest key YAML reads written plainly (a "simple key"), quotes included."""
 
 
 def _refuse(event: Any) -> None:

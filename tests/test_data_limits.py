@@ -112,6 +112,20 @@ def test_an_error_of_a_data_file_names_a_long_key_or_value_by_its_start_and_leng
     assert "x" * 41 not in r.output and "9" * 41 not in r.output, (kind, len(r.output))  # nowhere whole
 
 
+@pytest.mark.parametrize("head, line", [("game: mafia\nkind: deck\ncards:\n  ", 4), ("", 1)])
+def test_a_key_longer_than_yaml_reads_is_said_to_be_one(tmp_path: Path, head: str, line: int) -> None:
+    """Past 1024 characters YAML does not read a plain key of a block mapping, and the library's
+    words ("mapping values are not allowed in this context") did not say why."""
+    path = tmp_path / "deck.yaml"
+    path.write_text(f"{head}{'x' * 1100}: 1\n", encoding="utf-8")
+    r = run("validate", path)
+    assert r.exit_code == 1
+    assert f"{path}:{line}: not valid YAML: mapping values are not allowed in this context (YAML reads a key of at most " \
+           "1024 characters; this one has 1100)" in r.output, r.output
+    path.write_text(f"game: mafia\nkind: deck\ncards:\n  {'x' * 1020}: 1\n", encoding="utf-8")
+    assert "at most 1024" not in run("validate", path).output  # (a long key YAML reads: no such words)
+
+
 def test_a_text_of_the_largest_size_a_file_may_have_is_read() -> None:
     head = "title: x\n"
     largest = head + "#" * (MAX_FILE_BYTES - len(head))
