@@ -7,9 +7,10 @@ synced after it, so the rename itself survives a power cut. Until the rename the
 untouched. A target that is there but not a regular file (a device such as ``/dev/null``, a
 pipe, a folder) is refused (``OSError``), never replaced. A failure on the way (a full disk,
 an error) removes the new file and raises; a kill leaves at most that new file, a hidden
-``.NAME.PID-K.tmp`` beside the target, which nothing reads. A file written over keeps its
-permission bits; given a symbolic link, the link stays and the file it leads to is the one
-rewritten; a new file gets the usual bits (0666 less the umask), as ``open`` would give it.
+``.NAME.PID-K.tmp`` beside the target, which nothing reads (``remove_left_beside`` takes it away
+later: ``replay --update`` does). A file written over keeps its permission bits; given a
+symbolic link, the link stays and the file it leads to is the one rewritten; a new file gets
+the usual bits (0666 less the umask), as ``open`` would give it.
 
 >>> import tempfile
 >>> folder = Path(tempfile.mkdtemp())
@@ -27,8 +28,11 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
+import time
 from pathlib import Path
+from collections.abc import Iterable
 from typing import BinaryIO
 
 
@@ -101,6 +105,50 @@ def _link_new(tmp: Path, path: Path) -> None:
         os.replace(tmp, path)
         return
     _remove(tmp)
+
+
+LEFT_AGE_S = 3600
+"""How old a file a killed writer left must be before ``remove_left_beside`` takes it away."""
+_LEFT = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]{1,10})-[0-9]{1,3}\.tmp")
+
+
+def remove_left_beside(paths: Iterable[str | Path]) -> int:
+    """Remove the hidden files ``write_whole`` left beside ``paths`` when a writer was killed
+    (``.NAME.PID-K.tmp``): only those of a process that is not running, and an hour old or more
+    (a writer takes milliseconds; a folder shared with another machine, whose processes this one
+    cannot see, keeps one that is newer). One look at each folder; what cannot be removed is
+    left. How many were removed."""
+    by_folder: dict[Path, set[str]] = {}
+    for p in paths:
+        real = Path(os.path.realpath(p))
+        by_folder.setdefault(real.parent, set()).add(real.name)
+    cutoff, removed = time.time() - LEFT_AGE_S, 0
+    for folder, names in by_folder.items():
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    found = _LEFT.fullmatch(entry.name)
+                    if (found is not None and found["name"] in names and not _running(int(found["pid"]))
+                            and entry.is_file(follow_symlinks=False)
+                            and entry.stat(follow_symlinks=False).st_mtime < cutoff):
+                        os.unlink(entry.path)
+                        removed += 1
+        except OSError:
+            continue
+    return removed
+
+
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` runs on this machine (one of another user's counts)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return pid > 0
+    return True
 
 
 def _remove(tmp: Path) -> None:

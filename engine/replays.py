@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from arbiter.engine import transcript as tr
 from arbiter.engine.errors import ArbiterError
-from arbiter.engine.files import write_whole
+from arbiter.engine.files import remove_left_beside, write_whole
 from arbiter.engine.orphans import die_with_parent
 
 if TYPE_CHECKING:
@@ -175,6 +175,8 @@ def check_files(paths: Sequence[str | Path], *, update: bool = False, diff: bool
     were handed back)."""
     check = partial(check_file, update=update, diff=diff)
     paths = list(paths)
+    if update:  # a rewrite of a run killed before left its hidden file beside the transcript
+        remove_left_beside(paths)
     workers = max(1, min(workers, len(paths) - 1))
     if workers == 1:
         yield from map(check, paths)

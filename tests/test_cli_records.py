@@ -59,6 +59,30 @@ def test_replay_update_rewrites_a_changed_transcript(tmp_path: Path) -> None:
     assert rr.exit_code == 0 and rr.output.startswith(f"ok {t}:"), rr.output
 
 
+def test_replay_update_removes_what_a_killed_rewrite_left_once_its_writer_is_gone(tmp_path: Path) -> None:
+    """A rewrite killed outright leaves its hidden ``.NAME.PID-K.tmp``, which nothing removed."""
+    import os
+    import subprocess
+    import sys
+
+    t = finished_transcript(tmp_path / "t.yaml")
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = int(gone.stdout)  # (a process that ran and was reaped: its id names no process now)
+    old = [tmp_path / f".t.yaml.{dead}-0.tmp", tmp_path / f".t.yaml.{dead}-1.tmp"]
+    kept = [tmp_path / f".t.yaml.{dead}-2.tmp",  # a newer one: maybe of a writer on another machine
+            tmp_path / f".t.yaml.{os.getpid()}-0.tmp",  # of a process running
+            tmp_path / f".u.yaml.{dead}-0.tmp",  # beside another transcript
+            tmp_path / f".t.yaml.{dead}-x.tmp"]  # not a name write_whole gives
+    for p in old + kept:
+        p.write_text("part of a rewrite", encoding="utf-8")
+    for p in old + kept[1:]:
+        os.utime(p, (1_000_000_000, 1_000_000_000))
+    assert run("replay", t).exit_code == 0 and all(p.exists() for p in old)  # a check removes nothing
+    r = run("replay", "--update", t)
+    assert r.exit_code == 0, r.output
+    assert not any(p.exists() for p in old) and all(p.exists() for p in kept)
+
+
 def test_replay_several_files_reports_each(tmp_path: Path) -> None:
     a = finished_transcript(tmp_path / "a.yaml", "standard-3v3", 1)
     b = finished_transcript(tmp_path / "b.yaml", "duel-4v4", 2)
