@@ -148,7 +148,9 @@ def error_place(exc: yaml.YAMLError, text: str) -> tuple[int | None, int | None,
         # ``:`` after a long key is taken for one inside a value, and the library says only that
         lines = text.split("\n", mark.line + 1)
         key = lines[mark.line][:mark.column].strip() if mark.line < len(lines) else ""
-        if len(key) > SIMPLE_KEY_CHARS:
+        while key.startswith(("- ", "? ")):  # a key of a list's entry
+            key = key[2:].lstrip()
+        if len(key) > SIMPLE_KEY_CHARS and ": " not in key:  # (else a value's colon: ``title: a: b``)
             problem += f" (YAML reads a key of at most {SIMPLE_KEY_CHARS} characters; this one has {len(key)})"
     return mark.line + 1, mark.column + 1, problem
 

@@ -122,8 +122,12 @@ def test_a_key_longer_than_yaml_reads_is_said_to_be_one(tmp_path: Path, head: st
     assert r.exit_code == 1
     assert f"{path}:{line}: not valid YAML: mapping values are not allowed in this context (YAML reads a key of at most " \
            "1024 characters; this one has 1100)" in r.output, r.output
-    path.write_text(f"game: mafia\nkind: deck\ncards:\n  {'x' * 1020}: 1\n", encoding="utf-8")
-    assert "at most 1024" not in run("validate", path).output  # (a long key YAML reads: no such words)
+    for text in (f"game: mafia\nkind: deck\ncards:\n  {'x' * 1020}: 1\n",  # a long key YAML reads
+                 f"game: mafia\ntitle: {'x' * 1100}: 1\n"):  # a value's colon, which YAML refuses in any value
+        path.write_text(text, encoding="utf-8")
+        assert "at most 1024" not in run("validate", path).output
+    path.write_text(f"game: mafia\nkind: deck\nlist:\n  - {'x' * 1100}: 1\n", encoding="utf-8")
+    assert "this one has 1100)" in run("validate", path).output  # the key of a list's entry
 
 
 def test_a_text_of_the_largest_size_a_file_may_have_is_read() -> None:
