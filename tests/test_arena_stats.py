@@ -430,3 +430,60 @@ def test_roles_and_sides_with_long_names_keep_a_row_each_with_the_whole_name():
         [second, "-", "0/1"], [first, "1/1", "100.0%"]]
     assert [line.split()[:2] for line in lines if line.startswith("the-long-side")] == [
         ["the-long-side-one", "A"], ["the-long-side-two", "B"]]
+
+
+# -- the tables' one pass against their definitions, pair by pair and entrant by entrant -------------
+
+_GAMES = st.lists(st.tuples(
+    st.lists(st.tuples(st.sampled_from("ABCDE"), st.sampled_from(("town", "mafia", "loner")), st.booleans()),
+             min_size=1, max_size=6),
+    st.booleans(), st.integers(0, 3),  # finished; deal
+    st.lists(st.sampled_from("ABCDEZ"), max_size=2)), max_size=25)  # forfeits (Z: no entrant of the run)
+
+
+def _records(games):
+    out = []
+    for i, (seats, done, deal, forfeits) in enumerate(games):
+        r = rec(i, {f"s{j}": e for j, (e, _, _) in enumerate(seats)}, {f"s{j}": side for j, (_, side, _) in
+                                                                         enumerate(seats)},
+                {f"s{j}" for j, (_, _, won) in enumerate(seats) if won}, deal=deal,
+                forfeits=[{"seat": "s0", "entrant": e, "kind": "crash", "reason": "the bot exited"} for e in forfeits])
+        r["finished"] = done
+        out.append(r)
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(_GAMES, st.permutations("ABCD"))
+def test_head_to_head_and_the_entrant_table_are_their_definitions(games, entrants) -> None:
+    """``head_to_head`` and ``entrant_table`` read the records once (a pass per pair of entrants
+    was the report's whole cost at many entrants); each still says, pair by pair and entrant by
+    entrant, what ``pair_result`` and the seats say (an entrant E of the records not in the run
+    is left out, as the run's tables do)."""
+    records = _records(games)
+    rows = stats.head_to_head(records, entrants)
+    assert [(h["a"], h["b"]) for h in rows] == [(a, b) for i, a in enumerate(entrants) for b in entrants[i + 1:]]
+    for h in rows:
+        results = [(p, stats.pair_result(r, h["a"], h["b"])) for p, r in enumerate(records)]
+        met = [(p, res) for p, res in results if res is not None]
+        assert (h["games"], h["a_wins"], h["b_wins"], h["draws"]) == (
+            len(met), sum(res == "win" for _, res in met), sum(res == "loss" for _, res in met),
+            sum(res == "draw" for _, res in met))
+        assert h["deals"] == len({records[p]["deal"] for p, _ in met})
+        if met:
+            deals: dict = {}
+            for p, res in met:  # in the order first met, as the interval reads them
+                d = deals.setdefault(records[p]["deal"], [0, 0, 0])
+                d[0] += res == "win"
+                d[1] += res == "draw"
+                d[2] += 1
+            assert (h["a_score_low"], h["a_score_high"]) == stats.deal_score_interval([tuple(d) for d in deals.values()])
+        else:
+            assert h["a_score"] is None and h["sides_even"] is None
+    table = stats.entrant_table(records, entrants)
+    for name in entrants:
+        done = [r for r in records if r["finished"]]
+        seats = [(r, s) for r in done for s, e in r["seats"].items() if e == name]
+        assert table[name]["games"] == len({r["game"] for r, _ in seats})
+        assert (table[name]["seats"], table[name]["wins"]) == (len(seats), sum(r["outcome"][s] == "won" for r, s in seats))
+        assert table[name]["forfeits"] == sum(f["entrant"] == name for r in records for f in r["forfeits"])

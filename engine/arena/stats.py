@@ -289,19 +289,24 @@ def forfeit_kind(reason: str) -> str:
 
 def entrant_table(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> dict[str, dict[str, Any]]:
     """Per entrant: games played (finished), seats, seats won, win rate and interval (None when
-    it held no seat of a finished game), forfeits."""
-    out: dict[str, dict[str, Any]] = {}
-    for name in entrants:
-        tally, games = Tally(), 0
-        for i, r in enumerate(finished(records)):
-            seats = [s for s, e in r["seats"].items() if e == name]
-            if seats:
-                games += 1
-            for s in seats:
-                tally.add(r["outcome"].get(s) == "won", deal_of(r, i))
-        forfeits = sum(1 for r in records for f in r.get("forfeits", []) if f["entrant"] == name)
-        out[name] = {"games": games, **tally.as_dict(), "forfeits": forfeits}
-    return out
+    it held no seat of a finished game), forfeits. One pass over the records (a pass per
+    entrant was a run's report's cost times its entrants)."""
+    tallies = {name: Tally() for name in entrants}
+    games = dict.fromkeys(entrants, 0)
+    forfeits = dict.fromkeys(entrants, 0)
+    for r in records:
+        for f in r.get("forfeits", []):
+            if f["entrant"] in forfeits:
+                forfeits[f["entrant"]] += 1
+    for i, r in enumerate(finished(records)):
+        outcome, played = r["outcome"], set()
+        for s, e in r["seats"].items():
+            if e in tallies:
+                tallies[e].add(outcome.get(s) == "won", deal_of(r, i))
+                played.add(e)
+        for e in played:
+            games[e] += 1
+    return {name: {"games": games[name], **tallies[name].as_dict(), "forfeits": forfeits[name]} for name in entrants}
 
 
 def by_key(records: Sequence[dict[str, Any]], entrants: Sequence[str], key: str) -> dict[str, dict[str, dict[str, Any]]]:
@@ -348,9 +353,13 @@ def pair_result(record: dict[str, Any], a: str, b: str) -> str | None:
     """
     if not record.get("finished"):
         return None
-    seats, sides, outcome = record["seats"], record["sides"], record["outcome"]
-    mine = [s for s, e in seats.items() if e == a]
-    theirs = [s for s, e in seats.items() if e == b]
+    seats = record["seats"]
+    return _met([s for s, e in seats.items() if e == a], [s for s, e in seats.items() if e == b],
+                record["sides"], record["outcome"])
+
+
+def _met(mine: list[str], theirs: list[str], sides: dict[str, Any], outcome: dict[str, Any]) -> str | None:
+    """``pair_result`` of the seats ``mine`` against the seats ``theirs`` of a finished game."""
     met, points = False, 0
     for x in mine:
         for y in theirs:
@@ -402,28 +411,42 @@ def head_to_head(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> 
     game has seats, three bots alike in a duel with a 78% side met each other always on the
     same sides, and the score read the side's edge as the bots' (+220 Elo, 95% CI [+162, +278],
     for bots that were the same program); so may seats that the entrants do not divide, and a
-    block cut short."""
+    block cut short.
+
+    One pass over the records, each game adding to the pairs of entrants that played it (a
+    pass per pair was the report's whole cost with many entrants: 36 s for 48)."""
+    order = {name: i for i, name in enumerate(entrants)}
+    # (a, b) -> its counts {win, loss, draw}; deal -> [wins, draws, games] in the order first met;
+    # (a's side, b's side) -> pairs of seats so met
+    pairs: dict[tuple[str, str], tuple[dict[str, int], dict[Any, list[int]], dict[tuple[str, str], int]]] = {}
+    for position, r in enumerate(records):
+        if not r.get("finished"):
+            continue
+        sides, outcome = r["sides"], r["outcome"]
+        held: dict[str, list[str]] = {}  # entrant -> its seats, in the record's order
+        for s, e in r["seats"].items():
+            if e in order:
+                held.setdefault(e, []).append(s)
+        present = sorted(held, key=order.__getitem__)
+        for i, a in enumerate(present):
+            for b in present[i + 1:]:
+                res = _met(held[a], held[b], sides, outcome)
+                if res is None:
+                    continue
+                counts, deals, faced = pairs.setdefault((a, b), ({"win": 0, "loss": 0, "draw": 0}, {}, {}))
+                counts[res] += 1
+                for x in [str(sides.get(s)) for s in held[a]]:
+                    for y in [str(sides.get(s)) for s in held[b]]:
+                        if x != y:
+                            faced[(x, y)] = faced.get((x, y), 0) + 1
+                deal = deals.setdefault(deal_of(r, position), [0, 0, 0])
+                deal[0] += res == "win"
+                deal[1] += res == "draw"
+                deal[2] += 1
     out = []
     for i, a in enumerate(entrants):
         for b in entrants[i + 1:]:
-            counts = {"win": 0, "loss": 0, "draw": 0}
-            deals: dict[Any, list[int]] = {}  # deal -> [wins, draws, games], in the order first met
-            faced: dict[tuple[str, str], int] = {}  # (a's side, b's side) -> pairs of seats so met
-            for position, r in enumerate(records):
-                res = pair_result(r, a, b)
-                if res is not None:
-                    counts[res] += 1
-                    sides = r["sides"]
-                    mine = [str(sides.get(s)) for s, e in r["seats"].items() if e == a]
-                    theirs = [str(sides.get(s)) for s, e in r["seats"].items() if e == b]
-                    for x in mine:
-                        for y in theirs:
-                            if x != y:
-                                faced[(x, y)] = faced.get((x, y), 0) + 1
-                    deal = deals.setdefault(deal_of(r, position), [0, 0, 0])
-                    deal[0] += res == "win"
-                    deal[1] += res == "draw"
-                    deal[2] += 1
+            counts, deals, faced = pairs.get((a, b)) or ({"win": 0, "loss": 0, "draw": 0}, {}, {})
             n = sum(counts.values())
             row: dict[str, Any] = {"a": a, "b": b, "games": n, "deals": len(deals), "a_wins": counts["win"],
                                    "b_wins": counts["loss"], "draws": counts["draw"],
