@@ -61,7 +61,7 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--ray", "ray_address", metavar="ADDRESS", callback=_ray_address,
                      help="Play the games as Ray tasks on a cluster (HOST:PORT, ray://HOST:PORT or auto), "
                           "or on a new local Ray instance (local). Needs arbiter-referee[ray]."),
-        click.option("--seed", type=SeedType(), help="The tournament's seed: it fixes every deal (default 1)."),
+        click.option("--seed", type=SeedType(negative=True), help="The tournament's seed: it fixes every deal (default 1)."),
         click.option("--bot-timeout", type=seconds(*BOT_TIMEOUT),
                      help="Seconds an exec: bot may take to answer (default 10)."),
         click.option("--reuse", is_flag=True, default=None, help="Keep each exec: bot process for its worker's next game "

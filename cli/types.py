@@ -8,6 +8,7 @@ a seat or a bot kind depends on the game, so the command checks it once the game
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import re
@@ -135,21 +136,27 @@ class BotSpecType(_Named):
 class SeedType(click.ParamType):
     """A seed of new games: a whole number from 0, of at most 100 digits. (A transcript may
     hold a negative seed, and replays it; a new game is not given one: Python's generator deals
-    ``-5`` as it deals ``5``, so ``bench --seed -2`` would play its first games twice over.)"""
+    ``-5`` as it deals ``5``, so ``bench --seed -2`` would play its first games twice over.)
+    ``negative=True``: a seed that is never a generator's own (a tournament's, whose deals'
+    seeds are hashed from it), which may be negative."""
 
     name = "seed"
+
+    def __init__(self, negative: bool = False) -> None:
+        self.negative = negative
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         from arbiter.engine.session import MAX_SEED
 
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_SEED:
+        lowest = -MAX_SEED + 1 if self.negative else 0
+        if isinstance(value, int) and not isinstance(value, bool) and lowest <= value < MAX_SEED:
             return value
         text = str(value).strip()
         digits = text[1:] if text[:1] in "+-" else text
         if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(MAX_SEED)) - 1:
             self.fail(f"{quoted(text)} is not a whole number of at most "
                       f"{len(str(MAX_SEED)) - 1} digits", param, ctx)
-        if int(text) < 0:
+        if int(text) < 0 and not self.negative:
             self.fail(f"{text} is negative: a seed is 0 or more (the generator deals {text} as it deals "
                       f"{digits.lstrip('0') or '0'}, the same game)", param, ctx)
         return int(text)
@@ -287,6 +294,7 @@ class ExistingPath(click.Path):
                 try:
                     os.stat(value)
                 except OSError as exc:
-                    self.fail(f"{click.format_filename(value)!r} is a symbolic link that leads nowhere "
-                              f"({exc.strerror or exc})", param, ctx)
+                    if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):  # (not a target out of reach)
+                        self.fail(f"{click.format_filename(value)!r} is a symbolic link that leads nowhere "
+                                  f"({exc.strerror or exc})", param, ctx)
             raise

@@ -126,15 +126,17 @@ def remove_left_beside(paths: Iterable[str | Path]) -> int:
     for folder, names in by_folder.items():
         try:
             with os.scandir(folder) as entries:
-                for entry in entries:
-                    found = _LEFT.fullmatch(entry.name)
-                    if (found is not None and found["name"] in names and not _running(int(found["pid"]))
-                            and entry.is_file(follow_symlinks=False)
-                            and entry.stat(follow_symlinks=False).st_mtime < cutoff):
-                        os.unlink(entry.path)
-                        removed += 1
+                left = [e for e in entries if (found := _LEFT.fullmatch(e.name)) is not None
+                        and found["name"] in names and not _running(int(found["pid"]))]
         except OSError:
             continue
+        for entry in left:
+            try:
+                if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                    os.unlink(entry.path)
+                    removed += 1
+            except OSError:  # (gone meanwhile, or not ours to remove: the others still are)
+                continue
     return removed
 
 

@@ -66,21 +66,52 @@ def test_replay_update_removes_what_a_killed_rewrite_left_once_its_writer_is_gon
     import sys
 
     t = finished_transcript(tmp_path / "t.yaml")
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    dead = int(gone.stdout)  # (a process that ran and was reaped: its id names no process now)
-    old = [tmp_path / f".t.yaml.{dead}-0.tmp", tmp_path / f".t.yaml.{dead}-1.tmp"]
-    kept = [tmp_path / f".t.yaml.{dead}-2.tmp",  # a newer one: maybe of a writer on another machine
-            tmp_path / f".t.yaml.{os.getpid()}-0.tmp",  # of a process running
-            tmp_path / f".u.yaml.{dead}-0.tmp",  # beside another transcript
-            tmp_path / f".t.yaml.{dead}-x.tmp"]  # not a name write_whole gives
-    for p in old + kept:
-        p.write_text("part of a rewrite", encoding="utf-8")
-    for p in old + kept[1:]:
+    with open("/proc/sys/kernel/pid_max", encoding="ascii") as f:  # (Linux: an id above it names no process)
+        dead = int(f.read()) + 1
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        old = [tmp_path / f".t.yaml.{dead}-0.tmp", tmp_path / f".t.yaml.{dead}-1.tmp"]
+        kept = [tmp_path / f".t.yaml.{dead}-2.tmp",  # a newer one: maybe of a writer on another machine
+                tmp_path / f".t.yaml.{os.getpid()}-0.tmp",  # of this process
+                tmp_path / f".t.yaml.{alive.pid}-0.tmp",  # of another process running
+                tmp_path / f".u.yaml.{dead}-0.tmp",  # beside another transcript
+                tmp_path / f".t.yaml.{dead}-x.tmp"]  # not a name write_whole gives
+        for p in old + kept:
+            p.write_text("part of a rewrite", encoding="utf-8")
+        for p in old + kept[1:]:
+            os.utime(p, (1_000_000_000, 1_000_000_000))
+        assert run("replay", t).exit_code == 0 and all(p.exists() for p in old)  # a check removes nothing
+        r = run("replay", "--update", t)
+        assert r.exit_code == 0, r.output
+        assert not any(p.exists() for p in old) and all(p.exists() for p in kept)
+    finally:
+        alive.kill()
+        alive.wait()
+
+
+def test_what_cannot_be_removed_of_a_killed_rewrite_leaves_the_rest_removed(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from arbiter.engine import files
+
+    with open("/proc/sys/kernel/pid_max", encoding="ascii") as f:
+        dead = int(f.read()) + 1
+    left = [tmp_path / f".t.yaml.{dead}-{k}.tmp" for k in range(4)]
+    for p in left:
+        p.write_text("part", encoding="utf-8")
         os.utime(p, (1_000_000_000, 1_000_000_000))
-    assert run("replay", t).exit_code == 0 and all(p.exists() for p in old)  # a check removes nothing
-    r = run("replay", "--update", t)
-    assert r.exit_code == 0, r.output
-    assert not any(p.exists() for p in old) and all(p.exists() for p in kept)
+    unlink, refused = os.unlink, []
+
+    def unlink_once(path: str) -> None:  # the first file is not ours to remove (another user's, say)
+        if not refused:
+            refused.append(path)
+            raise PermissionError(13, "Permission denied", path)
+        unlink(path)
+
+    monkeypatch.setattr(files.os, "unlink", unlink_once)
+    assert files.remove_left_beside([tmp_path / "t.yaml"]) == 3
+    assert [p for p in left if p.exists()] == [Path(refused[0])]
 
 
 def test_replay_several_files_reports_each(tmp_path: Path) -> None:
@@ -143,6 +174,26 @@ def test_a_symbolic_link_that_leads_nowhere_is_said_to_be_one(tmp_path: Path, ar
         assert f"'{tmp_path / name}' is a symbolic link that leads nowhere (" in r.output and why in r.output, r.output
     r = run(*(a.format(tmp_path / "absent") for a in args))
     assert r.exit_code == 2 and "does not exist" in r.output
+
+
+def test_a_link_to_a_file_out_of_reach_is_not_said_to_lead_nowhere(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link whose target is there but cannot be reached (a folder one may not read) keeps
+    Click's words: only a target gone or a loop is a link that leads nowhere."""
+    import os
+
+    target = finished_transcript(tmp_path / "t.yaml")
+    (tmp_path / "link").symlink_to(target)
+    stat = os.stat
+
+    def out_of_reach(path, *args, **kwargs):  # (as for a user who may not enter the target's folder)
+        if str(path).endswith("link"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", out_of_reach)
+    r = run("replay", tmp_path / "link")
+    assert r.exit_code == 2 and "leads nowhere" not in r.output, r.output
 
 
 def test_replay_of_a_folder_reads_its_files_and_looks_into_a_folder_named_like_one(tmp_path: Path) -> None:

@@ -214,6 +214,8 @@ def test_arrested_lone_boss_may_only_pass_and_the_mafia_kill_nobody():
     assert awaited(s) == [("p1", "night")]
     assert s.state.legal_inputs("p1") == ["pass", "leave"]
     refused(s, "p1", "kill p6", IllegalMoveError)
+    # awaited to pass, not "sitting out" a conference of nobody (nor not-your-turn)
+    assert refused(s, "p1", "suggest p6", IllegalMoveError) == "p1 is under arrest tonight: its night action is skipped (pass)"
     refused(s, "p1", "say hello", IllegalMoveError)
     start = len(s.events)
     play(s, "p1 pass", "p4 arrest p6", "p8 ban p6")

@@ -56,6 +56,8 @@ class Night(Table):
         """A member of the awake team under arrest is told so, once it was told of its arrest (its
         team's step called, ``arrest_told``): the step is public, its card and arrest its own."""
         if seat == self.jailed and self.arrest_told and step.team is not None and self.team_of(seat) == step.team:
+            if seat == self.step_head(step):  # a head alone in its team, arrested: it is awaited, to pass
+                raise IllegalMoveError(f"{seat} is under arrest tonight: its night action is skipped (pass)")
             raise NotYourTurnError(f"{seat} is under arrest tonight: it sits out the {step.team.title()}'s "
                                    "conference and acts for nobody")
 
