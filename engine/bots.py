@@ -243,25 +243,20 @@ class ProcessBot:
         self._err_tail: deque[bytes] = deque(maxlen=TAIL_LINES)
         self._err_partial = bytearray()
         self._logged, self._log_nl, self._log_full = 0, True, False
-        self._log = None
+        self._log: BinaryIO | None = None
+        self._log_made: Path | None = None  # the log, where this bot made it (``_end_log``)
         self._watching: set[str] = set()
         self.name: str | None = None  # what the bot called itself (``name NAME``, in a match)
         self._name_open = False  # a ``name`` line is asked for (after a hello, until the first answer)
-        new_log = log is not None and not os.path.lexists(log)
         try:
             argv = shlex.split(command)
-            if log is not None:
-                self._log = _open_log(seat, log)
+            self._start_log(seat, log)
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, bufsize=0, start_new_session=True,
                                          preexec_fn=_die_with_referee())
             orphans.watch(self.proc.pid)  # its group (its pid: a session of its own) ends with the referee
         except (OSError, ValueError) as exc:
-            if self._log is not None:
-                self._log.close()
-                if new_log:  # a bot that never ran leaves no log behind
-                    with contextlib.suppress(OSError):
-                        os.unlink(log)  # type: ignore[arg-type]
+            self._end_log()  # a bot that never ran leaves no log behind
             machine = isinstance(exc, OSError) and exc.errno in MACHINE_ERRNOS
             error = MachineError if machine else ArbiterError
             raise error(f"cannot start bot for {seat}: {quoted(command, COMMAND_CHARS)}: {exc}") from None
@@ -466,6 +461,30 @@ class ProcessBot:
         return (self._problem is None and self._answer is None
                 and (self._eof or self._input_gone or self._exit_code() is not None))
 
+    def _start_log(self, seat: str, log: Path | None) -> None:
+        """Open ``log`` (if any) for the bot's stderr, noting whether this bot makes it."""
+        if log is not None:
+            made = not os.path.lexists(log)
+            self._log = _open_log(seat, log)
+            self._log_made = Path(log) if made else None
+
+    def _end_log(self) -> None:
+        """Close the stderr log. One this bot made and left empty is removed: a bot silent on
+        stderr leaves no file (a tournament of ``exec:`` bots kept an empty one per seat and game);
+        one it appended to (a resumed game's) stays as it is."""
+        log, made = self._log, self._log_made
+        self._log = self._log_made = None
+        if log is None:
+            return
+        try:
+            empty = os.fstat(log.fileno()).st_size == 0
+        except OSError:
+            empty = False
+        log.close()
+        if empty and made is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(made)
+
     def new_game(self, game: str, variant: str, seat: str, log: Path | None = None) -> None:
         """Play another game with the same process (``--reuse``): ``new-game GAME VARIANT SEAT``,
         a new seat, its events told from the new game's start, and its stderr appended to
@@ -478,11 +497,8 @@ class ProcessBot:
         self._told = (0, 0, 0)
         self._go_unsent = self._asked = False
         self._answer = None
-        if self._log is not None:
-            self._log.close()
-            self._log = None
-        if log is not None:
-            self._log = _open_log(seat, log)
+        self._end_log()
+        self._start_log(seat, log)
         self._logged, self._log_nl, self._log_full = 0, True, False
         self._name_open = True  # it may name itself again, before its first answer of this game
         self._send(f"new-game {game} {variant} {seat}")
@@ -565,9 +581,10 @@ class ProcessBot:
                     pass
             self._watch("out", False)
             self._watch("err", False)
-            for stream in (self.proc.stdout, self.proc.stderr, self._log):
+            for stream in (self.proc.stdout, self.proc.stderr):
                 if stream is not None:
                     stream.close()
+            self._end_log()
             orphans.unwatch(self.proc.pid)  # (before its pid is freed for another process's use)
             try:
                 self.proc.wait(timeout=2)

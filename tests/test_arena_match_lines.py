@@ -29,6 +29,8 @@ for line in sys.stdin:
     log.write(f"{os.getpid()} {line}")
     log.flush()
     kind, _, rest = line.strip().partition(" ")
+    if kind == "new-game":
+        print("a new game", file=sys.stderr, flush=True)
     if kind == "legal:":
         legal.append(rest)
     elif kind == "go":
@@ -56,7 +58,10 @@ def test_exec_bots_get_the_match_lines_and_are_reused_with_reuse(tmp_path):
     seats = [r["seats"] for r in records]
     outcome = [r["outcome"][next(s for s, e in seat.items() if e == "parrot")] for r, seat in zip(records, seats)]
     assert [t.split()[1] for t in results] == outcome
-    assert (tmp_path / "t" / "transcripts" / "game-00000.mafia.stderr.log").exists()
+    # a game the bot wrote to stderr in keeps its log; the first, where it wrote nothing, none (an
+    # empty file a seat and a game was left)
+    logs = {p.name.split(".")[0]: p.read_text() for p in (tmp_path / "t" / "transcripts").glob("*.stderr.log")}
+    assert logs == {f"game-0000{n}": "a new game\n" for n in (1, 2, 3)}, logs
     # each game's news, told at its goes: its seat's event stream, each event once, in order, from the game's start
     games, game = [], None
     for text in lines:

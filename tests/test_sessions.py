@@ -341,6 +341,19 @@ def test_a_bots_stderr_goes_to_a_log_beside_the_transcript(tmp_path: Path) -> No
     assert not (tmp_path / "game.fbi.stderr.log").exists()  # a built-in bot has no stderr
 
 
+def test_a_bot_silent_on_stderr_leaves_no_log_but_one_it_appends_to_stays(tmp_path: Path) -> None:
+    bot = tmp_path / "quiet.py"
+    bot.write_text("import sys\nfor line in sys.stdin:\n    if line.startswith('go '):\n"
+                   "        print('surrender', flush=True)\n", encoding="utf-8")
+    args = ("play", "fbi-mafia", "--mode", "duel-3v3", "--seed", 1, "--bot", f"mafia=exec:{sys.executable} {bot}",
+            "--bot", "fbi=random", "--transcript")
+    assert run(*args, tmp_path / "a.yaml").exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml", "quiet.py"]
+    (tmp_path / "b.mafia.stderr.log").write_bytes(b"")  # there before the game: the bot appends to it
+    assert run(*args, tmp_path / "b.yaml").exit_code == 0
+    assert (tmp_path / "b.mafia.stderr.log").read_bytes() == b""
+
+
 def test_time_that_changes_the_game_before_a_stamped_move_is_shown_first() -> None:
     """A line stamped after the sand ran out: the end comes first, as its own answer at the
     moment it happened, then the line's answer."""
