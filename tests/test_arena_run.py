@@ -553,3 +553,30 @@ def test_ctrl_c_while_the_report_is_made_says_where_the_games_are_and_how_to_see
     monkeypatch.undo()
     again = run("tournament", "--resume", out)
     assert again.exit_code == 0 and "2 of 2 games recorded; 0 played by this run" in again.output, again.output
+
+
+def test_a_resume_reads_the_results_once_and_again_only_when_they_changed(tmp_path, monkeypatch):
+    """A resumed run read and checked the whole results file three times (whether it may go on
+    here, what is left to play, where its writer appends): 2 s and twice the memory at 20,000
+    games. It reads it once; a file changed since is read again."""
+    from arbiter.engine.arena import results
+
+    out = tmp_path / "t"
+    assert run("match", "mafia", "--players", "6", "a=random", "b=random", "--games", "2", "--workers", "1",
+               "--out", out).exit_code == 0
+    reads = []
+    real = results.read_results
+    monkeypatch.setattr(results, "read_results", lambda *a, **k: reads.append(a[0]) or real(*a, **k))
+    r = run("tournament", "--resume", out, "--json")
+    assert r.exit_code == 0 and json.loads(r.output.splitlines()[-1])["played"] == 0, r.output
+    assert reads == [out / "results.jsonl"]
+    config = json.loads((out / "tournament.json").read_text())
+    t = Tournament(config)
+    folder = Folder(out)
+    first = folder.read_results(t.games, config["seed"])
+    assert folder.read_results(t.games, config["seed"]) is first and len(reads) == 2
+    with (out / "results.jsonl").open("ab") as f:
+        f.write(b'{"torn')  # a crash's torn last line: the file changed, read again
+    assert folder.read_results(t.games, config["seed"]) == first and len(reads) == 3
+    folder.writer().close()  # its writer cuts the torn line off where the read found the end
+    assert (out / "results.jsonl").read_bytes().endswith(b"}\n") and len(reads) == 3
