@@ -7,7 +7,7 @@ cells within each reach from each cell, each character's verbs, shifts and rules
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from math import comb
 from typing import Literal
@@ -235,9 +235,11 @@ def _index_combinations(n: int, low: int, stop: int) -> tuple[tuple[int, ...], .
     return tuple(combo for k in range(low, stop) for combo in combinations(range(n), k))
 
 
-@cache
+@lru_cache(maxsize=8192)
 def threat_move(cells: tuple[Cell, ...]) -> Move:
-    """The threat on ``cells``, made once and ``kept`` (as ``cell_move``: the Maniac's picks repeat)."""
+    """The threat on ``cells``, made once and ``kept`` (as ``cell_move``: the Maniac's picks repeat).
+    Bounded: every set of 1 to 3 cells of a 6x6 board fits (7,806), where an unbounded cache grew
+    with each set ever threatened, up to 44,000 on 8x8 (21 MiB) in a long run."""
     return kept(Move("threat", cells))
 
 
