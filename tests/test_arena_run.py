@@ -580,3 +580,35 @@ def test_a_resume_reads_the_results_once_and_again_only_when_they_changed(tmp_pa
     assert folder.read_results(t.games, config["seed"]) == first and len(reads) == 3
     folder.writer().close()  # its writer cuts the torn line off where the read found the end
     assert (out / "results.jsonl").read_bytes().endswith(b"}\n") and len(reads) == 3
+    # a change of the same size whose modification time a tool gave back (cp -p, rsync -t): read again
+    path = out / "results.jsonl"
+    folder.read_results(t.games, config["seed"])
+    before, stat = path.read_bytes(), os.stat(path)
+    time.sleep(0.01)
+    path.write_bytes(before.replace(b'"finished": true', b'"finished":  true', 1).replace(b', ', b',', 1))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert len(path.read_bytes()) == len(before) and os.stat(path).st_mtime_ns == stat.st_mtime_ns
+    n = len(reads)
+    folder.read_results(t.games, config["seed"])
+    assert len(reads) == n + 1
+
+
+@pytest.mark.parametrize("reuse", [False, True])
+def test_a_worker_without_a_folder_returns_no_empty_log(tmp_path, reuse):
+    """A worker without a folder of its own (Ray's) returns a game's files in its record; a
+    reused bot still holds its log open then, and its empty log came back and was written
+    beside the transcripts. A log with the bot's stderr comes back."""
+    (tmp_path / "bot.py").write_text((REPO / "docs" / "examples" / "random_bot.py").read_text())
+    (tmp_path / "loud.py").write_text("import sys\nsys.stderr.write('hello\\n'); sys.stderr.flush()\n"
+                                      + (REPO / "docs" / "examples" / "random_bot.py").read_text())
+    for bot, logged in (("bot.py", False), ("loud.py", True)):
+        entrants = [Entrant("prog", f"exec:{PY} {tmp_path / bot}"), Entrant("rnd", "random")]
+        config = configuration("fbi-mafia", entrants, 2, modes=("duel-3v3",), cwd=str(tmp_path), reuse=reuse)
+        t = Tournament({"format": 2, **config})
+        worker = Worker(t.settings)
+        try:
+            record = worker.play(t.games[0], None)
+        finally:
+            worker.close()
+        logs = {name: data for name, data in record["files"].items() if name.endswith(".stderr.log")}
+        assert record["finished"] and (list(logs.values()) == [b"hello\n"] if logged else logs == {}), (bot, logs)

@@ -66,11 +66,12 @@ class Folder:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock: IO[bytes] | None = None
-        # the last read of the results file: the file as it stood (inode, size, time), the
+        # the last read of the results file: the file as it stood (device, inode, size, times: a
+        # change of content a tool gave back its modification time still moves its change time), the
         # schedule and seed it was checked against, its records and the offset after its last
         # whole line (a resumed run read and checked the whole file three times: 2 s and twice
         # the memory at 20,000 games)
-        self._read: tuple[tuple[int, int, int], Any, Any, list[dict[str, Any]], int] | None = None
+        self._read: tuple[tuple[int, ...], Any, Any, list[dict[str, Any]], int] | None = None
 
     @property
     def transcripts(self) -> Path:
@@ -192,7 +193,7 @@ class Folder:
         path = self.path / RESULTS
         try:
             st = os.stat(path)
-            stood: tuple[int, int, int] | None = (st.st_ino, st.st_size, st.st_mtime_ns)
+            stood: tuple[int, ...] | None = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
         except OSError:
             stood = None
         last = self._read
@@ -208,7 +209,7 @@ class Folder:
         last, path = self._read, self.path / RESULTS
         try:
             st = os.stat(path)
-            end = last[4] if last is not None and last[0] == (st.st_ino, st.st_size, st.st_mtime_ns) else None
+            end = last[4] if last is not None and last[0] == (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns) else None
         except OSError:
             end = None
         return ResultsWriter(path, end)

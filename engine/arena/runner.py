@@ -188,7 +188,10 @@ class Worker:
         finally:
             files = {}
             if temporary is not None:
-                files = {p.name: p.read_bytes() for p in sorted(base.iterdir())}  # bytes: a bot's log is its own
+                # bytes: a bot's log is its own; an empty log left out (a reused bot holds its log
+                # open until its next game: the log would be removed then, of a folder gone)
+                files = {p.name: data for p in sorted(base.iterdir())
+                         if (data := p.read_bytes()) or not p.name.endswith(".stderr.log")}
                 shutil.rmtree(temporary, ignore_errors=True)
         record["time"] = round(time.perf_counter() - start, 4)
         if temporary is not None:
