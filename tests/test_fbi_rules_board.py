@@ -101,7 +101,8 @@ def test_exact_reverse_of_last_shift_is_refused_same_direction_is_fine():
     do(s, "bandit", "shift row 2 right")
     assert "shift row 2 left" not in s.state.legal_inputs("undercover")
     err = refuse(s, "undercover", "shift row 2 left")
-    assert "undo" in err.message
+    assert err.message == "shift row 2 left: it would undo the last shift (shift row 2 right): any other shift is allowed"
+    assert err.error.allowed == ("shift row N left|right  or  shift col X up|down",)  # a form, not words to type
     do(s, "undercover", "shift row 2 right")  # a same-direction repeat is fine
     assert s.state.grid[1] == ["Kira", "Leon", "Gia", "Hugo", "Ines", "Jonas"]
 

@@ -204,8 +204,8 @@ class InputLayer(ResolutionLayer):
                 raise self._refuse(move, f"the {actor} shifts by {' or '.join(map(str, self.roles[actor].shifts))}",
                                    [self._form("shift")])
             # of the actor's distances and not legal: it undoes the last shift (``_undo_at``)
-            raise self._refuse(move, f"it would undo the last shift ({move_name(self.last_shift)})"  # type: ignore[arg-type]
-                               , ["any other shift"])
+            raise self._refuse(move, f"it would undo the last shift ({move_name(self.last_shift)}): "  # type: ignore[arg-type]
+                               "any other shift is allowed", [self._form("shift")])
         if move.verb in ("masquerade", "inspect"):
             if not self._deck_can_draw():
                 held = " and evidence cards" if self.hand else ""
