@@ -168,6 +168,15 @@ def test_a_step_whose_holder_leaves_during_the_night_is_skipped():
     assert host(s)["phase"] == "day 2: nominations"
 
 
+def test_a_night_action_taken_before_its_holder_leaves_stands():
+    """docs/rules/mafia.md, Leaving: the Seducer seduced, then left; its guest is still saved
+    from the Mafia's kill that night."""
+    s = mafia_game(EIGHT)
+    quiet_day(s)
+    play(s, "p3 seduce p6", "p3 leave", "p1 kill p6", "p5 pass", "p4 pass", "p8 ban p2")
+    assert host(s)["out"] == {"p3": "left on night 1"} and host(s)["phase"] == "day 2: nominations"
+
+
 def test_boss_leaving_during_the_mafia_step_hands_the_kill_on():
     s = mafia_game(EIGHT)
     quiet_day(s)
