@@ -27,6 +27,7 @@ from arbiter.engine import yamlio
 from arbiter.engine.errors import QUOTED_CHARS, ScenarioError, quoted
 from arbiter.engine.files import FileTooLarge, NotRegularFile, not_utf8, read_text_capped
 from arbiter.engine.lines import refused_character
+from arbiter.engine.yamlio import line_of
 
 SCENARIO_PACKAGE = "arbiter.scenarios"
 T = TypeVar("T")
@@ -261,28 +262,6 @@ def _check_bounds(root: Node, shapes: dict[int, tuple[int, int]] | None = None) 
                 walked.add(id(v))
             children = v.items() if isinstance(v, dict) else enumerate(v)
             stack.extend((node._child(c, k), depth + 1) for k, c in children)
-
-
-def line_of(text: str, steps: tuple[str | int, ...] | list[str | int]) -> int | None:
-    """The line (from 1) where the value at ``steps`` (keys and indexes) stands in the YAML
-    ``text``, if it is there (for a missing key: the line of the mapping that lacks it)."""
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except (yaml.YAMLError, RecursionError):
-        return None
-    line = node.start_mark.line + 1 if node is not None else None
-    for step in steps:
-        if isinstance(node, yaml.MappingNode):
-            pair = next(((k, v) for k, v in node.value if k.value == str(step)), None)
-            if pair is None:
-                return line
-            node, line = pair[1], pair[0].start_mark.line + 1  # the key's line
-        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
-            node = node.value[step]
-            line = node.start_mark.line + 1
-        else:
-            return line
-    return line
 
 
 def every_problem(text: str, source: str, check: Callable[[Node], None], limit: int = 50) -> list[ScenarioError]:

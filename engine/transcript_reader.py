@@ -287,24 +287,12 @@ def _load_yaml(text: str, source: str) -> tuple[Any, list[str], str | None]:
 
 
 def _key_line(text: str, key: str) -> int | None:
-    """The line (from 1) of the top-level ``key`` of the document ``text``, by the YAML
-    library's own marks (as its refusals name lines: a key quoted, a line of it inside an
-    earlier quoted scalar, line ends of every kind); None if it cannot be told. Asked only on
-    the way to a refusal: the document is composed again, its values left unbuilt (a file cut
-    by a crash, its header alone)."""
-    try:
-        root = yaml.compose(text, Loader=yamlio.FAST_STRICT or yamlio.STRICT)
-    except yaml.YAMLError:  # a file a crash cut (its last line torn): the header, before its log, is whole
-        log = text.find("\nlog:")
-        try:
-            root = yaml.compose(text[:log + 1], Loader=yamlio.FAST_STRICT or yamlio.STRICT) if log >= 0 else None
-        except yaml.YAMLError:
-            return None
-    if isinstance(root, yaml.MappingNode):
-        for k, _ in root.value:
-            if isinstance(k, yaml.ScalarNode) and k.value == key:
-                return k.start_mark.line + 1
-    return None
+    """The line (from 1) of the top-level ``key`` of the document ``text`` (``yamlio.line_of``);
+    of a file a crash cut (its last line torn), read from its header, whole before its log."""
+    line = yamlio.line_of(text, [key])
+    if line is None and (log := text.find("\nlog:")) >= 0:
+        line = yamlio.line_of(text[:log + 1], [key])
+    return line
 
 
 def parse(text: str, source: str = "transcript") -> Transcript:

@@ -242,6 +242,31 @@ FAST_STRICT = strict(_C_LOADER) if _C_LOADER is not None else None
 """libyaml's safe loader refusing repeated keys."""
 
 
+def line_of(text: str, steps: tuple[str | int, ...] | list[str | int]) -> int | None:
+    """The line (from 1) where the value at ``steps`` (keys and indexes) stands in the YAML
+    ``text``, if it is there (for a missing key: the line of the mapping that lacks it), by the
+    library's own marks, as its refusals name lines; None when the text does not read.
+    Composed only (no value built), by libyaml where it is at hand: asked on the way to a
+    refusal, of a data file or of a transcript's header."""
+    try:
+        node = yaml.compose(text, Loader=_C_LOADER or yaml.SafeLoader)
+    except (yaml.YAMLError, RecursionError):
+        return None
+    line = node.start_mark.line + 1 if node is not None else None
+    for step in steps:
+        if isinstance(node, yaml.MappingNode):
+            pair = next(((k, v) for k, v in node.value if k.value == str(step)), None)
+            if pair is None:
+                return line
+            node, line = pair[1], pair[0].start_mark.line + 1  # the key's line
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
+            node = node.value[step]
+            line = node.start_mark.line + 1
+        else:
+            return line
+    return line
+
+
 @cache
 def _numbers(loader: type) -> type:
     """``loader`` reading whole numbers by ``_construct_int``."""

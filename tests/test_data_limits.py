@@ -12,7 +12,8 @@ import pytest
 from arbiter.engine import transcript as tr
 from arbiter.engine.errors import ScenarioError, TranscriptError
 from arbiter.engine.games.mafia.data import TITLE_MAX_CHARS
-from arbiter.engine.scenario import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT_CHARS, line_of, load_file, load_text
+from arbiter.engine.scenario import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT_CHARS, load_file, load_text
+from arbiter.engine.yamlio import line_of
 from tests.helpers import precondition, run
 
 DECK = "game: mafia\nkind: deck\n{title}cards: {{boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2, " \
