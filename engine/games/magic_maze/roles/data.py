@@ -275,6 +275,11 @@ class CustomDeck:
     counts: dict[str, int]
     out_of_order_start: bool = False
 
+    def usable(self, deck: RoleDeck, players: int, feats: frozenset[str]) -> int:
+        """How many of its cards a game of ``players`` and features ``feats`` can deal (each
+        card's condition met): a game of fewer than ``players`` cannot be dealt from it."""
+        return sum(n for name, n in self.counts.items() if deck.cards[name].condition.met(players, feats))
+
 
 def parse_custom_deck(doc: Node, deck: RoleDeck) -> CustomDeck:
     document(doc, GAME, "roles")
@@ -336,7 +341,7 @@ def dealt_nowhere(custom: CustomDeck, deck: RoleDeck, maze: MazeData) -> str | N
     for scenario in maze.scenarios.values():
         feats = features(maze, scenario)
         for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
-            usable = sum(n for name, n in custom.counts.items() if deck.cards[name].condition.met(players, feats))
+            usable = custom.usable(deck, players, feats)
             if usable >= players:
                 return None
             if nearest is None or players - usable < nearest[0]:

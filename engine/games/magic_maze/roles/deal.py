@@ -126,7 +126,7 @@ def options_for(scenario: Scenario, maze: MazeData, players: int | None, level: 
     with lines_named(doc):
         custom = rd.parse_custom_deck(doc, deck)
     feats = rd.features(maze, scenario)
-    usable = sum(n for name, n in custom.counts.items() if deck.cards[name].condition.met(players, feats))
+    usable = custom.usable(deck, players, feats)
     if usable < players:
         raise SetupError(f"the deck of {doc.source} has {usable} card(s) that scenario {scenario.name} with "
                          f"{players} players can use (conditions met), too few for {players} players", option="--deck")
