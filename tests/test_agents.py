@@ -341,6 +341,8 @@ def test_a_bot_and_an_agent_are_told_when_another_seats_bot_failed_in_its_place(
     assert again.told("p1") == session.told("p1") and again.told(HOST) == session.told(HOST)
     _, since = session.told("p1")
     assert session.told("p1", since)[0] == ["time: 2"]  # each told once; the clock every time
+    session.advance_to(session.state.next_deadline() or 10**6)  # the sand runs out: the game is over
+    assert session.over and not any(line.startswith("time: ") for line in session.told("p1", since)[0])
 
 
 def test_a_real_time_bot_and_agent_are_told_the_clock() -> None:

@@ -297,16 +297,20 @@ def test_ray_init_leaves_the_commands_own_signal_handlers(monkeypatch):
     def rays(signum, frame):
         raise SystemExit(15)
 
+    kept = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
     def init(**kw):
-        signal.signal(signal.SIGTERM, rays)
+        for signum in kept:
+            signal.signal(signum, rays)
 
     monkeypatch.setitem(sys.modules, "ray", types.SimpleNamespace(is_initialized=lambda: False, init=init))
-    before = signal.signal(signal.SIGTERM, ours)
+    before = {signum: signal.signal(signum, ours) for signum in kept}
     try:
         connect_ray("local", cpus=1)
-        assert signal.getsignal(signal.SIGTERM) is ours
+        assert [signal.getsignal(signum) for signum in kept] == [ours] * 3
     finally:
-        signal.signal(signal.SIGTERM, before)
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
 def test_a_ray_that_fails_to_import_is_said_in_one_line_and_nothing_is_made(tmp_path):

@@ -91,6 +91,22 @@ def test_a_copy_of_a_copy_and_deepcopy_of_a_list_of_games_are_games_of_their_own
     assert len(second.session.moves) == 2 and len(games[0].session.moves) == len(game.session.moves) == 1
 
 
+def test_a_copy_starts_the_planners_search_cache_empty_and_plans_the_same() -> None:
+    """``GameState.bot_caches``: the planner's search is worked out again by a copy (copying it
+    was most of a Magic Maze copy's cost); the game keeps its own, and both plan alike."""
+    from arbiter.engine.games.magic_maze import planner
+
+    game = new_game("magic-maze", "4", players=2, seed=5)
+    state = game.session.state
+    first = planner.plans(state)
+    cache = state.__dict__["_planner_cache"]
+    assert cache, "the planner filled no cache"
+    twin = game.copy().session.state
+    assert twin.__dict__["_planner_cache"] == {} and twin.__dict__["_planner_cache"] is not cache
+    assert state.__dict__["_planner_cache"] is cache and cache
+    assert planner.plans(twin) == first
+
+
 def test_a_copy_sharing_what_an_input_changes_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Declared fixed wrongly, who is alive would be one dict in a game and its copies."""
     assert play_copies("mafia", None, {"players": 8}, 1)
