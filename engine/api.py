@@ -37,7 +37,7 @@ from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
 from arbiter.engine.errors import InputError, SetupError, SyntaxInputError, TimeError, UnknownSeatError, quoted
 from arbiter.engine.events import HOST, Event
 from arbiter.engine.game import Result, checked_text
-from arbiter.engine.session import Choices, Session, clipped
+from arbiter.engine.session import MAX_SEED, Choices, Session, clipped
 
 
 class Game:
@@ -325,6 +325,15 @@ def new_game(game: str, variant: str | None = None, *, players: int | None = Non
     Traceback (most recent call last):
     ...
     arbiter.engine.errors.SetupError: Classic Mafia's default decks are for 6 to 12 players, not 3
+
+    A seed is a whole number from 0, of at most 100 digits: Python's generator deals ``-5`` as it
+    deals ``5``, so a negative seed is a ``SetupError`` too (a transcript an older version wrote
+    with one still loads and replays: ``load_game``, ``replay``).
+
+    >>> new_game("mafia", players=6, seed=-5)
+    Traceback (most recent call last):
+    ...
+    arbiter.engine.errors.SetupError: new_game: seed -5 is negative: a new game's seed is a whole number from 0, ...
     """
     for name, value, kind, wanted in (
             ("game", game, str, "a game's name (a str)"),
@@ -336,6 +345,8 @@ def new_game(game: str, variant: str | None = None, *, players: int | None = Non
             raise TypeError(f"new_game: {name} is {wanted}, not {type(value).__name__}")
         if kind is int and value is not None and not -1000 <= value <= 1000:  # (str() of a huge one is an error)
             raise SetupError(f"new_game: {name}: {_number(value)} is far outside what any game takes")
+    if isinstance(seed, int) and not isinstance(seed, bool) and -MAX_SEED < seed < 0:  # (past 100: Session's words)
+        raise SetupError(_negative_seed(int(seed)), option="--seed")
     rules = registry.get(game)
     chosen, options = rules.choose_setup(variant, players, str(deck) if deck is not None else None, roles)
     return Game(Session(rules, chosen, seed=seed, options=options))
@@ -414,6 +425,17 @@ def _at(method: str, time: Any) -> int:
     shown = _number(time) if isinstance(time, int) else repr(time) if len(repr(time)) <= 24 else f"{repr(time)[:20]}..."
     raise TimeError(f"{method}: time {shown} is not a moment of the game: a time is seconds from 0 to "
                     f"{seconds_name(MAX_MS)}, not before the clock")
+
+
+def _negative_seed(seed: int) -> str:
+    """Why a new game refuses ``seed``, below 0: Python's generator deals ``-5`` as it deals ``5``,
+    so two seeds would be one game (a transcript holding one, an older version's, still replays)."""
+    if seed > -10**20:
+        named, same = f"seed {seed}", f"{seed} as it deals {-seed}"
+    else:  # (named by how many digits it has, as ``_number`` names a number)
+        named, same = f"seed of {len(str(-seed))} digits", "a negative seed as it deals its absolute value"
+    return (f"new_game: {named} is negative: a new game's seed is a whole number from 0, of at most "
+            f"{len(str(MAX_SEED)) - 1} digits (Python's generator deals {same}, the same game)")
 
 
 def _number(value: int) -> str:

@@ -132,7 +132,49 @@ def test_a_seed_is_a_whole_number_of_at_most_100_digits(seed, kind) -> None:
     with pytest.raises(kind, match="seed: a whole number of at most 100 digits"):
         new_game("mafia", players=8, seed=seed)
     assert new_game("mafia", players=8, seed=10**100 - 1).seed == 10**100 - 1
-    assert new_game("mafia", players=8, seed=-5).transcript().count("seed: -5\n") == 1
+    assert new_game("mafia", players=8, seed=0).transcript().count("seed: 0\n") == 1
+
+
+@pytest.mark.parametrize("seed, named, same", [
+    (-5, "seed -5 is negative", "deals -5 as it deals 5, the same game)"),
+    (-1, "seed -1 is negative", "deals -1 as it deals 1, the same game)"),
+    (-(10**100) + 1, "seed of 100 digits is negative",
+     "deals a negative seed as it deals its absolute value, the same game)")])
+def test_a_new_games_seed_is_not_negative_for_it_deals_what_its_absolute_value_deals(seed, named, same) -> None:
+    """Python's generator deals -5 as it deals 5: ``new_game(seed=-5)`` was seed 5's game, two
+    "different" seeds one game (``arbiter play --seed -5`` is refused so already). A new game's
+    seed is from 0; a transcript of a negative seed still loads and replays (next test)."""
+    from arbiter.engine.registry import get
+    from arbiter.engine.session import Session
+
+    rules = get("mafia")
+    assert Session(rules, "8-players", seed=seed).state.card == Session(rules, "8-players", seed=-seed).state.card
+    with pytest.raises(SetupError) as caught:
+        new_game("mafia", players=8, seed=seed)
+    assert isinstance(caught.value, ValueError) and caught.value.option == "--seed"
+    assert caught.value.message.startswith(f"new_game: {named}: a new game's seed is a whole number from 0, "
+                                           "of at most 100 digits (Python's generator "), caught.value.message
+    assert caught.value.message.endswith(same), caught.value.message
+
+
+def test_a_transcript_of_a_negative_seed_an_older_version_wrote_still_loads_and_replays(tmp_path: Path) -> None:
+    """Older versions started a game of seed -5 (the engine's ``Session`` still does, replaying
+    one): ``load_game``, ``replay`` and ``arbiter replay`` read it, seed and all."""
+    from arbiter.engine import transcript as tr
+    from arbiter.engine.registry import get
+    from arbiter.engine.session import Session
+    from tests.helpers import run
+
+    old = Game(Session(get("mafia"), "8-players", seed=-5))
+    for seat in old.seats:
+        old.play(seat, "pass")
+    path = old.save(tmp_path / "old.yaml")
+    assert "seed: -5\n" in path.read_text(encoding="utf-8")
+    loaded = load_game(path)
+    assert loaded.seed == -5 and loaded.events() == old.events() and loaded.transcript() == tr.dump(old.session)
+    assert replay(path).ok
+    result = run("replay", path)
+    assert result.exit_code == 0 and result.output.startswith(f"ok {path}: 8 moves"), result.output
 
 
 def test_a_transcripts_seed_of_more_than_100_digits_is_refused_as_read() -> None:
