@@ -278,10 +278,32 @@ class NewPath(click.Path):
         return super().convert(value, param, ctx)
 
 
+def out_of_reach(path: str | bytes, exc: OSError) -> str | None:
+    """Why ``path`` could not be looked at, when ``exc`` (what ``os.stat`` raised) is a folder on
+    its way the user may not enter (no permission: ``EACCES``, ``EPERM``), else None. Click
+    said such a file "does not exist", though it may well be there: whether it is cannot be
+    told. The folder is named when it is one of ``path``'s own (the first on the way that may
+    not be entered); else (a folder a link leads through, a rule of the system) it is "a folder
+    on its way"."""
+    if exc.errno not in (errno.EACCES, errno.EPERM):
+        return None
+    folders: list[str | bytes] = []
+    head = os.path.dirname(path)
+    while head and head not in folders:  # (up to the top, or to the folder it is relative to)
+        folders.append(head)
+        head = os.path.dirname(head)
+    locked = next((f for f in reversed(folders) if os.path.isdir(f) and not os.access(f, os.X_OK)), None)
+    where = "a folder on its way" if locked is None else f"the folder {click.format_filename(locked)!r}"
+    return (f"{click.format_filename(path)!r} cannot be reached: {where} may not be entered (permission "
+            "denied), so whether it exists cannot be told")
+
+
 class ExistingPath(click.Path):
     """A path that must exist (a file to read, a folder to resume): ``click.Path(exists=True)``,
     but a symbolic link that leads nowhere (its target gone, or a loop of links) is said to be
-    one, where Click says it does not exist (the user sees it in ``ls``)."""
+    one, and a path in a folder the user may not enter is said to be out of reach
+    (``out_of_reach``), where Click says either does not exist (the user sees the link in
+    ``ls``; the file may be there)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(exists=True, **kwargs)
@@ -290,6 +312,15 @@ class ExistingPath(click.Path):
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter:
+            if isinstance(value, (str, bytes)):
+                try:
+                    os.stat(value)
+                except OSError as exc:
+                    why = out_of_reach(value, exc)
+                    if why is not None:
+                        self.fail(f"{self.name.title()} {why}", param, ctx)
+                except ValueError:  # (a NUL in the name: Click's words)
+                    pass
             if isinstance(value, (str, bytes)) and os.path.islink(value):
                 try:
                     os.stat(value)

@@ -7,6 +7,7 @@ traceback; known bugs as strict xfails) and what they share: ``tests/cli_staging
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -194,6 +195,93 @@ def test_a_link_to_a_file_out_of_reach_is_not_said_to_lead_nowhere(tmp_path: Pat
     monkeypatch.setattr(os, "stat", out_of_reach)
     r = run("replay", tmp_path / "link")
     assert r.exit_code == 2 and "leads nowhere" not in r.output, r.output
+    assert f"'{tmp_path / 'link'}' cannot be reached: a folder on its way may not be entered (permission denied)" \
+        in r.output and "does not exist" not in r.output, r.output
+
+
+_LOCKED_ARGS = [("replay", "{}"), ("show", "{}"), ("validate", "{}"), ("play", "mafia", "--deck", "{}"),
+                ("play", "--resume", "{}"), ("bench", "mafia", "--deck", "{}"), ("tournament", "--resume", "{}")]
+
+
+def _locked_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``tmp_path/locked``, a folder holding ``x.yaml`` that the system refuses to enter, as
+    ``chmod 000`` makes it for a user other than root (who enters any folder: the refusal is
+    made here, as the system gives it, an ``EACCES`` from ``stat`` of anything inside)."""
+    import errno
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    finished_transcript(locked / "x.yaml")
+    stat, access = os.stat, os.access
+
+    def refused(path, *args, **kwargs):
+        if os.path.abspath(os.fsdecode(path)).startswith(str(locked) + os.sep):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fsdecode(path))
+        return stat(path, *args, **kwargs)
+
+    def may(path, mode, *args, **kwargs):
+        return False if os.path.abspath(os.fsdecode(path)) == str(locked) else access(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", refused)
+    monkeypatch.setattr(os, "access", may)
+    return locked
+
+
+@pytest.mark.parametrize("args", _LOCKED_ARGS)
+def test_a_path_in_a_folder_one_may_not_enter_is_said_to_be_out_of_reach(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]) -> None:
+    """Click said a file in a folder the user may not enter (``chmod 000``) "does not exist":
+    the user, who put it there, looks for a typo. The path is named, and the folder."""
+    locked = _locked_folder(tmp_path, monkeypatch)
+    r = run(*(a.format(locked / "x.yaml") for a in args))
+    assert r.exit_code == 2, r.output
+    assert (f"'{locked / 'x.yaml'}' cannot be reached: the folder '{locked}' may not be entered (permission "
+            "denied), so whether it exists cannot be told") in r.output, r.output
+    assert "does not exist" not in r.output and "Traceback" not in r.output
+    r = run(*(a.format(tmp_path / "absent.yaml") for a in args))  # (a folder that may be entered: as before)
+    assert r.exit_code == 2 and "does not exist" in r.output, r.output
+
+
+def test_a_relative_path_names_the_first_folder_on_its_way_that_may_not_be_entered(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    locked = _locked_folder(tmp_path, monkeypatch)
+    (locked / "deeper").mkdir()
+    monkeypatch.chdir(tmp_path)
+    r = run("replay", Path("locked", "deeper", "x.yaml"))
+    assert r.exit_code == 2 and f"'{Path('locked', 'deeper', 'x.yaml')}' cannot be reached: the folder 'locked' " \
+        "may not be entered (permission denied)" in r.output, r.output
+
+
+def test_only_a_permission_refused_is_said_to_be_out_of_reach() -> None:
+    """The words are for ``EACCES`` and ``EPERM`` alone: a name too long, a file missing or a
+    component that is a file keep Click's."""
+    import errno
+
+    from arbiter.cli.types import out_of_reach
+
+    for code in (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG, errno.ELOOP, errno.EIO):
+        assert out_of_reach("a/b.yaml", OSError(code, "x")) is None
+    for code in (errno.EACCES, errno.EPERM):
+        assert out_of_reach("no-such-folder/b.yaml", OSError(code, "x")) == (
+            "'no-such-folder/b.yaml' cannot be reached: a folder on its way may not be entered (permission denied), "
+            "so whether it exists cannot be told")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
+                    reason="root enters any folder: the refusal is made by hand in the tests above")
+@pytest.mark.parametrize("args", _LOCKED_ARGS)
+def test_a_path_in_a_folder_chmod_000_is_said_to_be_out_of_reach(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """The same, by the system's own refusal (for a user other than root)."""
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    finished_transcript(locked / "x.yaml")
+    locked.chmod(0)
+    try:
+        r = run(*(a.format(locked / "x.yaml") for a in args))
+    finally:
+        locked.chmod(0o755)
+    assert r.exit_code == 2 and f"'{locked / 'x.yaml'}' cannot be reached: the folder '{locked}' may not be " \
+        "entered (permission denied)" in r.output, r.output
 
 
 def test_replay_of_a_folder_reads_its_files_and_looks_into_a_folder_named_like_one(tmp_path: Path) -> None:
