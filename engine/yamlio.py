@@ -151,12 +151,52 @@ def error_place(exc: yaml.YAMLError, text: str) -> tuple[int | None, int | None,
         while key.startswith(("- ", "? ")):  # a key of a list's entry
             key = key[2:].lstrip()
         if len(key) > SIMPLE_KEY_CHARS and ": " not in key:  # (else a value's colon: ``title: a: b``)
-            problem += f" (YAML reads a key of at most {SIMPLE_KEY_CHARS} characters; this one has {len(key)})"
+            problem += _long_key(len(key))
+    elif _FLOW_UNENDED.match(problem) and mark.column > SIMPLE_KEY_CHARS:
+        # the same in a flow collection (``{KEY: 1}``, ``[KEY: 1]``), where the ``:`` after the
+        # key is then refused by the parser: "expected ',' or '}'"
+        length = _long_flow_key(text, mark)
+        if length is not None:
+            problem += _long_key(length)
     return mark.line + 1, mark.column + 1, problem
 
 
 SIMPLE_KEY_CHARS = 1024
 """The longest key YAML reads written plainly (a "simple key"), quotes included."""
+_FLOW_UNENDED = re.compile(r"(?:did not find )?expected ',' or '[]}]'")
+"""How the libraries (libyaml's, Python's) say a flow collection's entry went on past its end."""
+_ENTRY_START = (yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken, yaml.FlowEntryToken)
+
+
+def _long_key(length: int) -> str:
+    return f" (YAML reads a key of at most {SIMPLE_KEY_CHARS} characters; this one has {length})"
+
+
+def _long_flow_key(text: str, mark: Any) -> int | None:
+    """The length of the key whose ``:`` stands at ``mark`` in a flow collection, when it is the
+    cause of a refusal there: a plain or quoted text that begins an entry (after ``{``, ``[``
+    or ``,``) on the ``:``'s line and is longer than YAML reads as a key. Else None: a value's
+    colon (``{a: LONG: 1}``), a key over two lines, a key of 1024 characters or fewer. The text
+    is scanned (its tokens only, nothing built; libyaml's scanner where it is at hand, which
+    does not recurse) up to ``mark``."""
+    at = (mark.line, mark.column)
+    last: list[Any] = []
+    try:
+        for token in yaml.scan(text, Loader=_C_LOADER or _bounded(yaml.SafeLoader)):
+            if (token.start_mark.line, token.start_mark.column) >= at:
+                break
+            last = [*last[-1:], token]
+        else:
+            return None
+    except (yaml.YAMLError, RecursionError):
+        return None
+    if not isinstance(token, yaml.ValueToken) or (token.start_mark.line, token.start_mark.column) != at:
+        return None
+    if len(last) < 2 or not isinstance(last[0], _ENTRY_START) or not isinstance(last[1], yaml.ScalarToken):
+        return None
+    key = last[1]
+    length = key.end_mark.column - key.start_mark.column
+    return length if key.start_mark.line == key.end_mark.line == mark.line and length > SIMPLE_KEY_CHARS else None
 
 
 def _refuse(event: Any) -> None:

@@ -131,6 +131,59 @@ def test_a_key_longer_than_yaml_reads_is_said_to_be_one(tmp_path: Path, head: st
     assert "this one has 1100)" in run("validate", path).output  # the key of a list's entry
 
 
+_NOTE = "(YAML reads a key of at most 1024 characters; this one has {})"
+
+
+def test_a_key_longer_than_yaml_reads_in_a_flow_mapping_is_said_to_be_one(tmp_path: Path) -> None:
+    """The same past 1024 characters in a flow mapping (``cards: {KEY: 1}``), where the library
+    says only "did not find expected ',' or '}'" at the key's colon."""
+    path = tmp_path / "deck.yaml"
+    for cards, length in ((f"{{{'x' * 1100}: 1}}", 1100), (f"{{boss: 1, {'x' * 1025}: 1}}", 1025),
+                          (f"{{boss: 1,\n    {'x' * 1100}: 1}}", 1100),  # (the key on a line of its own)
+                          (f"{{'{'x' * 1100}': 1}}", 1102)):  # (quotes are counted)
+        path.write_text(f"game: mafia\nkind: deck\ncards: {cards}\n", encoding="utf-8")
+        r = run("validate", path)
+        assert r.exit_code == 1 and "not valid YAML: did not find expected ',' or '}' " + _NOTE.format(length) \
+            in r.output, r.output
+
+
+@pytest.mark.parametrize("text, why", [
+    (f"cards: {{{'x' * 1024}: 1}}\n", "a key of 1024 characters, which YAML reads"),
+    (f"cards: {{a: {'x' * 1100}: 1}}\n", "a value's colon, refused in any value"),
+    (f"cards: {{a: \"{'x' * 1100}, b\": 1}}\n", "a long quoted value holding a comma, then a colon"),
+    (f"cards: {{a: {'x' * 1100}, b: 2 c: 3}}\n", "a short value's colon, after a long entry"),
+    (f"cards: {{{'x' * 600}\n  {'y' * 600}: 1}}\n", "a key over two lines, 1,202 characters in all"),
+    (f"cards: {{a: 1,\n  x\n  {'y' * 1100}: 1}}\n", "a key over two lines, the second long"),
+    (f"cards: [{'x' * 1100}, b c: d: e]\n", "a list's entry of two colons, after a long one"),
+    ("cards: {a: 1 b: 2}\n", "the same refusal, with no long key"),
+])
+def test_a_flow_mappings_refusal_is_not_blamed_on_a_long_key_it_does_not_have(text: str, why: str) -> None:
+    try:
+        load_text(text, "f.yaml")
+    except ScenarioError as exc:
+        assert "reads a key" not in exc.message, (why, exc.message)
+    else:
+        assert "1024" in why, why  # (only the key YAML reads loads)
+
+
+@pytest.mark.parametrize("loader", ["libyaml", "python"])
+def test_either_reader_names_a_flow_key_too_long(loader: str) -> None:
+    """libyaml's reader and Python's (which reads a text that may nest deeply) refuse the key in
+    their own words; the note is the same, in a flow list's single-pair mapping too."""
+    import yaml
+
+    from arbiter.engine import yamlio
+
+    chosen = yamlio.FAST_STRICT if loader == "libyaml" else yamlio.STRICT
+    for text, end in ((f"a: {{b: 1, {'é' * 1100}: 1}}\n", "}"), (f"a: [{'x' * 1100}: 1]\n", "]")):
+        with pytest.raises(yaml.YAMLError) as caught:
+            yaml.load(text, Loader=chosen)
+        line, column, problem = yamlio.error_place(caught.value, text)
+        assert (line, column) == (1, text.rindex(": 1") + 1), problem
+        said = rf"(did not find )?expected ',' or '\{end}'(, but got ':')? "
+        assert re.fullmatch(said + re.escape(_NOTE.format(1100)), problem), problem
+
+
 def test_a_text_of_the_largest_size_a_file_may_have_is_read() -> None:
     head = "title: x\n"
     largest = head + "#" * (MAX_FILE_BYTES - len(head))
