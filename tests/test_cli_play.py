@@ -289,6 +289,25 @@ def test_bench_prints_rates_and_memory() -> None:
     assert re.fullmatch(r"peak memory: \d+(\.\d+)? MiB", lines[-1])
 
 
+def test_bench_table_keeps_80_columns_on_a_loaded_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine busy enough to make a copy take 10 ms (``12.35``) or its rounds differ tenfold
+    pushed the row past 80 columns: the spread and the copy keep three figures at most."""
+    import arbiter.cli.bench as cli_bench
+    from arbiter.engine.bench import BenchResult
+
+    def slow(rules, variant, games, seed, repeats, **kwargs):  # (the figures of a loaded machine)
+        return BenchResult(variant, games, 190, (0.5, 6.1), 2500.0, 95.0, {"mafia": 2}, {}, 12.345)
+
+    monkeypatch.setattr(cli_bench, "run_bench", slow)
+    r = run("bench", "fbi-mafia", "--games", 2, "--mode", "standard-3v3", "--repeat", 2)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert max(map(len, lines)) <= 80, r.output
+    assert lines[2].split()[6:8] == ["12.2", "12.3"], lines[2]  # spread 6.1/0.5, copy 12.345 ms
+    for x, shown in ((4.494, "4.49"), (9.996, "10.0"), (99.96, "100"), (1234.5, "1234")):
+        assert cli_bench._figure(x) == shown
+
+
 @pytest.mark.parametrize("kept", [True, False])
 def test_piped_input_that_ends_early_says_so_on_stderr(tmp_path: Path, kept: bool) -> None:
     """Input from a pipe or --moves FILE that ran out before the game ended once exited 4 with
