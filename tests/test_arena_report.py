@@ -255,3 +255,34 @@ def test_a_game_the_machine_could_not_start_leaves_its_block_cut_short():
     failed = {"game": 1, "deal": 0, "finished": False, "error": "cannot start bot", "seats": {"m": "b", "f": "a"},
               "sides": DUEL, "roles": dict(DUEL), "outcome": {}, "forfeits": []}
     assert report.summary(config, [played, failed], 2)["part_blocks"] == 1
+
+
+def test_a_rate_that_is_not_all_or_none_never_shows_as_100_or_0():
+    """A score of 0.9995 was shown ``100.0`` beside a finite Elo figure (+1320), which reads as
+    "won every game" when it did not; a rate just above 0 was ``0.0``. Every percentage of the
+    report (win%, its interval's ends, by side, by role, the pair's score) shows such a rate as
+    ``>99.9`` (``<0.1``); only all won (none) is ``100.0`` (``0.0``)."""
+    config = {"game": "fbi-mafia", "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}]}
+    records = [rec(i, {"m": "AB"[i % 2], "f": "BA"[i % 2]}, DUEL, {"m"}, deal=i // 2) for i in range(4)]
+    got = report.summary(config, records, 4)
+    got["table"]["A"].update(rate=0.9995, low=0.0004, high=0.99999)
+    got["table"]["B"].update(rate=0.0004, low=0.0, high=1.0)  # exactly none and all: as ever
+    got["sides"]["A"]["mafia"].update(rate=0.99951, low=0.9996, high=1.0)
+    got["roles"] = {"A": {"bandit": {"seats": 2000, "wins": 1999, "rate": 1999 / 2000}},
+                    "B": {"bandit": {"seats": 3000, "wins": 1, "rate": 1 / 3000}, "agent": {"seats": 1, "wins": 0, "rate": 0.0}}}
+    pair = got["head_to_head"][0]
+    pair.update(a_score=0.9995, elo=report.stats.elo(0.9995))
+    text = report.tables(got)
+    entrants = {row.split()[0]: row.split()[4:6] for row in text.splitlines()[2:4]}
+    assert entrants == {"A": [">99.9", "<0.1->99.9"], "B": ["<0.1", "0.0-100.0"]}
+    sides = text.split("\nside ")[1].splitlines()[2:6]
+    assert sides[2].split()[4:6] == [">99.9", ">99.9-100.0"]
+    roles = text.split("\n\nrole ")[1].split("\n\n")[0].splitlines()
+    assert roles[2].split() == ["agent", "-", "0/1", "0.0%"]
+    assert roles[3].split() == ["bandit", "1999/2000", ">99.9%", "1/3000", "<0.1%"]
+    row = _pair_row(text)
+    assert row[row.index("+1320") - 1] == ">99.9"
+    pair.update(a_score=0.0004, elo=report.stats.elo(0.0004))
+    row = _pair_row(report.tables(got))
+    assert row[row.index("-1359") - 1] == "<0.1"
+    assert max(len(line) for line in text.splitlines()) <= 80

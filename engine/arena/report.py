@@ -73,8 +73,22 @@ def _fixed(x: float, places: int = 1, sign: bool = False) -> str:
 
 
 def _pct(x: float | None) -> str:
-    """A rate as a percentage; ``-`` when there is none (no seat, a pair that never met)."""
-    return "-" if x is None else _fixed(100 * x)
+    """A rate as a percentage; ``-`` when there is none (no seat, a pair that never met). Only a
+    rate of exactly 1 (or 0), all won (or none), is ``100.0`` (``0.0``): one that rounds there but
+    is not (999,999 of a million; a score of 0.9995 beside a finite Elo figure) is ``>99.9``
+    (``<0.1``), no wider than ``100.0``.
+
+    >>> [_pct(x) for x in (1, 0.9995, 0.999, 0.0004, 0, None)]
+    ['100.0', '>99.9', '99.9', '<0.1', '0.0', '-']
+    """
+    if x is None:
+        return "-"
+    shown = _fixed(100 * x)
+    if shown == "100.0" and x < 1:
+        return ">99.9"
+    if shown == "0.0" and x > 0:
+        return "<0.1"
+    return shown
 
 
 def _interval(d: dict[str, Any]) -> str:
