@@ -52,12 +52,13 @@ role: seats won / seats played, win%
 
 forfeits: none
 
-pair (a - b)         met  a won  b won  drawn  a score%  Elo   95% CI
--------------------  ---  -----  -----  -----  --------  ----  -------------
-greedy-wi~ - random  4    3      1      0      75.0      +191  [-794, +1175]
-met: games where they held seats on opposite sides; the game goes to whose seats
-  won more of those pairings; 95% CI: of the score, its spread read from the
-  deals those games came from (the games of a deal are not independent)
+pair (a - b)         a won  b won  drawn  a score%  Elo   95% CI
+-------------------  -----  -----  -----  --------  ----  ------------
+greedy-wi~ - random  3      1      0      75.0      +191  [-794,+1175]
+a won, b won, drawn: the games where they held seats on opposite sides (their
+  sum: the games they met), each going to whose seats won more of those
+  pairings; 95% CI: of the score, its spread read from the deals those games
+  came from (the games of a deal are not independent)
 unfinished games (no result; counted for no one): 1
 1 game of blocks not played whole (the run stopped before their other rotations,
   or a game of them could not start): the entrants did not all hold their seats,
@@ -130,7 +131,7 @@ def _pair_row(text: str) -> list[str]:
     return lines[2].split()
 
 
-@pytest.mark.parametrize("a_won, shown", [(True, ["+inf", "[+7,", "+inf]"]), (False, ["-inf", "[-inf,", "-7]"])])
+@pytest.mark.parametrize("a_won, shown", [(True, ["+inf", "[+7,+inf]"]), (False, ["-inf", "[-inf,-7]"])])
 def test_a_pair_one_entrant_won_every_game_of_has_an_infinite_elo_not_a_dash(a_won, shown):
     """4-0: a score of 1 (0) is an infinitely large Elo difference, and so is its interval's
     upper (lower) end; the lower (upper) end is Wilson's at 4 of 4, 0.510 (0.490): +7 (-7).
@@ -140,9 +141,9 @@ def test_a_pair_one_entrant_won_every_game_of_has_an_infinite_elo_not_a_dash(a_w
     config = {"game": "fbi-mafia", "entrants": [{"name": "A", "spec": "random"}, {"name": "B", "spec": "random"}]}
     got = report.summary(config, records, 4)
     assert [got["head_to_head"][0][k] for k in ("elo", "elo_high" if a_won else "elo_low")] == [None, None]
-    assert _pair_row(report.tables(got))[-3:] == shown
+    assert _pair_row(report.tables(got))[-2:] == shown
     never = report.summary(config, [], 4)
-    assert _pair_row(report.tables(never))[-3:] == ["-", "[-,", "-]"]
+    assert _pair_row(report.tables(never))[-4:] == ["0", "-", "-", "-"]
 
 
 def test_long_names_cut_alike_are_told_apart_in_every_table():
@@ -214,7 +215,7 @@ def test_an_entrant_with_no_seat_in_any_game_has_no_win_rate_not_a_zero():
     assert [row.split()[:6] for row in rows] == [["A", "0", "0", "0", "-", "-"], ["B", "0", "0", "0", "-", "-"]]
     pair = got["head_to_head"][0]
     assert (pair["games"], pair["a_score"], pair["a_score_low"], pair["a_score_high"]) == (0, None, None, None)
-    assert _pair_row(text)[-4:] == ["-", "-", "[-,", "-]"]
+    assert _pair_row(text)[-4:] == ["0", "-", "-", "-"]
 
 
 def test_a_difference_that_rounds_to_zero_is_shown_as_plus_zero_never_minus_zero():
@@ -286,3 +287,35 @@ def test_a_rate_that_is_not_all_or_none_never_shows_as_100_or_0():
     row = _pair_row(report.tables(got))
     assert row[row.index("-1359") - 1] == "<0.1"
     assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def test_the_head_to_head_table_fits_80_columns_at_its_widest():
+    """A head-to-head row with 6-digit counts (a tournament plays at most 100,000 games, rounded up
+    to whole blocks) and a lopsided pair's Elo and interval took 89 columns. At its widest (both
+    names cut to 10 characters and the pair marked ``*``, every count of 6 digits, a score
+    within a game of 0 or 1, Elo ends of five characters: -2885 is the farthest an interval's
+    end can reach there, one win in two deals of 50,001 games) it fits 80, and says every count."""
+    from arbiter.engine.arena import stats
+
+    names = ["entrant-01", "entrant-02", "entrant-03"]
+    config = {"game": "fbi-mafia", "entrants": [{"name": n, "spec": "random"} for n in names]}
+    got = report.summary(config, [], 100_002)
+    deals = {("entrant-01", "entrant-02"): [(50_001, 0, 50_001), (50_000, 0, 50_001)],
+             ("entrant-01", "entrant-03"): [(1, 0, 50_001), (0, 0, 50_001)],
+             ("entrant-02", "entrant-03"): [(0, 50_001, 50_001)] * 2}
+    for h in got["head_to_head"]:
+        counted = deals[h["a"], h["b"]]
+        wins, draws, games = (sum(d[i] for d in counted) for i in range(3))
+        low, high = stats.deal_score_interval(counted)
+        score = (wins + draws / 2) / games
+        h.update(games=games, deals=2, a_wins=wins, b_wins=games - wins - draws, draws=draws, sides_even=False,
+                 a_score=score, a_score_low=low, a_score_high=high, elo=stats.elo(score), elo_low=stats.elo(low),
+                 elo_high=stats.elo(high))
+    text = report.tables(got)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    table = text.split("\npair (a - b)")[1].split("\na won, b won, drawn: ")[0]
+    rows = [row.split() for row in table.splitlines()[2:]]
+    assert rows == [["entrant-01", "-", "entrant-02*", "100001", "1", "0", ">99.9", "+2000", "[+1115,+2885]"],
+                    ["entrant-01", "-", "entrant-03*", "1", "100001", "0", "<0.1", "-2000", "[-2885,-1115]"],
+                    ["entrant-02", "-", "entrant-03*", "0", "0", "100002", "50.0", "+0", "[-393,+393]"]]
+    assert max(len(line) for line in ("pair (a - b)" + table).splitlines()) == 80  # (at its widest)

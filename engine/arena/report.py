@@ -230,14 +230,16 @@ def tables(report: dict[str, Any]) -> str:
         # the scores the Elo figures come from; none when they never met (no figure, not an infinite one)
         score, low, high = h["a_score"], h["a_score_low"], h["a_score_high"]
         uneven = "*" if h["sides_even"] is False else ""
-        rows.append([f"{label[h['a']]} - {label[h['b']]}{uneven}", h["games"], h["a_wins"], h["b_wins"], h["draws"],
+        rows.append([f"{label[h['a']]} - {label[h['b']]}{uneven}", h["a_wins"], h["b_wins"], h["draws"],
                      _pct(h["a_score"]), _elo(h["elo"], score),
-                     f"[{_elo(h['elo_low'], low)}, {_elo(h['elo_high'], high)}]"])
+                     "-" if low is None else f"[{_elo(h['elo_low'], low)},{_elo(h['elo_high'], high)}]"])
     out.append("")
-    out.append(_grid(rows, ["pair (a - b)", "met", "a won", "b won", "drawn", "a score%", "Elo", "95% CI"]))
-    out.append("met: games where they held seats on opposite sides; the game goes to whose seats won "
-               "more of those pairings; 95% CI: of the score, its spread read from the deals those games "
-               "came from (the games of a deal are not independent)")
+    # (no column of the games they met, the sum of the three counts: with it, a row of 6-digit counts
+    # and a lopsided pair's Elo took 89 columns; at its widest, 100,000 games, the row is 80)
+    out.append(_grid(rows, ["pair (a - b)", "a won", "b won", "drawn", "a score%", "Elo", "95% CI"]))
+    out.append("a won, b won, drawn: the games where they held seats on opposite sides (their sum: the games "
+               "they met), each going to whose seats won more of those pairings; 95% CI: of the score, its "
+               "spread read from the deals those games came from (the games of a deal are not independent)")
     if any(h["sides_even"] is False for h in report["head_to_head"]):
         out.append("*: met on each side unequally often, so the score holds the sides' edge as well as theirs (the "
                    "schedule gives every entrant every seat alike, not every pair every side: with more entrants "
