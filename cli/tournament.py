@@ -20,7 +20,7 @@ from arbiter.cli.types import (
 )
 from arbiter.engine import registry
 from arbiter.engine.arena.config import BOT_TIMEOUT, check_configuration, check_sprt
-from arbiter.engine.arena.schedule import MAX_GAMES
+from arbiter.engine.arena.schedule import MAX_GAMES, rounded_games
 from arbiter.engine.arena.sprt import MAX_ELO
 from arbiter.engine.errors import ArbiterError, ScenarioError
 from arbiter.engine.scenario import deck_document
@@ -49,9 +49,10 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--deck", type=ExistingPath(dir_okay=False),
                      help="A custom deck: Classic Mafia's cards (`kind: deck`) or Hidden Roles' (`kind: roles`); "
                           "kept in the tournament's folder."),
-        click.option("--games", type=Count(min=1, max=MAX_GAMES), help="Games to play, rounded up to "
-                     f"whole blocks (one game per entrant for each deal), at most {MAX_GAMES}. "
-                     "Default for match: 100."),
+        click.option("--games", type=Count(min=1, max=MAX_GAMES), help=f"Games to play, at most {MAX_GAMES}, "
+                     "rounded up to whole blocks (one game per entrant for each deal): fewer than a block more, "
+                     f"which may pass {MAX_GAMES} (3 entrants: {rounded_games(MAX_GAMES, 3)}). Transcripts past game-99999 have six "
+                     "digits (ls -v sorts them). Default for match: 100."),
         click.option("--workers", type=Count(min=1), help="Games at once, each in a worker process "
                      "(default: the machine's cores; with --ray, the cluster's CPUs)."),
         click.option("--out", type=NewPath(file_okay=False), help="A new or empty folder for the results "

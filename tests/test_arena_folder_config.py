@@ -197,6 +197,26 @@ def test_games_past_the_maximum_are_a_usage_error_and_never_scheduled(tmp_path):
     assert len(schedule(1, setups, ["a", "b"], MAX_GAMES - 1)) == MAX_GAMES  # rounded up to a whole block
 
 
+def test_the_help_and_the_docs_say_the_rounding_may_pass_the_maximum_and_names_grow_a_digit():
+    """``--games 100000`` with 3 entrants plays 100,002 games, past the limit the help stated
+    alone, and games from 100000 on are named with six digits, which ``ls`` sorts among the
+    five-digit ones. Neither changes (resumed folders and records name those files): the help
+    of ``--games`` and docs/arena.md say both."""
+    from arbiter.engine.arena.runner import log_name, transcript_name
+    from arbiter.engine.arena.schedule import rounded_games
+
+    assert [rounded_games(MAX_GAMES, k) for k in (2, 3, 7)] == [100_000, 100_002, 100_002]
+    assert (transcript_name(99_999), transcript_name(100_000)) == ("game-99999.yaml", "game-100000.yaml")
+    assert log_name(100_001, "p1") == "game-100001.p1.stderr.log"
+    text = " ".join(run("tournament", "--help").output.split())
+    assert ("rounded up to whole blocks (one game per entrant for each deal): fewer than a block more, which "
+            "may pass 100000 (3 entrants: 100002). Transcripts past game-99999 have six digits (ls -v sorts "
+            "them).") in text
+    docs = " ".join((REPO / "docs" / "arena.md").read_text().split())
+    assert "`--games 100000` with 3 entrants plays 100002 games" in docs
+    assert "past `game-99999` they have six (`game-100000.yaml`)" in docs and "`ls -v` sorts them in order" in docs
+
+
 # -- a configuration changed by hand --------------------------------------------------------------
 
 
