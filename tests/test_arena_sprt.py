@@ -282,3 +282,31 @@ def test_a_local_pool_drops_the_games_no_worker_has_taken(tmp_path: Path):
     assert list(pool._running.values()) == ["g0"] and not running.cancelled()
     gate.set()
     pool._executor.shutdown(wait=True)
+
+
+def test_the_two_elo_figures_of_a_pair_are_those_the_docs_explain():
+    """A match with --sprt shows two Elo figures for its pair, and docs/arena.md did not say why
+    they differ. Its worked example, recomputed: eight duels in four deals, the first entrant
+    winning both games of two deals, one of the third and none of the fourth, is a score of
+    5/8 (+89 Elo a game) in the head-to-head table and +2 -1 =1 on the SPRT line (+120 a block)."""
+    from arbiter.engine.arena import report
+    from arbiter.engine.arena.tournament import SprtCount
+    from tests.helpers import REPO
+
+    t = duel_tournament()
+    first_won = [True, True, True, True, True, False, False, False]  # games 0-7: deals 0-3, two games each
+    records = {}
+    for g, won in zip(t.games[:8], first_won):
+        winner = "A" if won else "B"
+        records[g.index] = whole_rec(t, g, {s for s, e in g.assignment.items() if e == winner})
+    state = SprtCount(t).update(records)
+    assert (state["wins"], state["losses"], state["draws"], state["void"]) == (2, 1, 1, 0)
+    assert round(stats.elo(state["wins"] / (state["wins"] + state["losses"]))) == 120
+    pair = report.summary(t.config, list(records.values()), len(t.games))["head_to_head"][0]
+    assert (pair["a_wins"], pair["b_wins"], pair["a_score"], round(pair["elo"])) == (5, 3, 5 / 8, 89)
+    for q in (0.3, 0.6, 0.9):  # each game won with chance q: a decided block's odds are a game's squared
+        assert math.isclose(stats.elo(q * q / (q * q + (1 - q) ** 2)), 2 * stats.elo(q))
+    docs = " ".join((REPO / "docs" / "arena.md").read_text().split())
+    assert "**Two Elo figures for one pair.**" in docs
+    assert ("the table's score is 5/8 = 62.5%, +89 Elo a game; the SPRT line reads `+2 -1 =1`, two of the three "
+            "decided blocks, +120 Elo a block.") in docs
