@@ -151,3 +151,72 @@ def test_a_whole_last_line_of_text_is_a_hands_and_refused_not_cut_off(tmp_path: 
         read_results(path)
     path.write_bytes((json.dumps({"game": 0}) + "\n").encode() + b'{"game": 1, "fi\x00\x00\x00\x00\n')
     assert read_results(path) == ([{"game": 0}], len(json.dumps({"game": 0})) + 1)
+
+
+# -- the last line, as a kill or an editor leaves it, read by --resume and the report ----------------
+
+
+def _duel_of_four(tmp_path: Path):
+    """A 4-game duel's tournament, its new folder and every game's record (as ``Replaying`` plays them)."""
+    from arbiter.engine.arena.tournament import Tournament
+    from tests.arena_staging import duel_tournament, whole_rec
+
+    config = {**duel_tournament().config, "games": 4, "sprt": None}
+    t = Tournament(config)
+    folder = Folder.create(tmp_path / "t", config)
+    return t, folder, {g.index: whole_rec(t, g, {g.seats[g.index % 2]}) for g in t.games}
+
+
+def _line(record: dict) -> bytes:
+    return (json.dumps(record, ensure_ascii=False) + "\n").encode()
+
+
+@pytest.mark.parametrize("tail", [b"", b"\n", b"  \n", b'{"game": 2, "deal": 1, "rot', b'{"game": 2, "de\0\0\0\0\n'])
+def test_a_resume_ignores_an_empty_or_torn_last_line_and_cuts_it_before_appending(tmp_path: Path, tail: bytes):
+    """An empty last line (an editor's), a blank one, a line torn by a kill or left with NUL bytes
+    by a crash: the report reads the games before it, the resume plays exactly the others, and
+    the file is whole lines again, the part cut off before the first line appended."""
+    from tests.arena_staging import Replaying
+
+    t, folder, records = _duel_of_four(tmp_path)
+    path = folder.path / "results.jsonl"
+    path.write_bytes(_line(records[0]) + _line(records[1]) + tail)
+    assert [r["game"] for r in folder.read_results(t.games, 1)] == [0, 1]
+    outcome = t.run(folder, Replaying(records))
+    folder.unlock()
+    assert outcome.played == 2 and [r["game"] for r in outcome.records] == [0, 1, 2, 3]
+    assert path.read_bytes() == b"".join(_line(records[i]) for i in range(4))
+
+
+@pytest.mark.parametrize("tail", [b"", b"\0\0\0"])
+def test_a_whole_record_without_its_newline_is_the_games_record_not_played_again(tmp_path: Path, tail: bytes):
+    """A kill (or a disk that never got the newline's block) after the record's last byte left
+    the line without its newline: its game was played and its transcript written, but the line
+    was ignored as torn, cut off without a word and its game played again. It is the game's
+    record: the report counts it, the resume plays the other games only, and writes the line's
+    newline (and cuts NUL bytes after it) before appending."""
+    from tests.arena_staging import Replaying
+
+    t, folder, records = _duel_of_four(tmp_path)
+    path = folder.path / "results.jsonl"
+    path.write_bytes(_line(records[0]) + _line(records[1])[:-1] + tail)
+    assert [r["game"] for r in folder.read_results(t.games, 1)] == [0, 1]
+    outcome = t.run(folder, Replaying(records))
+    folder.unlock()
+    assert outcome.played == 2 and [r["game"] for r in outcome.records] == [0, 1, 2, 3]
+    assert path.read_bytes() == b"".join(_line(records[i]) for i in range(4))
+
+
+@pytest.mark.parametrize("tail, line", [(b"\n\n", 3), (b"null", 3), (b'{"game": 1}', 3)])
+def test_only_the_last_line_may_be_empty_and_json_without_a_newline_must_be_a_record(tmp_path: Path,
+                                                                                    tail: bytes, line: int):
+    """Two empty lines at the end are a hand's (a crash leaves one line at most), and so is a
+    last line without its newline that reads as JSON but is no record of the game (no prefix of
+    a record does): refused, naming the line, and the file left as it was."""
+    t, folder, records = _duel_of_four(tmp_path)
+    path = folder.path / "results.jsonl"
+    path.write_bytes(_line(records[0]) + _line(records[1]) + tail)
+    with pytest.raises(FolderError, match=f"line {line} is not a "):
+        folder.read_results(t.games, 1)
+    folder.unlock()
+    assert path.read_bytes() == _line(records[0]) + _line(records[1]) + tail

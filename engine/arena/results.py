@@ -10,10 +10,12 @@
 Only the main process writes ``results.jsonl``: each line is written whole, flushed and synced
 before the next game is recorded, so a crash, Ctrl-C or ``kill -9`` loses at most the line being
 written. Reading it back, a last line without its newline (or that does not read as JSON) is
-a torn write and is ignored (and cut off before anything is appended); a game is played again
-by a resumed run exactly when it has no whole line. A whole line of a game the schedule does not
-have, or that is not a record of this tournament's game of its number (``engine.arena.record``),
-is a file changed by hand, and refused like any other line that is not a game's record.
+a torn write and is ignored (and cut off before anything is appended), but for a whole record
+that lacks only its newline, which is the game's record (its newline is written before anything
+is appended); a game is played again by a resumed run exactly when it has no whole record. A
+whole line of a game the schedule does not have, or that is not a record of this tournament's
+game of its number (``engine.arena.record``), is a file changed by hand, and refused like any
+other line that is not a game's record.
 
 A file written whole (``engine.files``) goes first to a hidden ``.NAME.PID-K.tmp`` beside it: a
 run killed then leaves that file, which a resumed run removes (``Folder.remove_temporary``).
@@ -296,13 +298,29 @@ def _json(text: str | bytes) -> Any:
         raise ValueError("JSON nested too deeply to read") from None
 
 
+def _whole_last(data: bytes, offset: int) -> int | None:
+    """Where the JSON ends of a last line without its newline (from ``offset``), when it reads as
+    JSON: a record whole, which a crash cut after its last byte and before its newline (or left
+    NUL bytes where the disk never got the newline's block): its game was played and its
+    transcript written, so the record is kept, not played again (and JSON that is no record is
+    a hand's, refused as on any line). Else None: a line torn within its record, ignored, as no
+    prefix of a record reads as JSON (its object's brace closes last)."""
+    text = data[offset:].rstrip(b"\0")
+    try:
+        _json(text)
+    except ValueError:
+        return None
+    return offset + len(text)  # (JSON that is no record is no crash's: the reader refuses it)
+
+
 class _NotARecord(ValueError):
     """A line of the results file that reads as JSON but is not a game's record."""
 
 
 def read_results(path: Path, games: Sequence[Game] | None = None, tournament_seed: int | None = None
                  ) -> tuple[list[dict[str, Any]], int]:
-    """The records of a results file and the offset after its last whole line; with ``games``
+    """The records of a results file and the offset after its last whole line (or after the
+    record of a last line that lacks only its newline, ``_whole_last``); with ``games``
     (the schedule, game ``i`` at ``games[i]``) and ``tournament_seed``, a whole line of a game
     the schedule does not have is refused, and so is one that is not a record of this
     tournament's game of its number (``engine.arena.record.check_record``): the file, the
@@ -319,8 +337,12 @@ def read_results(path: Path, games: Sequence[Game] | None = None, tournament_see
     while offset < len(data):
         number += 1  # the line's number
         end = data.find(b"\n", offset)
-        if end < 0:
-            break  # a torn last line: ignored
+        last = end < 0
+        if last:  # a last line without its newline: torn by a crash (ignored), unless it is whole
+            whole = _whole_last(data, offset)
+            if whole is None:
+                break
+            end = whole
         line = data[offset:end]
         try:
             record = _json(line)
@@ -359,6 +381,8 @@ def read_results(path: Path, games: Sequence[Game] | None = None, tournament_see
             elif record != records[place]:  # (a line written twice, the same, is that record)
                 raise FolderError(f"{path}: line {number} records game {game} again, otherwise than line {first}; "
                                   "a run records a game once: the file was changed by hand?")
+        if last:
+            return records, end  # (the writer adds its newline before it appends)
         offset = end + 1
     return records, offset
 
@@ -377,12 +401,15 @@ class ResultsWriter:
         try:
             if end is None:
                 _, end = read_results(path)
-            self._file = path.open("ab", buffering=0)  # unbuffered: nothing is left to flush at close
+            self._file = path.open("a+b", buffering=0)  # unbuffered: nothing is left to flush at close
         except OSError as exc:
             raise write_error(path, exc) from None
         try:
             if self._file.tell() > end:  # a torn last line: cut it off before appending
                 self._file.truncate(end)
+            if end and os.pread(self._file.fileno(), 1, end - 1) != b"\n":  # a whole record without its newline
+                os.write(self._file.fileno(), b"\n")
+                os.fsync(self._file.fileno())
             self._end = self._file.seek(0, os.SEEK_END)
         except OSError as exc:
             self._file.close()
