@@ -220,3 +220,36 @@ def test_only_the_last_line_may_be_empty_and_json_without_a_newline_must_be_a_re
         folder.read_results(t.games, 1)
     folder.unlock()
     assert path.read_bytes() == _line(records[0]) + _line(records[1]) + tail
+
+
+def test_an_interrupted_runs_report_keeps_the_could_not_start_record_it_wrote_as_ctrl_c_came(
+        tmp_path: Path, monkeypatch):
+    """Ctrl-C landing after a record was written but before the run counted it: the run reads
+    the file again, keeping a record the machine could not start only when this run wrote it
+    (an earlier run's is a game left to play again). It told them apart by what it had counted,
+    so the record written just then was left out of the report (resuming counted it). Which are
+    this run's the file says: the lines appended since the run opened it."""
+    from arbiter.engine.arena import report, results
+    from tests.arena_staging import Replaying
+
+    t, folder, records = _duel_of_four(tmp_path)
+    error = "cannot start bot for f: [Errno 24] Too many open files"
+    unstarted = {"finished": False, "result": None, "outcome": {"mafia": "none", "fbi": "none"}, "error": error}
+    records[1] = {**records[1], **unstarted}
+    earlier = {**records[3], **unstarted}  # an earlier run's, left to play again
+    path = folder.path / "results.jsonl"
+    path.write_bytes(_line(earlier))
+
+    class Interrupted(results.ResultsWriter):
+        def append(self, record: dict) -> None:
+            super().append(record)
+            if record["error"]:
+                raise KeyboardInterrupt  # written whole, not yet counted
+
+    monkeypatch.setattr(results, "ResultsWriter", Interrupted)
+    outcome = t.run(folder, Replaying(records))
+    folder.unlock()
+    assert outcome.interrupted and outcome.played == 2
+    assert [(r["game"], r["error"]) for r in outcome.records] == [(0, None), (1, error)]
+    got = report.summary(t.config, outcome.records, len(t.games))
+    assert (got["recorded"], got["unfinished"], got["part_blocks"]) == (2, 1, 1)

@@ -414,6 +414,7 @@ class ResultsWriter:
         except OSError as exc:
             self._file.close()
             raise write_error(path, exc) from None
+        self._start = self._end
 
     def append(self, record: dict[str, Any]) -> None:
         data = memoryview((json.dumps(record, ensure_ascii=False, sort_keys=False) + "\n").encode("utf-8"))
@@ -433,6 +434,26 @@ class ResultsWriter:
 
     def close(self) -> None:
         self._file.close()
+
+    def written(self) -> set[int]:
+        """The games of the whole lines appended since this writer opened the file, read from it
+        (the run that holds the folder writes them): one written just as a Ctrl-C came, before
+        ``append`` returned or its caller counted it, is among them."""
+        try:
+            with self.path.open("rb") as f:
+                f.seek(self._start)
+                data = f.read()
+        except OSError as exc:
+            raise FolderError(f"{self.path}: cannot read it: {exc.strerror or exc}") from None
+        games = set()
+        for line in data.split(b"\n")[:-1]:  # (a part after the last newline is no whole line)
+            try:
+                record = _json(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict) and isinstance(record.get("game"), int):
+                games.add(record["game"])
+        return games
 
 
 def write_error(path: Path, exc: OSError) -> FolderError:

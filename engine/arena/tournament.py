@@ -206,9 +206,11 @@ class Tournament:
             writer.close()
         if interrupted:  # Ctrl-C may land between a record's write and its count here: the file is what counts
             counted = len(recorded)
-            # (a record the machine could not start counts when this run made it, not one left to play again)
+            # (a record the machine could not start counts when this run wrote it, not one an earlier
+            # run left to play again: which are this run's the file says, as it does of the others)
+            mine = writer.written()
             recorded = {r["game"]: r for r in folder.read_results(self.games, self.config["seed"])
-                        if r.get("error") is None or r["game"] in recorded}
+                        if r.get("error") is None or r["game"] in mine}
             played += len(recorded) - counted
         records = sorted(recorded.values(), key=lambda r: r["game"])
         return Outcome(records, played, clock() - start, count.update(recorded) if count is not None else None,
