@@ -27,14 +27,13 @@ def _report_records(first: str) -> list[dict]:
 
 
 REPORT_TEXT = """\
-entrant     games  seats  won  win%  95% CI    mu     sigma  ordinal  forf.
-----------  -----  -----  ---  ----  --------  -----  -----  -------  -----
-greedy-wi~  4      4      3    75.0  1.0-99.9  29.06  7.36   6.98     0
-random      4      4      1    25.0  0.1-99.0  20.94  7.36   -1.14    0
+entrant     games  seats  won  win%  95% CI    mu     sigma  ordinal
+----------  -----  -----  ---  ----  --------  -----  -----  -------
+greedy-wi~  4      4      3    75.0  1.0-99.9  29.06  7.36   6.98
+random      4      4      1    25.0  0.1-99.0  20.94  7.36   -1.14
 win% counts seats (an entrant may hold several seats of a game); 95% CI: its
   spread read from the deals (the seats of a deal are not independent);
-  mu/sigma/ordinal: OpenSkill (Plackett-Luce), ordinal = mu - 3 sigma; forf.:
-  forfeits
+  mu/sigma/ordinal: OpenSkill (Plackett-Luce), ordinal = mu - 3 sigma
 
 side   entrant     seats  won  win%   95% CI      vs all
 -----  ----------  -----  ---  -----  ----------  ------
@@ -319,3 +318,23 @@ def test_the_head_to_head_table_fits_80_columns_at_its_widest():
                     ["entrant-01", "-", "entrant-03*", "1", "100001", "0", "<0.1", "-2000", "[-2885,-1115]"],
                     ["entrant-02", "-", "entrant-03*", "0", "0", "100002", "50.0", "+0", "[-393,+393]"]]
     assert max(len(line) for line in ("pair (a - b)" + table).splitlines()) == 80  # (at its widest)
+
+
+def test_the_entrants_table_fits_80_columns_at_its_widest():
+    """Two entrants of a 100,000-game tournament of 12-seat games hold 600,000 seats each, and
+    one that forfeits every seat has 600,000 forfeits: the entrants' table, with its forfeits'
+    column, took 87 columns. Its forfeits are the forfeits table's; the widest row (6-digit
+    counts, an interval's end past 99.9, ratings of seven characters) fits 80."""
+    names = ["entrant-01", "entrant-02"]
+    config = {"game": "mafia", "entrants": [{"name": n, "spec": "random"} for n in names]}
+    got = report.summary(config, [], 100_000)
+    for n in names:
+        got["table"][n].update(games=100_000, seats=600_000, wins=599_999, rate=599_999 / 600_000, low=0.99996,
+                               high=1.0, forfeits=600_000)
+        got["ratings"][n].update(mu=-123.45, sigma=0.83, ordinal=-125.94)
+        got["forfeits"][n] = {"crash": 600_000}
+    text = report.tables(got)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    rows = [row.split() for row in text.splitlines()[2:4]]
+    assert rows[0] == ["entrant-01", "100000", "600000", "599999", ">99.9", ">99.9-100.0", "-123.45", "0.83", "-125.94"]
+    assert "\nforfeits    crash\n" in text and "\nentrant-01  600000\n" in text
