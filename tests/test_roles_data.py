@@ -6,6 +6,7 @@ to 3-8 players in every scenario, and the rules doc lists every card."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import re
 from pathlib import Path
@@ -167,6 +168,30 @@ def test_validate_refuses_a_custom_deck_no_game_can_be_dealt_from(cards: str, wh
     rd.parse_custom_deck(doc, rd.load())  # (a deck recorded in a game's options is read as it was)
     rd.validate_document(load_text("game: magic-maze\nkind: roles\nlevel: 2\ncards: {traitor: 1, hero: 2}\n", "ok.yaml"))
 
+
+
+def test_validate_refuses_a_deck_that_deals_a_hero_nowhere() -> None:
+    """Every seat a traitor, and every seat knowing it (the cards dealt from are public): no game
+    the rules mean. ``validate`` said ok to a deck of traitors alone; it names them now, or, where
+    the deck holds heroes that no game with enough cards can use, those heroes' conditions."""
+    doc = load_text("game: magic-maze\nkind: roles\nlevel: 5\ncards: {traitor: 2, decoy: 1, explorer-traitor: 1}\n",
+                    "t.yaml")
+    with pytest.raises(ScenarioError, match=r"^t.yaml: cards: no game can be dealt from this deck with a hero in it: "
+                                            r"every card of it starts as a traitor \(traitor x2, decoy, "
+                                            r"explorer-traitor\): every seat would be a traitor"):
+        rd.validate_document(doc)
+    # A hero card of a deck whose only games with a card for each seat cannot use it (data where a
+    # card needs 5 players: three traitors deal three players, and five players lack a card).
+    packaged = rd.load()
+    five = dataclasses.replace(packaged.cards["clean-record"], condition=rd.Condition(players=5))
+    deck = dataclasses.replace(packaged, cards={**packaged.cards, "clean-record": five})
+    custom = rd.CustomDeck("t", 2, {"traitor": 3, "clean-record": 1})
+    assert rd.dealt_nowhere(custom, deck, load_maze()) == (
+        "no game can be dealt from this deck with a hero in it: wherever 3 to 8 players have a card each whose "
+        "condition the game meets, its cards that start as a hero are not usable (clean-record (5+ players)): every "
+        "seat would be a traitor and know it (the cards dealt from are public); a deck needs a card that starts as "
+        "a hero (hero, a hero mission or rule, or a variable card that starts as a hero)")
+    assert rd.dealt_nowhere(custom, packaged, load_maze()) is None  # (four players can use clean-record)
 
 def test_a_magic_maze_file_of_no_kind_names_roles_among_the_kinds() -> None:
     """A Hidden Roles deck misnamed (``kind: rolez``) was told the kinds were tiles, scenarios

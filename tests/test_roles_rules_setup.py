@@ -18,6 +18,7 @@ from arbiter.engine import transcript
 from arbiter.engine.errors import ScenarioError, SetupError
 from arbiter.engine.events import HOST
 from arbiter.engine.games.magic_maze.roles import data as rd
+from arbiter.engine.scenario import load_text
 from arbiter.engine.session import Session
 
 from tests.helpers import precondition, roles_game, run, write
@@ -163,7 +164,9 @@ def test_custom_decks_that_cannot_be_played_are_refused(tmp_path: Path) -> None:
         level: 3
         cards: {traitor: 1, clean-record: 2, pathfinder: 1}
     """)
-    with pytest.raises(SetupError, match=r"has 1 card\(s\) that scenario 1 with 3 players can use"):
+    with pytest.raises(SetupError, match=r"has 1 card\(s\) that scenario 1 with 3 players can use \(conditions met\), "
+                                         r"too few for 3 players; scenario 1 with 3 players cannot use clean-record x2 "
+                                         r"\(4\+ players\), pathfinder \(passing\)$"):
         MAZE.choose_setup("1", 3, str(small), None)
     assert MAZE.choose_setup("3", 4, str(small), None)[1]["players"] == 4  # all usable there
     with pytest.raises(SetupError, match="leave out --roles"):
@@ -173,6 +176,49 @@ def test_custom_decks_that_cannot_be_played_are_refused(tmp_path: Path) -> None:
         MAZE.choose_setup("3", 4, str(spy), None)
     with pytest.raises(ScenarioError, match="options hold roles or deck, not both"):
         Session(MAZE, "3", seed=1, options={"players": 4, "roles": 2, "deck": {"level": 2, "cards": {"hero": 4}}})
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
+def test_a_deck_that_deals_no_hero_is_refused_where_a_game_is_set_up(tmp_path: Path, level: int) -> None:
+    """A deck of traitors alone (variable ones that start as traitors count among them) dealt
+    every seat a traitor, which every seat knew (the cards dealt from are public): nobody played
+    the heist and at level 5 the divining opened with no face-down card to name. ``--deck`` and
+    ``validate`` said ok; both refuse it now, naming the file and the line of its cards."""
+    deck = write(tmp_path / "traitors.yaml", f"""
+        game: magic-maze
+        kind: roles
+        level: {level}
+        cards: {{traitor: 2, hasty-traitor: 1, slow-fingers: 1}}
+    """)
+    with pytest.raises(SetupError, match=r"/traitors\.yaml:4: cards: every card scenario 3 with 4 players can use "
+                                         r"starts as a traitor \(traitor x2, hasty-traitor, slow-fingers\): every seat "
+                                         r"would be a traitor and know it .*a game needs a card it can use that starts "
+                                         r"as a hero \(hero, a hero mission or rule, or a variable card that starts as "
+                                         r"a hero\)$") as info:
+        MAZE.choose_setup("3", 4, str(deck), None)
+    assert info.value.option == "--deck"
+    with pytest.raises(ScenarioError, match=r"traitors\.yaml: cards: no game can be dealt from this deck with a hero "
+                                            r"in it: every card of it starts as a traitor"):
+        rd.validate_document(load_text(deck.read_text(encoding="utf-8"), "traitors.yaml"))
+    # A game recorded with it (an older version set it up) is read as it was, and replays.
+    recorded = {"title": "traitors", "level": level, "cards": {"traitor": 2, "hasty-traitor": 1, "slow-fingers": 1}}
+    s = Session(MAZE, "3", seed=1, options={"players": 4, "deck": recorded})
+    assert {s.state.side_of(seat) for seat in s.seats} == {"traitor"}
+    s.submit("p1", "eye p2", 1000)
+    replays(s)
+
+
+def test_a_deck_whose_heroes_the_game_cannot_use_is_refused_for_that_game_only(tmp_path: Path) -> None:
+    """Whether a game has a hero to deal depends on the player count and the scenario: the
+    cards whose condition it does not meet are discarded. Three players cannot use
+    ``clean-record`` (4 players on), so three traitors are all they would be dealt; four can."""
+    deck = write(tmp_path / "few.yaml", "game: magic-maze\nkind: roles\nlevel: 2\ncards: {traitor: 3, clean-record: 1}\n")
+    with pytest.raises(SetupError, match=r"/few\.yaml:4: cards: every card scenario 1 with 3 players can use starts "
+                                         r"as a traitor \(traitor x3\).*; scenario 1 with 3 players cannot use "
+                                         r"clean-record \(4\+ players\)$"):
+        MAZE.choose_setup("1", 3, str(deck), None)
+    assert MAZE.choose_setup("1", 4, str(deck), None)[1]["deck"]["cards"] == {"traitor": 3, "clean-record": 1}
+    rd.validate_document(load_text(deck.read_text(encoding="utf-8"), "few.yaml"))  # some game can deal it
 
 
 # ============================================================================ the command line

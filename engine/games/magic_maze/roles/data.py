@@ -30,6 +30,10 @@ SIDES = ("hero", "traitor")
 FEATURES = ("own-exits", "passing", "elf-talk", "orange-walls", "crystal", "cameras")
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
 TITLE_MAX_CHARS = 60
+MAX_COUNT = 20
+"""The most copies of one card a custom deck may name (and the packaged deck hold)."""
+HERO_CARDS = "hero, a hero mission or rule, or a variable card that starts as a hero"
+"""The cards that start on the hero side, as a refusal names them."""
 
 # The vocabulary. Each predicate names its parameters and their types:
 #   hero: a hero's colour; seconds: 1..3600; count: 1..20; action: vortex, escalator or explore.
@@ -208,7 +212,7 @@ def parse_card(name: str, node: Node) -> Card:
     condition = parse_condition(node.key("condition")) if node.has("condition") else Condition()
     return Card(
         id=name, title=node.key("title").text(max_len=TITLE_MAX_CHARS), kind=kind, levels=levels,
-        text=node.key("text").text(max_len=400), copies=node.optional("copies", 1).integer(1, 20),
+        text=node.key("text").text(max_len=400), copies=node.optional("copies", 1).integer(1, MAX_COUNT),
         condition=condition,
         mission=parse_predicate(node.key("mission"), PREDICATES, "mission") if node.has("mission") else None,
         rule=parse_predicate(node.key("rule"), RULES, "rule") if node.has("rule") else None,
@@ -275,10 +279,38 @@ class CustomDeck:
     counts: dict[str, int]
     out_of_order_start: bool = False
 
-    def usable(self, deck: RoleDeck, players: int, feats: frozenset[str]) -> int:
+    def usable(self, deck: RoleDeck, players: int, feats: frozenset[str], side: str | None = None) -> int:
         """How many of its cards a game of ``players`` and features ``feats`` can deal (each
-        card's condition met): a game of fewer than ``players`` cannot be dealt from it."""
-        return sum(n for name, n in self.counts.items() if deck.cards[name].condition.met(players, feats))
+        card's condition met), of those that start on ``side`` when it is given: a game of
+        fewer than ``players`` cannot be dealt from it, nor one of no hero (``no_hero``)."""
+        return sum(n for name, n in self.counts.items() if deck.cards[name].condition.met(players, feats)
+                   and side in (None, deck.cards[name].side))
+
+    def listing(self, deck: RoleDeck, names: list[str] | None = None, why: bool = False) -> str:
+        """``names`` (every card when None) as the deck holds them: ``traitor x2, decoy``; with
+        ``why``, each card's condition of use too: ``clean-record x2 (4+ players)``."""
+        out = []
+        for name in self.counts if names is None else names:
+            n, words = self.counts[name], deck.cards[name].condition.words()
+            out.append(name + (f" x{n}" if n > 1 else "") + (f" ({words})" if why else ""))
+        return ", ".join(out)
+
+    def unusable(self, deck: RoleDeck, players: int, feats: frozenset[str]) -> list[str]:
+        """Its cards whose condition a game of ``players`` and features ``feats`` does not meet."""
+        return [name for name in self.counts if not deck.cards[name].condition.met(players, feats)]
+
+    def no_hero(self, deck: RoleDeck, players: int, feats: frozenset[str], game: str = "the game") -> str | None:
+        """Why a game of ``players`` and features ``feats`` dealt from this deck would have no
+        hero, if so: every card it can use starts as a traitor. Every seat a traitor, and, the
+        cards dealt from being public, every seat knowing it: nobody plays the heist, the sand
+        running out wins it for all, and at level 5 the divining has no face-down card. ``game``
+        names the game in the words."""
+        if self.usable(deck, players, feats, "hero"):
+            return None
+        traitors = [name for name in self.counts if name not in self.unusable(deck, players, feats)]
+        return (f"every card {game} can use starts as a traitor ({self.listing(deck, traitors)}): every seat would be "
+                f"a traitor and know it (the cards dealt from are public); a game needs a card it can use that "
+                f"starts as a hero ({HERO_CARDS})")
 
 
 def parse_custom_deck(doc: Node, deck: RoleDeck) -> CustomDeck:
@@ -288,7 +320,7 @@ def parse_custom_deck(doc: Node, deck: RoleDeck) -> CustomDeck:
     for name, node in doc.key("cards").items():
         if name not in deck.cards:
             raise node.fail(f"no card {quoted(name)} in the role deck; cards: {', '.join(deck.cards)}")
-        counts[name] = node.integer(1, 20)
+        counts[name] = node.integer(1, MAX_COUNT)
     if not counts:
         raise doc.key("cards").fail("a deck needs cards")
     title = doc.optional("title", "custom role deck").text(max_len=TITLE_MAX_CHARS)
@@ -336,16 +368,28 @@ def validate_document(doc: Node) -> None:
 
 def dealt_nowhere(custom: CustomDeck, deck: RoleDeck, maze: MazeData) -> str | None:
     """Why no game of any scenario, with any number of players, can be dealt from ``custom``
-    (each seat takes a card whose condition the game meets), if so; None when one can."""
+    (each seat takes a card whose condition the game meets, and some card it can use starts as
+    a hero: ``CustomDeck.no_hero``), if so; None when one can."""
     nearest: tuple[int, int, int] | None = None  # (cards short, players, cards usable then)
+    enough = False  # some game has a card for each seat, but no hero among them
     for scenario in maze.scenarios.values():
         feats = features(maze, scenario)
         for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
             usable = custom.usable(deck, players, feats)
             if usable >= players:
-                return None
-            if nearest is None or players - usable < nearest[0]:
+                if custom.no_hero(deck, players, feats) is None:
+                    return None
+                enough = True
+            elif nearest is None or players - usable < nearest[0]:
                 nearest = (players - usable, players, usable)
+    if enough:
+        heroes = [name for name in custom.counts if deck.cards[name].side == "hero"]
+        return ("no game can be dealt from this deck with a hero in it: " + (
+            f"every card of it starts as a traitor ({custom.listing(deck)})" if not heroes else
+            f"wherever {MIN_PLAYERS} to {MAX_PLAYERS} players have a card each whose condition the game meets, "
+            f"its cards that start as a hero are not usable ({custom.listing(deck, heroes, why=True)})")
+            + f": every seat would be a traitor and know it (the cards dealt from are public); a deck needs a "
+              f"card that starts as a hero ({HERO_CARDS})")
     assert nearest is not None
     _, players, usable = nearest
     return (f"no game can be dealt from this deck: each of {MIN_PLAYERS} to {MAX_PLAYERS} players takes a card "

@@ -20,6 +20,7 @@ from arbiter.engine.errors import ScenarioError, SetupError
 from arbiter.engine.games.magic_maze.data import MazeData, Scenario
 from arbiter.engine.games.magic_maze.roles import data as rd
 from arbiter.engine.scenario import Node, deck_document, deck_kind, lines_named
+from arbiter.engine.yamlio import line_of
 
 LEVEL_TITLES = {
     1: "there is a traitor among you",
@@ -127,9 +128,18 @@ def options_for(scenario: Scenario, maze: MazeData, players: int | None, level: 
         custom = rd.parse_custom_deck(doc, deck)
     feats = rd.features(maze, scenario)
     usable = custom.usable(deck, players, feats)
+    game = f"scenario {scenario.name} with {players} players"
+    unusable = custom.unusable(deck, players, feats)
+    not_here = f"; {game} cannot use {custom.listing(deck, unusable, why=True)}" if unusable else ""
     if usable < players:
-        raise SetupError(f"the deck of {doc.source} has {usable} card(s) that scenario {scenario.name} with "
-                         f"{players} players can use (conditions met), too few for {players} players", option="--deck")
+        raise SetupError(f"the deck of {doc.source} has {usable} card(s) that {game} can use (conditions met), "
+                         f"too few for {players} players{not_here}", option="--deck")
+    # (refused where a game is set up, not where one is read: a game recorded with such a deck replays)
+    no_hero = custom.no_hero(deck, players, feats, game)
+    if no_hero is not None:
+        line = None if doc.file_text is None else line_of(doc.file_text, ("cards",))
+        where = f"{doc.source}:{line}: cards" if line is not None else f"{doc.source}: cards"
+        raise SetupError(f"{where}: {no_hero}{not_here}", option="--deck")
     recorded = {"title": custom.title, "level": custom.level, "cards": dict(custom.counts)}
     if custom.out_of_order_start:  # (only when set: a deck without it is recorded as it always was)
         recorded["out_of_order_start"] = True
