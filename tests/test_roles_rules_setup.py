@@ -221,6 +221,21 @@ def test_a_deck_whose_heroes_the_game_cannot_use_is_refused_for_that_game_only(t
     rd.validate_document(load_text(deck.read_text(encoding="utf-8"), "few.yaml"))  # some game can deal it
 
 
+def test_a_card_counted_zero_is_left_out_as_in_a_classic_mafia_deck(tmp_path: Path) -> None:
+    """A Classic Mafia deck may count a card 0 (left out); a Hidden Roles deck refused it ("0 is
+    out of range (allowed: 1..20)"), for no reason. It is left out now: the deck is recorded as
+    the same deck without it."""
+    deck = write(tmp_path / "zero.yaml", "game: magic-maze\nkind: roles\nlevel: 2\n"
+                                         "cards: {traitor: 1, mute: 0, hero: 3}\n")
+    assert MAZE.choose_setup("1", 4, str(deck), None)[1]["deck"]["cards"] == {"traitor": 1, "hero": 3}
+    none = write(tmp_path / "none.yaml", "game: magic-maze\nkind: roles\nlevel: 2\ncards: {traitor: 0}\n")
+    with pytest.raises(ScenarioError, match=r"none\.yaml:4: cards: a deck needs cards"):
+        MAZE.choose_setup("1", 4, str(none), None)
+    many = write(tmp_path / "many.yaml", "game: magic-maze\nkind: roles\nlevel: 2\ncards: {traitor: 21, hero: 3}\n")
+    with pytest.raises(ScenarioError, match=r"many\.yaml:4: cards\.traitor: 21 is out of range \(allowed: 0\.\.20\)"):
+        MAZE.choose_setup("1", 4, str(many), None)
+
+
 # ============================================================================ the command line
 def test_play_sets_up_hidden_roles_from_the_command_line(tmp_path: Path) -> None:
     out = tmp_path / "g.yaml"

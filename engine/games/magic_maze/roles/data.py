@@ -320,7 +320,9 @@ def parse_custom_deck(doc: Node, deck: RoleDeck) -> CustomDeck:
     for name, node in doc.key("cards").items():
         if name not in deck.cards:
             raise node.fail(f"no card {quoted(name)} in the role deck; cards: {', '.join(deck.cards)}")
-        counts[name] = node.integer(1, MAX_COUNT)
+        n = node.integer(0, MAX_COUNT)
+        if n:  # (a card counted 0 is left out, as a Classic Mafia deck's is: equal decks are recorded alike)
+            counts[name] = n
     if not counts:
         raise doc.key("cards").fail("a deck needs cards")
     title = doc.optional("title", "custom role deck").text(max_len=TITLE_MAX_CHARS)
