@@ -1,8 +1,10 @@
 """Bots the referee runs: the built-in random bot and external programs (``exec:COMMAND``).
 
 An external bot speaks the seat's side of the protocol (``docs/protocol.md``, "Bots run by the
-referee"): before each ``go SEAT KIND`` line it is sent the ``event:`` lines its seat may see
-and its ``legal:``, ``form:`` and ``resign:`` lines, and it answers with one line.
+referee"): before its first ``go`` of a game it is sent the game's public settings
+(``option:`` and ``deck:`` lines, ``Session.settings``), before each ``go SEAT KIND`` line the
+``event:`` lines its seat may see and its ``legal:``, ``form:`` and ``resign:`` lines, and it
+answers with one line.
 
 The referee never blocks on a bot and no bot outlives it. Each bot runs in a process group of
 its own, which ``close`` ends whole (SIGTERM, then SIGKILL); a referee killed outright (SIGKILL,
@@ -230,6 +232,7 @@ class ProcessBot:
         self.command = command
         self.timeout = timeout
         self._told = (0, 0, 0)  # the game's log, moves and forfeits looked through so far (``Session.told``)
+        self._set_up = False  # the game's settings were told (``Session.settings``, at its first go)
         self._closed = False
         self._outbox = bytearray()
         self._go_unsent = False  # the outbox ends with a go line
@@ -426,9 +429,13 @@ class ProcessBot:
         return self._problem
 
     def _block(self, session: Session) -> list[str]:
-        """The lines before a go: news (the others' moves and the events, since the last go: a
-        game's log is read once, not at every go), then what the seat may send, then the go."""
+        """The lines before a go: at the game's first, its settings (``option:``, ``deck:``);
+        news (the others' moves and the events, since the last go: a game's log is read once,
+        not at every go), then what the seat may send, then the go."""
+        settings = [] if self._set_up else session.settings()
+        self._set_up = True
         lines, self._told = session.told(self.seat, self._told)  # (in a real-time game, its clock last)
+        lines = settings + lines
         lines += session.choices(self.seat).lines()
         awaited = [a for a in session.state.awaiting() if a.seat == self.seat]
         return [*lines, f"go {self.seat} {awaited[0].kind if awaited else 'any'}"]
@@ -495,6 +502,7 @@ class ProcessBot:
         self._err_partial.clear()
         self.seat = seat
         self._told = (0, 0, 0)
+        self._set_up = False
         self._go_unsent = self._asked = False
         self._answer = None
         self._end_log()

@@ -369,6 +369,20 @@ class Rules(ABC):
                                  f"{instead}", [v.name for v in self.variants()], option)
         return (self.default_variant if variant is None else variant), {}
 
+    def public_options(self, state: GameState) -> dict[str, str]:
+        """The settings of ``state``'s game that change the rules it is played by, that every
+        seat may know, and that the game's name and mode do not say (a player count, a level),
+        by name, each value one word: what a bot is told before its first ``go`` (``option:``
+        lines, ``Session.settings``). Each is the same for every seat and every deal of the same
+        setup: a fact of how the game was set up, never of what was dealt. None by default."""
+        return {}
+
+    def public_deck(self, state: GameState) -> dict[str, int]:
+        """The cards ``state``'s game is dealt from, by name, how many of each, in the deck's
+        order, where every seat may know them (which seat holds which card is what is hidden):
+        ``deck:`` lines (``Session.settings``). None by default (a game without such a deck)."""
+        return {}
+
     def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:
         """Each seat's side and role as the game stands (at its end, the side the seat ended
         on): seat -> (side, role). A tournament reports results by side and by role from it.

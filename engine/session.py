@@ -252,6 +252,25 @@ class Session:
             lines.append(f"time: {seconds_name(self.clock_ms)}")
         return lines, (len(events), len(moves), len(failed))
 
+    def settings(self) -> list[str]:
+        """The game's public settings as protocol lines, told to a bot before its first ``go``
+        of a game (``docs/protocol.md``): ``option: NAME VALUE`` for each setting that changes
+        the rules and that the game's name and mode do not say (``Rules.public_options``), then
+        ``deck: CARD COUNT`` for each card the game is dealt from (``Rules.public_deck``). They
+        are the same for every seat and every deal: nothing of what was dealt.
+
+        >>> from arbiter.engine import registry
+        >>> print("\\n".join(Session(registry.get("magic-maze"), "3", seed=1, options={"players": 5, "roles": 1}).settings()))
+        option: players 5
+        option: level 1
+        option: out_of_order_start false
+        deck: traitor 1
+        deck: hero 4
+        """
+        state = self.state
+        return ([f"option: {name} {value}" for name, value in self.rules.public_options(state).items()]
+                + [f"deck: {card} {count}" for card, count in self.rules.public_deck(state).items()])
+
     def shared(self) -> dict[int, Any]:
         """What every copy of this game shares with it, by ``id``: what no input changes, the
         rules, the mode (``Variant``) and the state's ``game.shared_values`` (``copy``; the

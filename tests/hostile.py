@@ -89,6 +89,7 @@ def fake_session(events: list[str], legal: tuple[str, ...] = ("pass",)) -> Any:
         events=log, moves=[], move_events=[], forfeits=[], clock_ms=0,
         state=SimpleNamespace(awaiting=lambda: [], realtime=False, result=None),
         choices=lambda seat: Choices(list(legal), [], None),
+        settings=lambda: [],  # (a game without public settings)
     )
     session.told = lambda seat, since=(0, 0, 0): Session.told(session, seat, since)  # (the session's own telling)
     return session

@@ -144,6 +144,9 @@ def test_the_give_up_input_is_a_resign_line_after_the_legal_and_form_lines(tmp_p
 def test_mafia_bots_are_told_their_give_up_input_apart(tmp_path: Path) -> None:
     session = Session(registry.get("mafia"), "6-players", seed=3)
     told = told_before_first_go(tmp_path, session, "p1")
+    deck = ["deck: seducer 1", "deck: civilian 2", "deck: chief 1", "deck: boss 1", "deck: mafia 1"]
+    assert told[:len(deck)] == deck  # (the game's settings first, at its first go)
+    told = told[len(deck):]
     block = told[told.index(next(t for t in told if not t.startswith("event: "))):]
     assert {f"nominate p{i}" for i in range(2, 7)} | {"pass", "leave"} <= set(session.state.legal_inputs("p1"))
     assert block == [f"legal: {m}" for m in session.state.legal_inputs("p1") if m != "leave"] + \

@@ -109,6 +109,17 @@ class MafiaRules(Rules):
         assert isinstance(state, MafiaState)
         return render_table(state, seat)
 
+    def public_deck(self, state: GameState) -> dict[str, int]:
+        """The cards in play (the mode's default deck, or a custom one), in the card list's
+        order: public, as the opening event lists them; who holds them is secret.
+
+        >>> from arbiter.engine.session import Session
+        >>> MafiaRules().public_deck(Session(MafiaRules(), "6-players", seed=1).state)
+        {'seducer': 1, 'civilian': 2, 'chief': 1, 'boss': 1, 'mafia': 1}
+        """
+        assert isinstance(state, MafiaState)
+        return dict(state.deck)
+
     def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:
         """Each seat's side (town, mafia or loner) and card.
 

@@ -172,6 +172,28 @@ class MagicMazeRules(Rules):
         legal = [m for m in state.legal_moves(seat) if m.verb in GAME_ACTIONS]
         return move_name(legal[rng.randrange(len(legal))]) if legal else None
 
+    def public_options(self, state: GameState) -> dict[str, str]:
+        """The player count (the scenario does not fix it); in Hidden Roles also the level whose
+        rules apply (a custom deck's own) and whether the start tile's hourglass is out of order
+        from the start (a custom deck's ``out_of_order_start``; ``false`` at a level).
+
+        >>> from arbiter.engine.session import Session
+        >>> s = Session(MagicMazeRules(), "3", seed=1, options={"players": 5, "roles": 2})
+        >>> MagicMazeRules().public_options(s.state)
+        {'players': '5', 'level': '2', 'out_of_order_start': 'false'}
+        """
+        assert isinstance(state, MazeState)
+        out = {"players": str(state.players)}
+        if isinstance(state, HiddenRolesState):
+            out["level"] = str(state.level)
+            out["out_of_order_start"] = "true" if state.setup.out_of_order_start else "false"
+        return out
+
+    def public_deck(self, state: GameState) -> dict[str, int]:
+        """In Hidden Roles, the role cards the game is dealt from (a level's, or a custom deck's):
+        public, as ``view`` gives them (``dealt_from``); none in the base game."""
+        return state.dealt_from() if isinstance(state, HiddenRolesState) else {}
+
     def seat_sides(self, state: GameState) -> dict[str, tuple[str, str]]:
         """Every seat is on one side, ``team``; its role is the action tiles it was dealt
         (``+``-joined; ``solo`` alone, where the tiles come from a deck). In Hidden Roles a seat's
