@@ -6,7 +6,8 @@ Run it from the referee:
     arbiter play fbi-mafia --bots random --bot bandit=exec:"python3 docs/examples/random_bot.py"
 
 The referee writes lines to the bot's stdin (docs/protocol.md, "Bots run by the referee"):
-``move: ...`` for what the other seats did, ``event: ...`` for what the seat sees; ``legal: ...``
+first, once a game, ``option: ...`` and ``deck: ...`` for the game's settings (a Hidden Roles
+level, the cards in play); ``move: ...`` for what the other seats did, ``event: ...`` for what the seat sees; ``legal: ...``
 for each input it may send now as it is, ``form: ...`` for inputs with words of its own
 (``say TEXT``) and ``resign: ...`` for the input that gives up the game; then ``go SEAT KIND``
 when it must answer. The bot answers with exactly
@@ -29,8 +30,8 @@ def main() -> None:
             # nothing legal now: in a real-time game (Magic Maze) that is "wait"
             print(rng.choice(legal) if legal else "wait", flush=True)
             legal = []
-        # move:, event:, form: and resign: lines (and any line it does not know) are ignored;
-        # a smarter bot would use them.
+        # option:, deck:, move:, event:, form: and resign: lines (and any line it does not
+        # know) are ignored; a smarter bot would use them.
 
 
 if __name__ == "__main__":
