@@ -260,7 +260,8 @@ class Session:
         are the same for every seat and every deal: nothing of what was dealt.
 
         >>> from arbiter.engine import registry
-        >>> print("\\n".join(Session(registry.get("magic-maze"), "3", seed=1, options={"players": 5, "roles": 1}).settings()))
+        >>> s = Session(registry.get("magic-maze"), "3", seed=1, options={"players": 5, "roles": 1})
+        >>> print("\\n".join(s.settings()))
         option: players 5
         option: level 1
         option: out_of_order_start false

@@ -355,7 +355,7 @@ def test_a_real_time_bot_and_agent_are_told_the_clock() -> None:
 
     session = Session(registry.get("magic-maze"), "1", seed=3, options={"players": 2})
     session.advance_to(12_500)
-    block = ProcessBot._block(SimpleNamespace(seat="p1", _told=(0, 0, 0)), session)  # (the lines before its go)
+    block = ProcessBot._block(SimpleNamespace(seat="p1", _told=(0, 0, 0), _set_up=False), session)  # (its first go)
     assert "time: 12.5" in block and block[-1] == "go p1 any" and block.index("time: 12.5") < len(block) - 1
     assert "time: 12.5" in observation(session, "p1").splitlines()
     turns = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)  # a turn game has no clock to tell

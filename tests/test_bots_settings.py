@@ -82,8 +82,8 @@ def test_a_plain_games_bot_is_told_only_what_its_mode_does_not_say(tmp_path: Pat
     plain = [
         (("fbi-mafia", "--mode", "duel-3v3"), "mafia", []),  # its mode says everything
         (("magic-maze", "--scenario", "2", "--players", "3"), "p2", ["option: players 3"]),  # no count in a scenario
-        (("mafia", "--players", "6"), "p2", ["deck: seducer 1", "deck: civilian 2", "deck: chief 1", "deck: boss 1",
-                                             "deck: mafia 1"]),  # the mode's default deck, as the opening event lists it
+        (("mafia", "--players", "6"), "p2", [  # the mode's default deck, as the opening event lists it
+            "deck: seducer 1", "deck: civilian 2", "deck: chief 1", "deck: boss 1", "deck: mafia 1"]),
     ]
     for i, (setup, seat, told) in enumerate(plain):
         (tmp_path / str(i)).mkdir()
