@@ -4,8 +4,9 @@ An agent is any object with ``act(observation, legal)``: given the text of what 
 learned since it last acted (``observation``, what a language-model agent is shown) and the
 inputs it may send now (``legal``: the ``Choices`` of the seat, see ``engine.session``), it
 returns one input, or None when it has nothing to do (real-time games only). It may also have
-``new_game(info)`` (called once, with the game, variant, seat, seats and a seed for its own
-choices, ``agent_seed``) and ``close()``.
+``new_game(info)`` (called once, with the game, variant, seat, seats, a seed for its own
+choices, ``agent_seed``, and the game's public settings, ``options`` and ``deck``: what an
+``exec:`` bot's ``option:`` and ``deck:`` lines tell) and ``close()``.
 
 An agent is trusted code: it runs in the referee's process, with the referee's rights, and
 nothing keeps it to its seat's view but its own good manners. It can reach the session (the
@@ -163,9 +164,13 @@ class AgentBot:
             self._started = True
             start = getattr(self.agent, "new_game", None)
             if callable(start):
-                self._call(start, {"game": session.rules.name, "variant": session.variant.name,
+                rules, state = session.rules, session.state
+                self._call(start, {"game": rules.name, "variant": session.variant.name,
                                    "seat": self.seat, "seed": agent_seed(session.seed, self.seat),
-                                   "seats": list(session.seats)})
+                                   "seats": list(session.seats),
+                                   # what an exec: bot's option: and deck: lines tell (``Session.settings``)
+                                   "options": dict(rules.public_options(state)),
+                                   "deck": dict(rules.public_deck(state))})
         text, self._seen = news(session, self.seat, self._seen)
         answer = self._call(self.agent.act, text, session.choices(self.seat))
         if answer is None:

@@ -61,7 +61,9 @@ def test_an_agent_is_told_the_game_and_sees_only_its_seats_stream() -> None:
         pass
     for seat, agent in agents.items():
         assert agent.info == {"game": "mafia", "variant": "8-players", "seat": seat, "seed": agent_seed(3, seat),
-                              "seats": list(session.seats)}
+                              "seats": list(session.seats), "options": {},
+                              "deck": {"seducer": 1, "civilian": 2, "chief": 1, "police": 1, "boss": 1, "mafia": 1,
+                                       "chameleon": 1}}
         assert agent.info["seed"] != 3, "never the game's seed, which decides every secret"
         told = [line for text in agent.seen for line in text.splitlines() if line.startswith("event: ")]
         stream = [f"event: {e.text}" for e in session.events.visible_to(seat)]

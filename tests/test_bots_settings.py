@@ -154,3 +154,39 @@ def test_a_reused_bot_is_told_the_settings_after_each_new_game(tmp_path: Path) -
     for r in records:
         replayed = tr.replay(tr.parse((tmp_path / "t" / r["transcript"]).read_text(encoding="utf-8")))
         assert replayed.session.state.result is not None
+
+
+class _Keeps:
+    """An in-process agent that keeps the ``info`` of its ``new_game`` and passes its turns."""
+
+    def __init__(self) -> None:
+        self.info: dict | None = None
+
+    def new_game(self, info: dict) -> None:
+        self.info = info
+
+    def act(self, observation: str, choices):
+        return choices.legal[0] if choices.legal else None
+
+
+@pytest.mark.parametrize("game, variant, options, told", [
+    ("magic-maze", "3", {"players": 5, "roles": 2}, HIDDEN_ROLES_2),
+    ("mafia", "6-players", {}, ["deck: seducer 1", "deck: civilian 2", "deck: chief 1", "deck: boss 1",
+                                 "deck: mafia 1"]),
+    ("fbi-mafia", "duel-3v3", {}, []),
+])
+def test_a_py_agent_is_given_the_settings_an_exec_bot_is_told(game, variant, options, told) -> None:
+    """A ``py:`` agent's ``new_game(info)`` held the game, mode, seat, seats and seed, not the
+    level or the deck an ``exec:`` bot's ``option:`` and ``deck:`` lines tell: the same facts,
+    as a dict each."""
+    from arbiter.engine.agents import AgentBot
+
+    session = Session(registry.get(game), variant, seed=4, options=options)
+    seat = session.seats[0]
+    agent = _Keeps()
+    AgentBot(seat, agent).choose(session)
+    assert agent.info is not None
+    lines = [f"option: {k} {v}" for k, v in agent.info["options"].items()] + \
+        [f"deck: {k} {v}" for k, v in agent.info["deck"].items()]
+    assert lines == session.settings() == told
+    assert {k: agent.info[k] for k in ("game", "variant", "seat")} == {"game": game, "variant": variant, "seat": seat}
