@@ -92,9 +92,15 @@ class EventLog:
         as it is (none: an empty one of its own): every caller hands a fresh one and never
         changes it after (``tests/test_events.py`` reads every call of the engine to keep it
         so). Copying it cost about 1.5% of a Classic Mafia bench game."""
+        if to is not None:
+            # each seat once, where it is first named (dict.fromkeys's order); fromkeys is asked
+            # only of an audience that names a seat twice, as none of the engine's does (asked of
+            # every audience, it was 1.3% of a Classic Mafia bench game)
+            to = tuple(to)
+            if len(to) > 1 and len(set(to)) < len(to):
+                to = tuple(dict.fromkeys(to))
         events = self._events
-        event = _new_event(Event, (len(events), kind, text, {} if data is None else data,  # Event(...) without
-                                   None if to is None else tuple(dict.fromkeys(to))))  # its __new__'s call
+        event = _new_event(Event, (len(events), kind, text, {} if data is None else data, to))  # Event(...), no call
         events.append(event)
         return event
 
