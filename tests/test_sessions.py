@@ -11,6 +11,7 @@ import re
 import shlex
 import sys
 from pathlib import Path
+from typing import get_args
 
 import pytest
 import yaml
@@ -483,6 +484,27 @@ def test_submit_move_reads_words_and_refuses_what_is_neither_a_move_nor_words(ga
         with pytest.raises(TypeError, match=rf"^submit_move takes {takes} \(a str\), not {type(value).__name__}"):
             by_move.submit_move(seat, value)
         assert snapshot(by_move) == before
+
+
+def test_the_move_classes_known_by_hash_are_those_move_kinds_names() -> None:
+    """``Session.submit_move`` takes a value whose class is one of ``move_classes`` without asking
+    ``isinstance``: they are exactly the classes the game's ``move_kinds`` names, as a union, a
+    tuple or one class (none for a game of words), so a value of another game's moves is still
+    refused before anything changes."""
+    from arbiter.engine.games.fbi_mafia.moves import Move as FbiMove
+    from arbiter.engine.games.mafia.moves import Move as MafiaMove, Pass, Vote
+    from arbiter.engine.games.mafia.state import MafiaState
+    from arbiter.engine.session import move_classes
+
+    assert move_classes(MafiaState) == set(get_args(MafiaMove)) and len(move_classes(MafiaState)) == 8
+    for kinds, classes in (((Vote, Pass), {Vote, Pass}), (Vote, {Vote}), ((), set())):
+        assert move_classes(type("Kinds", (MafiaState,), {"move_kinds": kinds, "__slots__": ()})) == classes
+    session = Session(registry.get("mafia"), "8-players", seed=4)
+    seat, before = session.state.awaited_seats()[0], snapshot(session)
+    assert move_classes(type(Session(registry.get("fbi-mafia"), "standard-3v3", seed=4).state)) == {FbiMove}
+    with pytest.raises(TypeError, match=r"^submit_move takes one of the game's move values .*, not Move"):
+        session.submit_move(seat, FbiMove(verb="shift", line="row", index=2, delta=2))
+    assert snapshot(session) == before
 
 
 def test_a_hidden_roles_game_resumes_without_its_level_given_again(tmp_path: Path) -> None:
