@@ -155,7 +155,10 @@ class _Record:
     cost about a tenth of its time)."""
 
     def __init__(self) -> None:
-        self.entries: list[dict[str, Any]] = []
+        self.entries: list[dict[str, Any] | Move] = []
+        """The log's entries; a move's may stand as its ``Move`` until the log is read (``written``)."""
+        self.written_to = 0
+        """How many of ``entries`` are dicts for certain."""
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
         self.held: list[dict[str, Any]] | None = None
         """Chance entries held back while an input resolves, to follow its own entry."""
@@ -164,6 +167,15 @@ class _Record:
         self.entries.append(entry)
         for listener in self.listeners:
             listener(entry)
+
+    def written(self) -> list[dict[str, Any]]:
+        """``entries``, each move's as its dict (``Move.as_entry``), made once when first read."""
+        entries = self.entries
+        for i in range(self.written_to, len(entries)):
+            if type(entries[i]) is Move:
+                entries[i] = entries[i].as_entry()  # type: ignore[union-attr]
+        self.written_to = len(entries)
+        return entries  # type: ignore[return-value]
 
     def chance(self, rec: ChanceRecord) -> None:
         if self.held is not None:
@@ -198,7 +210,6 @@ class Session:
         self.seed = seed if seed is not None else secrets.randbelow(CHOSEN_SEEDS)
         self.options = dict(options or {})
         self._record = record = _Record()
-        self.entries = record.entries
         self.listeners = record.listeners
         self.events = EventLog()
         self.chance = Chance(self.seed, recorded, strict=strict_chance, on_record=record.chance)
@@ -218,6 +229,14 @@ class Session:
     def data_hash(self) -> str:
         """The digest of the data this game plays by (see ``Rules.data_hash``)."""
         return self.rules.data_hash(self.variant, self.options)
+
+    @property
+    def entries(self) -> list[dict[str, Any]]:
+        """The ordered log a transcript is made of: accepted moves, chance outcomes, ticks and
+        notes, as dicts. A move's dict is made when the log is first read after it (a game
+        played with nothing listening, a bench's, never reads it): ask this again after more
+        inputs rather than keep the list."""
+        return self._record.written()
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -420,18 +439,16 @@ class Session:
             else:
                 accepted = state.apply_move(seat, move, now)
             moves = self.moves
-            n = len(moves) + 1
-            moves.append(_new_move(Move, (n, seat, accepted, now, state.public_input(seat, accepted))))
+            move = _new_move(Move, (len(moves) + 1, seat, accepted, now, state.public_input(seat, accepted)))
+            moves.append(move)
             self.move_events.append(first)
             self.clock_ms = now
         finally:
             record.held = None
-        entry = {"move": {"n": n, "seat": seat, "text": accepted,  # the move's as_entry(), _time's commonest case read at once
-                          "time": now // 1000 if now % 1000 == 0 else _time(now)}}
-        record.entries.append(entry)
-        if record.listeners or held:
-            for listener in record.listeners:
-                listener(entry)
-            for chance in held:
-                record.entry(chance)
+        if record.listeners:
+            record.entry(move.as_entry())
+        else:  # its dict made when the log is read (``entries``)
+            record.entries.append(move)
+        for chance in held:
+            record.entry(chance)
         return events[start:]  # events.since(start)
