@@ -229,9 +229,10 @@ def test_a_workers_transcript_past_the_size_limit_ends_the_run_saying_how_to_go_
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # (a write past the limit fails with EFBIG)
         resource.setrlimit(resource.RLIMIT_FSIZE, (8192, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
 
-    # seed 1's deals: games 0 and 1 (one deal, sides swapped) write 7,111 bytes, under the limit;
-    # games 2 and 3 write 9,970, past it. Without a seed the deals were drawn, and a run whose first
-    # games were all past the limit recorded none (about one run in five failed so)
+    # seed 1's deals (match's default seed, named here for the sizes): games 0 and 1 (one deal,
+    # sides swapped) write 7,111 bytes, under the limit; games 2 and 3 write 9,970, past it. That
+    # 'recorded' is never empty rests on the pool: a main process slow to look (a busy machine)
+    # saw game 0 end and game 2 fail together, and the failure raised at once lost game 0's record
     out = tmp_path / "t"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = subprocess.run([sys.executable, "-m", "arbiter.cli.main", "match", "fbi-mafia", "--mode", "duel-3v3",

@@ -229,6 +229,38 @@ def test_games_ended_together_are_handed_back_in_schedule_order(monkeypatch: pyt
         assert [record["game"] for _, record in local.done(0)] == [0, 1, 2, 3]
 
 
+@pytest.mark.parametrize("next_call", ["done", "submit"])
+def test_a_game_failed_in_the_look_that_saw_others_end_is_raised_after_they_are_handed_back(
+        monkeypatch: pytest.MonkeyPatch, next_call: str) -> None:
+    """A main process slow to look (a busy machine) found game 0 ended and game 2, the next
+    game its worker played, failed, in one look: the failure was raised at once, and game 0's
+    record was lost with it (a run stopped by a transcript past ``ulimit -f`` recorded no game,
+    its transcript left in no record). The games that ended well come back; the failure is
+    raised at the next call, and no game starts after it."""
+    from concurrent.futures import Future
+    from types import SimpleNamespace
+
+    from arbiter.engine.arena.pool import WorkerFailed
+
+    running = {}
+    for index in (3, 2, 1, 0):
+        future: Future = Future()
+        if index == 2:
+            future.set_exception(RuntimeError("the referee's own failure"))
+        else:
+            future.set_result({"game": index})
+        running[future] = SimpleNamespace(index=index, entrants=("a", "b"))
+    local = LocalPool.__new__(LocalPool)  # (no processes: only done's bookkeeping is tried)
+    local._running, local._agents = running, set()
+    local._executor = SimpleNamespace(submit=lambda *a: pytest.fail("a game started after one failed"))
+    monkeypatch.setattr(pool, "wait_futures", lambda fs, **_: (list(fs), []))
+    assert [record["game"] for _, record in local.done(0)] == [0, 1, 3]
+    assert local.busy == 1  # (a run goes on to its next call, which raises)
+    with pytest.raises(WorkerFailed, match=r"^game 2 failed in its worker: RuntimeError: the referee's own failure$"):
+        local.done(0) if next_call == "done" else local.submit(SimpleNamespace(index=4, entrants=("a", "b")))
+    assert local.busy == 0 and local.done(0) == []
+
+
 def test_a_game_its_worker_was_told_to_stop_leaves_no_transcript(tmp_path: Path, monkeypatch) -> None:
     """A worker told to stop mid-game (the run cancelled: Ctrl-C, another worker's failure)
     unwinds its game; the transcript it held in memory was then put in place, unfinished and

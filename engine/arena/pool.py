@@ -158,6 +158,10 @@ def _play(game: Game) -> dict[str, Any]:
 class LocalPool:
     """``workers`` local processes."""
 
+    _failure: ArbiterError | None = None
+    """A game's failure that ended with games that ended well, in one look (``done``): raised
+    at the next call, after those were handed back to be recorded."""
+
     def __init__(self, settings: Settings, workers: int, directory: Path) -> None:
         self.workers = workers
         self._agents = {name for name, spec in settings.entrants.items() if spec.strip().startswith("py:")}
@@ -167,6 +171,7 @@ class LocalPool:
         self._running: dict[Future[dict[str, Any]], Game] = {}
 
     def submit(self, game: Game) -> None:
+        self._raise_failure()  # (no game starts once one failed)
         try:
             with _ctrl_c_held():  # the executor may start a worker here
                 future = self._executor.submit(_play, game)
@@ -177,11 +182,15 @@ class LocalPool:
 
     @property
     def busy(self) -> int:
-        return len(self._running)
+        return len(self._running) + (self._failure is not None)
 
     def done(self, timeout: float | None) -> list[tuple[Game, dict[str, Any]]]:
         """Games that ended (waiting up to ``timeout`` s for one). A worker's failure (not a
-        bot's: those are forfeits) raises ``ArbiterError``."""
+        bot's: those are forfeits) raises ``ArbiterError``; if games ended well in the same
+        look, it is raised at the next call (``submit`` or ``done``), once they are handed back:
+        raised at once, their records were lost with it (a main process slow to look, on a
+        busy machine, saw a game end and the next one its worker played fail together)."""
+        self._raise_failure()
         finished, _ = wait_futures(list(self._running), timeout=timeout, return_when=FIRST_COMPLETED)
         out = []
         # in schedule order: ``finished`` is a set, whose order is its futures' hashes (their
@@ -189,23 +198,37 @@ class LocalPool:
         for future in sorted(finished, key=lambda f: self._running[f].index):
             game = self._running.pop(future)
             try:
-                out.append((game, future.result()))
-            except OSError as exc:  # a write the system refused it (a game's transcript): the file, why, how to go on
-                if exc.filename and Path(exc.filename).parent.name == "transcripts":
-                    raise write_error(Path(exc.filename), exc) from None
-                raise WorkerFailed(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}") from exc
-            except SystemExit:  # the worker's stop (``_stop``), raised in its game and handed back:
-                # a SIGTERM from outside the run (this run stops its workers only as it ends)
-                raise WorkerFailed(f"game {game.index} was stopped: its worker was sent SIGTERM from outside "
-                                   "the run", killed=True) from None
-            except Exception as exc:  # noqa: BLE001 - the referee's own failure, reported whole
-                # (or a py: entrant's, which runs in the worker: one that ends its process, os._exit, say)
-                py = sorted(self._agents & set(game.entrants))
-                raise WorkerFailed(f"game {game.index} failed in its worker: {type(exc).__name__}: "
-                                   f"{str(exc).rstrip('.')}" + (f" (its py: entrants, which run in the worker: "
-                                                                f"{', '.join(py)})" if py else ""),
-                                   killed=isinstance(exc, BrokenProcessPool) and not py) from exc
+                out.append((game, self._result(game, future)))
+            except ArbiterError as exc:
+                self._failure = self._failure or exc
+        if not out:
+            self._raise_failure()
         return out
+
+    def _raise_failure(self) -> None:
+        failure, self._failure = self._failure, None
+        if failure is not None:
+            raise failure
+
+    def _result(self, game: Game, future: Future[dict[str, Any]]) -> dict[str, Any]:
+        """The record ``future`` holds of ``game``; or its worker's failure, said as ``done`` says it."""
+        try:
+            return future.result()
+        except OSError as exc:  # a write the system refused it (a game's transcript): the file, why, how to go on
+            if exc.filename and Path(exc.filename).parent.name == "transcripts":
+                raise write_error(Path(exc.filename), exc) from None
+            raise WorkerFailed(f"game {game.index} failed in its worker: {type(exc).__name__}: {exc}") from exc
+        except SystemExit:  # the worker's stop (``_stop``), raised in its game and handed back:
+            # a SIGTERM from outside the run (this run stops its workers only as it ends)
+            raise WorkerFailed(f"game {game.index} was stopped: its worker was sent SIGTERM from outside "
+                               "the run", killed=True) from None
+        except Exception as exc:  # noqa: BLE001 - the referee's own failure, reported whole
+            # (or a py: entrant's, which runs in the worker: one that ends its process, os._exit, say)
+            py = sorted(self._agents & set(game.entrants))
+            raise WorkerFailed(f"game {game.index} failed in its worker: {type(exc).__name__}: "
+                               f"{str(exc).rstrip('.')}" + (f" (its py: entrants, which run in the worker: "
+                                                            f"{', '.join(py)})" if py else ""),
+                               killed=isinstance(exc, BrokenProcessPool) and not py) from exc
 
     def drop_waiting(self) -> None:
         """Drop the games submitted that no worker has taken yet (the games running go on)."""
