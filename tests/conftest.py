@@ -3,7 +3,9 @@ tests are handed to pytest-xdist's workers is the slowest first.
 
 Hypothesis is derandomized (its examples follow from each test, not from a random seed or a
 database of past failures), so a run of the suite is the same on every machine and at every
-stop; a counterexample found while developing becomes an ``@example`` of its test.
+stop; a counterexample found while developing becomes an ``@example`` of its test. Nor does it
+time its examples (``deadline=None``): one example held up past hypothesis's default 200 ms (the
+process left waiting for a core on a busy machine) failed its test as "Unreliable test timings".
 
 The workers take the next test as they finish one (``--dist loadgroup``: every test is its own
 unit of work, but for the tests that share one play of a game, ``WALKED``: those of one game
@@ -49,7 +51,7 @@ import sys
 import pytest
 from hypothesis import settings
 
-settings.register_profile("arbiter", derandomize=True, database=None, print_blob=True)
+settings.register_profile("arbiter", derandomize=True, database=None, print_blob=True, deadline=None)
 settings.load_profile("arbiter")
 
 if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):  # (see the docstring: for the processes the tests start)

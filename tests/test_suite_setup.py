@@ -1,4 +1,5 @@
-"""The suite's own setup (tests/conftest.py): how many workers ``-n auto`` starts."""
+"""The suite's own setup (tests/conftest.py): how many workers ``-n auto`` starts, and what
+hypothesis's profile leaves to chance."""
 
 from __future__ import annotations
 
@@ -19,3 +20,13 @@ def test_auto_starts_a_worker_more_than_the_cores_unless_told_how_many(monkeypat
     assert conftest.pytest_xdist_auto_num_workers(None) == 17
     monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "2")
     assert conftest.pytest_xdist_auto_num_workers(None) is None
+
+
+def test_hypothesis_draws_the_same_examples_and_times_none_of_them() -> None:
+    """An example held up past hypothesis's default deadline (200 ms; the process waiting for a
+    core on a busy machine) failed its test as "Unreliable test timings"."""
+    from hypothesis import settings
+
+    profile = settings.get_profile("arbiter")
+    assert (profile.derandomize, profile.database, profile.deadline) == (True, None, None)
+    assert settings.default.deadline is None  # (the profile is the one loaded)
