@@ -325,3 +325,15 @@ for line in sys.stdin:
 '''
 """A bot that names its process (in the file its argument names) when it is first asked to move,
 then neither answers nor reads again for two minutes: a game stuck on it."""
+
+
+def told_before_first_go(tmp_path: Path, session: Session, seat: str, name: str = "") -> list[str]:
+    """Every line ``seat``'s ``exec:`` bot (``PLAIN_BOT``, which answers its first ``go``) is
+    sent up to its first answer of ``session``; ``name`` tells apart the logs of several calls."""
+    log = tmp_path / f"{seat}{name}.txt"
+    bot = ProcessBot(seat, script(tmp_path, "plain", PLAIN_BOT, log), 5)
+    try:
+        within(10, bot.choose, session)
+    finally:
+        within(3, bot.close)
+    return log.read_text(encoding="utf-8").splitlines()

@@ -17,13 +17,12 @@ import pytest
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.arena.entrants import Entrant
-from arbiter.engine.bots import ProcessBot
 from arbiter.engine.scenario import deck_document
 from arbiter.engine.session import Session
 
 from tests.arena_staging import play as play_tournament
 from tests.helpers import run, run_referee
-from tests.hostile import PLAIN_BOT, script, within
+from tests.hostile import PLAIN_BOT, script, told_before_first_go
 
 SETTING = ("option: ", "deck: ")
 HIDDEN_ROLES_2 = ["option: players 5", "option: level 2", "option: out_of_order_start false",
@@ -92,13 +91,7 @@ def test_a_plain_games_bot_is_told_only_what_its_mode_does_not_say(tmp_path: Pat
 
 def told_first(tmp_path: Path, session: Session, seat: str) -> list[str]:
     """The setting lines ``seat``'s ``exec:`` bot is sent before its first ``go`` of ``session``."""
-    log = tmp_path / f"{seat}-{session.seed}.told"
-    bot = ProcessBot(seat, script(tmp_path, "recorder", PLAIN_BOT, log), 5)
-    try:
-        within(10, bot.choose, session)
-    finally:
-        within(3, bot.close)
-    return head(log.read_text(encoding="utf-8").splitlines())
+    return head(told_before_first_go(tmp_path, session, seat, f"-{session.seed}"))
 
 
 @pytest.mark.parametrize("game, variant, deck, level", [

@@ -14,7 +14,7 @@ import pytest
 
 from tests.hostile import (
     within, script, launch, duel, fake_session, failure_of, failure_then_close,
-    EXAMPLE, PLAIN_BOT, BANNER, BANNER_MID_TURN, TWO_ANSWERS, STDOUT_FLOOD, EXIT_EARLY, ANSWER_BYTES,
+    EXAMPLE, BANNER, BANNER_MID_TURN, TWO_ANSWERS, STDOUT_FLOOD, EXIT_EARLY, ANSWER_BYTES, told_before_first_go,
 )
 from arbiter.engine import registry
 from arbiter.engine.bots import QUOTE_CHARS, TAIL_CHARS, BotFailure, ProcessBot, _printable, _quote
@@ -119,16 +119,6 @@ def test_a_bot_flooding_its_output_fails_fast(tmp_path: Path) -> None:
 
 
 # -- 6. what the bot is told before go ---------------------------------------------------------------
-
-
-def told_before_first_go(tmp_path: Path, session: Session, seat: str) -> list[str]:
-    log = tmp_path / f"{seat}.txt"
-    bot = ProcessBot(seat, script(tmp_path, "plain", PLAIN_BOT, log), 5)
-    try:
-        within(10, bot.choose, session)
-    finally:
-        within(3, bot.close)
-    return log.read_text(encoding="utf-8").splitlines()
 
 
 def test_the_give_up_input_is_a_resign_line_after_the_legal_and_form_lines(tmp_path: Path, monkeypatch) -> None:
