@@ -253,3 +253,17 @@ def test_an_interrupted_runs_report_keeps_the_could_not_start_record_it_wrote_as
     assert [(r["game"], r["error"]) for r in outcome.records] == [(0, None), (1, error)]
     got = report.summary(t.config, outcome.records, len(t.games))
     assert (got["recorded"], got["unfinished"], got["part_blocks"]) == (2, 1, 1)
+
+
+@pytest.mark.parametrize("line", ["null", "[1]", '{"x": 1}', '{"game": "3"}', '{"game": true}'])
+def test_a_line_that_reads_as_json_but_is_no_record_says_what_a_record_is(tmp_path: Path, line: str):
+    """A line of JSON that is no record (a hand's; since a last line without its newline that
+    reads as JSON is kept, one there too) was refused as 'not a game's record (not a game's
+    record)', which says nothing the user can act on: the refusal says what a record is."""
+    path = tmp_path / "results.jsonl"
+    for text in (json.dumps({"game": 1}) + "\n" + line + "\n", json.dumps({"game": 1}) + "\n" + line):
+        path.write_text(text)
+        with pytest.raises(FolderError) as caught:
+            read_results(path)
+        assert str(caught.value) == (f"{path}: line 2 is not a game's record (it reads as JSON, but a record is an "
+                                     "object whose \"game\" is its game's number); the file was changed by hand?")

@@ -348,7 +348,7 @@ def read_results(path: Path, games: Sequence[Game] | None = None, tournament_see
             record = _json(line)
             if not isinstance(record, dict) or not isinstance(record.get("game"), int) \
                     or isinstance(record["game"], bool):
-                raise _NotARecord("not a game's record")
+                raise _NotARecord('it reads as JSON, but a record is an object whose "game" is its game\'s number')
         except ValueError as exc:
             # the last line, garbled by a crash mid-write (blocks of it the disk never got read as
             # NUL bytes), or empty: ignored like a torn one (nothing is lost). Not a line of other
