@@ -28,8 +28,9 @@ def _row(r: BenchResult) -> list[Any]:
 
 
 def _figure(x: float) -> str:
-    """A ratio or a time of the table in three figures at most (``4.49``, ``12.3``, ``127``): the
-    table keeps its width (80 columns) when a loaded machine makes a copy take 10 ms or more."""
+    """A ratio or a time of the table in three figures (``4.49``, ``12.3``, ``127``; from 999.5 on,
+    its whole units, ``1234``): the table keeps its width (80 columns) when a loaded machine makes
+    a copy take 10 ms or more."""
     return f"{x:.2f}" if x < 9.995 else f"{x:.1f}" if x < 99.95 else f"{x:.0f}"
 
 
