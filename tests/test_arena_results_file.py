@@ -33,6 +33,25 @@ def test_a_torn_last_line_is_ignored_and_cut_before_appending(tmp_path: Path):
     assert len(read_results(path)[0]) == 1, "a game recorded twice counts once"
 
 
+@pytest.mark.parametrize("tail, mine", [(b"", {1, 2}), (b'{"game": 3}', {1, 2, 3}), (b'{"game": 3}\0\0', {1, 2, 3}),
+                                        (b'{"game": 3, "fin', {1, 2})])
+def test_the_games_a_writer_wrote_are_read_as_a_resume_reads_them(tmp_path: Path, tail: bytes, mine: set[int]):
+    """``written`` (what an interrupted run counts as its own records) reads its lines as
+    ``read_results`` does: a last record lacking only its newline (a crash after its last byte,
+    or NUL bytes where its newline never reached the disk) is whole, a torn one is not; a line
+    of an earlier run is not this writer's."""
+    path = tmp_path / "results.jsonl"
+    path.write_text(json.dumps({"game": 0}) + "\n")
+    w = ResultsWriter(path)
+    w.append({"game": 1})
+    w.append({"game": 2})
+    with path.open("ab") as f:  # (what a crash mid-append left)
+        f.write(tail)
+    assert w.written() == mine
+    assert {r["game"] for r in read_results(path)[0]} == mine | {0}
+    w.close()
+
+
 def test_a_game_recorded_again_is_one_the_machine_could_not_start_or_refused(tmp_path: Path):
     """A run records a game once; a resume records again only a game the machine could not
     start (its ``error``), whose new record is the game's. Two other records of one game, which

@@ -437,7 +437,8 @@ class ResultsWriter:
 
     def written(self) -> set[int]:
         """The games of the whole lines appended since this writer opened the file, read from it
-        (the run that holds the folder writes them): one written just as a Ctrl-C came, before
+        as ``read_results`` reads it (the run that holds the folder writes them; a last record
+        that lacks only its newline is whole): one written just as a Ctrl-C came, before
         ``append`` returned or its caller counted it, is among them."""
         try:
             with self.path.open("rb") as f:
@@ -446,7 +447,11 @@ class ResultsWriter:
         except OSError as exc:
             raise FolderError(f"{self.path}: cannot read it: {exc.strerror or exc}") from None
         games = set()
-        for line in data.split(b"\n")[:-1]:  # (a part after the last newline is no whole line)
+        lines = data.split(b"\n")
+        # the part after the last newline is a whole line when it is a record lacking only its
+        # newline, as ``read_results`` takes it (``_whole_last``); else a torn one, none
+        tail = _whole_last(lines[-1], 0)
+        for line in lines[:-1] + ([lines[-1][:tail]] if tail else []):
             try:
                 record = _json(line)
             except ValueError:
