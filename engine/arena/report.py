@@ -92,7 +92,10 @@ def _pct(x: float | None) -> str:
 
 
 def _interval(d: dict[str, Any]) -> str:
-    return "-" if d["low"] is None else f"{_pct(d['low'])}-{_pct(d['high'])}"
+    """A 95% interval of a rate, ``LOW-HIGH``; its ends are bounds of an estimate, not counts,
+    so shown to one decimal as they round (``99.1-100.0``): ``_pct``'s ``<0.1`` and ``>99.9``
+    there read as an arrow (``<0.1->99.9``)."""
+    return "-" if d["low"] is None else f"{_fixed(100 * d['low'])}-{_fixed(100 * d['high'])}"
 
 
 def _elo(x: float | None, score: float | None = None) -> str:
