@@ -50,9 +50,9 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
                      help="A custom deck: Classic Mafia's cards (`kind: deck`) or Hidden Roles' (`kind: roles`); "
                           "kept in the tournament's folder."),
         click.option("--games", type=Count(min=1, max=MAX_GAMES), help=f"Games to play, at most {MAX_GAMES}, "
-                     "rounded up to whole blocks (one game per entrant for each deal): fewer than a block more, "
-                     f"which may pass {MAX_GAMES} (3 entrants: {rounded_games(MAX_GAMES, 3)}). Transcripts past game-99999 have six "
-                     "digits (ls -v sorts them). Default for match: 100."),
+                     "rounded up to whole blocks (one game per entrant for each deal), which may pass "
+                     f"{MAX_GAMES} (3 entrants: {rounded_games(MAX_GAMES, 3)}). Transcripts past game-99999 have "
+                     "six digits (ls -v sorts them). Default for match: 100."),
         click.option("--workers", type=Count(min=1), help="Games at once, each in a worker process "
                      "(default: the machine's cores; with --ray, the cluster's CPUs)."),
         click.option("--out", type=NewPath(file_okay=False), help="A new or empty folder for the results "

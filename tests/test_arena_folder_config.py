@@ -209,7 +209,7 @@ def test_the_help_and_the_docs_say_the_rounding_may_pass_the_maximum_and_names_g
     assert (transcript_name(99_999), transcript_name(100_000)) == ("game-99999.yaml", "game-100000.yaml")
     assert log_name(100_001, "p1") == "game-100001.p1.stderr.log"
     text = " ".join(run("tournament", "--help").output.split())
-    assert ("rounded up to whole blocks (one game per entrant for each deal): fewer than a block more, which "
+    assert ("rounded up to whole blocks (one game per entrant for each deal), which "
             "may pass 100000 (3 entrants: 100002). Transcripts past game-99999 have six digits (ls -v sorts "
             "them).") in text
     docs = " ".join((REPO / "docs" / "arena.md").read_text().split())
