@@ -228,9 +228,13 @@ def test_a_card_counted_zero_is_left_out_as_in_a_classic_mafia_deck(tmp_path: Pa
     deck = write(tmp_path / "zero.yaml", "game: magic-maze\nkind: roles\nlevel: 2\n"
                                          "cards: {traitor: 1, mute: 0, hero: 3}\n")
     assert MAZE.choose_setup("1", 4, str(deck), None)[1]["deck"]["cards"] == {"traitor": 1, "hero": 3}
-    none = write(tmp_path / "none.yaml", "game: magic-maze\nkind: roles\nlevel: 2\ncards: {traitor: 0}\n")
-    with pytest.raises(ScenarioError, match=r"none\.yaml:4: cards: a deck needs cards"):
+    none = write(tmp_path / "none.yaml", "game: magic-maze\nkind: roles\nlevel: 2\ncards: {traitor: 0, hero: 0}\n")
+    with pytest.raises(ScenarioError, match=r"none\.yaml:4: cards: a deck needs cards \(each card it names is "
+                                            r"counted 0, which leaves it out: traitor, hero\)$"):
         MAZE.choose_setup("1", 4, str(none), None)
+    empty = write(tmp_path / "empty.yaml", "game: magic-maze\nkind: roles\nlevel: 2\ncards: {}\n")
+    with pytest.raises(ScenarioError, match=r"empty\.yaml:4: cards: a deck needs cards$"):
+        MAZE.choose_setup("1", 4, str(empty), None)
     many = write(tmp_path / "many.yaml", "game: magic-maze\nkind: roles\nlevel: 2\ncards: {traitor: 21, hero: 3}\n")
     with pytest.raises(ScenarioError, match=r"many\.yaml:4: cards\.traitor: 21 is out of range \(allowed: 0\.\.20\)"):
         MAZE.choose_setup("1", 4, str(many), None)

@@ -317,14 +317,18 @@ def parse_custom_deck(doc: Node, deck: RoleDeck) -> CustomDeck:
     document(doc, GAME, "roles")
     doc.only_keys("game", "kind", "title", "level", "cards", "out_of_order_start")
     counts: dict[str, int] = {}
+    zero: list[str] = []  # the cards counted 0, left out
     for name, node in doc.key("cards").items():
         if name not in deck.cards:
             raise node.fail(f"no card {quoted(name)} in the role deck; cards: {', '.join(deck.cards)}")
         n = node.integer(0, MAX_COUNT)
         if n:  # (a card counted 0 is left out, as a Classic Mafia deck's is: equal decks are recorded alike)
             counts[name] = n
+        else:
+            zero.append(name)
     if not counts:
-        raise doc.key("cards").fail("a deck needs cards")
+        said = f" (each card it names is counted 0, which leaves it out: {', '.join(zero)})" if zero else ""
+        raise doc.key("cards").fail(f"a deck needs cards{said}")
     title = doc.optional("title", "custom role deck").text(max_len=TITLE_MAX_CHARS)
     start = doc.optional("out_of_order_start", False)
     if type(start.value) is not bool:
