@@ -48,6 +48,10 @@ class Node:
         self.path = path
         self.steps = steps  # the path as keys and indexes (a key may hold '.' or '[')
         self.file_text: str | None = None  # a document's file's text, where kept (``deck_document``)
+        self.recorded = False
+        """A custom deck games were set up from already (a resumed tournament's, recorded in its
+        configuration): a check only a new game needs is not made of it again (a Hidden Roles
+        deck that can deal no hero, which an older version accepted: ``roles.deal.options_for``)."""
 
     def fail(self, problem: str) -> ScenarioError:
         return ScenarioError(self.source, self.path, problem, self.steps)

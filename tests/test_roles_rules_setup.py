@@ -208,6 +208,27 @@ def test_a_deck_that_deals_no_hero_is_refused_where_a_game_is_set_up(tmp_path: P
     replays(s)
 
 
+def test_a_tournament_an_older_version_made_with_a_deck_that_deals_no_hero_resumes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tournament folder holds its deck (``tournament.json``), set up by the version that made
+    it: one made before such decks were refused was refused by ``--resume``, the one way to see
+    its report (helper-128). Its recorded deck is not checked again; a new one is refused."""
+    deck = write(tmp_path / "traitors.yaml", "game: magic-maze\nkind: roles\nlevel: 2\ncards: {traitor: 3, hero: 0}\n")
+    args = ["match", "magic-maze", "--scenario", "1", "--players", "3", "--deck", str(deck), "a=random", "b=random",
+            "--games", "2", "--workers", "1"]
+    r = run(*args, "--out", tmp_path / "new")
+    assert r.exit_code == 2 and "every card scenario 1 with 3 players can use starts as a traitor" in r.output, r.output
+    with monkeypatch.context() as older:  # (what an older version did: no such check)
+        older.setattr(rd.CustomDeck, "no_hero", lambda *a, **k: None)
+        r = run(*args, "--out", tmp_path / "old")
+        assert r.exit_code == 0, r.output
+    (tmp_path / "old" / "results.jsonl").write_text(  # (the run cut short after its first game)
+        (tmp_path / "old" / "results.jsonl").read_text().splitlines(keepends=True)[0])
+    r = run("tournament", "--resume", tmp_path / "old", "--workers", "1")
+    assert r.exit_code == 0 and "Traceback" not in r.output, r.output
+    assert len((tmp_path / "old" / "results.jsonl").read_text().splitlines()) == 2
+
+
 def test_a_deck_whose_heroes_the_game_cannot_use_is_refused_for_that_game_only(tmp_path: Path) -> None:
     """Whether a game has a hero to deal depends on the player count and the scenario: the
     cards whose condition it does not meet are discarded. Three players cannot use

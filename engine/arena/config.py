@@ -40,7 +40,11 @@ def recorded_deck(config: dict[str, Any]) -> Node | None:
     """The custom deck a configuration holds (the document its ``--deck`` file held), to set
     each game up with; None when it holds none."""
     deck = config.get("deck")
-    return None if deck is None else Node(deck, DECK_SOURCE)
+    if deck is None:
+        return None
+    node = Node(deck, DECK_SOURCE)
+    node.recorded = True  # (the version that made the tournament set its games up from it)
+    return node
 
 
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta")

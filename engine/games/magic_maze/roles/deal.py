@@ -134,8 +134,9 @@ def options_for(scenario: Scenario, maze: MazeData, players: int | None, level: 
     if usable < players:
         raise SetupError(f"the deck of {doc.source} has {usable} card(s) that {game} can use (conditions met), "
                          f"too few for {players} players{not_here}", option="--deck")
-    # (refused where a game is set up, not where one is read: a game recorded with such a deck replays)
-    no_hero = custom.no_hero(deck, players, feats, game)
+    # (refused where a new game is set up, not where one is read: a game recorded with such a deck
+    # replays, and a tournament an older version made with one resumes: its recorded deck)
+    no_hero = None if doc.recorded else custom.no_hero(deck, players, feats, game)
     if no_hero is not None:
         line = None if doc.file_text is None else line_of(doc.file_text, ("cards",))
         where = f"{doc.source}:{line}: cards" if line is not None else f"{doc.source}: cards"
