@@ -146,6 +146,17 @@ class _Stderr(io.TextIOBase):
 _STDERR = _Stderr()
 
 
+def agent_info(session: Session, seat: str) -> dict[str, Any]:
+    """What an agent's ``new_game(info)`` is given for ``seat`` of ``session``: the game, its
+    mode, the seat, the seats, a seed for its own choices (``agent_seed``) and the game's public
+    settings, ``options`` and ``deck`` (what an ``exec:`` bot's ``option:`` and ``deck:`` lines
+    tell, ``Session.settings``)."""
+    rules, state = session.rules, session.state
+    return {"game": rules.name, "variant": session.variant.name, "seat": seat, "seed": agent_seed(session.seed, seat),
+            "seats": list(session.seats), "options": dict(rules.public_options(state)),
+            "deck": dict(rules.public_deck(state))}
+
+
 class AgentBot:
     """An agent playing ``seat`` through the referee (the ``engine.bots.Bot`` interface). An
     exception raised by the agent, or an answer that is not text, is the agent's failure: its
@@ -164,13 +175,7 @@ class AgentBot:
             self._started = True
             start = getattr(self.agent, "new_game", None)
             if callable(start):
-                rules, state = session.rules, session.state
-                self._call(start, {"game": rules.name, "variant": session.variant.name,
-                                   "seat": self.seat, "seed": agent_seed(session.seed, self.seat),
-                                   "seats": list(session.seats),
-                                   # what an exec: bot's option: and deck: lines tell (``Session.settings``)
-                                   "options": dict(rules.public_options(state)),
-                                   "deck": dict(rules.public_deck(state))})
+                self._call(start, agent_info(session, self.seat))
         text, self._seen = news(session, self.seat, self._seen)
         answer = self._call(self.agent.act, text, session.choices(self.seat))
         if answer is None:

@@ -32,7 +32,7 @@ from typing import Any
 
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
-from arbiter.engine.agents import Agent, news
+from arbiter.engine.agents import Agent, agent_info, news
 from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
 from arbiter.engine.errors import InputError, SetupError, SyntaxInputError, TimeError, UnknownSeatError, quoted
 from arbiter.engine.events import HOST, Event
@@ -372,7 +372,9 @@ def play_agents(game: Game, agents: dict[str, Agent], max_inputs: int = 100_000)
     ``act(observation, choices)``); the result (None if ``max_inputs`` ran out first). The
     agents are checked before anything is played: a seat the game does not have is an
     ``UnknownSeatError``, a seat without an agent a ``ValueError`` (a ``KeyError`` once came
-    mid-game, after the other seats had played).
+    mid-game, after the other seats had played). An agent with a ``new_game(info)`` method is
+    given its ``info`` first, as the referee gives it (the seat, a seed for its own choices, the
+    game's public settings: see docs/api.md); ``close()``, if it has one, is the caller's to call.
 
     >>> play_agents(new_game("mafia", players=6, seed=1), {"p1": None, "P2": None})
     Traceback (most recent call last):
@@ -391,6 +393,10 @@ def play_agents(game: Game, agents: dict[str, Agent], max_inputs: int = 100_000)
         if not callable(getattr(agents[seat], "act", None)):
             raise TypeError(f"play_agents: the agent of {seat} has no act(observation, choices) method: "
                             f"{type(agents[seat]).__name__}")
+    for seat in game.seats:  # as the referee starts an agent it plays (``AgentBot``)
+        start = getattr(agents[seat], "new_game", None)
+        if callable(start):
+            start(agent_info(game.session, seat))
     for seat, seen, choices in game.agent_iter(max_inputs):
         game.step(seat, agents[seat].act(seen, choices))
     return game.result

@@ -183,3 +183,20 @@ def test_a_py_agent_is_given_the_settings_an_exec_bot_is_told(game, variant, opt
         [f"deck: {k} {v}" for k, v in agent.info["deck"].items()]
     assert lines == session.settings() == told
     assert {k: agent.info[k] for k in ("game", "variant", "seat")} == {"game": game, "variant": variant, "seat": seat}
+
+
+def test_play_agents_gives_each_agent_its_info_as_the_referee_does() -> None:
+    """``play_agents`` never called an agent's ``new_game(info)``: an agent written for the
+    command line (its seed, the level, the deck from ``info``) lacked them played from the
+    library. It is given the same ``info`` as the referee gives it (``AgentBot``)."""
+    from arbiter.engine.agents import AgentBot
+    from arbiter.engine.api import new_game, play_agents
+
+    game = new_game("magic-maze", "3", players=5, roles=2, seed=4)
+    agents = {seat: _Keeps() for seat in game.seats}
+    play_agents(game, agents, max_inputs=5)
+    referee = _Keeps()
+    AgentBot("p2", referee).choose(Session(registry.get("magic-maze"), "3", seed=4, options={"players": 5, "roles": 2}))
+    assert agents["p2"].info == referee.info and referee.info is not None
+    assert [agents[s].info["seat"] for s in game.seats] == list(game.seats)
+    assert [f"option: {k} {v}" for k, v in agents["p1"].info["options"].items()] == HIDDEN_ROLES_2[:3]
