@@ -12,6 +12,7 @@ import os
 import queue
 import sys
 import threading
+import unicodedata
 from typing import Any
 
 import click
@@ -71,6 +72,27 @@ def _columns() -> int:
     if columns <= 0:
         columns = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else 80
     return max(columns, 1)
+
+
+def _cells(text: str) -> int:
+    """How many of a terminal's columns ``text`` takes: two for a wide character (CJK, most
+    emoji: East Asian width W or F), none for a combining mark or a format character (a
+    zero-width joiner), one for the others. Counted one a character, a half-typed line of wide
+    characters was drawn again with the cursor left in its middle. (A wide character that does
+    not fit in a row's last column goes to the next row, leaving that column empty: not counted.)
+
+    >>> _cells("say 你好"), _cells("cafe\u0301"), _cells("p1> ")
+    (8, 4, 4)
+    """
+    n = 0
+    for c in text:
+        if c < "\u0300":  # (ASCII and Latin letters: one column, without a lookup)
+            n += 1
+        elif unicodedata.combining(c) or unicodedata.category(c) == "Cf":
+            continue
+        else:
+            n += 2 if unicodedata.east_asian_width(c) in "WF" else 1
+    return n
 
 
 def _up_to_the_line(cells: int, columns: int) -> str:
@@ -143,8 +165,8 @@ class TerminalLines:
             if not _escapes():  # (a new line, the line at its end)
                 click.echo("\n" + text + self.prompt + typed, nl=False)
                 return
-            columns, cells = _columns(), len(self.prompt) + _point(raw)
-            end = len(self.prompt) + len(typed)
+            columns, cells = _columns(), _cells(self.prompt + typed[:_point(raw)])
+            end = _cells(self.prompt + typed)
             click.echo(_up_to_the_line(cells, columns) + text + self.prompt + typed + _back_to(cells, end, columns),
                        nl=False)
         else:
@@ -159,7 +181,7 @@ class TerminalLines:
                 click.echo("\n", nl=False)
             else:
                 typed = readline.get_line_buffer()
-                click.echo(_up_to_the_line(len(self.prompt) + _point(typed), _columns()), nl=False)
+                click.echo(_up_to_the_line(_cells(self.prompt + typed[:_point(typed)]), _columns()), nl=False)
 
     def _prompt_shown(self) -> None:
         """readline's hook, called in the reader once the prompt is printed, before any key."""

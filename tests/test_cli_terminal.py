@@ -177,6 +177,40 @@ def test_a_byte_not_utf8_in_the_half_typed_line_is_drawn_again_as_a_replacement(
     assert "= p2 move green east 1\n\np1> p1 say caf\ufffd\r" in strict.buffer.getvalue().decode("utf-8")
 
 
+def test_a_half_typed_line_of_wide_characters_is_drawn_again_with_the_cursor_where_it_was(monkeypatch) -> None:
+    """A wide character (CJK) takes two columns: counted as one, the redraw above a bot's move
+    went up too few rows and put the cursor back in the middle of the line, where the next key
+    edited another place than the one on the screen."""
+    import io
+    import sys
+
+    from arbiter.cli import terminal
+
+    monkeypatch.setenv("TERM", "xterm")
+    session = Session(registry.get("magic-maze"), "1", seed=3, options={"players": 3})
+    lines = TerminalLines(Protocol(session, "p1"))
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(terminal, "_columns", lambda: 16)
+    monkeypatch.setattr(terminal.readline, "get_line_buffer", lambda: "p1 say 你好你好")  # 4 + 7 + 8 = 19 columns
+    monkeypatch.setattr(terminal, "_point", lambda typed: len("p1 say "))  # the cursor before the first 你
+    drawn = []
+    for name in ("_up_to_the_line", "_back_to"):  # (what they are asked; click strips escapes off a non-terminal)
+        monkeypatch.setattr(terminal, name, lambda *a, f=getattr(terminal, name), n=name: drawn.append((n, a)) or f(*a))
+    lines._at_prompt = True
+    lines.show("= p2 move green east 1\n")
+    # the cursor 11 columns in (its row's start: nothing above to clear); after the redraw, 19
+    # columns on 16 a row, back up a row and right 11 columns, before the first wide character
+    assert drawn == [("_up_to_the_line", (11, 16)), ("_back_to", (11, 19, 16))]
+    assert terminal._back_to(11, 19, 16) == "\x1b[1A\r\x1b[11C"
+    assert out.getvalue() == "\r= p2 move green east 1\np1> p1 say 你好你好\r"  # (the escapes stripped)
+    monkeypatch.setattr(terminal, "_point", lambda typed: len(typed))  # at the line's end: a row up to clear it
+    drawn.clear()
+    lines.show("= p3 move green east 1\n")
+    assert drawn[0] == ("_up_to_the_line", (19, 16)) and terminal._up_to_the_line(19, 16) == "\x1b[1A\r\x1b[J"
+    assert terminal._cells("say 你好") == 8 and terminal._cells("cafe\u0301") == 4 and terminal._cells("a\u200db") == 2
+
+
 def test_a_word_that_ends_one_input_and_goes_on_in_another_is_offered_once(monkeypatch) -> None:
     """``accuse p1`` and ``accuse p1 p3`` both legal: Tab listed ``p1`` and ``p1 `` (each word
     twice) and never completed."""
