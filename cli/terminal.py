@@ -76,19 +76,23 @@ def _columns() -> int:
 
 def _cells(text: str) -> int:
     """How many of a terminal's columns ``text`` takes: two for a wide character (CJK, most
-    emoji: East Asian width W or F), none for a combining mark or a format character (a
-    zero-width joiner), one for the others. Counted one a character, a half-typed line of wide
-    characters was drawn again with the cursor left in its middle. (A wide character that does
-    not fit in a row's last column goes to the next row, leaving that column empty: not counted.)
+    emoji: East Asian width W or F), none for a mark drawn on the character before it (a
+    combining accent, a Thai or Devanagari vowel sign, a variation selector: category Mn or Me,
+    whatever its combining class), a format character (a zero-width joiner) or a Hangul vowel
+    or final consonant that joins the syllable before it; one for the others, as the C
+    library's ``wcwidth`` counts them, which readline draws by. Counted one a character, a
+    half-typed line of wide characters was drawn again with the cursor left in its middle. (A
+    wide character that does not fit in a row's last column goes to the next row, leaving that
+    column empty: not counted.)
 
-    >>> _cells("say 你好"), _cells("cafe\u0301"), _cells("p1> ")
-    (8, 4, 4)
+    >>> _cells("say 你好"), _cells("cafe\u0301"), _cells("p1> "), _cells("\u2764\ufe0f")
+    (8, 4, 4, 1)
     """
     n = 0
     for c in text:
         if c < "\u0300":  # (ASCII and Latin letters: one column, without a lookup)
             n += 1
-        elif unicodedata.combining(c) or unicodedata.category(c) == "Cf":
+        elif unicodedata.category(c) in ("Mn", "Me", "Cf") or "\u1160" <= c <= "\u11ff" or "\ud7b0" <= c <= "\ud7ff":
             continue
         else:
             n += 2 if unicodedata.east_asian_width(c) in "WF" else 1

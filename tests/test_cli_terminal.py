@@ -250,3 +250,20 @@ def test_readlines_cursor_is_counted_in_characters_not_bytes(monkeypatch) -> Non
     assert terminal._point("caf\udcff x") == 4  # (a byte not UTF-8: one character, one byte)
     monkeypatch.setattr(terminal, "_RL_POINT", SimpleNamespace(value=999))
     assert terminal._point("abc") == 3  # (out of reach: the line's end)
+
+
+def test_a_mark_drawn_on_the_character_before_it_takes_no_column(monkeypatch) -> None:
+    """A mark whose combining class is 0 takes no column all the same: a variation selector
+    (the emoji form of a heart), a Thai or Devanagari vowel sign, an enclosing keycap, a
+    Hangul vowel and final consonant that join a syllable. Counted one each, as
+    ``unicodedata.combining`` left them, a half-typed line holding them was drawn again with
+    the cursor columns to the right of readline's."""
+    from arbiter.cli import terminal
+
+    assert terminal._cells("\u2764\ufe0f") == 1  # ❤️: the heart, and U+FE0F
+    assert terminal._cells("\u0e01\u0e31") == 1  # Thai: a consonant and a vowel sign above it
+    assert terminal._cells("\u0915\u0941") == 1  # Devanagari: ka, and the vowel sign u below it
+    assert terminal._cells("1\ufe0f\u20e3") == 1  # a keycap: the digit, U+FE0F, the enclosing keycap
+    assert terminal._cells("\u1100\u1161\u11a8") == 2  # 각 spelled in jamo: one wide syllable
+    assert terminal._cells("\u0915\u093f") == 2  # a vowel sign that takes a column of its own (Mc) still does
+    assert terminal._cells("p1 say \u2764\ufe0f\u4f60") == 10
