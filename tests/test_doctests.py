@@ -1,4 +1,5 @@
-"""The examples in the package's and the engine's docstrings run as tests, so they cannot drift from the code."""
+"""The examples in the package's, the engine's and the command line's docstrings run as tests, so they cannot
+drift from the code."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import pkgutil
 
 import pytest
 
-from arbiter import engine
+from arbiter import cli, engine
 
-MODULES = ["arbiter", *sorted(m.name for m in pkgutil.walk_packages(engine.__path__, "arbiter.engine."))]
+MODULES = ["arbiter", *sorted(m.name for m in pkgutil.walk_packages(engine.__path__, "arbiter.engine.")),
+           *sorted(m.name for m in pkgutil.walk_packages(cli.__path__, "arbiter.cli."))]
 
 
 @functools.cache
