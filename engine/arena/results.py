@@ -193,12 +193,7 @@ class Folder:
         """``read_results`` of the results file, read again only when the file changed since
         the last read (or is to be checked against another schedule)."""
         path = self.path / RESULTS
-        try:
-            st = os.stat(path)
-            stood: tuple[int, ...] | None = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-        except OSError:
-            stood = None
-        last = self._read
+        stood, last = _standing(path), self._read
         if (last is not None and stood is not None and last[0] == stood
                 and (games is None or (last[1] is games and last[2] == tournament_seed))):
             return last[3], last[4]
@@ -209,12 +204,8 @@ class Folder:
 
     def writer(self) -> ResultsWriter:
         last, path = self._read, self.path / RESULTS
-        try:
-            st = os.stat(path)
-            end = last[4] if last is not None and last[0] == (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns) else None
-        except OSError:
-            end = None
-        return ResultsWriter(path, end)
+        stood = _standing(path)
+        return ResultsWriter(path, last[4] if last is not None and stood is not None and last[0] == stood else None)
 
     def write_files(self, files: dict[str, bytes]) -> None:
         """Files a worker returned (Ray): written whole into ``transcripts/``, byte for byte."""
@@ -296,6 +287,17 @@ def _json(text: str | bytes) -> Any:
         return json.loads(text)
     except RecursionError:
         raise ValueError("JSON nested too deeply to read") from None
+
+
+def _standing(path: Path) -> tuple[int, ...] | None:
+    """How the file at ``path`` stands (device, inode, size, modification and change times: a
+    change of content a tool gave back its modification time still moves its change time), to
+    tell whether it changed since a read (``Folder._read``); None when it cannot be looked at."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
 
 def _whole_last(data: bytes, offset: int) -> int | None:
