@@ -312,20 +312,16 @@ class ExistingPath(click.Path):
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter:
-            if isinstance(value, (str, bytes)):
-                try:
+            try:  # (why, where Click's words are wrong: else they stand, and for a NUL in the name)
+                if isinstance(value, (str, bytes)):
                     os.stat(value)
-                except OSError as exc:
-                    why = out_of_reach(value, exc)
-                    if why is not None:
-                        self.fail(f"{self.name.title()} {why}", param, ctx)
-                except ValueError:  # (a NUL in the name: Click's words)
-                    pass
-            if isinstance(value, (str, bytes)) and os.path.islink(value):
-                try:
-                    os.stat(value)
-                except OSError as exc:
-                    if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):  # (not a target out of reach)
-                        self.fail(f"{click.format_filename(value)!r} is a symbolic link that leads nowhere "
-                                  f"({exc.strerror or exc})", param, ctx)
+            except OSError as exc:
+                why = out_of_reach(value, exc)
+                if why is not None:
+                    self.fail(f"{self.name.title()} {why}", param, ctx)
+                if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP) and os.path.islink(value):
+                    self.fail(f"{click.format_filename(value)!r} is a symbolic link that leads nowhere "
+                              f"({exc.strerror or exc})", param, ctx)
+            except ValueError:
+                pass
             raise
