@@ -281,7 +281,7 @@ def validate_document(doc: Node) -> None:
         if exc.problem.startswith("deck refused") and (Path(doc.source).parent / "cards.yaml").is_file():
             error = ScenarioError(exc.source, exc.path, exc.problem + " (by the packaged cards, by which --deck "
                                   "plays a deck; not the cards.yaml beside it)", exc.steps)
-            error.line = exc.line
+            error.place(exc.line)  # (its line, and the message naming it, where the refusal had one)
             raise error from None
         raise
 
