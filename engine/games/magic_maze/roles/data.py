@@ -307,7 +307,7 @@ class CustomDeck:
         names the game in the words."""
         if self.usable(deck, players, feats, "hero"):
             return None
-        traitors = [name for name in self.counts if name not in self.unusable(deck, players, feats)]
+        traitors = [name for name in self.counts if deck.cards[name].condition.met(players, feats)]  # (usable ones)
         return (f"every card {game} can use starts as a traitor ({self.listing(deck, traitors)}): every seat would be "
                 f"a traitor and know it (the cards dealt from are public); a game needs a card it can use that "
                 f"starts as a hero ({HERO_CARDS})")
