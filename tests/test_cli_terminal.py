@@ -267,3 +267,16 @@ def test_a_mark_drawn_on_the_character_before_it_takes_no_column(monkeypatch) ->
     assert terminal._cells("\u1100\u1161\u11a8") == 2  # 각 spelled in jamo: one wide syllable
     assert terminal._cells("\u0915\u093f") == 2  # a vowel sign that takes a column of its own (Mc) still does
     assert terminal._cells("p1 say \u2764\ufe0f\u4f60") == 10
+
+
+def test_a_fullwidth_letter_takes_two_columns_and_an_extended_jamo_none() -> None:
+    """East Asian width F (fullwidth Latin letters and digits, the ideographic space) is wide as
+    W is, and the Hangul Jamo Extended-B vowels and final consonants (U+D7B0 to U+D7FF) join
+    the syllable before them as the basic block's do: as the C library's ``wcwidth`` counts them.
+    No other test held a character of either, so ``"WF"`` read as ``"W"``, or the extended
+    block left out, went unseen."""
+    from arbiter.cli import terminal
+
+    assert terminal._cells("\uff21\uff22") == 4 and terminal._cells("\u3000") == 2  # ＡＢ, the ideographic space
+    assert terminal._cells("\u1100\ud7b0") == 2  # a leading consonant and an extended vowel: one syllable
+    assert terminal._cells("\u1100\u1161\ud7cb") == 2  # 가 and an extended final consonant
