@@ -261,6 +261,30 @@ def test_a_game_failed_in_the_look_that_saw_others_end_is_raised_after_they_are_
     assert local.busy == 0 and local.done(0) == []
 
 
+
+def test_a_look_that_finds_only_failures_raises_the_first_in_schedule_order_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no game ended well to hand back, a failure is raised by the look that found it, not
+    held to the next call; of two failed in one look, the earlier game's is the one said (the
+    run's error names the game a user looks at first). Unchecked, ``done`` could return [] and
+    keep the failure, or keep the later one, with every other test green."""
+    from concurrent.futures import Future
+    from types import SimpleNamespace
+
+    from arbiter.engine.arena.pool import WorkerFailed
+
+    running = {}
+    for index in (5, 2):
+        future: Future = Future()
+        future.set_exception(RuntimeError(f"failure {index}"))
+        running[future] = SimpleNamespace(index=index, entrants=("a", "b"))
+    local = LocalPool.__new__(LocalPool)
+    local._running, local._agents = running, set()
+    monkeypatch.setattr(pool, "wait_futures", lambda fs, **_: (list(fs), []))
+    with pytest.raises(WorkerFailed, match=r"^game 2 failed in its worker: RuntimeError: failure 2$"):
+        local.done(0)
+    assert local.busy == 0 and local.done(0) == []
+
 def test_a_game_its_worker_was_told_to_stop_leaves_no_transcript(tmp_path: Path, monkeypatch) -> None:
     """A worker told to stop mid-game (the run cancelled: Ctrl-C, another worker's failure)
     unwinds its game; the transcript it held in memory was then put in place, unfinished and
