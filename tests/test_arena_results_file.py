@@ -286,3 +286,26 @@ def test_a_line_that_reads_as_json_but_is_no_record_says_what_a_record_is(tmp_pa
             read_results(path)
         assert str(caught.value) == (f"{path}: line 2 is not a game's record (it reads as JSON, but a record is an "
                                      "object whose \"game\" is its game's number); the file was changed by hand?")
+
+
+def test_the_folders_kept_read_serves_only_the_file_and_schedule_it_was_made_of(tmp_path: Path):
+    """``Folder`` keeps its last read of the results file (a resumed run read it once, not three
+    times), to be used again only while the file stands as it was and for the schedule and
+    seed it was checked against: a record checked against another tournament's seed is refused
+    still, and a writer opened after the file grew does not cut the line it grew by (its end
+    read again, not the kept one, which would truncate it as a torn line)."""
+    t, folder, records = _duel_of_four(tmp_path)
+    path = folder.path / "results.jsonl"
+    path.write_bytes(_line(records[0]) + _line(records[1]))
+    assert [r["game"] for r in folder.read_results(t.games, 1)] == [0, 1]
+    with pytest.raises(FolderError, match=r"line 1 is not a record of this tournament's game 0: \"tournament_seed\" "
+                                          r"is 1, but this tournament's game 0 has 2"):
+        folder.read_results(t.games, 2)
+    assert [r["game"] for r in folder.read_results(t.games, 1)] == [0, 1]
+    with path.open("ab") as f:  # (the file changed after it was read)
+        f.write(_line(records[2]))
+    writer = folder.writer()
+    writer.append(records[3])
+    writer.close()
+    folder.unlock()
+    assert path.read_bytes() == b"".join(_line(records[i]) for i in range(4))
