@@ -165,11 +165,14 @@ def test_replay_missing_file_is_a_usage_error(tmp_path: Path) -> None:
                                   ("tournament", "--resume", "{}")])
 def test_a_symbolic_link_that_leads_nowhere_is_said_to_be_one(tmp_path: Path, args: tuple[str, ...]) -> None:
     """Click said a path that ``ls`` lists "does not exist" when it was a link to a file gone
-    or a loop of links: the user looks for what is there."""
+    (or to a path through a file, ``ENOTDIR``) or a loop of links: the user looks for what is
+    there."""
     (tmp_path / "gone").symlink_to(tmp_path / "removed.yaml")
     (tmp_path / "a").symlink_to(tmp_path / "b")
     (tmp_path / "b").symlink_to(tmp_path / "a")
-    for name, why in (("gone", "No such file"), ("a", "symbolic links")):
+    (tmp_path / "file").write_text("a file, not a folder", encoding="utf-8")
+    (tmp_path / "through").symlink_to(tmp_path / "file" / "x.yaml")  # (its target's way goes through a file)
+    for name, why in (("gone", "No such file"), ("a", "symbolic links"), ("through", "Not a directory")):
         r = run(*(a.format(tmp_path / name) for a in args))
         assert r.exit_code == 2, r.output
         assert f"'{tmp_path / name}' is a symbolic link that leads nowhere (" in r.output and why in r.output, r.output
