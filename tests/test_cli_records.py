@@ -115,6 +115,37 @@ def test_what_cannot_be_removed_of_a_killed_rewrite_leaves_the_rest_removed(tmp_
     assert [p for p in left if p.exists()] == [Path(refused[0])]
 
 
+
+def test_what_a_killed_rewrite_left_is_looked_for_beside_a_links_target_and_kept_for_another_users_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``write_whole`` given a symbolic link rewrites the file it leads to, so a killed rewrite
+    leaves its hidden file beside that file, not beside the link: that is where it is removed.
+    A process the system will not signal (``PermissionError``: another user's) is running, and
+    what it left is kept."""
+    import os
+
+    from arbiter.engine import files
+
+    with open("/proc/sys/kernel/pid_max", encoding="ascii") as f:
+        dead = int(f.read()) + 1
+    (tmp_path / "real").mkdir()
+    target = finished_transcript(tmp_path / "real" / "t.yaml")
+    (tmp_path / "link.yaml").symlink_to(target)
+    left = [tmp_path / "real" / f".t.yaml.{dead}-0.tmp", tmp_path / "real" / f".t.yaml.{dead + 1}-0.tmp"]
+    for p in left:
+        p.write_text("part", encoding="utf-8")
+        os.utime(p, (1_000_000_000, 1_000_000_000))
+    kill = os.kill
+
+    def not_ours(pid: int, sig: int) -> None:  # (the second writer's id: a process of another user)
+        if pid == dead + 1:
+            raise PermissionError(1, "Operation not permitted")
+        kill(pid, sig)
+
+    monkeypatch.setattr(files.os, "kill", not_ours)
+    assert files.remove_left_beside([tmp_path / "link.yaml"]) == 1
+    assert [p.exists() for p in left] == [False, True] and target.exists()
+
 def test_replay_several_files_reports_each(tmp_path: Path) -> None:
     a = finished_transcript(tmp_path / "a.yaml", "standard-3v3", 1)
     b = finished_transcript(tmp_path / "b.yaml", "duel-4v4", 2)
