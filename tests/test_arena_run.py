@@ -586,9 +586,13 @@ def test_a_resume_reads_the_results_once_and_again_only_when_they_changed(tmp_pa
     path = out / "results.jsonl"
     folder.read_results(t.games, config["seed"])
     before, stat = path.read_bytes(), os.stat(path)
-    time.sleep(0.01)
     path.write_bytes(before.replace(b'"finished": true', b'"finished":  true', 1).replace(b', ', b',', 1))
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    for _ in range(500):  # (a file system's clock may be coarse, 10 ms or more: the change time moves once it ticks)
+        if os.stat(path).st_ctime_ns != stat.st_ctime_ns:
+            break
+        time.sleep(0.01)
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert len(path.read_bytes()) == len(before) and os.stat(path).st_mtime_ns == stat.st_mtime_ns
     n = len(reads)
     folder.read_results(t.games, config["seed"])
