@@ -312,7 +312,7 @@ class ExistingPath(click.Path):
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter:
-            try:  # (why, where Click's words are wrong: else they stand, and for a NUL in the name)
+            try:  # (why, where Click's words are wrong: else they stand)
                 if isinstance(value, (str, bytes)):
                     os.stat(value)
             except OSError as exc:
@@ -322,6 +322,4 @@ class ExistingPath(click.Path):
                 if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP) and os.path.islink(value):
                     self.fail(f"{click.format_filename(value)!r} is a symbolic link that leads nowhere "
                               f"({exc.strerror or exc})", param, ctx)
-            except ValueError:
-                pass
             raise
