@@ -72,6 +72,9 @@ class Replaying:
     def drop_waiting(self) -> None:
         pass
 
+    def held_failure(self) -> None:
+        return None
+
 
 def stuck_tournament(tmp_path: Path) -> tuple[Tournament, Game, Path]:
     """A tournament of FBI vs Mafia duels whose bot time-out (two minutes) is far longer than

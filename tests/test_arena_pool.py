@@ -445,3 +445,119 @@ def test_a_worker_gone_before_its_game_or_a_ray_actor_killed_is_a_kill_said_whol
         remote.done(0)
     assert caught.value.killed and str(caught.value) == (
         "game 3 failed on Ray: Died: The actor died unexpectedly before finishing this task")
+
+
+class _InProcess:
+    """A pool of one worker in this process: each game submitted is played when ``done`` asks."""
+
+    workers = 1
+
+    def __init__(self, settings, directory: Path) -> None:
+        from arbiter.engine.arena.runner import Worker
+
+        self.worker, self.directory, self.pending = Worker(settings), directory, []
+
+    @property
+    def busy(self) -> int:
+        return len(self.pending)
+
+    def submit(self, game) -> None:
+        self.pending.append(game)
+
+    def done(self, timeout):
+        game = self.pending.pop(0)
+        return [(game, self.worker.play(game, self.directory))]
+
+    def close(self, cancel: bool = False) -> None:
+        pass
+
+    def drop_waiting(self) -> None:
+        pass
+
+    def held_failure(self) -> None:
+        return None
+
+
+@pytest.mark.parametrize("stop", ["ctrl-c", "disk full"])
+def test_a_failure_held_while_the_games_before_it_are_recorded_is_said_when_the_recording_stops(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: str) -> None:
+    """One look found games 0 and 1 ended and game 2 failed in its worker; the pool held the
+    failure while the run recorded 0 and 1. A Ctrl-C, or a results line the disk refused, as
+    game 1 was recorded ended the run with that alone: the failure was never said (a resume met
+    it again unwarned), and games 1 and 2 left transcripts in no record. The run's error now
+    names both; the resumed run replaces those transcripts and records every game once."""
+    import errno
+    from concurrent.futures import Future
+    from types import SimpleNamespace
+
+    from arbiter.engine import replays
+    from arbiter.engine.arena.entrants import Entrant
+    from arbiter.engine.arena.pool import WorkerFailed
+    from arbiter.engine.arena.results import Folder, FolderError, ResultsWriter, write_error
+    from arbiter.engine.arena.runner import Worker
+    from arbiter.engine.arena.tournament import Tournament, configuration
+    from arbiter.engine.match import Match
+
+    config = {"format": 2, **configuration("fbi-mafia", [Entrant("a", "random"), Entrant("b", "random")], 4,
+                                           modes=("duel-3v3",), cwd=str(tmp_path))}
+    t = Tournament(config)
+    folder = Folder.create(tmp_path / "t", config)
+    worker, futures = Worker(t.settings), {}
+    for game in t.games[:2]:  # ended well: their transcripts written, as a worker writes them
+        futures[game.index] = Future()
+        futures[game.index].set_result(worker.play(game, folder.path))
+    real = Match.play
+
+    def fails(self):  # the referee's own failure mid-game: the worker keeps what it held, to see why
+        for _ in zip(range(5), self.run()):
+            pass
+        raise RuntimeError("a referee's bug")
+
+    monkeypatch.setattr(Match, "play", fails)
+    futures[2] = Future()
+    with pytest.raises(RuntimeError) as failure:
+        worker.play(t.games[2], folder.path)
+    futures[2].set_exception(failure.value)
+    monkeypatch.setattr(Match, "play", real)
+    futures[3] = Future()  # still running when the run stops
+    local = LocalPool.__new__(LocalPool)  # (no processes: the futures stand for its workers' games)
+    local.workers, local._running, local._agents = 2, {}, set()
+    local._executor = SimpleNamespace(submit=lambda play, game: futures[game.index], shutdown=lambda **kw: None)
+    results = folder.path / "results.jsonl"
+    append = ResultsWriter.append
+
+    def stopped_at_game_1(self, record):
+        if record["game"] == 1:
+            if stop == "ctrl-c":
+                raise KeyboardInterrupt
+            raise write_error(self.path, OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)))
+        append(self, record)
+
+    monkeypatch.setattr(ResultsWriter, "append", stopped_at_game_1)
+    failed = "game 2 failed in its worker: RuntimeError: a referee's bug"
+    with pytest.raises(WorkerFailed if stop == "ctrl-c" else FolderError) as caught:
+        t.run(folder, local)
+    folder.unlock()
+    if stop == "ctrl-c":  # (the command adds: every game recorded is kept, once mended go on with --resume)
+        assert str(caught.value) == ("interrupted while the games that had ended before this failure were being "
+                                     f"recorded: {failed}") and not caught.value.killed
+    else:
+        assert str(caught.value) == (f"cannot write {results}: No space left on device; free some space, then go on "
+                                     f"with: arbiter tournament --resume {folder.path}; and before it, {failed} "
+                                     "(mend that too, or the resumed run meets it again)")
+    assert [json.loads(line)["game"] for line in results.read_text().splitlines()] == [0]
+    left = sorted(p.name for p in folder.transcripts.glob("*.yaml"))
+    assert left == ["game-00000.yaml", "game-00001.yaml", "game-00002.yaml"]  # 1 and 2 in no record
+    assert not replays.check_file(folder.transcripts / "game-00002.yaml").finished
+
+    monkeypatch.setattr(ResultsWriter, "append", append)
+    again, config = Folder.existing(folder.path)
+    outcome = Tournament(config).run(again, _InProcess(t.settings, again.path))
+    again.unlock()
+    lines = [json.loads(line) for line in results.read_text().splitlines()]
+    assert [r["game"] for r in lines] == [0, 1, 2, 3] and outcome.played == 3 and not outcome.interrupted
+    assert sorted(p.name for p in folder.transcripts.glob("*.yaml")) == sorted(
+        r["transcript"].split("/")[1] for r in lines)
+    for r in lines:  # each transcript is its record's game, played whole (2's part replaced)
+        found = replays.check_file(folder.path / r["transcript"])
+        assert found.ok and found.finished and r["finished"], r["transcript"]

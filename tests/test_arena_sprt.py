@@ -159,6 +159,9 @@ class _Submissions:
     def drop_waiting(self) -> None:
         pass
 
+    def held_failure(self) -> None:
+        return None
+
 
 @pytest.mark.parametrize("decided", [True, False])
 def test_a_resumed_run_plays_on_exactly_when_its_sprt_is_undecided(tmp_path: Path, decided: bool):

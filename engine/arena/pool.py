@@ -206,9 +206,16 @@ class LocalPool:
         return out
 
     def _raise_failure(self) -> None:
-        failure, self._failure = self._failure, None
+        failure = self.held_failure()
         if failure is not None:
             raise failure
+
+    def held_failure(self) -> ArbiterError | None:
+        """The failure ``done`` holds until its games that ended well are recorded (and no longer
+        held): a run stopped as it records them (Ctrl-C, a write the system refused) says it too,
+        or it was never said."""
+        failure, self._failure = self._failure, None
+        return failure
 
     def _result(self, game: Game, future: Future[dict[str, Any]]) -> dict[str, Any]:
         """The record ``future`` holds of ``game``; or its worker's failure, said as ``done`` says it."""
@@ -447,6 +454,10 @@ class RayPool:
     def drop_waiting(self) -> None:
         """Drop the games submitted that no actor has taken yet (the games running go on)."""
         self._queue.clear()
+
+    def held_failure(self) -> ArbiterError | None:
+        """None: ``done`` raises an actor's failure at once (it hands back one game a look)."""
+        return None
 
     def close(self, cancel: bool = False) -> None:
         self._queue.clear()

@@ -14,6 +14,7 @@ so its result is the entrants' skill with the deal's luck cancelled, as chess's 
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -22,12 +23,14 @@ from typing import Any, Protocol
 
 from arbiter.engine import registry
 from arbiter.engine.arena.config import check_sprt, missing_cwd, recorded_deck
+from arbiter.engine.arena.pool import WorkerFailed
 from arbiter.engine.arena.entrants import Entrant, check_entrants, check_spec
 from arbiter.engine.arena.results import Folder, FolderError, cannot_make
 from arbiter.engine.arena.runner import MAX_MOVES, Settings
 from arbiter.engine.arena.schedule import FORMAT, Game, Setup, block_size, schedule
 from arbiter.engine.arena.sprt import Sprt
 from arbiter.engine.arena.stats import Tally, block_result
+from arbiter.engine.errors import ArbiterError
 from arbiter.engine.scenario import Node
 from arbiter.engine.session import Session
 
@@ -45,6 +48,8 @@ class Pool(Protocol):
     def close(self, cancel: bool = False) -> None: ...
 
     def drop_waiting(self) -> None: ...
+
+    def held_failure(self) -> ArbiterError | None: ...
 
 
 def configuration(game: str, entrants: list[Entrant], games: int, *, modes: tuple[str, ...] = (),
@@ -153,7 +158,10 @@ class Tournament:
         """Play every scheduled game without a record (until the SPRT decides); the records.
 
         Ctrl-C (``KeyboardInterrupt``) stops the pool, keeps every record written, and ends the
-        run with ``interrupted`` set."""
+        run with ``interrupted`` set. A worker's failure the pool held while the games that ended
+        with it were recorded (``LocalPool.done``) is not lost when the run stops there: a Ctrl-C
+        then raises that failure, saying the run was interrupted, and a write the system refused
+        (an ``ArbiterError``) is raised naming the failure too."""
         recorded = self.recorded(folder)
         folder.remove_temporary()  # of a killed run: its games without a record are played again
         todo: Iterator[Game] = iter([g for g in self.games if g.index not in recorded])
@@ -197,6 +205,14 @@ class Tournament:
         except KeyboardInterrupt:
             interrupted = True
             pool.close(cancel=True)
+        except ArbiterError as exc:  # (a failure raised by the pool itself is held no more)
+            pool.close(cancel=True)
+            held = pool.held_failure()
+            if held is None:
+                raise
+            mend = " (mend that too, or the resumed run meets it again)" \
+                if isinstance(held, WorkerFailed) and not held.killed else ""
+            raise _restated(exc, f"{exc.message}; and before it, {held.message}{mend}") from None
         except BaseException:
             pool.close(cancel=True)
             raise
@@ -204,6 +220,10 @@ class Tournament:
             pool.close()
         finally:
             writer.close()
+        held = pool.held_failure() if interrupted else None
+        if held is not None:  # the failure is what the resumed run meets: said as the run's error
+            raise _restated(held, "interrupted while the games that had ended before this failure were being "
+                                  f"recorded: {held.message}") from None
         if interrupted:  # Ctrl-C may land between a record's write and its count here: the file is what counts
             counted = len(recorded)
             # (a record the machine could not start counts when this run wrote it, not one an earlier
@@ -259,6 +279,13 @@ class SprtCount:
         return {**sprt.as_dict(), "first": a, "second": b, "blocks": self.blocks, "games": self.blocks * size,
                 "wins": wins, "losses": losses, "draws": self.draws, "void": self.void, "llr": sprt.llr(wins, losses),
                 "lower": sprt.lower, "upper": sprt.upper, "result": sprt.status(wins, losses)}
+
+
+def _restated(exc: ArbiterError, message: str) -> ArbiterError:
+    """``exc`` (its kind, and what it carries: a worker's ``killed``) saying ``message``."""
+    out = copy.copy(exc)
+    out.message, out.args = message, (message,)
+    return out
 
 
 def _leader(tallies: dict[str, Tally]) -> tuple[str, float] | None:
