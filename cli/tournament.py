@@ -95,7 +95,8 @@ def _complete_spec(ctx: click.Context, param: click.Parameter, incomplete: str) 
 @click.command()
 @click.argument("game", required=False, type=GameType())
 @click.option("--entrant", "entrants", multiple=True, metavar="NAME=SPEC", shell_complete=_complete_spec,
-              help="A bot: NAME=random (a built-in kind), NAME=exec:COMMAND or NAME=py:MODULE:CLASS. Two or more.")
+              help="A bot: NAME=random (a built-in kind), NAME=exec:COMMAND or NAME=py:MODULE:CLASS. Two or more "
+                   f"(at most {MAX_GAMES}: a deal is played once per entrant).")
 @_options
 @click.pass_context
 def tournament(ctx: click.Context, game: str | None, entrants: tuple[str, ...], **options: Any) -> None:

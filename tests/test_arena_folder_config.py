@@ -197,6 +197,40 @@ def test_games_past_the_maximum_are_a_usage_error_and_never_scheduled(tmp_path):
     assert len(schedule(1, setups, ["a", "b"], MAX_GAMES - 1)) == MAX_GAMES  # rounded up to a whole block
 
 
+def test_more_entrants_than_the_maximum_of_games_are_a_usage_error_before_anything_is_written(tmp_path, monkeypatch):
+    """With more entrants than games asked, one block (a game per entrant) is played anyway: so
+    200,000 entrants scheduled 200,000 games, twice the most a tournament may play, whatever
+    ``--games`` said. The block still counts, up to the maximum of games: more entrants are a
+    usage error naming the count and the limit, before any folder is made (or game scheduled),
+    and a tournament.json holding that many is refused. The limit is lowered here: click alone
+    takes seconds to read 100,001 ``--entrant`` options."""
+    from arbiter.engine.arena import schedule as scheduling
+    from arbiter.engine.arena.config import check_configuration
+
+    too_many = [Entrant(f"e{i}", "random") for i in range(MAX_GAMES + 1)]
+    words = (f"{MAX_GAMES + 1} entrants are too many: each deal is played once per entrant, so one deal would be "
+             f"{MAX_GAMES + 1} games, past the {MAX_GAMES} a tournament may play; give at most {MAX_GAMES} entrants")
+    with pytest.raises(ArbiterError) as caught:
+        configuration("mafia", too_many, 1, players=6)
+    assert caught.value.message == words
+    with pytest.raises(ArbiterError, match="^" + words):  # refused before a game is built
+        schedule(1, [Setup("duel", {}, ("x", "y"))], [e.name for e in too_many], 1)
+
+    monkeypatch.setattr(scheduling, "MAX_GAMES", 4)
+    out = tmp_path / "t"
+    entrants = [a for i in range(5) for a in ("--entrant", f"e{i}=random")]
+    r = run("tournament", "mafia", "--players", "6", *entrants, "--games", "2", "--workers", "1", "--out", out)
+    assert r.exit_code == 2, r.output
+    assert ("Error: 5 entrants are too many: each deal is played once per entrant, so one deal would be 5 games, "
+            "past the 4 a tournament may play; give at most 4 entrants\n") in r.output, r.output
+    assert not out.exists()
+    config = configuration("mafia", [Entrant(f"e{i}", "random") for i in range(4)], 2, players=6)
+    assert len(Tournament({"format": 2, **config}).games) == 4  # as many as the limit: one block, played
+    config["entrants"].append({"name": "e4", "spec": "random"})  # a tournament.json changed by hand
+    with pytest.raises(ArbiterError, match=r'^t/tournament.json: "entrants": 5 entrants are too many: '):
+        check_configuration({"format": 2, **config}, "t/tournament.json")
+
+
 def test_the_help_and_the_docs_say_the_rounding_may_pass_the_maximum_and_names_grow_a_digit():
     """``--games 100000`` with 3 entrants plays 100,002 games, past the limit the help stated
     alone, and games from 100000 on are named with six digits, which ``ls`` sorts among the

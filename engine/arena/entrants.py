@@ -16,6 +16,7 @@ import shlex
 from dataclasses import dataclass
 
 from arbiter.engine.agents import load_agent
+from arbiter.engine.arena.schedule import check_entrant_count
 from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, quoted
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,31}")
@@ -68,9 +69,11 @@ def parse_entrant(text: str, kinds: tuple[str, ...]) -> Entrant:
 
 
 def check_entrants(entrants: list[Entrant]) -> list[Entrant]:
-    """Two or more entrants with distinct names."""
+    """Two or more entrants with distinct names, no more than one block of their games allows
+    (``schedule.check_entrant_count``)."""
     if len(entrants) < 2:
         raise ArbiterError(f"a tournament needs two or more entrants, not {len(entrants)}")
+    check_entrant_count(len(entrants))
     seen: set[str] = set()
     for e in entrants:
         if e.name in seen:

@@ -25,7 +25,8 @@ many workers play them, and in whatever order.
 
 A tournament asks for at most ``MAX_GAMES`` games: the schedule is built whole, in memory, before
 the first game (about 0.4 kB a game, whatever the seats and entrants), and a run keeps every
-game's record in memory too (4 to 7 kB each).
+game's record in memory too (4 to 7 kB each). It has at most ``MAX_GAMES`` entrants, as one
+block, which is played whatever ``games`` asks, must not pass that by itself.
 
 >>> s = schedule(7, [Setup("duel-3v3", {}, ("mafia", "fbi"))], ["a", "b"], 3)
 >>> [(g.index, g.deal, g.rotation, g.entrants) for g in s]
@@ -122,6 +123,23 @@ def check_games(games: object) -> int:
     return games
 
 
+def check_entrant_count(entrants: int) -> int:
+    """``entrants`` when a block of theirs fits in a tournament: each deal is played once per
+    entrant, and a tournament plays at least one deal, so more than ``MAX_GAMES`` entrants would
+    schedule more games than a tournament may play, whatever ``games`` asks (rounded up to one
+    whole block).
+
+    >>> check_entrant_count(MAX_GAMES + 1)
+    Traceback (most recent call last):
+    arbiter.engine.errors.ArbiterError: 100001 entrants are too many: ...; give at most 100000 entrants
+    """
+    if entrants > MAX_GAMES:
+        raise ArbiterError(f"{entrants} entrants are too many: each deal is played once per entrant, so one deal "
+                           f"would be {entrants} games, past the {MAX_GAMES} a tournament may play; give at most "
+                           f"{MAX_GAMES} entrants")
+    return entrants
+
+
 def block_size(entrants: int) -> int:
     """Games per deal: one rotation per entrant."""
     return entrants
@@ -148,10 +166,11 @@ def rotation(seats: int, entrants: int, r: int) -> tuple[int, ...]:
 
 def schedule(seed: int, setups: Sequence[Setup], entrants: Sequence[str], games: int, form: int = FORMAT) -> list[Game]:
     """Every game of a tournament, in order: ``rounded_games(games, len(entrants))`` of them
-    (``games`` checked first: a number past the cap would fill the memory before any game);
+    (``games`` and the count of entrants checked first: a number past the cap would fill the
+    memory before any game);
     ``form``: the folder's format, which says how deals' seeds are drawn (``DEAL_SEEDS``)."""
     check_games(games)
-    k = len(entrants)
+    k = check_entrant_count(len(entrants))
     out: list[Game] = []
     total = rounded_games(games, k)
     deal = 0
