@@ -37,10 +37,10 @@ win% counts seats (an entrant may hold several seats of a game); 95% CI: its
 
 side   entrant     seats  won  win%   95% CI      vs all
 -----  ----------  -----  ---  -----  ----------  ------
-fbi    greedy-wi~  2      1    50.0   9.5-90.5    +25.0
+fbi    greedy-wi~  2      1    50.0   9.4-90.6    +25.0
 fbi    random      2      0    0.0    0.0-65.8    -25.0
 mafia  greedy-wi~  2      2    100.0  34.2-100.0  +25.0
-mafia  random      2      1    50.0   9.5-90.5    -25.0
+mafia  random      2      1    50.0   9.4-90.6    -25.0
 vs all: the entrant's win% on the side minus the side's win% over every seat
 
 role    greedy-wi~  random
@@ -274,9 +274,9 @@ def test_a_rate_that_is_not_all_or_none_never_shows_as_100_or_0():
     pair.update(a_score=0.9995, elo=report.stats.elo(0.9995))
     text = report.tables(got)
     entrants = {row.split()[0]: row.split()[4:6] for row in text.splitlines()[2:4]}
-    assert entrants == {"A": [">99.9", "0.0-100.0"], "B": ["<0.1", "0.0-100.0"]}  # (an interval's ends as they round)
+    assert entrants == {"A": [">99.9", "0.0-100.0"], "B": ["<0.1", "0.0-100.0"]}  # (an interval's ends rounded outward)
     sides = text.split("\nside ")[1].splitlines()[2:6]
-    assert sides[2].split()[4:6] == [">99.9", "100.0-100.0"]
+    assert sides[2].split()[4:6] == [">99.9", "99.9-100.0"]  # (its low end, 99.96, rounded down)
     roles = text.split("\n\nrole ")[1].split("\n\n")[0].splitlines()
     assert roles[2].split() == ["agent", "-", "0/1", "0.0%"]
     assert roles[3].split() == ["bandit", "1999/2000", ">99.9%", "1/3000", "<0.1%"]
@@ -336,5 +336,24 @@ def test_the_entrants_table_fits_80_columns_at_its_widest():
     text = report.tables(got)
     assert max(len(line) for line in text.splitlines()) <= 80
     rows = [row.split() for row in text.splitlines()[2:4]]
-    assert rows[0] == ["entrant-01", "100000", "600000", "599999", ">99.9", "100.0-100.0", "-123.45", "0.83", "-125.94"]
+    assert rows[0] == ["entrant-01", "100000", "600000", "599999", ">99.9", "99.9-100.0", "-123.45", "0.83", "-125.94"]
     assert "\nforfeits    crash\n" in text and "\nentrant-01  600000\n" in text
+
+
+def test_an_intervals_ends_are_rounded_outward_so_it_holds_the_one_computed():
+    """An interval's ends were shown as they round, so a rate shown ``>99.9`` (not all won)
+    sat beside an interval shown ``100.0-100.0``, its low end 99.996% rounded up, which reads
+    as though the interval left the rate out. The low end is rounded down and the high end up,
+    at the printed precision: the interval shown holds the one computed, and is no more than a
+    tenth of a point wider at each end. ``>99.9``, ``<0.1`` and all or none as they were."""
+    assert report._pct(599_999 / 600_000) == ">99.9" and report._interval({"low": 0.99996, "high": 1.0}) == "99.9-100.0"
+    assert report._pct(1 / 600_000) == "<0.1" and report._interval({"low": 0.0, "high": 0.00004}) == "0.0-0.1"
+    assert report._interval({"low": 0.0, "high": 1.0}) == "0.0-100.0" and report._interval({"low": None}) == "-"
+    # an end on a figure of one decimal stays on it (the float 0.123 is a little less than 0.123)
+    assert report._interval({"low": 0.123, "high": 0.877}) == "12.3-87.7"
+    ends = [i / 7919 for i in range(7920)] + [0.1, 0.2, 0.3, 0.7, 0.9, 0.95, 0.999, 0.9999]
+    for low, high in zip(ends, reversed(ends)):
+        low, high = min(low, high), max(low, high)
+        shown_low, shown_high = map(float, report._interval({"low": low, "high": high}).split("-"))
+        assert shown_low <= 100 * low + 1e-9 and 100 * high - 1e-9 <= shown_high, (low, high)
+        assert 100 * low - shown_low < 0.1 and shown_high - 100 * high < 0.1, (low, high)

@@ -4,6 +4,7 @@ same as text tables that fit 80 columns (``tables``).
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Sequence
 from typing import Any
@@ -93,9 +94,32 @@ def _pct(x: float | None) -> str:
 
 def _interval(d: dict[str, Any]) -> str:
     """A 95% interval of a rate, ``LOW-HIGH``; its ends are bounds of an estimate, not counts,
-    so shown to one decimal as they round (``99.1-100.0``): ``_pct``'s ``<0.1`` and ``>99.9``
-    there read as an arrow (``<0.1->99.9``)."""
-    return "-" if d["low"] is None else f"{_fixed(100 * d['low'])}-{_fixed(100 * d['high'])}"
+    so shown to one decimal rounded outward (``_bound``), so the interval shown holds the one
+    computed: a rate shown ``>99.9`` beside an interval ``100.0-100.0`` (its low end 99.996%)
+    read as though the interval left the rate out. ``_pct``'s ``<0.1`` and ``>99.9`` there would
+    read as an arrow (``<0.1->99.9``).
+
+    >>> _interval({"low": 0.99996, "high": 1.0}), _interval({"low": 0.0, "high": 0.0004})
+    ('99.9-100.0', '0.0-0.1')
+    """
+    return "-" if d["low"] is None else f"{_bound(d['low'], up=False)}-{_bound(d['high'], up=True)}"
+
+
+BOUND_SLACK = 1e-9
+"""How far (in tenths of a percentage point) an interval's end may lie past a figure of one
+decimal and still be shown as that figure: the float's own noise (``0.123`` is a little less
+than 0.123), not a part of the interval."""
+
+
+def _bound(x: float, up: bool) -> str:
+    """An interval's end ``x`` as a percentage to one decimal, rounded away from the interval's
+    inside: down for its low end, up (``up``) for its high end.
+
+    >>> _bound(0.12345, False), _bound(0.12345, True), _bound(0.123, False), _bound(1.0, True)
+    ('12.3', '12.4', '12.3', '100.0')
+    """
+    tenths = 1000 * x
+    return _fixed((math.ceil(tenths - BOUND_SLACK) if up else math.floor(tenths + BOUND_SLACK)) / 10)
 
 
 def _elo(x: float | None, score: float | None = None) -> str:
