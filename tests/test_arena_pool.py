@@ -561,3 +561,56 @@ def test_a_failure_held_while_the_games_before_it_are_recorded_is_said_when_the_
     for r in lines:  # each transcript is its record's game, played whole (2's part replaced)
         found = replays.check_file(folder.path / r["transcript"])
         assert found.ok and found.finished and r["finished"], r["transcript"]
+
+
+def test_a_ctrl_c_as_the_games_before_a_failure_are_recorded_ends_the_command_naming_both(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command's side of the test above: a Ctrl-C as game 1 was recorded, game 2 having
+    failed in its worker in the same look, ended the command as interrupted (status 130, the
+    tables, "go on with --resume") and never said the failure. It ends as the failure does,
+    status 1, saying both and how to go on; the resumed command plays the rest, once each."""
+    from concurrent.futures import Future
+    from types import SimpleNamespace
+
+    from arbiter.engine.arena.results import ResultsWriter
+    from arbiter.engine.arena.runner import Worker
+    from tests.helpers import run
+
+    def made_by_hand(settings, workers, directory):  # a pool whose games end in one look: 0 and 1
+        def submit(play, game):  # well, 2 failed in its worker, 3 still running
+            future: Future = Future()
+            if game.index < 2:
+                future.set_result(Worker(settings).play(game, directory))
+            elif game.index == 2:
+                future.set_exception(RuntimeError("a referee's bug"))
+            return future
+
+        local = LocalPool.__new__(LocalPool)
+        local.workers, local._running, local._agents = workers, {}, set()
+        local._executor = SimpleNamespace(submit=submit, shutdown=lambda **kw: None)
+        return local
+
+    append = ResultsWriter.append
+
+    def ctrl_c_at_game_1(self, record):
+        if record["game"] == 1:
+            raise KeyboardInterrupt
+        append(self, record)
+
+    monkeypatch.setattr(pool, "LocalPool", made_by_hand)
+    monkeypatch.setattr(ResultsWriter, "append", ctrl_c_at_game_1)
+    out = tmp_path / "t"
+    r = run("match", "fbi-mafia", "--mode", "duel-3v3", "a=random", "b=random", "--games", "4", "--workers", "2",
+            "--out", out)
+    assert r.exit_code == 1, r.output
+    assert r.output.endswith(
+        "Error: interrupted while the games that had ended before this failure were being recorded: game 2 failed "
+        "in its worker: RuntimeError: a referee's bug; every game recorded is kept: once what failed is mended, go "
+        f"on with: arbiter tournament --resume {out}\n"), r.output
+    monkeypatch.undo()
+    r = run("tournament", "--resume", out, "--workers", "1", "--json")
+    assert r.exit_code == 0 and json.loads(r.output.splitlines()[-1])["played"] == 3, r.output
+    lines = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert sorted(r["game"] for r in lines) == [0, 1, 2, 3]
+    assert sorted(p.name for p in (out / "transcripts").glob("*.yaml")) == sorted(
+        r["transcript"].split("/")[1] for r in lines)
