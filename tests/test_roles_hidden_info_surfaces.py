@@ -32,6 +32,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arbiter.engine import transcript as tr
 from arbiter.engine.agents import agent_info, news
@@ -173,6 +175,29 @@ def test_every_way_a_seat_is_told_the_game_is_the_same_in_random_twins(game: tup
                 pair.play(f"@{(pair.a.clock_ms + text) / 1000}" if isinstance(text, int) else f"{seat} {text}")
         pair.retold_alike()
     assert stats["looks compared"] >= 40, stats
+
+
+@settings(max_examples=25)
+@given(scenario=st.sampled_from("1234567"), players=st.integers(3, 8), level=st.integers(1, 5),
+       seed=st.integers(0, 10**6), pick=st.randoms(use_true_random=False))
+def test_the_deal_and_the_clock_alone_tell_a_seat_the_same_in_twins(scenario: str, players: int, level: int,
+                                                                     seed: int, pick: random.Random) -> None:
+    """Any scenario, player count and level: the seat is told the same at the deal (its own card,
+    the settings, the opening), then at every moment time alone changes the game (the clock marks
+    of the deck, which settle missions and switches privately; the sand) until the game ends or a
+    card shows."""
+    base = start(scenario, players, level, seed)
+    heroes = [x for x in base.seats if base.state.cards[x] == "hero"]
+    me = pick.choice(heroes if level == 1 else list(base.seats))  # (at level 1 the traitor's twins are all alike)
+    stats: Counter = Counter()
+    pairs = twins(base, me, pick)
+    for _, recs in pairs:
+        pair = Twins(start(scenario, players, level, seed, list(base.chance.records)),
+                     start(scenario, players, level, seed, recs), me, stats)
+        while pair.compare():
+            pair.play(f"@{pair.a.state.next_deadline() / 1000}")
+        pair.retold_alike()
+    assert stats["looks compared"] >= len(pairs), stats
 
 
 # ------------------------------------------------------------------------------------ staged twins
