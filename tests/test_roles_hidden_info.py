@@ -32,7 +32,7 @@ from arbiter.engine.errors import GameOverError, InputError
 from arbiter.engine.games.magic_maze.roles.state import HiddenRolesState
 from arbiter.engine.session import Session
 
-from tests.roles_twins import REVEALING, start, twins
+from tests.roles_twins import REVEALING, next_input, start, twins
 
 MAZE = registry.get("magic-maze")
 GAMES = [  # scenario, players, level, seed, steps
@@ -140,44 +140,6 @@ class Pair:
             except GameOverError as err:
                 ends.append(err.message)
         assert (ends[0] is None) == (ends[1] is None), f"{ends}; {self.where()}"
-
-
-def both(pair: Pair, seat: str) -> list[str]:
-    """What ``seat`` may send in both twins (its card may differ between them)."""
-    b = set(pair.b.state.legal_inputs(seat))
-    return [m for m in pair.a.state.legal_inputs(seat) if m in b]
-
-
-def next_input(pair: Pair, rng: random.Random) -> tuple[str, str | int] | None:
-    st = pair.a.state
-    deadline = st.next_deadline()
-    if deadline is not None and st.changes_by_time(pair.a.clock_ms + st.clock_step_ms):
-        return "", max(0, deadline - pair.a.clock_ms)  # time acts before any input could land
-    vote = st.vote
-    if vote is not None and rng.random() < 0.6:
-        waiting = [v for v in vote.waiting(st.out) if "vote no" in both(pair, v)]
-        if waiting:
-            return rng.choice(waiting), "vote " + ("yes" if rng.random() < 0.35 else "no")
-    roll = rng.random()
-    if roll < 0.65:
-        for seat in st.seats:
-            text = MAZE.bot_input("planner", st, seat, rng)
-            if text is not None and text in both(pair, seat):
-                return seat, text
-    if roll < 0.72:
-        return "", rng.randint(500, 5000)
-    seat = rng.choice(st.seats)
-    options = [m for m in both(pair, seat) if not m.startswith(("move", "vortex", "escalator", "explore"))]
-    accusations = [m for m in options if m.startswith("accuse")]
-    options = [m for m in options if not m.startswith(("accuse", "abandon"))]
-    if accusations and rng.random() < 0.08:
-        options = [rng.choice(accusations)]
-    elif "abandon" in both(pair, seat) and rng.random() < 0.01:
-        options = ["abandon"]
-    talk = "say TEXT" in pair.a.state.input_forms(seat) and "say TEXT" in pair.b.state.input_forms(seat)
-    if talk:
-        options.append("say the dwarf, now")
-    return (seat, rng.choice(options)) if options else None
 
 
 def run_pair(game: tuple, me: str, name: str, recs: list[ChanceRecord], twin: list[ChanceRecord],

@@ -47,8 +47,7 @@ from arbiter.engine.session import Session
 from arbiter.engine.transcript_reader import Transcript
 
 from tests.helpers import roles_game
-from tests.roles_twins import REVEALING, start, twins
-from tests.test_roles_hidden_info import next_input
+from tests.roles_twins import REVEALING, next_input, start, twins
 
 META = ("awaiting", "legal", "view", "board", "score", "time", "seats", "events", "events 2")
 
@@ -165,11 +164,10 @@ def test_every_way_a_seat_is_told_the_game_is_the_same_in_random_twins(game: tup
                      start(scenario, players, level, seed, recs), me, stats)
         assert pair.a.state.cards[me] == pair.b.state.cards[me] and pair.a.state.cards != pair.b.state.cards
         rng = random.Random(f"surfaces:{game}:{name}")
-        shim = SimpleNamespace(a=pair.a, b=pair.b)  # what ``next_input`` reads of a pair
         for _ in range(steps):
             if not pair.compare():
                 break
-            chosen = next_input(shim, rng)  # type: ignore[arg-type]
+            chosen = next_input(pair, rng)
             if chosen is not None:
                 seat, text = chosen
                 pair.play(f"@{(pair.a.clock_ms + text) / 1000}" if isinstance(text, int) else f"{seat} {text}")
