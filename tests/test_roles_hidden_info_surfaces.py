@@ -18,7 +18,8 @@ Each must be the same, line for line and in the same number and order, in two ga
 differ only in cards the seat may not know. Private events (another seat's card, its mission
 done, its card switching sides) lie between the seat's own in the game's log: the event log's
 global numbering, its length, or anything counted from them would tell the seat they happened.
-Twins: random ones (``tests/roles_twins.py``) played with inputs legal in both, and staged ones
+Twins: random ones (``tests/roles_twins.py``) played with inputs legal in both, any deal
+(hypothesis: scenario, players, level, seed) with the clock alone running, and staged ones
 that reach what random play seldom does (a clock mark settling another seat's mission, a
 variable card switching sides, a mission done by the other seats' inputs). A planted leak of the
 log's numbering is caught.
