@@ -148,6 +148,11 @@ def test_a_pair_one_entrant_won_every_game_of_has_an_infinite_elo_not_a_dash(a_w
     assert _pair_row(report.tables(got))[-2:] == shown
     never = report.summary(config, [], 4)
     assert _pair_row(report.tables(never))[-4:] == ["0", "-", "-", "-"]
+    assert list(never["head_to_head"][0].items()) == [  # (the JSON's keys in the order of a pair that met)
+        ("a", "A"), ("b", "B"), *dict.fromkeys(("games", "deals", "a_wins", "b_wins", "draws"), 0).items(),
+        *dict.fromkeys(("sides_even", "sides_uneven", "a_score", "a_score_low", "a_score_high", "elo", "elo_low",
+                        "elo_high")).items()]
+    assert list(never["head_to_head"][0]) == list(got["head_to_head"][0])
 
 
 def test_long_names_cut_alike_are_told_apart_in_every_table():

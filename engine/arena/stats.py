@@ -443,24 +443,25 @@ def head_to_head(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> 
                 deal[0] += res == "win"
                 deal[1] += res == "draw"
                 deal[2] += 1
+    # a pair that never met has no figure at all: most pairs, with more entrants than a game has seats
+    # (each meets only those fewer than that many places from it in the rotation), so each is this row's copy
+    never = {"games": 0, "deals": 0, "a_wins": 0, "b_wins": 0, "draws": 0, "sides_even": None, "sides_uneven": None,
+             **dict.fromkeys(("a_score", "a_score_low", "a_score_high", "elo", "elo_low", "elo_high"))}
     out = []
     for i, a in enumerate(entrants):
         for b in entrants[i + 1:]:
-            counts, deals, faced = pairs.get((a, b)) or ({"win": 0, "loss": 0, "draw": 0}, {}, {})
-            n = sum(counts.values())
-            row: dict[str, Any] = {"a": a, "b": b, "games": n, "deals": len(deals), "a_wins": counts["win"],
-                                   "b_wins": counts["loss"], "draws": counts["draw"],
-                                   "sides_even": None, "sides_uneven": None}
-            if n:
-                met = sum(faced.values())
-                unmirrored = sum(abs(k - faced.get((y, x), 0)) for (x, y), k in faced.items() if (y, x) not in faced
-                                 or x < y)
-                row["sides_uneven"] = unmirrored / met if met else 0.0
-                row["sides_even"] = not unmirrored
-            if not n:  # they never met: no figure at all
-                out.append({**row, **dict.fromkeys(("a_score", "a_score_low", "a_score_high", "elo", "elo_low",
-                                                    "elo_high"))})
+            pair = pairs.get((a, b))
+            if pair is None:
+                out.append({"a": a, "b": b, **never})
                 continue
+            counts, deals, faced = pair
+            n = sum(counts.values())  # (a pair is kept once they met: n > 0)
+            met = sum(faced.values())
+            unmirrored = sum(abs(k - faced.get((y, x), 0)) for (x, y), k in faced.items() if (y, x) not in faced
+                             or x < y)
+            row: dict[str, Any] = {"a": a, "b": b, "games": n, "deals": len(deals), "a_wins": counts["win"],
+                                   "b_wins": counts["loss"], "draws": counts["draw"], "sides_even": not unmirrored,
+                                   "sides_uneven": unmirrored / met if met else 0.0}
             score = (counts["win"] + counts["draw"] / 2) / n
             lo, hi = deal_score_interval([tuple(d) for d in deals.values()])
             out.append({**row, "a_score": score, "a_score_low": lo, "a_score_high": hi,
