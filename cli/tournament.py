@@ -20,7 +20,7 @@ from arbiter.cli.types import (
 )
 from arbiter.engine import registry
 from arbiter.engine.arena.config import BOT_TIMEOUT, check_configuration, check_sprt
-from arbiter.engine.arena.schedule import MAX_GAMES, rounded_games
+from arbiter.engine.arena.schedule import MAX_ENTRANTS, MAX_GAMES, rounded_games
 from arbiter.engine.arena.sprt import MAX_ELO
 from arbiter.engine.errors import ArbiterError, ScenarioError
 from arbiter.engine.scenario import deck_document
@@ -96,7 +96,7 @@ def _complete_spec(ctx: click.Context, param: click.Parameter, incomplete: str) 
 @click.argument("game", required=False, type=GameType())
 @click.option("--entrant", "entrants", multiple=True, metavar="NAME=SPEC", shell_complete=_complete_spec,
               help="A bot: NAME=random (a built-in kind), NAME=exec:COMMAND or NAME=py:MODULE:CLASS. Two or more "
-                   f"(at most {MAX_GAMES}: a deal is played once per entrant).")
+                   f"(at most {MAX_ENTRANTS}: the report compares every pair).")
 @_options
 @click.pass_context
 def tournament(ctx: click.Context, game: str | None, entrants: tuple[str, ...], **options: Any) -> None:

@@ -69,7 +69,7 @@ def parse_entrant(text: str, kinds: tuple[str, ...]) -> Entrant:
 
 
 def check_entrants(entrants: list[Entrant]) -> list[Entrant]:
-    """Two or more entrants with distinct names, no more than one block of their games allows
+    """Two or more entrants with distinct names, no more than a tournament may have
     (``schedule.check_entrant_count``)."""
     if len(entrants) < 2:
         raise ArbiterError(f"a tournament needs two or more entrants, not {len(entrants)}")
