@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -99,7 +99,6 @@ class Outcome:
     elapsed: float
     sprt: dict[str, Any] | None = None
     interrupted: bool = False
-    events: list[str] = field(default_factory=list)
 
 
 class Tournament:
