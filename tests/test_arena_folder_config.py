@@ -318,6 +318,10 @@ EDITS = [
     (_set("seed", -10**100), '"seed": a whole number of at most 100 digits (as --seed), not one of 101 digits'),
     (_set("bot_timeout", 0), '"bot_timeout": a number from 0.01 to 3600, not 0'),
     (_set("bot_timeout", "10"), '"bot_timeout": a number from 0.01 to 3600, not \'10\''),
+    # a whole number past a float's range (math.isfinite raised OverflowError: a traceback)
+    (_set("bot_timeout", 10**400), '"bot_timeout": a number from 0.01 to 3600, not 1000000000'),
+    (_set("sprt", {"elo0": 0, "elo1": 10**400, "alpha": 0.05, "beta": 0.05}),
+     '"sprt": SPRT\'s ELO0 and ELO1 are finite numbers from -1000 to 1000, not 0 and 1000000000'),
     (_set("reuse", 1), '"reuse": true or false, not 1'),
     (_set("cwd", 5), '"cwd": the folder the bots start in, or null, not 5'),
     # a value too long to echo is named by its start and length (errors.quoted), not written back whole
@@ -447,6 +451,7 @@ RECORD_EDITS = [
      '"forfeits" names \'a\' on seat \'p1\', which the game does not have it on'),
     (_rec("moves", -1), '"moves" is a whole number from 0 up, not -1'),
     (_rec("time", float("nan")), '"time" is the seconds the game took, from 0 up, not NaN'),
+    (_rec("time", -10**400), '"time" is the seconds the game took, from 0 up, not -1000000000'),
     (_rec("transcript", "transcripts/game-00000.yaml"), '"transcript" is "transcripts/game-00000.yaml", but this '
                                                         'tournament\'s game 1 has "transcripts/game-00001.yaml"'),
 ]

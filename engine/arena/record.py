@@ -16,11 +16,11 @@ ValueError: "deal" is missing
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 from arbiter.engine.arena.runner import TRANSCRIPTS, transcript_name
 from arbiter.engine.arena.schedule import Game
+from arbiter.engine.arena.sprt import finite
 from arbiter.engine.arena.stats import FORFEIT_KINDS
 from arbiter.engine.errors import quoted
 
@@ -75,7 +75,7 @@ def check_record(record: dict[str, Any], game: Game, tournament_seed: int) -> No
     if record["error"] is not None and not isinstance(record["error"], str):
         raise ValueError(f'"error" is null or why the game could not start, not {_shown(record["error"])}')
     spent = record["time"]
-    if isinstance(spent, bool) or not isinstance(spent, (int, float)) or not math.isfinite(spent) or spent < 0:
+    if isinstance(spent, bool) or not isinstance(spent, (int, float)) or not finite(spent) or spent < 0:
         raise ValueError(f'"time" is the seconds the game took, from 0 up, not {_shown(spent)}')
 
 

@@ -93,10 +93,13 @@ class Sprt:
 
 
 def finite(x: object) -> bool:
-    """A real, finite number (a JSON ``true`` is not one)."""
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+    """A real, finite number (a JSON ``true`` is not one; a whole number is, however long, where
+    ``math.isfinite`` raised ``OverflowError`` for one past a float's range)."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and (isinstance(x, int) or math.isfinite(x))
 
 
 def _shown(x: object) -> str:
     """A value as an error shows it: a number briefly, anything else as written."""
-    return f"{x:g}" if isinstance(x, (int, float)) and not isinstance(x, bool) else quoted(x)
+    if isinstance(x, float) or (isinstance(x, int) and not isinstance(x, bool) and abs(x) < 10 ** 15):
+        return f"{x:g}"
+    return quoted(x)  # (a whole number too long for ``:g``, which overflows past a float's range)
