@@ -9,7 +9,9 @@ from __future__ import annotations
 import fcntl
 import json
 import math
+import os
 import shutil
+import stat
 import sys
 from pathlib import Path
 
@@ -26,6 +28,7 @@ from arbiter.engine.errors import ArbiterError
 from tests import arena_staging
 from tests.arena_staging import MATCH
 from tests.helpers import REPO, run
+from tests.hostile import within
 
 played = arena_staging.played  # the finished match each test copies (a module's own)
 
@@ -622,3 +625,91 @@ def test_a_run_with_games_left_for_a_program_is_refused_when_its_bots_folder_is_
     assert snapshot(out) == before
     (out / "results.jsonl").write_text(whole)  # every game recorded: the report, nothing to play
     assert run("tournament", "--resume", out, "--workers", 1, "--json").exit_code == 0
+
+
+@pytest.mark.parametrize("name", ["tournament.json", "results.jsonl"])
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
+def test_a_folders_file_that_is_no_regular_file_is_refused_without_reading_it(played, tmp_path, name, kind):
+    """A FIFO in place of tournament.json or results.jsonl made the run wait for a writer for
+    ever, /dev/zero filled memory (a MemoryError's traceback), a folder was "[Errno 21] ...":
+    each is refused naming the file and what it is, before it is opened, and nothing changes."""
+    folder = copy_of(played, tmp_path)
+    path = folder / name
+    path.unlink()
+    what = {"fifo": "a FIFO", "device": "a character device", "folder": "a folder"}[kind]
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        path.symlink_to("/dev/zero")
+    else:
+        path.mkdir()
+    before = snapshot_links(folder)
+    r = within(20, run, "tournament", "--resume", folder, "--workers", "1")
+    assert (r.exit_code, r.output) == (1, f"Error: {path}: cannot read it: not a regular file ({what})\n")
+    assert snapshot_links(folder) == before
+    assert_free(folder)
+
+
+def snapshot_links(folder: Path) -> dict[str, object]:
+    """``snapshot``, a FIFO or a link named by what it is, never opened."""
+    return {str(p.relative_to(folder)): (os.readlink(p) if p.is_symlink() else p.read_bytes() if p.is_file()
+                                         else stat.S_IFMT(p.stat().st_mode)) for p in sorted(folder.rglob("*"))}
+
+
+def test_a_configuration_too_large_to_be_one_is_refused_before_it_is_read(played, tmp_path, monkeypatch):
+    monkeypatch.setattr(results, "CONFIG_MAX_BYTES", 1024 * 1024)  # (16 MiB: a test of 16 MiB)
+    folder = copy_of(played, tmp_path)
+    path = folder / "tournament.json"
+    path.write_text(path.read_text() + " " * 1024 * 1024)  # (JSON still: white space)
+    size = path.stat().st_size
+    before = snapshot(folder)
+    r = run("tournament", "--resume", folder, "--workers", "1")
+    assert (r.exit_code, r.output) == (1, f"Error: {path}: cannot read it: {size} bytes is more than a tournament's "
+                                          "configuration can be (1 MiB at most)\n")
+    assert snapshot(folder) == before
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda text: text.replace(b'"games"', b'"games": 3, "games"', 1),
+     'the key "games" is given twice in an object'),
+    (lambda text: text.replace(b'"games"', b'"x": 1' + b"0" * 5000 + b', "games"', 1),
+     "a whole number of more than 4300 digits"),
+    (lambda text: text.replace(b'"mafia"', b'"maf\xffia"', 1), "line 3 is not UTF-8 text (byte 0xff at column 15); "
+                                                                "the file is UTF-8"),
+], ids=["duplicate-key", "long-number", "not-utf8"])
+def test_a_configuration_that_does_not_read_says_why_in_its_own_words(played, tmp_path, edit, words):
+    """A key given twice was read as its last value, silently (the YAML files refuse one); a
+    number too long and bytes that are not UTF-8 were refused in Python's words ("use
+    sys.set_int_max_str_digits()", "'utf-8' codec can't decode byte 0xff in position 20")."""
+    folder = copy_of(played, tmp_path)
+    path = folder / "tournament.json"
+    path.write_bytes(edit(path.read_bytes()))
+    before = snapshot(folder)
+    r = run("tournament", "--resume", folder, "--workers", "1")
+    assert (r.exit_code, r.output) == (1, f"Error: {path}: cannot read it: {words}\n")
+    assert snapshot(folder) == before
+    assert_free(folder)
+
+
+def test_a_configuration_an_editor_began_with_a_byte_order_mark_still_resumes(played, tmp_path):
+    folder = copy_of(played, tmp_path)
+    path = folder / "tournament.json"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    r = run("tournament", "--resume", folder, "--workers", "1")
+    assert r.exit_code == 0 and "4 games" in r.output, r.output
+
+
+@pytest.mark.parametrize("line, words", [
+    (b'{"game": 1, "x": "\xff"}', "byte 0xff at column 19 is not UTF-8 text; the file is UTF-8"),
+    (b'{"game": 1' + b"0" * 5000 + b"}", "a whole number of more than 4300 digits"),
+], ids=["not-utf8", "long-number"])
+def test_a_results_line_that_does_not_read_says_why_in_its_own_words(played, tmp_path, line, words):
+    folder = copy_of(played, tmp_path)
+    path = folder / "results.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join([lines[0], line + b"\n", *lines[1:]]))
+    before = snapshot(folder)
+    r = run("tournament", "--resume", folder, "--workers", "1")
+    assert (r.exit_code, r.output) == (1, f"Error: {path}: line 2 is not a game's record ({words}); the file was "
+                                          "changed by hand?\n")
+    assert snapshot(folder) == before

@@ -35,6 +35,7 @@ import fcntl
 import json
 import os
 import re
+import sys
 from pathlib import Path
 from collections.abc import Sequence
 from typing import IO, Any
@@ -42,9 +43,15 @@ from typing import IO, Any
 from arbiter.engine.arena.record import check_record
 from arbiter.engine.arena.schedule import FORMAT, Game
 from arbiter.engine.errors import ArbiterError, quoted
-from arbiter.engine.files import write_whole
+from arbiter.engine.files import FileTooLarge, not_utf8, read_bytes_capped, write_whole
 
 CONFIG, RESULTS, LOCK = "tournament.json", "results.jsonl", ".lock"
+CONFIG_MAX_BYTES = 16 * 1024 * 1024
+"""The largest configuration read: a run writes a few hundred bytes, and a custom deck's
+document (its file at most ``scenario.MAX_FILE_BYTES``)."""
+RESULTS_MAX_BYTES = 1024 * 1024 * 1024
+"""The largest results file read: a record is about 1.5 KB, a tournament at most 100,002 games
+(some recorded twice, a game the machine could not start played again by a resume)."""
 FORMATS = (1, 2)
 """The formats it resumes: they differ in how the deals' seeds are drawn
 (``engine.arena.schedule.DEAL_SEEDS``), and a folder keeps its own."""
@@ -123,11 +130,20 @@ class Folder:
         """The tournament in ``path``, held by this run, and its configuration as the file holds
         it (``engine.arena.config.check_configuration`` judges it; whoever refuses it unlocks)."""
         p = Path(path)
-        try:
-            config = _json((p / CONFIG).read_text(encoding="utf-8"))
+        try:  # a regular file only: a FIFO put there waited for a writer for ever, /dev/zero filled memory
+            data = read_bytes_capped(p / CONFIG, CONFIG_MAX_BYTES)
         except FileNotFoundError:
             raise _no_tournament(p) from None
-        except (OSError, ValueError) as exc:
+        except FileTooLarge as exc:
+            raise FolderError(f"{p / CONFIG}: cannot read it: {exc.size} bytes is more than a tournament's "
+                              f"configuration can be ({CONFIG_MAX_BYTES // (1024 * 1024)} MiB at most)") from None
+        except OSError as exc:
+            raise FolderError(f"{p / CONFIG}: cannot read it: {exc.strerror or exc}") from None
+        try:
+            config = _json(data.removeprefix(_BOM).decode("utf-8"), unique=True)
+        except UnicodeDecodeError as exc:
+            raise FolderError(f"{p / CONFIG}: cannot read it: {not_utf8(exc)}; the file is UTF-8") from None
+        except ValueError as exc:
             raise FolderError(f"{p / CONFIG}: cannot read it: {exc}") from None
         form = config.get("format") if isinstance(config, dict) else None
         if type(form) is not int or form not in FORMATS:  # (not True, which Python counts as 1)
@@ -280,13 +296,37 @@ def _no_tournament(p: Path) -> FolderError:
     return FolderError(f"{p} holds no tournament (no {CONFIG})")
 
 
-def _json(text: str | bytes) -> Any:
+_BOM = "\ufeff".encode()
+
+
+def _json(text: str | bytes, unique: bool = False) -> Any:
     """``json.loads``, with a value nested too deeply for it (a file changed by hand) refused as
-    any other text that is no JSON is (a ``ValueError``), not the interpreter's ``RecursionError``."""
+    any other text that is no JSON is (a ``ValueError``), not the interpreter's ``RecursionError``;
+    so are bytes that are not UTF-8 and a whole number too long for Python to read, in words of
+    their own. With ``unique``, a
+    key given twice in an object is refused too (JSON would keep the last one silently; no run
+    writes one, so a hand did)."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys if unique else None)
     except RecursionError:
         raise ValueError("JSON nested too deeply to read") from None
+    except UnicodeDecodeError as exc:  # (bytes: a results line)
+        raise ValueError(f"byte 0x{exc.object[exc.start]:02x} at column {exc.start + 1} is not UTF-8 text; "
+                         "the file is UTF-8") from None
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):  # (Python's words name its own setting)
+            raise ValueError(f"a whole number of more than {sys.get_int_max_str_digits()} digits") from None
+        raise
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's keys and values as a ``dict``; a ``ValueError`` for a key given twice."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise ValueError(f"the key {json.dumps(key)[:60]} is given twice in an object")
+        found[key] = value
+    return found
 
 
 def _standing(path: Path) -> tuple[int, ...] | None:
@@ -327,10 +367,13 @@ def read_results(path: Path, games: Sequence[Game] | None = None, tournament_see
     the schedule does not have is refused, and so is one that is not a record of this
     tournament's game of its number (``engine.arena.record.check_record``): the file, the
     line and what is wrong in it."""
-    try:
-        data = path.read_bytes()
+    try:  # a regular file only: a FIFO put there waited for a writer for ever, /dev/zero filled memory
+        data = read_bytes_capped(path, RESULTS_MAX_BYTES)
     except FileNotFoundError:
         return [], 0
+    except FileTooLarge as exc:
+        raise FolderError(f"{path}: cannot read it: {exc.size} bytes is more than a results file can be "
+                          f"({RESULTS_MAX_BYTES // (1024 * 1024)} MiB at most)") from None
     except OSError as exc:
         raise FolderError(f"{path}: cannot read it: {exc.strerror or exc}") from None
     records: list[dict[str, Any]] = []
