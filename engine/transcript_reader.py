@@ -170,6 +170,29 @@ def _not_a_cut_ending(ending: dict[Any, Any], text: str) -> str | None:
     return None
 
 
+def _not_a_cut_text(rest: str) -> str | None:
+    """Why text after the log that does not read as YAML, but begins as an ending does, cannot
+    be the start of one the writer wrote, which a crash cut short: the writer writes
+    ``result:``, its lines (indented), then one ``events:`` line, and nothing after it (a
+    crash may leave NUL bytes where the disk never got the last block). A second document
+    (``---``), a line of other text or anything after the events line is a hand's: refused,
+    not left out with the ending (``replay --update`` then rewrote the file without it)."""
+    lines = rest.rstrip("\0").split("\n")
+    first, events = True, False
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        if events:
+            return f"text after its events line: {quoted(line)}"
+        events = line.startswith("events:") and i < len(lines) - 1  # (a whole events line)
+        last = i == len(lines) - 1  # (cut short: the start of a line the writer writes)
+        if not (line.startswith(("result:", "events:") if first else (" ", "events:"))
+                or (last and "events:".startswith(line))):
+            return f"a line that is no part of an ending: {quoted(line)}"
+        first = False
+    return None
+
+
 def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str], str | None]:
     """Read a transcript the writer wrote but a crash cut short: the header, then the log line
     by line up to the last whole entry; an ending that does not read whole is left out (the
@@ -211,6 +234,10 @@ def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str], str | 
             raise TranscriptError(f"{source} (line {line} on): its ending was edited, not cut off by a crash: "
                                   f"{problem}")
         elif rest.lstrip().startswith(("result:", "events:")):
+            if problem := _not_a_cut_text(rest):  # (``replay --update`` would drop what follows)
+                line = data[:log_end].count(b"\n") + 1
+                raise TranscriptError(f"{source} (line {line} on): its ending was edited, not cut off by a crash: "
+                                      f"{problem}")
             notes.append(f"{source}: its ending was cut off; the result follows from the moves")
             torn = rest
         elif "\n" not in rest:

@@ -158,7 +158,9 @@ def test_an_ending_edited_anywhere_is_refused_not_read_as_a_torn_one(game: str) 
             continue  # (YAML reads the same ending: a space removed after a comma, say)
         torn += t.torn_ending is not None
         assert tr._compare_ending(t, report.session), edited[start - 1:]
-    assert torn > 50  # (most edits break the ending's YAML: those were read as torn)
+    # (many edits break the ending's YAML: those that leave it the start of one the writer writes, in
+    # its lines, are read as torn; one that makes a line of other text is refused as it is read)
+    assert torn > 40
 
 
 def test_a_torn_ending_is_written_again_by_play_resume(tmp_path: Path) -> None:

@@ -385,6 +385,12 @@ def test_an_edited_transcript_is_refused_where_it_was_edited(tmp_path, edit, ref
     ("result:\n  reason: x\n  winner: y\n", "result: keys reason, winner (the writer writes winner, reason, text"),
     ("result: [mafia]\n", "result: expected a mapping, found list"),
     ("result: winner\n", "result: expected a mapping, found str"),
+    # text that does not read as YAML, after an ending or within it: a hand's, not a crash's
+    ("{result}events: {count: 1, digest: x}\n---\nformat: 1\n", "text after its events line: '---'"),
+    ("{result}events: {count: 1, digest: x}\nnotes: [\n", "text after its events line: 'notes: ['"),
+    ("{result}---\n", "a line that is no part of an ending: '---'"),
+    ("{result}result: [\n", "a line that is no part of an ending: 'result: ['"),
+    ("result:\n  winner: [\nseen by me\n", "a line that is no part of an ending: 'seen by me'"),
 ])
 def test_an_edited_ending_is_not_taken_for_one_a_crash_cut(ending, problem):
     """A crash leaves the start of the ending the writer wrote, which the reader leaves out (the
@@ -397,9 +403,25 @@ def test_an_edited_ending_is_not_taken_for_one_a_crash_cut(ending, problem):
     with pytest.raises(TranscriptError, match=re.escape(
             f"t.yaml (line {line} on): its ending was edited, not cut off by a crash: {problem}")):
         tr.parse(head + ending.replace("{result}", result), "t.yaml")
-    for cut in (result[:result.index("reason:")], result, result + "events: "):  # what a crash leaves
+    events = whole[whole.index("events:"):]
+    for cut in (result[:result.index("reason:")], result, result + "events: ", result + "ev",
+                result + events[:-5], result + events[:-5] + "\0" * 100):  # what a crash leaves
         t = tr.parse(head + cut, "t.yaml")
         assert t.result is None and t.notes == ["t.yaml: its ending was cut off; the result follows from the moves"]
+
+
+def test_replay_update_never_drops_text_after_an_ending(tmp_path):
+    """A file holding a second transcript after its ending (``cat a.yaml b.yaml``) read as one
+    whose ending a crash cut: ``replay`` said it did not replay, but ``replay --update``
+    rewrote it without the second, which was lost. Both refuse it; the file stays."""
+    text = tr.dump(play_random(FBI, "standard-3v3", 1))
+    path = tmp_path / "t.yaml"
+    path.write_text(text + "---\n" + text, encoding="utf-8")
+    for update in ([], ["--update"]):
+        r = run("replay", *update, path)
+        assert r.exit_code == 1 and "its ending was edited, not cut off by a crash: text after its events line: " \
+            "'---'" in r.output, r.output
+        assert path.read_text(encoding="utf-8") == text + "---\n" + text
 
 
 def test_a_header_cut_before_its_log_is_no_transcript_to_resume(tmp_path):
