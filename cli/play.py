@@ -40,11 +40,16 @@ def _bot_specs(specs: tuple[str, ...], all_bots: str | None, session: Session, p
     if all_bots:
         check_kind(rules, all_bots, "--bots")
         wanted.update({s: all_bots for s in session.seats if s != person})
+    given: dict[str, str] = {}
     for spec in specs:
         seat, sep, kind = spec.partition("=")
         if not sep or not kind.strip():
             usage(f"{quoted(spec, COMMAND_CHARS)}: expected SEAT=KIND, e.g. p1=random or p1=exec:COMMAND", "--bot")
         seat = check_seat(session.seats, seat, "--bot")
+        if seat in given:  # (the last one played it, silently: a typo for another seat, most likely)
+            usage(f"{seat} is given a bot twice ({quoted(given[seat], COMMAND_CHARS)}, then "
+                  f"{quoted(spec, COMMAND_CHARS)}); give each seat one --bot", "--bot")
+        given[seat] = spec
         check_kind(rules, kind.strip(), "--bot")
         wanted[seat] = kind.strip()
     return {s: wanted[s] for s in session.seats if s in wanted}

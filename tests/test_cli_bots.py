@@ -181,6 +181,10 @@ MISTAKES: dict[str, tuple[list[str], str, int]] = {
     "empty exec": (["play", "fbi-mafia", "--bot", "bandit=exec:", "--bots", "random"], "exec:", 2),
     "as unknown seat": (["play", "fbi-mafia", "--bots", "random", "--as", "nobody"], "nobody", 2),
     "as a bot's seat": (["play", "fbi-mafia", "--bot", "bandit=random", "--as", "bandit"], "played by a bot", 2),
+    # the last --bot of a seat played it, silently (a typo for another seat, most likely)
+    "a seat given two bots": (["play", "fbi-mafia", "--bots", "random", "--bot", "bandit=random", "--bot",
+                               "Bandit=exec:./mine"], "Invalid value for --bot: bandit is given a bot twice "
+                              "('bandit=random', then 'Bandit=exec:./mine'); give each seat one --bot", 2),
     "resume non-transcript": (["play", "--resume", "{notes}"], "not a transcript", 1),
     "resume missing": (["play", "--resume", "{tmp}/gone.yaml"], "does not exist", 2),
     "no game": (["play"], "name a game", 2),
