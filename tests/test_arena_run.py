@@ -425,6 +425,15 @@ def test_a_tournament_reports_its_games_per_second_and_no_rate_when_no_time_pass
     assert r.output.rstrip().endswith("played by this run\nin 0.0 s (2 workers)"), r.output
 
 
+def test_more_workers_than_games_start_one_for_each_game(tmp_path):
+    """``--workers`` past a C int ended in an OverflowError's traceback (the pool's semaphore);
+    a count far past the games started a process for each, every one but a few idle."""
+    r = run("match", "mafia", "--players", "6", "a=random", "b=random", "--games", "2", "--workers",
+            str(2 ** 63), "--out", tmp_path / "t")
+    assert r.exit_code == 0, r.output
+    assert r.output.rstrip().endswith(" (2 workers)"), r.output
+
+
 def test_a_folder_of_format_1_resumes_with_the_deals_it_began_with(tmp_path):
     """Format 1 folders (made before deals' seeds were drawn below 2**53) keep their deals: a
     run of one cut short and resumed by this arbiter plays the games a format-1 run plays, and
