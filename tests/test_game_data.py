@@ -90,7 +90,10 @@ def test_a_ratio_or_a_player_range_upside_down_is_refused() -> None:
     assert cards_refusal(players) == "mafia/cards.yaml: selection.players: min is above max"
 
 
-@pytest.mark.parametrize("value", [0, -1.5, "2", True, None])
+# (.nan passed every comparison and was taken; .inf too; a whole number past a float's range was an
+# OverflowError's traceback from ``arbiter validate``)
+@pytest.mark.parametrize("value", [0, -1.5, "2", True, None, float("nan"), float("inf"), 10 ** 400],
+                         ids=["0", "-1.5", "text", "true", "null", "nan", "inf", "10**400"])
 def test_a_ratio_that_is_not_a_positive_number_is_refused(value: Any) -> None:
     def ratio(doc: dict[str, Any]) -> None:
         doc["selection"]["town_per_mafia"]["min"] = value
@@ -220,6 +223,9 @@ def test_seconds_take_the_ends_of_their_span(timer: float, step: float, timer_ms
     ("timer_seconds", 0.5, "1"), ("timer_seconds", 3600.5, "1"), ("timer_seconds", "180", "1"),
     ("timer_seconds", True, "1"), ("step_seconds", 0.0005, "0.001"), ("step_seconds", 3601, "0.001"),
     ("step_seconds", None, "0.001"),
+    # .nan failed both comparisons, so passed them, and rounding it was a traceback
+    ("timer_seconds", float("nan"), "1"), ("step_seconds", float("nan"), "0.001"),
+    ("timer_seconds", -10 ** 400, "1"), ("step_seconds", float("inf"), "0.001"),
 ])
 def test_seconds_outside_their_span_or_not_a_number_are_refused(field: str, value: Any, low: str) -> None:
     with pytest.raises(ScenarioError) as caught:

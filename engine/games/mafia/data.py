@@ -10,6 +10,7 @@ setups, loaded from YAML and validated; and the check of a deck against the sele
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -136,9 +137,13 @@ def parse_cards(doc: Node) -> tuple[dict[str, Card], Selection, tuple[NightStep,
 
 
 def _number(node: Node) -> float:
-    if isinstance(node.value, bool) or not isinstance(node.value, (int, float)) or node.value <= 0:
+    """A positive number a float holds: not YAML's .nan (which fails every comparison, so was
+    taken), nor .inf, nor a whole number past a float's range (``float`` raised OverflowError)."""
+    v = node.value
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < math.inf \
+            or (isinstance(v, int) and v.bit_length() > 1023):
         raise node.fail("expected a positive number")
-    return float(node.value)
+    return float(v)
 
 
 def parse_deck(node: Node, cards: dict[str, Card]) -> dict[str, int]:

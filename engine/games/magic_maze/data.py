@@ -71,7 +71,8 @@ def _flag(node: Node) -> bool:
 
 def _seconds_ms(node: Node, low: float) -> int:
     v = node.value
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or v < low or v > 3600:
+    # (``not low <= v``, not ``v < low``: YAML's .nan fails every comparison, and was rounded to a traceback)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not low <= v <= 3600:
         raise node.fail(f"expected a number of seconds from {low:g} to 3600")
     return round(v * 1000)
 
