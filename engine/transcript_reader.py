@@ -375,6 +375,10 @@ def parse(text: str, source: str = "transcript") -> Transcript:
     if isinstance(doc.get("events"), dict) and set(doc["events"]) - {"count", "digest"}:
         extra = next(str(k) for k in doc["events"] if k not in ("count", "digest"))
         raise TranscriptError(f"{source}{at('events')}: events: unknown key {quoted(extra)} (events has count, digest)")
+    odd = [k for k in doc.get("options") or {} if not isinstance(k, str)]  # (the writer names each option)
+    if odd:  # (FBI vs Mafia's refusal of any option sorted their names: a TypeError's traceback)
+        raise TranscriptError(f"{source}{at('options')}: options: the key {quoted(odd[0])} is not text "
+                              "(an option is named by a word)")
     seats = [str(s) for s in doc["seats"]]
     if isinstance(doc.get("session"), dict) and (problem := settings_problem(doc["session"], seats)):
         raise TranscriptError(f"{source}{at('session')}: session: {problem}")

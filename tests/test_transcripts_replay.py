@@ -352,6 +352,8 @@ def test_each_malformed_log_entry_is_refused_by_what_is_wrong_with_it(finished, 
     (("format: 1\n", ""), "t.yaml: no format: not an arbiter transcript (one begins with 'format: 1')"),
     (("format: 1\n", "format: 1.0\n"), "format 1.0 is not supported"),
     (("seats:", "comment: edited by hand\nseats:"), "unknown key 'comment'"),
+    # an option named by a number: FBI vs Mafia's refusal sorted the names, a TypeError's traceback
+    (("options: {}\n", "options: {1: 2}\n"), "t.yaml (line {line}): options: the key 1 is not text"),
     (("events: {count:", "events: {by: me, count:"), "events: unknown key 'by' (events has count, digest)"),
     (("{n: 3,", "{n: 4,"), "log[4]: move n: 4, but it is move 3 of the log"),
     (("{n: 2,", "{n: true,"), "move n: True, but it is move 2"),
