@@ -55,6 +55,17 @@ def _bot_specs(specs: tuple[str, ...], all_bots: str | None, session: Session, p
     return {s: wanted[s] for s in session.seats if s in wanted}
 
 
+def _same_file(path: str, other: IO[bytes] | str | None) -> bool:
+    """Whether the file at ``path`` (links followed) is ``other``: an open file (``--moves``, its
+    standard input for ``-``) or a path (``--deck``)."""
+    try:
+        mine = os.stat(path)
+        theirs = os.fstat(other.fileno()) if hasattr(other, "fileno") else os.stat(other) if other else None
+    except (OSError, ValueError):  # (nothing there yet; a stream with no file behind it)
+        return False
+    return theirs is not None and (mine.st_dev, mine.st_ino) == (theirs.st_dev, theirs.st_ino)
+
+
 def _start_bots(wanted: dict[str, str], session: Session, timeout: float, logs: Path | None) -> dict[str, Bot]:
     """The bots, each ``exec:`` one with its stderr log beside the transcript (``logs``)."""
     bots: dict[str, Bot] = {}
@@ -251,6 +262,11 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         if transcript_path and not resume and os.path.lexists(transcript_path) and not force:
             usage(f"{transcript_path}: the file exists; to go on with its game use "
                   f"`arbiter play --resume {transcript_path}`, to replace it add --force", "--transcript")
+        inputs = (("--moves", moves) if moves is not None else ("standard input", sys.stdin), ("--deck", deck_file))
+        for option, read in inputs:
+            if transcript_path and not resume and _same_file(transcript_path, read):
+                usage(f"{transcript_path} is the file of {option}, which the game reads: --force would replace it "
+                      "with the transcript; name another file", "--transcript")
         protocol = Protocol(session, perspective, json_mode=json_mode)
         log_base = Path(resume or transcript_path) if (resume or transcript_path) else None
         # the bots first: a bot that cannot start ends the run before the record is touched

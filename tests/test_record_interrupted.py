@@ -201,3 +201,26 @@ def test_a_transcript_that_is_not_a_regular_file_is_a_usage_error_without_false_
         assert r.exit_code == 2, r.output
         assert f"not a regular file ({kind})" in r.output and "--resume" not in r.output
     assert pipe.is_fifo()
+
+
+@pytest.mark.parametrize("option", ["--moves", "--deck", "stdin"])
+def test_force_never_replaces_a_file_the_game_reads_with_its_transcript(tmp_path, option):
+    """``--transcript F --force`` where F is the file of ``--moves`` (or a link to it), of
+    ``--deck``, or standard input's: the game read its input, the transcript replaced it, and
+    the moves or the deck were gone. A usage error of ``--transcript``, the file as it was."""
+    deck = ("game: mafia\nkind: deck\ncards: {boss: 1, mafia: 1, agent: 1, chief: 1, police: 1, civilian: 2, "
+            "chameleon: 1, fighter: 1}\n")
+    source = tmp_path / "input.txt"
+    source.write_text(deck if option == "--deck" else "pass\n", encoding="utf-8")
+    link = tmp_path / "link.yaml"
+    link.symlink_to(source)
+    args = ["play", "mafia", "--seed", "1", "--bots", "random", "--transcript", link, "--force"]
+    args += ["--deck", source] if option == "--deck" else ["--players", "6", "--as", "p1"]
+    if option == "--moves":
+        args += ["--moves", source]
+    with source.open("rb") as stdin:
+        r = run(*args, input=stdin if option == "stdin" else None)
+    named = "standard input" if option == "stdin" else option
+    assert r.exit_code == 2, r.output
+    assert f"Invalid value for --transcript: {link} is the file of {named}, which the game reads" in r.output, r.output
+    assert source.read_text(encoding="utf-8") == (deck if option == "--deck" else "pass\n")
