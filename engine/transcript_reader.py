@@ -12,6 +12,7 @@ too (``transcript.read``, ``transcript.parse``).
 
 from __future__ import annotations
 
+import datetime
 import math
 import re
 from dataclasses import dataclass, field
@@ -357,9 +358,7 @@ def parse(text: str, source: str = "transcript") -> Transcript:
             raise TranscriptError(f"{source}: {key}: missing (a transcript's header gives game, variant, data, "
                                   "seed and seats)")
         if not isinstance(doc[key], kind) or isinstance(doc[key], bool):
-            found = repr(doc[key])
-            raise TranscriptError(f"{source}{at(key)}: {key}: {found if len(found) <= 60 else found[:57] + '...'} "
-                                  f"is not {what}")
+            raise TranscriptError(f"{source}{at(key)}: {key}: {_as_written(doc[key])} is not {what}")
     if not -MAX_SEED < doc["seed"] < MAX_SEED:
         raise TranscriptError(f"{source}{at('seed')}: seed: a number of {len(str(abs(doc['seed'])))} digits "
                               f"(a seed has at most {len(str(MAX_SEED)) - 1})")
@@ -405,6 +404,21 @@ def parse(text: str, source: str = "transcript") -> Transcript:
 
 
 _ENTRY_KEYS = {"move": ("n", "seat", "text", "time"), "tick": ("time",), "chance": ("what", "outcome")}
+
+
+def _as_written(value: Any) -> str:
+    """A value of the header as YAML writes it, cut to 60 characters, for a refusal of it: the
+    ``true`` or the ``2001-12-14`` of the file, not Python's ``True`` or
+    ``datetime.date(2001, 12, 14)``.
+
+    >>> _as_written(True), _as_written(["fbi-mafia"])
+    ('true', '[fbi-mafia]')
+    >>> import datetime; _as_written(datetime.date(2001, 12, 14))
+    '2001-12-14 (a date, as YAML reads it)'
+    """
+    text = yaml.safe_dump([value], default_flow_style=True, allow_unicode=True, width=1 << 20).strip()[1:-1]
+    text = text if len(text) <= 60 else text[:57] + "..."
+    return f"{text} (a date, as YAML reads it)" if isinstance(value, datetime.date) else text
 
 
 def _entry_problem(entry: Any) -> str | None:

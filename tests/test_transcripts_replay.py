@@ -346,9 +346,11 @@ def test_each_malformed_log_entry_is_refused_by_what_is_wrong_with_it(finished, 
 
 # ---------------------------------------------------------------------- what the reader refuses
 @pytest.mark.parametrize("edit, refusal", [
-    (("seed: 1\n", "seed: true\n"), "seed: True is not a whole number"),
+    # (the value as the file writes it: it was Python's True, ['fbi-mafia'], datetime.date(2001, 12, 14))
+    (("seed: 1\n", "seed: true\n"), "seed: true is not a whole number"),
+    (("seed: 1\n", "seed: 2001-12-14\n"), "seed: 2001-12-14 (a date, as YAML reads it) is not a whole number"),
     (("seed: 1\n", ""), "seed: missing (a transcript's header gives game, variant, data, seed and seats)"),
-    (("game: fbi-mafia\n", "game: [fbi-mafia]\n"), "game: ['fbi-mafia'] is not text"),
+    (("game: fbi-mafia\n", "game: [fbi-mafia]\n"), "game: [fbi-mafia] is not text"),
     (("format: 1\n", ""), "t.yaml: no format: not an arbiter transcript (one begins with 'format: 1')"),
     (("format: 1\n", "format: 1.0\n"), "format 1.0 is not supported"),
     (("seats:", "comment: edited by hand\nseats:"), "unknown key 'comment'"),
