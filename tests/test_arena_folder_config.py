@@ -713,3 +713,24 @@ def test_a_results_line_that_does_not_read_says_why_in_its_own_words(played, tmp
     assert (r.exit_code, r.output) == (1, f"Error: {path}: line 2 is not a game's record ({words}); the file was "
                                           "changed by hand?\n")
     assert snapshot(folder) == before
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
+def test_a_lock_that_is_no_regular_file_is_refused_without_waiting(played, tmp_path, kind):
+    """A FIFO in place of the folder's .lock made the run wait for a reader for ever (the lock
+    was opened for appending, which waits): it, a device and a folder are refused at once."""
+    folder = copy_of(played, tmp_path)
+    lock = folder / ".lock"
+    lock.unlink()
+    what = {"fifo": "a FIFO", "device": "a character device", "folder": "a folder"}[kind]
+    if kind == "fifo":
+        os.mkfifo(lock)
+    elif kind == "device":
+        lock.symlink_to("/dev/zero")
+    else:
+        lock.mkdir()
+    before = snapshot_links(folder)
+    r = within(20, run, "tournament", "--resume", folder, "--workers", "1")
+    assert (r.exit_code, r.output) == (1, f"Error: cannot hold the tournament's folder {folder}: its .lock is not a "
+                                          f"regular file ({what})\n")
+    assert snapshot_links(folder) == before

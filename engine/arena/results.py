@@ -35,6 +35,7 @@ import fcntl
 import json
 import os
 import re
+import stat
 import sys
 from pathlib import Path
 from collections.abc import Sequence
@@ -43,7 +44,7 @@ from typing import IO, Any
 from arbiter.engine.arena.record import check_record
 from arbiter.engine.arena.schedule import FORMAT, Game
 from arbiter.engine.errors import ArbiterError, quoted
-from arbiter.engine.files import FileTooLarge, not_utf8, read_bytes_capped, write_whole
+from arbiter.engine.files import FileTooLarge, not_regular, not_utf8, read_bytes_capped, write_whole
 
 CONFIG, RESULTS, LOCK = "tournament.json", "results.jsonl", ".lock"
 CONFIG_MAX_BYTES = 16 * 1024 * 1024
@@ -181,11 +182,20 @@ class Folder:
                               f"{exc.strerror or exc}") from None
 
     def lock(self) -> None:
-        """Hold the folder for this run; another run on it is refused."""
+        """Hold the folder for this run; another run on it is refused. The lock is a regular
+        file, opened without waiting: a FIFO put in its place waited for a reader for ever."""
+        path = self.path / LOCK
         try:
-            f = (self.path / LOCK).open("ab")
-        except OSError as exc:
-            raise FolderError(f"cannot hold the tournament's folder {self.path}: {exc.strerror or exc}") from None
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
+        except OSError as exc:  # (a FIFO without a reader: "No such device or address"; a folder)
+            kind = not_regular(path)
+            why = f"its {LOCK} is not a regular file ({kind})" if kind else exc.strerror or str(exc)
+            raise FolderError(f"cannot hold the tournament's folder {self.path}: {why}") from None
+        f = open(fd, "ab")  # noqa: SIM115 - held until unlock
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # (a device a link leads to)
+            f.close()
+            raise FolderError(f"cannot hold the tournament's folder {self.path}: its {LOCK} is not a regular file "
+                              f"({not_regular(path) or 'of no known kind'})")
         try:
             fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
