@@ -256,7 +256,9 @@ def stdin_bytes() -> IO[bytes]:
 
 
 class MovesFile(click.File):
-    """A file of input lines opened for bytes; ``-`` is standard input (see ``stdin_bytes``)."""
+    """A file of input lines opened for bytes; ``-`` is standard input (see ``stdin_bytes``).
+    A symbolic link that leads nowhere is said to be one, as ``ExistingPath`` says it (Click
+    said "No such file or directory" of a name ``ls`` lists)."""
 
     def __init__(self) -> None:
         super().__init__("rb")
@@ -264,7 +266,17 @@ class MovesFile(click.File):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if value == "-":
             return stdin_bytes()
-        return super().convert(value, param, ctx)
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            if isinstance(value, (str, bytes)) and os.path.islink(value):
+                try:
+                    os.stat(value)
+                except OSError as exc:
+                    if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
+                        self.fail(f"{click.format_filename(value)!r} is a symbolic link that leads nowhere "
+                                  f"({exc.strerror or exc})", param, ctx)
+            raise
 
 
 class NewPath(click.Path):

@@ -211,6 +211,22 @@ def test_a_symbolic_link_that_leads_nowhere_is_said_to_be_one(tmp_path: Path, ar
     assert r.exit_code == 2 and "does not exist" in r.output
 
 
+def test_a_moves_file_that_is_a_link_leading_nowhere_is_said_to_be_one(tmp_path: Path) -> None:
+    """``--moves`` (a file Click opens, not a path it checks) said "No such file or directory"
+    of a link ``ls`` lists; a file that is not there keeps those words."""
+    (tmp_path / "gone").symlink_to(tmp_path / "removed.txt")
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    for name, why in (("gone", "No such file"), ("a", "symbolic links"), ("absent", None)):
+        r = run("play", "mafia", "--players", "6", "--as", "p1", "--bots", "random", "--moves", tmp_path / name)
+        assert r.exit_code == 2, r.output
+        if why is None:
+            assert f"'{tmp_path / name}': No such file or directory" in r.output, r.output
+        else:
+            assert f"Invalid value for '--moves': '{tmp_path / name}' is a symbolic link that leads nowhere (" \
+                in r.output and why in r.output, r.output
+
+
 def test_a_link_to_a_file_out_of_reach_is_not_said_to_lead_nowhere(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A link whose target is there but cannot be reached (a folder one may not read) keeps
