@@ -734,3 +734,25 @@ def test_a_lock_that_is_no_regular_file_is_refused_without_waiting(played, tmp_p
     assert (r.exit_code, r.output) == (1, f"Error: cannot hold the tournament's folder {folder}: its .lock is not a "
                                           f"regular file ({what})\n")
     assert snapshot_links(folder) == before
+
+
+@pytest.mark.parametrize("kind", ["file", "fifo", "dangling"])
+def test_a_transcripts_folder_that_is_no_folder_is_named(played, tmp_path, kind):
+    """A file in place of the folder's transcripts/ was refused as "File exists", naming
+    nothing: which file, and what it is, are said; nothing changes."""
+    folder = copy_of(played, tmp_path)
+    transcripts = folder / "transcripts"
+    shutil.rmtree(transcripts)
+    what = {"file": "a file", "fifo": "a FIFO", "dangling": "a symbolic link that leads nowhere"}[kind]
+    if kind == "file":
+        transcripts.write_text("notes")
+    elif kind == "fifo":
+        os.mkfifo(transcripts)
+    else:
+        transcripts.symlink_to(tmp_path / "gone")
+    before = snapshot_links(folder)
+    r = run("tournament", "--resume", folder, "--workers", "1")
+    assert (r.exit_code, r.output) == (1, f"Error: cannot open the tournament's folder {folder}: its transcripts is "
+                                          f"{what}, not a folder\n")
+    assert snapshot_links(folder) == before
+    assert_free(folder)

@@ -163,8 +163,13 @@ class Folder:
         """The transcripts' folder, made again if it was removed."""
         try:
             self.transcripts.mkdir(exist_ok=True)
-        except OSError as exc:
-            raise FolderError(f"cannot open the tournament's folder {self.path}: {exc.strerror or exc}") from None
+        except OSError as exc:  # (a file in its place was only "File exists")
+            t = self.transcripts
+            kind = not_regular(t) or ("a file" if t.exists() else "a symbolic link that leads nowhere"
+                                      if t.is_symlink() else None)
+            why = f"its transcripts is {kind}, not a folder" if exc.errno == errno.EEXIST and kind else \
+                exc.strerror or str(exc)
+            raise FolderError(f"cannot open the tournament's folder {self.path}: {why}") from None
 
     def remove_temporary(self) -> None:
         """Remove the temporary files a killed run left (``_GAME_TMP``, ``_CONFIG_TMP``): only
