@@ -265,6 +265,11 @@ def test_another_games_file_as_the_deck_is_a_usage_error_either_way(tmp_path: Pa
     mafia_deck = deck_file(tmp_path / "friday.yaml", GOOD_DECK)
     r = run("play", "magic-maze", "--scenario", 3, "--players", 5, "--deck", mafia_deck, "--bots", "random")
     assert r.exit_code == 2 and "Magic Maze takes a Hidden Roles deck" in r.output, r.output
+    # with --roles too: the file is said to be the wrong one, not to bring "its own level (its
+    # 'level:' key)", which a Classic Mafia deck does not have
+    r = run("play", "magic-maze", "--scenario", 3, "--players", 5, "--roles", 2, "--deck", mafia_deck, "--bots", "random")
+    assert r.exit_code == 2 and "Invalid value for --deck:" in r.output and "Magic Maze takes a Hidden Roles deck" \
+        in r.output and "level:' key" not in r.output, r.output
 
 
 @pytest.mark.parametrize("text, what", [("", "this file holds nothing, not a mapping with game: and kind:"),

@@ -101,11 +101,23 @@ def level_cards(deck: rd.RoleDeck, level: int, players: int) -> tuple[str, ...]:
     return tuple(c.id for c in deck.level(letter) for _ in range(c.copies))
 
 
+def _check_kind(doc: Node) -> None:
+    """A usage error of ``--deck`` unless ``doc`` is a Hidden Roles deck (game and kind)."""
+    game, kind, what = deck_kind(doc)
+    if (game, kind) != (rd.GAME, "roles"):
+        raise SetupError(f"--deck {doc.source}: Magic Maze takes a Hidden Roles deck (game: {rd.GAME}, kind: "
+                         f"roles, with a level); {what}", option="--deck")
+
+
 def options_for(scenario: Scenario, maze: MazeData, players: int | None, level: int | None,
                 deck_file: str | Node | None) -> dict[str, Any]:
     """The options of a Hidden Roles game (``--roles LEVEL`` or ``--deck FILE``, and
     ``--players``); refuses what cannot be dealt, naming what can."""
     if level is not None and deck_file is not None:
+        try:  # a Classic Mafia deck has no level: that it is not the deck --deck takes is said first
+            _check_kind(deck_document(deck_file))
+        except ScenarioError:
+            pass  # (a file that cannot be read: the clash of the options is said, as before)
         raise SetupError("--deck FILE brings its own level (its 'level:' key); leave out --roles", option="--roles")
     players = DEFAULT_PLAYERS if players is None else players
     if not rd.MIN_PLAYERS <= players <= rd.MAX_PLAYERS:
@@ -120,10 +132,7 @@ def options_for(scenario: Scenario, maze: MazeData, players: int | None, level: 
     assert deck_file is not None
     deck = rd.load()
     doc = deck_document(deck_file)
-    game, kind, what = deck_kind(doc)
-    if (game, kind) != (rd.GAME, "roles"):
-        raise SetupError(f"--deck {doc.source}: Magic Maze takes a Hidden Roles deck (game: {rd.GAME}, kind: "
-                         f"roles, with a level); {what}", option="--deck")
+    _check_kind(doc)
     with lines_named(doc):
         custom = rd.parse_custom_deck(doc, deck)
     feats = rd.features(maze, scenario)
