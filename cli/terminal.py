@@ -64,13 +64,17 @@ def _escapes() -> bool:
 
 
 def _columns() -> int:
-    """The terminal's width (one that says none, a pseudo-terminal never sized: ``$COLUMNS``, or 80)."""
+    """The terminal's width (one that says none, a pseudo-terminal never sized: ``$COLUMNS``, or 80).
+    ``$COLUMNS`` counts only as ASCII digits, five at most: ``str.isdigit`` also takes ``²``,
+    which ``int`` refuses, and ``int`` refuses a number of thousands of digits too (a traceback at
+    the first redraw)."""
     try:
         columns = os.get_terminal_size(sys.stdout.fileno()).columns
     except (OSError, ValueError, AttributeError):
         columns = 0
     if columns <= 0:
-        columns = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else 80
+        given = os.environ.get("COLUMNS", "")
+        columns = int(given) if given.isascii() and given.isdigit() and len(given) <= 5 else 80
     return max(columns, 1)
 
 

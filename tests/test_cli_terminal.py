@@ -280,3 +280,20 @@ def test_a_fullwidth_letter_takes_two_columns_and_an_extended_jamo_none() -> Non
     assert terminal._cells("\uff21\uff22") == 4 and terminal._cells("\u3000") == 2  # ＡＢ, the ideographic space
     assert terminal._cells("\u1100\ud7b0") == 2  # a leading consonant and an extended vowel: one syllable
     assert terminal._cells("\u1100\u1161\ud7cb") == 2  # 가 and an extended final consonant
+
+
+@pytest.mark.parametrize("given, columns", [("100", 100), ("²", 80), ("٣٠", 80), ("9" * 5000, 80), ("123456", 80),
+                                            ("", 80), ("0", 1)])
+def test_a_terminal_that_says_no_width_takes_columns_only_as_a_short_ascii_number(
+        monkeypatch: pytest.MonkeyPatch, given: str, columns: int) -> None:
+    """A pseudo-terminal never sized says no width, and ``$COLUMNS`` stands in. ``str.isdigit``
+    took ``²`` (and Arabic-Indic digits, which ``int`` reads, but no terminal sets), and ``int``
+    then refused it, or a number of thousands of digits: a traceback at the first redraw."""
+    import io
+    import sys
+
+    from arbiter.cli import terminal
+
+    monkeypatch.setattr(sys, "stdout", io.StringIO())  # (no file behind it: no terminal's own width)
+    monkeypatch.setenv("COLUMNS", given)
+    assert terminal._columns() == columns
