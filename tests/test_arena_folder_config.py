@@ -650,6 +650,22 @@ def test_a_folders_file_that_is_no_regular_file_is_refused_without_reading_it(pl
     assert_free(folder)
 
 
+def test_a_results_file_that_is_a_link_leading_nowhere_is_refused_not_played_again(played, tmp_path):
+    """results.jsonl a symbolic link whose target is gone read as no record at all: every game
+    was played again and the new lines written where the link led, outside the folder. It is
+    refused, naming the file, and nothing changes (nor is the link's target made)."""
+    folder = copy_of(played, tmp_path)
+    path = folder / "results.jsonl"
+    path.unlink()
+    path.symlink_to(tmp_path / "elsewhere.jsonl")
+    before = snapshot_links(folder)
+    r = run("tournament", "--resume", folder, "--workers", "1")
+    assert (r.exit_code, r.output) == (1, f"Error: {path}: cannot read it: a symbolic link that leads nowhere; "
+                                          "a tournament's results are a file in its folder\n")
+    assert snapshot_links(folder) == before and not (tmp_path / "elsewhere.jsonl").exists()
+    assert_free(folder)
+
+
 def snapshot_links(folder: Path) -> dict[str, object]:
     """``snapshot``, a FIFO or a link named by what it is, never opened."""
     return {str(p.relative_to(folder)): (os.readlink(p) if p.is_symlink() else p.read_bytes() if p.is_file()

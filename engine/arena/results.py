@@ -385,6 +385,9 @@ def read_results(path: Path, games: Sequence[Game] | None = None, tournament_see
     try:  # a regular file only: a FIFO put there waited for a writer for ever, /dev/zero filled memory
         data = read_bytes_capped(path, RESULTS_MAX_BYTES)
     except FileNotFoundError:
+        if path.is_symlink():  # (no record read, every game played again, its lines written where it led)
+            raise FolderError(f"{path}: cannot read it: a symbolic link that leads nowhere; a tournament's results "
+                              "are a file in its folder") from None
         return [], 0
     except FileTooLarge as exc:
         raise FolderError(f"{path}: cannot read it: {exc.size} bytes is more than a results file can be "
