@@ -194,10 +194,11 @@ def _not_a_cut_text(rest: str) -> str | None:
     return None
 
 
-def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str], str | None]:
+def _by_lines(text: str, source: str, entries: list[Any] | None = None) -> tuple[dict[str, Any], list[str], str | None]:
     """Read a transcript the writer wrote but a crash cut short: the header, then the log line
     by line up to the last whole entry; an ending that does not read whole is left out (the
-    result follows from the moves) and handed back as its text, for the replay to check."""
+    result follows from the moves) and handed back as its text, for the replay to check.
+    ``entries``: the log's whole lines, if they are read already (by ``_fast_document``)."""
     data = text.encode("utf-8")
     head_end = data.find(b"\nlog:\n")
     if head_end < 0:
@@ -211,16 +212,20 @@ def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str], str | 
         raise _yaml_error(exc, source, head) from None
     if not isinstance(doc, dict):
         raise TranscriptError(f"{source}: not a transcript (expected a YAML mapping)")
-    lines = data[log_start:log_end].decode("utf-8").splitlines(keepends=True)
+    body = data[log_start:log_end].decode("utf-8")
     notes: list[str] = []
     torn = None
-    try:
-        log = _yaml("".join(lines)) or []
-    except yaml.YAMLError as exc:
-        raise _yaml_error(exc, source, "".join(lines), data[:log_start].count(b"\n")) from None
+    read = (entries, len(body)) if entries is not None else _log_lines(body, 0)  # (body: lines "- ...")
+    if read is not None:
+        log = read[0]
+    else:
+        try:
+            log = _yaml(body) or []
+        except yaml.YAMLError as exc:
+            raise _yaml_error(exc, source, body, data[:log_start].count(b"\n")) from None
     rest = data[log_end:].decode("utf-8")
     if log and _entry_problem(log[-1]) and not rest.strip():  # "- {move: {n: 4" cut mid-entry
-        log, rest = log[:-1], lines[-1] + rest
+        log, rest = log[:-1], body.splitlines(keepends=True)[-1] + rest
     if rest.strip():
         try:
             ending = _yaml(rest)
@@ -249,18 +254,12 @@ def _by_lines(text: str, source: str) -> tuple[dict[str, Any], list[str], str | 
     return doc, notes, torn
 
 
-def _fast_document(text: str) -> dict[str, Any] | None:
-    """A whole transcript as the writer writes it (header, one line per log entry, an ending),
-    read with the YAML library only for a header, an ending or a log line that is not plain
-    (``read_block``, ``read_entry_line``); None for any other text, which is then read by the
-    YAML library whole. The same document as ``_yaml(text)``: a log line that is not plain is
-    a whole flow mapping on its line, and the header and the ending are read apart,
-    allowed only when their keys and ``log`` are all different and nothing indented follows
-    the log (``test_transcript_reading`` compares with the library)."""
-    cut = text.find("\nlog:\n")
-    if cut < 0 or not text.endswith("\n"):
-        return None
-    start = cut + len("\nlog:\n")
+def _log_lines(text: str, start: int) -> tuple[list[Any], int] | None:
+    """The log entries on the lines of ``text`` from ``start`` that begin with ``- `` (each
+    ending with a line break), as the YAML library reads those lines, and where they end: each
+    line read without the library (``read_entry_line``) or, a line that is not plain (a quoted
+    note), by the library alone, a whole flow mapping on it. None when a line is neither
+    (the library must read the lines together)."""
     log = []
     end = start
     while text.startswith("- ", end):
@@ -279,6 +278,24 @@ def _fast_document(text: str) -> dict[str, Any] | None:
             entry = alone[0]
         log.append(entry)
         end = nl
+    return log, end
+
+
+def _fast_document(text: str) -> dict[str, Any] | None:
+    """A whole transcript as the writer writes it (header, one line per log entry, an ending),
+    read with the YAML library only for a header, an ending or a log line that is not plain
+    (``read_block``, ``read_entry_line``); None for any other text, which is then read by the
+    YAML library whole. The same document as ``_yaml(text)``: a log line that is not plain is
+    a whole flow mapping on its line, and the header and the ending are read apart,
+    allowed only when their keys and ``log`` are all different and nothing indented follows
+    the log (``test_transcript_reading`` compares with the library)."""
+    cut = text.find("\nlog:\n")
+    if cut < 0 or not text.endswith("\n"):
+        return None
+    read = _log_lines(text, cut + len("\nlog:\n"))
+    if read is None:
+        return None
+    log, end = read
     first = next((ln for ln in text[end:].split("\n") if ln.strip() and not ln.startswith("#")), "")
     if not log or first[:1].isspace():  # an indented line after the log would continue its last entry
         return None
@@ -296,7 +313,16 @@ def _fast_document(text: str) -> dict[str, Any] | None:
 
 
 def _load_yaml(text: str, source: str) -> tuple[Any, list[str], str | None]:
+    if not text.endswith("\n") and "\nlog:\n" in text:
+        # A crash cut the last line. When the text before it is a transcript as the writer
+        # writes it, the library reads the whole text as a mapping or refuses it (a 20 MB text
+        # for a torn line at its end), and either goes to _by_lines (below): go there, with the
+        # log read once, here.
+        whole = _fast_document(text[:text.rindex("\n") + 1])
+        if isinstance(whole, dict):
+            return _by_lines(text, source, whole["log"])
     doc = _fast_document(text)
+    entries = doc["log"] if doc is not None else None  # (read fast: _by_lines need not read them again)
     if doc is None:
         try:
             doc = _yaml(text)
@@ -308,7 +334,7 @@ def _load_yaml(text: str, source: str) -> tuple[Any, list[str], str | None]:
         log = doc.get("log")
         torn_entry = not text.endswith("\n") and isinstance(log, list) and log and _entry_problem(log[-1])
         if (torn_entry or _ending_problem(doc)) and "\nlog:\n" in text:
-            return _by_lines(text, source)  # a crash cut the last entry or the ending
+            return _by_lines(text, source, entries)  # a crash cut the last entry or the ending
         if not text.endswith("\n") and "\n" in text and "\nlog:\n" in text:
             return _by_lines(text, source)  # a last line cut short that still reads
     return doc, [], None
