@@ -12,6 +12,8 @@ from typing import Any
 
 import yaml
 
+from arbiter.engine.yamlio import SIMPLE_KEY_CHARS
+
 
 def _flow(value: Any) -> str:
     return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 20, sort_keys=False).strip()
@@ -137,9 +139,10 @@ def _read_flow(text: str, i: int, depth: int = 0) -> tuple[Any, int]:
             return out, i + 1
         while True:
             if opener == "{":
+                at = i
                 key, i = _read_flow(text, i, depth + 1)
-                if not isinstance(key, str) or text[i:i + 2] != ": ":
-                    raise ValueError("not a key")
+                if not isinstance(key, str) or text[i:i + 2] != ": " or i - at > SIMPLE_KEY_CHARS:
+                    raise ValueError("not a key")  # (past SIMPLE_KEY_CHARS, YAML refuses the ":")
                 out[key], i = _read_flow(text, i + 2, depth + 1)
             else:
                 value, i = _read_flow(text, i, depth + 1)
@@ -343,6 +346,10 @@ def read_block(text: str) -> dict[str, Any] | None:
         found = _KEY.fullmatch(line, margin)
         if open_[-1][0] != margin or found is None or not _word(found[1]) or found[1] in into:
             return None
+        # (A key longer than YAML reads, SIMPLE_KEY_CHARS, is still read here, where the library
+        # refuses it ("could not find expected ':'", naming neither the key nor its length):
+        # the writer writes no such key, and the reader refuses a header's or a session's key
+        # it does not know by its start and length. A flow mapping's key is held to the limit.)
         key, margin_of_key = found[1], margin
         if found[2] is not None:
             parts = [found[2]]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from arbiter.engine import transcript as tr
 from arbiter.engine import transcript_reader as reader
 from arbiter.engine import yamlio
-from arbiter.engine.logline import entry_line, read_entry_line
+from arbiter.engine.logline import _echo, entry_line, read_block, read_entry_line
 from tests.transcript_staging import _VALUES, _WORDS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -387,3 +387,76 @@ def test_a_torn_last_line_costs_no_more_than_reading_the_file_once(monkeypatch):
         assert t.notes == (["t.yaml: its ending was cut off; the result follows from the moves"] if "result" in torn
                            else ["t.yaml: its last line was cut off and is ignored"]), torn
 
+
+# -- keys near the length YAML reads ----------------------------------------------------------
+
+_LONG = yamlio.SIMPLE_KEY_CHARS
+_KEY_CHARS = st.sampled_from(["a", "b", "_", "z", "9", " ", "'", ",", ":", "\u00e9", "\u4e2d", "\U0001f600"])
+
+
+@st.composite
+def _long_keys(draw: Any) -> str:
+    """A key whose length as written (quotes, and a quote doubled inside them, included) is
+    near the longest YAML reads: plain words, or texts the writer quotes (with characters of
+    more than one byte, which YAML counts as one)."""
+    written = draw(st.integers(_LONG - 3, _LONG + 3))
+    if draw(st.booleans()):
+        return "k" + "a" * (written - 1)  # a plain word, written as it is
+    unit = "".join(draw(st.lists(_KEY_CHARS, min_size=1, max_size=6)))
+    key = ("x" + unit * written)[:written]
+    while len(_fast_flow_key(key)) > written:  # (the quotes around it, a quote inside written twice)
+        key = key[:written - (len(_fast_flow_key(key)) - len(key))]
+    return key
+
+
+def _fast_flow_key(key: str) -> str:
+    """``key`` as a transcript's log line has it (``_echo``: plain, or in single quotes)."""
+    return _echo({key: 1})[1:-len(": 1}")]
+
+
+def _reads(text: str) -> Any:
+    try:
+        return yamlio.load(text)
+    except yaml.YAMLError:
+        return yaml.YAMLError
+
+
+@settings(max_examples=100, deadline=None)
+@given(key=_long_keys(), where=st.sampled_from(["entry", "inner", "deep", "after"]))
+def test_a_key_near_the_length_yaml_reads_is_read_as_the_library_reads_it(key, where):
+    """YAML reads a key written plainly (or quoted) of at most 1,024 characters, quotes
+    included; the fast reader read any, so a line the library refuses ("did not find
+    expected ',' or '}'") was read, and refused later as an unknown entry, or read whole (a
+    note's key). Now it reads such a key only as far as the library does, and leaves a longer
+    one to it, in a log line and in a header's or ending's value alike."""
+    written = _fast_flow_key(key)
+    value = {"entry": {key: 1}, "inner": {"note": {key: "x"}}, "deep": {"note": {"a": [1, {key: 2}]}},
+             "after": {"note": {"seat": "p1", key: None}}}[where]
+    line = "- " + _echo(value) + "\n"
+    fast, library = read_entry_line(line), _reads(line)
+    assert (library is yaml.YAMLError) == (len(written) > _LONG), (len(written), line[:40])
+    assert (fast is None) == (library is yaml.YAMLError), (len(written), line[:40])  # read iff the library reads it
+    if fast is not None:
+        assert typed(fast) == typed(library[0]) == typed(value)
+    block = "result:\n  scores: " + _echo(value) + "\n"
+    assert (read_block(block) is None) == (_reads(block) is yaml.YAMLError), (len(written), block[:40])
+    assert block_agrees(block)
+
+
+def test_a_log_line_with_a_key_longer_than_yaml_reads_is_refused_as_the_library_refuses_it():
+    """In a transcript, whatever the entry: the library's words, the line, and how long the
+    key is (a note's key was read; a move's was refused as an unknown key, with no line)."""
+    golden = next(p for p in GOLDENS if p.parent.name == "mafia")
+    lines = golden.read_text(encoding="utf-8").splitlines(keepends=True)
+    log_at = lines.index("log:\n")
+    key = "k" * 1100
+    for bad in (f"- {{note: {{{key}: 1}}}}\n", f"- {{{key}: 1}}\n",
+                f"- {{move: {{n: 1, seat: p1, text: x, time: 1, {key}: 1}}}}\n"):
+        text = "".join(lines[:log_at + 3] + [bad] + lines[log_at + 3:])
+        try:
+            reader.parse(text, "t.yaml")
+        except reader.TranscriptError as exc:
+            assert str(exc) == (f"t.yaml (line {log_at + 4}): not valid YAML: did not find expected ',' or '}}' "
+                                "(YAML reads a key of at most 1024 characters; this one has 1100)"), exc
+        else:
+            raise AssertionError(f"{bad[:30]}... was read")
