@@ -46,7 +46,21 @@ def played(tmp_path_factory) -> Path:
     return out
 
 
-class Replaying:
+class QuietPool:
+    """What a pool made for a test leaves to its base: nothing to close, nothing waiting to
+    drop, no failure held (``LocalPool.held_failure``)."""
+
+    def close(self, cancel: bool = False) -> None:
+        pass
+
+    def drop_waiting(self) -> None:
+        pass
+
+    def held_failure(self) -> None:
+        return None
+
+
+class Replaying(QuietPool):
     """A pool of one worker handing back recorded games (``records``: by game number) as its
     workers would, every game submitted at once: a tournament's main process run alone."""
 
@@ -65,15 +79,6 @@ class Replaying:
     def done(self, timeout: float) -> list[tuple[Game, dict]]:
         out, self.pending = [(g, dict(self.records[g.index])) for g in self.pending], []
         return out
-
-    def close(self, cancel: bool = False) -> None:
-        pass
-
-    def drop_waiting(self) -> None:
-        pass
-
-    def held_failure(self) -> None:
-        return None
 
 
 def stuck_tournament(tmp_path: Path) -> tuple[Tournament, Game, Path]:

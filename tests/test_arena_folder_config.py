@@ -635,14 +635,7 @@ def test_a_folders_file_that_is_no_regular_file_is_refused_without_reading_it(pl
     each is refused naming the file and what it is, before it is opened, and nothing changes."""
     folder = copy_of(played, tmp_path)
     path = folder / name
-    path.unlink()
-    what = {"fifo": "a FIFO", "device": "a character device", "folder": "a folder"}[kind]
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "device":
-        path.symlink_to("/dev/zero")
-    else:
-        path.mkdir()
+    what = put_special(path, kind)
     before = snapshot_links(folder)
     r = within(20, run, "tournament", "--resume", folder, "--workers", "1")
     assert (r.exit_code, r.output) == (1, f"Error: {path}: cannot read it: not a regular file ({what})\n")
@@ -664,6 +657,19 @@ def test_a_results_file_that_is_a_link_leading_nowhere_is_refused_not_played_aga
                                           "a tournament's results are a file in its folder\n")
     assert snapshot_links(folder) == before and not (tmp_path / "elsewhere.jsonl").exists()
     assert_free(folder)
+
+
+def put_special(path: Path, kind: str) -> str:
+    """Put in place of the file ``path`` a FIFO, a link to a device or a folder (``kind``); what
+    a refusal calls it."""
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        path.symlink_to("/dev/zero")
+    else:
+        path.mkdir()
+    return {"fifo": "a FIFO", "device": "a character device", "folder": "a folder"}[kind]
 
 
 def snapshot_links(folder: Path) -> dict[str, object]:
@@ -736,15 +742,7 @@ def test_a_lock_that_is_no_regular_file_is_refused_without_waiting(played, tmp_p
     """A FIFO in place of the folder's .lock made the run wait for a reader for ever (the lock
     was opened for appending, which waits): it, a device and a folder are refused at once."""
     folder = copy_of(played, tmp_path)
-    lock = folder / ".lock"
-    lock.unlink()
-    what = {"fifo": "a FIFO", "device": "a character device", "folder": "a folder"}[kind]
-    if kind == "fifo":
-        os.mkfifo(lock)
-    elif kind == "device":
-        lock.symlink_to("/dev/zero")
-    else:
-        lock.mkdir()
+    what = put_special(folder / ".lock", kind)
     before = snapshot_links(folder)
     r = within(20, run, "tournament", "--resume", folder, "--workers", "1")
     assert (r.exit_code, r.output) == (1, f"Error: cannot hold the tournament's folder {folder}: its .lock is not a "

@@ -18,7 +18,7 @@ import pytest
 from arbiter.engine.arena import pool
 from arbiter.engine.arena.pool import LocalPool
 
-from tests.arena_staging import stuck_tournament
+from tests.arena_staging import QuietPool, stuck_tournament
 from tests.helpers import REPO, tree_env
 from tests.hostile import assert_group_ended, kill_group, pid_named_in, stuck_bot, within
 
@@ -447,7 +447,7 @@ def test_a_worker_gone_before_its_game_or_a_ray_actor_killed_is_a_kill_said_whol
         "game 3 failed on Ray: Died: The actor died unexpectedly before finishing this task")
 
 
-class _InProcess:
+class _InProcess(QuietPool):
     """A pool of one worker in this process: each game submitted is played when ``done`` asks."""
 
     workers = 1
@@ -467,15 +467,6 @@ class _InProcess:
     def done(self, timeout):
         game = self.pending.pop(0)
         return [(game, self.worker.play(game, self.directory))]
-
-    def close(self, cancel: bool = False) -> None:
-        pass
-
-    def drop_waiting(self) -> None:
-        pass
-
-    def held_failure(self) -> None:
-        return None
 
 
 @pytest.mark.parametrize("stop", ["ctrl-c", "disk full"])

@@ -20,7 +20,7 @@ from arbiter.engine.arena.entrants import Entrant
 from arbiter.engine.arena.tournament import Progress, _leader, configuration
 from arbiter.engine.errors import ArbiterError
 
-from tests.arena_staging import duel_tournament, rec, whole_rec
+from tests.arena_staging import QuietPool, duel_tournament, rec, whole_rec
 
 # -- the SPRT -------------------------------------------------------------------------------------
 
@@ -138,7 +138,7 @@ def test_the_sprt_counted_as_records_arrive_is_the_sprt_counted_afresh(seed, elo
 # -- a run's bookkeeping ---------------------------------------------------------------------------
 
 
-class _Submissions:
+class _Submissions(QuietPool):
     """A pool that takes games and never plays them: what a run asks of it."""
 
     workers = 1
@@ -152,15 +152,6 @@ class _Submissions:
 
     def done(self, timeout: float):
         return []
-
-    def close(self, cancel: bool = False) -> None:
-        pass
-
-    def drop_waiting(self) -> None:
-        pass
-
-    def held_failure(self) -> None:
-        return None
 
 
 @pytest.mark.parametrize("decided", [True, False])
