@@ -468,6 +468,7 @@ def _torn_ending_problem(torn: str, session: Session) -> list[str]:
     in one go, the moment the game is over, so a crash leaves the start of exactly that text."""
     if not session.over:
         return ["the transcript holds the start of an ending, but its moves do not end the game"]
+    torn = torn.rstrip("\0")  # (NUL bytes where the disk never got the last block: no text of the writer's)
     ending = _block(ending_of(session))
     if ending.startswith(torn):
         return []

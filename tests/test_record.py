@@ -174,6 +174,20 @@ def test_a_torn_ending_is_written_again_by_play_resume(tmp_path: Path) -> None:
     assert run("replay", path).exit_code == 0
 
 
+def test_an_ending_a_crash_left_with_nul_bytes_replays(tmp_path: Path) -> None:
+    """A crash may leave NUL bytes where the disk never got the ending's last block; the reader
+    takes them for a crash's (``_not_a_cut_text``), and the replay did not: it said the ending
+    was not the start of the one the moves give (edited?), and failed."""
+    whole, text = finished_games()["mafia"]
+    path = tmp_path / "t.yaml"
+    cut = text.index("\nresult:") + 30
+    path.write_text(text[:cut] + "\0" * 40, encoding="utf-8")
+    r = run("replay", path)
+    assert r.exit_code == 0 and "the transcript has no ending; the moves make it" in r.output, r.output
+    r = run("play", "--resume", path)
+    assert r.exit_code == 0 and path.read_text(encoding="utf-8") == text, r.output
+
+
 def test_replay_of_a_transcript_without_its_ending_says_the_moves_make_it(tmp_path: Path) -> None:
     whole, text = finished_games()["fbi-mafia"]
     path = tmp_path / "t.yaml"
