@@ -750,6 +750,22 @@ def test_a_lock_that_is_no_regular_file_is_refused_without_waiting(played, tmp_p
     assert snapshot_links(folder) == before
 
 
+def test_a_lock_that_is_a_link_leading_nowhere_is_refused_not_made_where_it_leads(played, tmp_path):
+    """A .lock that was a symbolic link whose target is gone was opened to create, which made
+    an (empty) file where the link led, out of the tournament's folder, and held that. It is
+    refused, as results.jsonl's is; nothing is made and nothing changes."""
+    folder = copy_of(played, tmp_path)
+    lock = folder / ".lock"
+    lock.unlink()
+    lock.symlink_to(tmp_path / "elsewhere.lock")
+    before = snapshot_links(folder)
+    r = run("tournament", "--resume", folder, "--workers", "1")
+    assert (r.exit_code, r.output) == (1, f"Error: cannot hold the tournament's folder {folder}: its .lock is a "
+                                          "symbolic link that leads nowhere; a tournament's lock is a file in its "
+                                          "folder\n")
+    assert snapshot_links(folder) == before and not (tmp_path / "elsewhere.lock").exists()
+
+
 @pytest.mark.parametrize("kind", ["file", "fifo", "dangling"])
 def test_a_transcripts_folder_that_is_no_folder_is_named(played, tmp_path, kind):
     """A file in place of the folder's transcripts/ was refused as "File exists", naming

@@ -188,8 +188,12 @@ class Folder:
 
     def lock(self) -> None:
         """Hold the folder for this run; another run on it is refused. The lock is a regular
-        file, opened without waiting: a FIFO put in its place waited for a reader for ever."""
+        file, opened without waiting: a FIFO put in its place waited for a reader for ever; a
+        symbolic link that leads nowhere is refused, as ``read_results`` refuses one."""
         path = self.path / LOCK
+        if path.is_symlink() and not path.exists():  # (opened, it made a file where it led, out of the folder)
+            raise FolderError(f"cannot hold the tournament's folder {self.path}: its {LOCK} is a symbolic link "
+                              "that leads nowhere; a tournament's lock is a file in its folder")
         try:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
         except OSError as exc:  # (a FIFO without a reader: "No such device or address"; a folder)
