@@ -782,7 +782,7 @@ def test_a_transcripts_folder_that_is_no_folder_is_named(played, tmp_path, kind)
         transcripts.symlink_to(tmp_path / "gone")
     before = snapshot_links(folder)
     r = run("tournament", "--resume", folder, "--workers", "1")
-    assert (r.exit_code, r.output) == (1, f"Error: cannot open the tournament's folder {folder}: its transcripts is "
+    assert (r.exit_code, r.output) == (1, f"Error: cannot open the tournament's folder {folder}: its transcripts/ is "
                                           f"{what}, not a folder\n")
     assert snapshot_links(folder) == before
     assert_free(folder)

@@ -167,7 +167,7 @@ class Folder:
             t = self.transcripts
             kind = not_regular(t) or ("a file" if t.exists() else "a symbolic link that leads nowhere"
                                       if t.is_symlink() else None)
-            why = f"its transcripts is {kind}, not a folder" if exc.errno == errno.EEXIST and kind else \
+            why = f"its transcripts/ is {kind}, not a folder" if exc.errno == errno.EEXIST and kind else \
                 exc.strerror or str(exc)
             raise FolderError(f"cannot open the tournament's folder {self.path}: {why}") from None
 
