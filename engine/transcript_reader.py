@@ -172,12 +172,14 @@ def _not_a_cut_ending(ending: dict[Any, Any], text: str) -> str | None:
 
 
 def _not_a_cut_text(rest: str) -> str | None:
-    """Why text after the log that does not read as YAML, but begins as an ending does, cannot
-    be the start of one the writer wrote, which a crash cut short: the writer writes
-    ``result:``, its lines (indented), then one ``events:`` line, and nothing after it (a
-    crash may leave NUL bytes where the disk never got the last block). A second document
-    (``---``), a line of other text or anything after the events line is a hand's: refused,
-    not left out with the ending (``replay --update`` then rewrote the file without it)."""
+    """None when ``rest``, the text after the log, could be an ending a crash cut short; else
+    what in it could not be. ``rest`` begins as an ending does but does not read as YAML.
+
+    The writer writes an ending as ``result:``, its indented lines, then one ``events:`` line,
+    and nothing after it; a crash keeps a start of that text, perhaps followed by NUL bytes
+    where the disk never got the last block. A second document (``---``), a line of other text,
+    or anything after the events line was put there by hand. It is refused rather than left out
+    with the ending, which ``replay --update`` then rewrote the file without."""
     lines = rest.rstrip("\0").split("\n")
     first, events = True, False
     for i, line in enumerate(lines):
