@@ -73,6 +73,32 @@ class Game:
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return self.copy()
 
+    def __repr__(self) -> str:
+        """Which game, where it stands and who is awaited (as the host knows it), on one short
+        line: the default ``<arbiter.engine.api.Game object at 0x...>`` told a notebook or a
+        debugger nothing of it.
+
+        >>> game = new_game("fbi-mafia", "duel-3v3", seed=1)
+        >>> game
+        <Game fbi-mafia duel-3v3 seed=1: 0 moves, awaiting mafia>
+        >>> _ = game.play("mafia", "surrender")
+        >>> game
+        <Game fbi-mafia duel-3v3 seed=1: over after 1 move (surrender), won by fbi>
+        """
+        session, done = self.session, len(self.session.moves)
+        when = f" at {seconds_name(session.clock_ms)} s" if self.realtime else ""
+        moves = f"{done} move{'' if done == 1 else 's'}"
+        result = session.state.result
+        if result is None:
+            now = f"{moves}{when}, awaiting {' '.join(self.awaiting()) or 'no one'}"
+        else:
+            won = f"won by {' '.join(result.winners)}" if result.winners else "no one won"
+            now = f"over{when} after {moves} ({result.reason}), {won}"
+        seed = str(self.seed)
+        if len(seed) > 20:  # (a seed may have 100 digits)
+            seed = f"{seed[:12]}... ({len(seed.lstrip('-'))} digits)"
+        return f"<Game {self.name} {self.variant} seed={seed}: {now}>"
+
     # -- facts ---------------------------------------------------------------------------------
     @property
     def name(self) -> str:

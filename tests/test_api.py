@@ -610,3 +610,22 @@ def test_submit_move_refuses_a_value_no_game_reads_before_time_acts_or_the_end_i
         with pytest.raises(TypeError, match="^submit_move takes "):
             g.session.submit_move(seat, value, 200_000)
     assert snapshot(g) == before and g.time == clock
+
+
+def test_a_games_repr_says_which_game_where_it_stands_and_who_is_awaited() -> None:
+    """A ``Game`` showed as ``<arbiter.engine.api.Game object at 0x...>`` in a notebook, a
+    debugger or an assertion's message: nothing of the game."""
+    game = new_game("mafia", players=6, seed=2)
+    assert repr(game) == "<Game mafia 6-players seed=2: 0 moves, awaiting p1 p2 p3 p4 p5 p6>"
+    for seat in game.seats:
+        game.play(seat, "pass")
+    assert repr(game) == "<Game mafia 6-players seed=2: 6 moves, awaiting p6>"  # (the host's: night roles too)
+    maze = new_game("magic-maze", "1", players=2, seed=10**40)
+    assert repr(maze) == "<Game magic-maze 1 seed=100000000000... (41 digits): 0 moves at 0 s, awaiting p1 p2>"
+    maze.wait(10**6)
+    assert repr(maze) == "<Game magic-maze 1 seed=100000000000... (41 digits): over at 180 s after 0 moves (time), no one won>"
+    duel = new_game("fbi-mafia", "duel-3v3", seed=1)
+    duel.play("mafia", "shift row 1 left")
+    duel.play("fbi", "surrender")
+    assert str(duel) == "<Game fbi-mafia duel-3v3 seed=1: over after 2 moves (surrender), won by mafia>"
+
