@@ -286,7 +286,12 @@ class Game:
         (``None``: nothing now, in a real-time game; an input played with ``play`` is an answer
         too). In a real-time game every seat that may send something now is asked in turn (a
         Hidden Roles phantom, which may only talk, too); when a whole round of seats had nothing to do, time passes to the next moment
-        it changes the game. Ends when the game is over (or after ``max_inputs`` inputs)."""
+        it changes the game. Ends when the game is over (or after ``max_inputs`` inputs, a whole
+        number from 0: another value is a ``TypeError`` or a ``ValueError`` at once)."""
+        _count("agent_iter", max_inputs)
+        return self._agent_loop(max_inputs)
+
+    def _agent_loop(self, max_inputs: int) -> Iterator[tuple[str, str, Choices]]:
         inputs = 0
         while not self.over and inputs < max_inputs:
             idle = True
@@ -407,6 +412,9 @@ def play_agents(game: Game, agents: dict[str, Agent], max_inputs: int = 100_000)
     ...
     arbiter.engine.errors.UnknownSeatError: play_agents: no seat 'P2' in this game
     """
+    if not isinstance(game, Game):  # (an AttributeError on ``.seats`` once)
+        raise TypeError(f"play_agents: game is a Game (new_game, load_game), not {type(game).__name__}")
+    _count("play_agents", max_inputs)  # (checked, as the agents are, before anything is played)
     if not isinstance(agents, Mapping):  # (a list in seat order was read as seats named by agents)
         raise TypeError(f"play_agents: agents is a dict, seat -> agent, not {type(agents).__name__}")
     for seat in agents:
@@ -457,6 +465,22 @@ def _at(method: str, time: Any) -> int:
     shown = _number(time) if isinstance(time, int) else repr(time) if len(repr(time)) <= 24 else f"{repr(time)[:20]}..."
     raise TimeError(f"{method}: time {shown} is not a moment of the game: a time is seconds from 0 to "
                     f"{seconds_name(MAX_MS)}, not before the clock")
+
+
+def _count(method: str, max_inputs: Any) -> None:
+    """Check ``max_inputs``, a whole number from 0: a str was a ``TypeError`` comparing it with an
+    int, and a negative one (or ``True``, or ``1.5``) was taken, the loop ending at once or
+    running one input more than was said.
+
+    >>> _count("agent_iter", -1)
+    Traceback (most recent call last):
+    ...
+    ValueError: agent_iter: max_inputs is a whole number from 0, not -1
+    """
+    if isinstance(max_inputs, bool) or not isinstance(max_inputs, numbers.Integral):
+        raise TypeError(f"{method}: max_inputs is a whole number (an int), not {type(max_inputs).__name__}")
+    if max_inputs < 0:
+        raise ValueError(f"{method}: max_inputs is a whole number from 0, not {_number(max_inputs)}")
 
 
 def _negative_seed(seed: int) -> str:

@@ -154,3 +154,33 @@ def test_step_lets_time_act_first_and_plays_nothing_where_time_changes_the_game_
     told = game.step("p2", "vote yes")
     assert [e.text for e in told] == ["The accusation of p4 is rejected (no vote in time from p2 and p3)."]
     assert len(game.session.moves) == moves and game.time == 7 and "vote yes" not in game.legal("p2")
+
+
+@pytest.mark.parametrize("wrong, kind, problem", [
+    ("5", TypeError, "max_inputs is a whole number \\(an int\\), not str"),
+    (None, TypeError, "max_inputs is a whole number \\(an int\\), not NoneType"),
+    (True, TypeError, "max_inputs is a whole number \\(an int\\), not bool"),
+    (1.5, TypeError, "max_inputs is a whole number \\(an int\\), not float"),
+    (-1, ValueError, "max_inputs is a whole number from 0, not -1"),
+])
+def test_max_inputs_of_the_wrong_kind_is_refused_before_anything_is_played(wrong, kind, problem) -> None:
+    """``max_inputs`` was not checked: ``"5"`` failed comparing a str with an int, ``-1`` played
+    nothing and said nothing (``play_agents`` returned None, as if the inputs ran out), and
+    ``True`` and ``1.5`` were taken as 1 and 2. ``agent_iter`` refuses it as it is called, not at
+    the first ``next``."""
+    game = new_game("mafia", players=6, seed=1)
+    before = snapshot(game)
+    with pytest.raises(kind, match=f"^agent_iter: {problem}$"):
+        game.agent_iter(wrong)
+    agents = {seat: Drawn(i) for i, seat in enumerate(game.seats)}
+    with pytest.raises(kind, match=f"^play_agents: {problem}$"):
+        play_agents(game, agents, max_inputs=wrong)
+    assert snapshot(game) == before and game.session.moves == []
+    assert play_agents(game, agents, max_inputs=0) is None and game.session.moves == []  # (0: play nothing)
+
+
+def test_play_agents_names_a_game_that_is_not_one() -> None:
+    """A transcript's path or a game's name given for the game was an ``AttributeError``
+    (``'str' object has no attribute 'seats'``)."""
+    with pytest.raises(TypeError, match="^play_agents: game is a Game \\(new_game, load_game\\), not str$"):
+        play_agents("mafia", {})
