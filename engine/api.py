@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import decimal
 import numbers
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -275,7 +276,9 @@ class Game:
         ``FileExistsError``; never over one another process is writing, a game going on in it:
         ``transcript.TranscriptInUse``); a crash or a kill meanwhile leaves the file that was
         there, if any, as it was (``files.write_whole``)."""
-        p = Path(path)
+        p = Path(_path("save", path))
+        if not isinstance(overwrite, bool):  # (``overwrite="no"`` wrote over the file)
+            raise TypeError(f"save: overwrite is True or False, not {type(overwrite).__name__}")
         tr.put_whole(p, self.transcript(), replace=overwrite)
         return p
 
@@ -385,12 +388,12 @@ def new_game(game: str, variant: str | None = None, *, players: int | None = Non
 
 def load_game(path: str | Path) -> Game:
     """The game a transcript records, replayed to where it stands (finished or not)."""
-    return Game(tr.replayed(tr.read(path)))
+    return Game(tr.replayed(tr.read(_path("load_game", path))))
 
 
 def replay(path: str | Path) -> tr.ReplayReport:
     """Re-run a transcript and compare everything (``report.ok``, ``report.problems``)."""
-    return tr.replay(tr.read(path))
+    return tr.replay(tr.read(_path("replay", path)))
 
 
 def games() -> dict[str, list[str]]:
@@ -481,6 +484,20 @@ def _count(method: str, max_inputs: Any) -> None:
         raise TypeError(f"{method}: max_inputs is a whole number (an int), not {type(max_inputs).__name__}")
     if max_inputs < 0:
         raise ValueError(f"{method}: max_inputs is a whole number from 0, not {_number(max_inputs)}")
+
+
+def _path(method: str, path: Any) -> str | Path:
+    """``path``, a file's path (a ``str``, kept as written for the messages that name it, or an
+    ``os.PathLike``, as a ``Path``): another value was refused by ``pathlib`` or ``open``, in
+    words that named neither the method nor what it takes (``expected str, bytes or os.PathLike
+    object, not NoneType``)."""
+    if isinstance(path, str):
+        return path
+    if isinstance(path, os.PathLike):
+        named = os.fspath(path)
+        if isinstance(named, str):
+            return Path(named)
+    raise TypeError(f"{method}: path is a file's path (a str or a Path), not {type(path).__name__}")
 
 
 def _negative_seed(seed: int) -> str:

@@ -629,3 +629,25 @@ def test_a_games_repr_says_which_game_where_it_stands_and_who_is_awaited() -> No
     duel.play("fbi", "surrender")
     assert str(duel) == "<Game fbi-mafia duel-3v3 seed=1: over after 2 moves (surrender), won by mafia>"
 
+
+@pytest.mark.parametrize("call", [load_game, replay, lambda path: new_game("mafia", players=6, seed=1).save(path)])
+@pytest.mark.parametrize("path, name", [(None, "NoneType"), (b"game.yaml", "bytes"), (3, "int")])
+def test_a_path_of_the_wrong_type_is_named_by_the_method(call, path, name) -> None:
+    """A path that is no path was refused by ``pathlib`` or ``open`` in their words (``expected
+    str, bytes or os.PathLike object, not NoneType``), naming neither the method nor what it
+    takes."""
+    method = {load_game: "load_game", replay: "replay"}.get(call, "save")
+    with pytest.raises(TypeError, match=f"^{method}: path is a file's path \\(a str or a Path\\), not {name}$"):
+        call(path)
+
+
+@pytest.mark.parametrize("overwrite", ["no", 1, None])
+def test_save_takes_overwrite_as_true_or_false_only(tmp_path: Path, overwrite) -> None:
+    """``overwrite="no"`` (any truthy value) wrote over the file that was there."""
+    path = tmp_path / "game.yaml"
+    path.write_text("mine\n", encoding="utf-8")
+    game = new_game("mafia", players=6, seed=1)
+    with pytest.raises(TypeError, match=f"^save: overwrite is True or False, not {type(overwrite).__name__}$"):
+        game.save(path, overwrite=overwrite)
+    assert path.read_text(encoding="utf-8") == "mine\n"
+    assert game.save(tmp_path / "game.yaml", overwrite=True) == path and load_game(path).seed == 1
