@@ -75,9 +75,9 @@ class Game:
         return self.copy()
 
     def __repr__(self) -> str:
-        """Which game, where it stands and who is awaited (as the host knows it), on one short
-        line: the default ``<arbiter.engine.api.Game object at 0x...>`` told a notebook or a
-        debugger nothing of it.
+        """Which game (a Hidden Roles game with its level, as ``new_game``'s ``roles=``), where it
+        stands and who is awaited (as the host knows it), on one short line: the default
+        ``<arbiter.engine.api.Game object at 0x...>`` told a notebook or a debugger nothing of it.
 
         >>> game = new_game("fbi-mafia", "duel-3v3", seed=1)
         >>> game
@@ -98,7 +98,9 @@ class Game:
         seed = str(self.seed)
         if len(seed) > 20:  # (a seed may have 100 digits)
             seed = f"{seed[:12]}... ({len(seed.lstrip('-'))} digits)"
-        return f"<Game {self.name} {self.variant} seed={seed}: {now}>"
+        level = self.session.rules.public_options(self.session.state).get("level")  # (Hidden Roles')
+        played = f"{self.variant} roles={level}" if level else self.variant
+        return f"<Game {self.name} {played} seed={seed}: {now}>"
 
     # -- facts ---------------------------------------------------------------------------------
     @property

@@ -623,11 +623,14 @@ def test_a_games_repr_says_which_game_where_it_stands_and_who_is_awaited() -> No
     maze = new_game("magic-maze", "1", players=2, seed=10**40)
     assert repr(maze) == "<Game magic-maze 1 seed=100000000000... (41 digits): 0 moves at 0 s, awaiting p1 p2>"
     maze.wait(10**6)
-    assert repr(maze) == "<Game magic-maze 1 seed=100000000000... (41 digits): over at 180 s after 0 moves (time), no one won>"
+    assert repr(maze) == ("<Game magic-maze 1 seed=100000000000... (41 digits): "
+                          "over at 180 s after 0 moves (time), no one won>")
     duel = new_game("fbi-mafia", "duel-3v3", seed=1)
     duel.play("mafia", "shift row 1 left")
     duel.play("fbi", "surrender")
     assert str(duel) == "<Game fbi-mafia duel-3v3 seed=1: over after 2 moves (surrender), won by mafia>"
+    roles = new_game("magic-maze", "2", players=3, roles=2, seed=1)
+    assert repr(roles) == "<Game magic-maze 2 roles=2 seed=1: 0 moves at 0 s, awaiting p1 p2 p3>"
 
 
 @pytest.mark.parametrize("call", [load_game, replay, lambda path: new_game("mafia", players=6, seed=1).save(path)])
