@@ -34,7 +34,8 @@ from typing import Any
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.agents import Agent, agent_info, news
-from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
+from arbiter.engine import clock
+from arbiter.engine.clock import MAX_MS, parse_seconds
 from arbiter.engine.errors import InputError, SetupError, SyntaxInputError, TimeError, UnknownSeatError, quoted
 from arbiter.engine.events import HOST, Event
 from arbiter.engine.game import Result, checked_text
@@ -470,6 +471,20 @@ def _at(method: str, time: Any) -> int:
     shown = _number(time) if isinstance(time, int) else repr(time) if len(repr(time)) <= 24 else f"{repr(time)[:20]}..."
     raise TimeError(f"{method}: time {shown} is not a moment of the game: a time is seconds from 0 to "
                     f"{seconds_name(MAX_MS)}, not before the clock")
+
+
+def seconds_name(ms: int) -> str:
+    """A time in milliseconds as the protocol and the events write it, in seconds: the shortest
+    exact decimal. Below 0 too: ``-1500`` was written ``-2.5`` (the clock's own never is below 0).
+    A value that is not a whole number is a ``TypeError`` (``1.5`` was a ``ValueError`` from a
+    format code, ``True`` read as 1 ms).
+
+    >>> seconds_name(1500), seconds_name(180000), seconds_name(-1500)
+    ('1.5', '180', '-1.5')
+    """
+    if isinstance(ms, bool) or not isinstance(ms, numbers.Integral):
+        raise TypeError(f"seconds_name: a time is whole milliseconds (an int), not {type(ms).__name__}")
+    return "-" + clock.seconds_name(-int(ms)) if ms < 0 else clock.seconds_name(int(ms))
 
 
 def _count(method: str, max_inputs: Any) -> None:

@@ -654,3 +654,17 @@ def test_save_takes_overwrite_as_true_or_false_only(tmp_path: Path, overwrite) -
         game.save(path, overwrite=overwrite)
     assert path.read_text(encoding="utf-8") == "mine\n"
     assert game.save(tmp_path / "game.yaml", overwrite=True) == path and load_game(path).seed == 1
+
+
+def test_seconds_name_writes_any_whole_number_of_milliseconds_and_refuses_others() -> None:
+    """``arbiter.seconds_name``, a name of the library, wrote ``-1500`` ms as ``-2.5`` (``divmod``
+    rounds toward minus infinity), failed on ``1.5`` with a format code's ``ValueError`` and read
+    ``True`` as 1 ms."""
+    import arbiter
+
+    assert [arbiter.seconds_name(ms) for ms in (0, 1, 1500, 180000, -1, -1500, -2000)] == [
+        "0", "0.001", "1.5", "180", "-0.001", "-1.5", "-2"]
+    for wrong in (1.5, True, "1500", None):
+        with pytest.raises(TypeError, match=f"^seconds_name: a time is whole milliseconds \\(an int\\), "
+                                            f"not {type(wrong).__name__}$"):
+            arbiter.seconds_name(wrong)
