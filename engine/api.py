@@ -407,9 +407,10 @@ def games() -> dict[str, list[str]]:
 def play_agents(game: Game, agents: dict[str, Agent], max_inputs: int = 100_000) -> Result | None:
     """Play ``game`` to its end with an agent on every seat (``agents``: seat -> an object with
     ``act(observation, choices)``); the result (None if ``max_inputs`` ran out first). The
-    agents are checked before anything is played: a seat the game does not have is an
-    ``UnknownSeatError``, a seat without an agent a ``ValueError`` (a ``KeyError`` once came
-    mid-game, after the other seats had played). An agent with a ``new_game(info)`` method is
+    agents (and ``game``, and ``max_inputs`` as ``agent_iter`` checks it) are checked before
+    anything is played: a seat the game does not have is an ``UnknownSeatError``, a seat
+    without an agent a ``ValueError`` (a ``KeyError`` once came mid-game, after the other seats
+    had played). An agent with a ``new_game(info)`` method is
     given its ``info`` first, as the referee gives it (the seat, a seed for its own choices, the
     game's public settings: see docs/api.md); ``close()``, if it has one, is the caller's to call.
 
