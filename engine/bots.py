@@ -30,6 +30,7 @@ import contextlib
 import errno
 import os
 import random
+import select
 import selectors
 import shlex
 import signal
@@ -268,6 +269,7 @@ class ProcessBot:
                     "err": self.proc.stderr.fileno()}
         for fd in self._fd.values():
             os.set_blocking(fd, False)
+        self._pipes = {f"pipe:[{os.fstat(fd).st_ino}]" for fd in self._fd.values()}  # (``_end_holders``)
         _live.add(self)
         self._watch("out", True)
         self._watch("err", True)
@@ -559,6 +561,34 @@ class ProcessBot:
                                 "alone, and the referee keeps the clock")
         return " ".join(words)
 
+    def _held(self) -> bool:
+        """Whether a process still holds the bot's end of its output or its stderr (the pipe has
+        a writer left) after its group was ended."""
+        poller = select.poll()
+        for stream in ("out", "err"):
+            poller.register(self._fd[stream], select.POLLIN)
+        hung_up = {fd for fd, mask in poller.poll(0) if mask & select.POLLHUP}  # (a pipe with no writer left)
+        return hung_up != {self._fd["out"], self._fd["err"]}
+
+    def _end_holders(self) -> None:
+        """Kill (SIGKILL) each process that still holds one of the bot's pipes once its process
+        group is ended: a program the bot started in a session of its own (``setsid``), out of
+        the group's reach, would outlive the referee, game after game of a tournament. On Linux,
+        by the pipes each process holds (``/proc``), and only where a pipe shows a holder left,
+        so a bot that ended as asked costs nothing; elsewhere such a process is left as it is.
+        One that let go of every pipe of the bot is no longer the bot's to the referee."""
+        if not hasattr(select, "poll") or not os.path.isdir("/proc/self/fd") or not self._held():
+            return
+        end = time.monotonic() + TERM_GRACE_S
+        while True:
+            for pid in _holders(self._pipes):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            while self._held() and time.monotonic() < end:  # (a killed process lets go as it ends)
+                time.sleep(0.005)
+            if not self._held() or time.monotonic() >= end:
+                return
+
     def close(self) -> None:
         """Close the bot's input and give it ``EXIT_GRACE_S`` to exit (no wait if it does), then
         end its whole process group: SIGTERM, SIGKILL, and reap it. Idempotent."""
@@ -579,6 +609,7 @@ class ProcessBot:
                     break
                 if sig == signal.SIGTERM:
                     self._settle(TERM_GRACE_S)
+            self._end_holders()
             ended = True
             _drain()  # the last of its stderr, for the log
         finally:
@@ -598,6 +629,22 @@ class ProcessBot:
                 self.proc.wait(timeout=2)
             except subprocess.TimeoutExpired:  # stuck in the kernel: Popen reaps it later
                 pass
+
+
+def _holders(pipes: set[str]) -> list[int]:
+    """The processes, the referee's aside, holding any of ``pipes`` (as ``/proc/PID/fd`` names
+    them, ``pipe:[INODE]``), among those the referee may look into."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            fds = os.listdir(f"/proc/{name}/fd")
+            if any(os.readlink(f"/proc/{name}/fd/{fd}") in pipes for fd in fds):
+                found.append(int(name))
+        except OSError:  # (another user's, or gone meanwhile)
+            continue
+    return found
 
 
 def make_bot(spec: str, seat: str, seed: int, timeout: float, kinds: tuple[str, ...] = ("random",),

@@ -66,6 +66,39 @@ def test_a_bot_whose_child_holds_its_pipes_cannot_hang_the_referee(tmp_path: Pat
     assert_group_ended(pgid)
 
 
+CHILD_OWN_SESSION = r'''
+import subprocess, sys, time
+subprocess.Popen(["sleep", sys.argv[1]], start_new_session=True)  # out of the group's reach, holding the pipes
+if sys.argv[2] == "hangs":
+    time.sleep(987654)
+'''
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="the pipes' holders are found in /proc")
+@pytest.mark.parametrize("ending", ["exits", "hangs"])
+def test_a_bots_child_in_a_session_of_its_own_holding_its_pipes_is_ended_too(tmp_path: Path, ending: str) -> None:
+    """``setsid`` takes a child out of the bot's process group, which close() ends: the child,
+    still holding the bot's pipes, outlived the referee (one more each game of a tournament).
+    The pipes give it away: close() ends whoever still holds them."""
+    token = random.randrange(10**6, 10**7)
+    bot = launch(tmp_path, "apart", CHILD_OWN_SESSION, token, ending, timeout=0.5)
+    try:
+        deadline = time.monotonic() + 5
+        while not sleepers(token):
+            assert time.monotonic() < deadline, "the child did not start"
+            time.sleep(0.01)
+    finally:
+        within(3, bot.close)
+    deadline = time.monotonic() + 2  # SIGKILL takes effect a moment after it is sent
+    try:
+        while sleepers(token):
+            assert time.monotonic() < deadline, "the bot's child in a session of its own outlived the bot"
+            time.sleep(0.01)
+    finally:
+        for pid in sleepers(token):  # (a failed test leaves nothing running either)
+            os.kill(pid, signal.SIGKILL)
+
+
 TERM_HANDLER = r'''
 import pathlib, signal, sys, time
 def bye(signum, frame):
