@@ -184,7 +184,7 @@ class AgentBot:
             raise BotFailure(f"the agent {self.name} had no input to give")
         if not isinstance(answer, str):
             raise BotFailure(f"the agent {self.name} answered {type(answer).__name__}, not text")
-        words = answer.split()
+        words = str.__str__(answer).split()  # its text as a plain str: a subclass's methods are the agent's code
         if words and words[0].lower() == self.seat:
             words = words[1:]
         return " ".join(words)

@@ -202,6 +202,35 @@ def test_an_agent_that_exits_or_cannot_say_why_forfeits_like_any_other(exc, said
     assert tr.replay(tr.parse(tr.dump(session))).ok
 
 
+class _Booby(str):
+    """Text whose own methods fail: the agent's code, run when the referee reads its answer."""
+
+    def split(self, *args, **kwargs):  # type: ignore[override]
+        raise RuntimeError("split bomb")
+
+    def lower(self):  # type: ignore[override]
+        raise RuntimeError("lower bomb")
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("eq bomb")
+
+    __hash__ = str.__hash__
+
+
+class BoobyText:
+    def act(self, observation, legal):
+        return _Booby("mafia " + legal.legal[0])
+
+
+def test_an_answer_of_a_str_subclass_is_read_as_its_plain_text() -> None:
+    """An answer of a ``str`` subclass is text, but its methods are the agent's code: reading it
+    with them (``split``) let the agent's exception out of the referee as a traceback. Its plain
+    text is read, as any other answer's."""
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
+    answer = AgentBot("mafia", BoobyText()).choose(session)
+    assert type(answer) is str and answer == session.choices("mafia").legal[0]
+
+
 def test_ctrl_c_in_an_agent_is_the_users_not_the_agents_fault() -> None:
     session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
     with pytest.raises(KeyboardInterrupt):
