@@ -269,7 +269,8 @@ class ProcessBot:
                     "err": self.proc.stderr.fileno()}
         for fd in self._fd.values():
             os.set_blocking(fd, False)
-        self._pipes = {f"pipe:[{os.fstat(fd).st_ino}]" for fd in self._fd.values()}  # (``_end_holders``)
+        self._pipes = {f"pipe:[{os.fstat(fd).st_ino}]": os.O_RDONLY if stream == "in" else os.O_WRONLY
+                       for stream, fd in self._fd.items()}  # the bot's ends of its pipes (``_end_holders``)
         _live.add(self)
         self._watch("out", True)
         self._watch("err", True)
@@ -571,7 +572,7 @@ class ProcessBot:
         return hung_up != {self._fd["out"], self._fd["err"]}
 
     def _end_holders(self) -> None:
-        """Kill (SIGKILL) each process that still holds one of the bot's pipes once its process
+        """Kill (SIGKILL) each process that still holds the bot's end of one of its pipes once its process
         group is ended: a program the bot started in a session of its own (``setsid``), out of
         the group's reach, would outlive the referee, game after game of a tournament. On Linux,
         by the pipes each process holds (``/proc``), and only where a pipe shows a holder left,
@@ -579,14 +580,14 @@ class ProcessBot:
         One that let go of every pipe of the bot is no longer the bot's to the referee."""
         if not hasattr(select, "poll") or not os.path.isdir("/proc/self/fd") or not self._held():
             return
-        end = time.monotonic() + TERM_GRACE_S
-        while True:
+        for _ in range(3):  # (again, for a child one forked just before it was killed)
             for pid in _holders(self._pipes):
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
+            end = time.monotonic() + TERM_GRACE_S
             while self._held() and time.monotonic() < end:  # (a killed process lets go as it ends)
                 time.sleep(0.005)
-            if not self._held() or time.monotonic() >= end:
+            if not self._held():
                 return
 
     def close(self) -> None:
@@ -631,20 +632,33 @@ class ProcessBot:
                 pass
 
 
-def _holders(pipes: set[str]) -> list[int]:
-    """The processes, the referee's aside, holding any of ``pipes`` (as ``/proc/PID/fd`` names
-    them, ``pipe:[INODE]``), among those the referee may look into."""
+def _holders(pipes: dict[str, int]) -> list[int]:
+    """The processes, the referee aside, holding the bot's end of any of ``pipes`` (as
+    ``/proc/PID/fd`` names them, ``pipe:[INODE]``, with the access the bot's end has), among
+    those the referee may look into. Only the bot's end: a process the referee forked holds
+    the referee's ends, and is none of the bot's."""
     found = []
     for name in os.listdir("/proc"):
         if not name.isdigit() or int(name) == os.getpid():
             continue
         try:
-            fds = os.listdir(f"/proc/{name}/fd")
-            if any(os.readlink(f"/proc/{name}/fd/{fd}") in pipes for fd in fds):
-                found.append(int(name))
+            for fd in os.listdir(f"/proc/{name}/fd"):
+                mode = pipes.get(os.readlink(f"/proc/{name}/fd/{fd}"))
+                if mode is not None and _access(f"/proc/{name}/fdinfo/{fd}") == mode:
+                    found.append(int(name))
+                    break
         except OSError:  # (another user's, or gone meanwhile)
             continue
     return found
+
+
+def _access(fdinfo: str) -> int | None:
+    """The access mode (``os.O_RDONLY``, ...) of the open file ``fdinfo`` (``/proc/PID/fdinfo/FD``) describes."""
+    with open(fdinfo, encoding="ascii") as info:
+        for line in info:
+            if line.startswith("flags:"):
+                return int(line.split()[1], 8) & os.O_ACCMODE
+    return None
 
 
 def make_bot(spec: str, seat: str, seed: int, timeout: float, kinds: tuple[str, ...] = ("random",),

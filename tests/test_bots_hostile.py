@@ -99,6 +99,28 @@ def test_a_bots_child_in_a_session_of_its_own_holding_its_pipes_is_ended_too(tmp
             os.kill(pid, signal.SIGKILL)
 
 
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="the pipes' holders are found in /proc")
+def test_a_process_the_referee_forked_holding_its_ends_of_the_pipes_is_spared(tmp_path: Path) -> None:
+    """A fork of the referee (a library's caller may fork while a bot runs) holds the
+    referee's ends of the bot's pipes, not the bot's: close() ends the bot's holders only."""
+    token = random.randrange(10**6, 10**7)
+    bot = launch(tmp_path, "apart", CHILD_OWN_SESSION, token, "exits", timeout=0.5)
+    fork = os.fork()
+    if fork == 0:  # (the fork holds every descriptor of this process: the referee's ends)
+        try:
+            time.sleep(30)
+        finally:
+            os._exit(0)
+    try:
+        within(3, bot.close)
+        assert os.waitpid(fork, os.WNOHANG) == (0, 0), "the referee's own fork was killed"
+    finally:
+        os.kill(fork, signal.SIGKILL)
+        os.waitpid(fork, 0)
+        for pid in sleepers(token):
+            os.kill(pid, signal.SIGKILL)
+
+
 TERM_HANDLER = r'''
 import pathlib, signal, sys, time
 def bye(signum, frame):
