@@ -41,7 +41,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from arbiter.engine.bots import BotFailure
-from arbiter.engine.errors import ArbiterError
+from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, quoted
+from arbiter.engine.lines import printable
 from arbiter.engine.session import Choices, Session
 
 
@@ -259,8 +260,9 @@ def load_agent(spec: str, directory: str | None = None) -> Any:
     """An agent from ``MODULE:CLASS`` (``py:`` taken off): the class, made with no arguments; its
     module is looked for in ``directory`` (by default the working directory) first."""
     module_name, sep, class_name = spec.rpartition(":")
+    named = quoted(f"py:{spec}", COMMAND_CHARS)  # (as an exec: bot's command is: a terminal shows it as typed)
     if not sep or not module_name or not class_name:
-        raise ArbiterError(f"py:{spec}: expected py:MODULE:CLASS, e.g. py:mybots:Greedy")
+        raise ArbiterError(f"{named}: expected py:MODULE:CLASS, e.g. py:mybots:Greedy")
     if directory is not None:
         if directory not in sys.path:
             sys.path.insert(0, directory)
@@ -274,7 +276,7 @@ def load_agent(spec: str, directory: str | None = None) -> Any:
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # noqa: BLE001 - whatever the import does (sys.exit too), it is the user's code
-        raise ArbiterError(f"py:{spec}: cannot make the agent: {described(exc)}") from None
+        raise ArbiterError(f"{named}: cannot make the agent: {printable(described(exc))}") from None
     if not callable(getattr(agent, "act", None)):
-        raise ArbiterError(f"py:{spec}: {class_name} has no act(observation, legal) method")
+        raise ArbiterError(f"{named}: {quoted(class_name)} has no act(observation, legal) method")
     return agent

@@ -114,7 +114,36 @@ def test_news_tells_each_seat_the_whole_observation_once_in_order(game: str, var
 def test_an_agent_spec_without_module_and_class_is_refused_as_such(spec) -> None:
     with pytest.raises(ArbiterError) as err:
         load_agent(spec)
-    assert str(err.value) == f"py:{spec}: expected py:MODULE:CLASS, e.g. py:mybots:Greedy"
+    assert str(err.value) == f"'py:{spec}': expected py:MODULE:CLASS, e.g. py:mybots:Greedy"
+
+
+LOUD_MODULE = r"""
+globals()["No\x07Act"] = object
+class C:
+    def __init__(self):
+        raise RuntimeError("boom\x1b[2J\nforged")
+"""
+
+
+@pytest.mark.parametrize("spec, said", [
+    ("a\x1b[2Jb:C", "'py:a\\x1b[2Jb:C': cannot make the agent: ModuleNotFoundError: No module named 'a\\x1b[2Jb'"),
+    ("m" * 300 + ":C", "'py:" + "m" * 197 + "'... (305 characters): cannot make the agent: ModuleNotFoundError"),
+    ("agents_loud_x1:C", "'py:agents_loud_x1:C': cannot make the agent: RuntimeError: boom\\x1b[2J\\nforged"),
+    ("agents_loud_x1:No\x07Act", "'py:agents_loud_x1:No\\x07Act': 'No\\x07Act' has no act(observation, legal) method"),
+])
+def test_an_agent_that_cannot_be_made_is_named_as_typed_never_with_its_control_characters(
+        spec, said, tmp_path, monkeypatch) -> None:
+    """The spec of an agent that cannot be made, and its exception's message, once reached the
+    terminal as they were: an escape sequence in either was played by the terminal, and a
+    page-long spec came back whole. Quoted, as an exec: bot's command is, and printable."""
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(tmp_path))])
+    (tmp_path / "agents_loud_x1.py").write_text(LOUD_MODULE, encoding="utf-8")
+    try:
+        with pytest.raises(ArbiterError) as err:
+            load_agent(spec, str(tmp_path))
+        assert str(err.value).startswith(said) and str(err.value).isprintable(), str(err.value)
+    finally:
+        sys.modules.pop("agents_loud_x1", None)
 
 
 AGENT_MODULE = "class Echo:\n    def act(self, observation, legal):\n        return legal.legal[0]\n"
@@ -283,7 +312,7 @@ def test_an_agents_module_that_exits_as_it_is_imported_is_a_clear_error(tmp_path
     try:
         with pytest.raises(ArbiterError) as err:
             load_agent("agents_exit_x1:Echo", str(tmp_path))
-        assert str(err.value) == "py:agents_exit_x1:Echo: cannot make the agent: SystemExit: 4"
+        assert str(err.value) == "'py:agents_exit_x1:Echo': cannot make the agent: SystemExit: 4"
     finally:
         sys.modules.pop("agents_exit_x1", None)
 
