@@ -619,6 +619,7 @@ class ProcessBot:
                     os.killpg(self.proc.pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
                     pass
+                self._end_holders()  # (and its children out of the group: a second stop left them running)
             self._watch("out", False)
             self._watch("err", False)
             for stream in (self.proc.stdout, self.proc.stderr):

@@ -655,6 +655,33 @@ def test_a_stop_that_lands_while_a_bot_is_closed_still_ends_its_children(tmp_pat
             os.kill(pid, signal.SIGKILL)
 
 
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="the pipes' holders are found in /proc")
+def test_a_stop_that_lands_while_a_bot_is_closed_still_ends_its_children_out_of_its_group(tmp_path: Path) -> None:
+    """As above, for a child in a session of its own: ``arbiter play`` sent SIGTERM twice (as
+    ``timeout`` sends its signal to the command, then to its group) left it running under init."""
+    token = random.randrange(10**6, 10**7)
+    bot = launch(tmp_path, "apart", CHILD_OWN_SESSION, token, "hangs", timeout=5)
+    try:
+        deadline = time.monotonic() + 10
+        while not sleepers(token):
+            assert time.monotonic() < deadline, "the bot never started its child"
+            time.sleep(0.02)
+
+        def stop_while_settling(seconds: float) -> None:
+            raise SystemExit(143)
+
+        bot._settle = stop_while_settling  # type: ignore[method-assign]
+        with pytest.raises(SystemExit):
+            bot.close()
+        deadline = time.monotonic() + 3
+        while sleepers(token):
+            assert time.monotonic() < deadline, "the bot's child outlived its close"
+            time.sleep(0.02)
+    finally:
+        for pid in sleepers(token):
+            os.kill(pid, signal.SIGKILL)
+
+
 REFEREE_OF_ONE_BOT = r'''
 import sys, time
 from arbiter.engine import orphans
