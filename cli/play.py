@@ -184,10 +184,12 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
               help="Continue the unfinished game in this transcript (appends to it), as it was played: "
                    "same seat, same bots, unless you say otherwise.")
 @click.option("--bot", "bot_specs", multiple=True, type=BotSpecType(),
-              help="Let a bot play SEAT: a built-in KIND (random; planner in Magic Maze), or exec:COMMAND. Repeatable.")
+              help="Let a bot play SEAT: a built-in KIND (random; planner in Magic Maze), exec:COMMAND (a program) "
+                   "or py:MODULE:CLASS (a Python class, in-process). Repeatable.")
 @click.option("--bots", "all_bots", type=BotKindType(), help="A built-in bot on every seat but yours (--as).")
 @click.option("--bot-timeout", type=seconds(*BOT_TIMEOUT),
-              help="Seconds an external bot may take to answer (0.01 to 3600; default 10).")
+              help="Seconds an exec: bot may take to answer (0.01 to 3600; default 10); a py: agent runs "
+                   "in-process, untimed.")
 @click.option("--max-moves", type=Count(min=1),
               help="Stop once the game has this many moves, a resumed game's counted from its start "
                    "(the transcript stays resumable).")
