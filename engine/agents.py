@@ -174,11 +174,9 @@ class AgentBot:
     def choose(self, session: Session) -> str | None:
         if not self._started:
             self._started = True
-            start = getattr(self.agent, "new_game", None)
-            if callable(start):
-                self._call(start, agent_info(session, self.seat))
+            self._call("new_game", agent_info(session, self.seat), needed=False)
         text, self._seen = news(session, self.seat, self._seen)
-        answer = self._call(self.agent.act, text, session.choices(self.seat))
+        answer = self._call("act", text, session.choices(self.seat))
         if answer is None:
             if session.state.realtime:
                 return None
@@ -190,10 +188,14 @@ class AgentBot:
             words = words[1:]
         return " ".join(words)
 
-    def _call(self, fn: Any, *args: Any) -> Any:
+    def _call(self, method: str, *args: Any, needed: bool = True) -> Any:
+        """The agent's ``method`` called with ``args`` (not ``needed``: None where the agent has
+        no such method), whatever it raises its failure: looking the method up runs the agent's
+        code too (a property, ``__getattr__``)."""
         try:
             with redirect_stdout(_STDERR):  # its print()s: the referee's stdout is the protocol's
-                return fn(*args)
+                fn = getattr(self.agent, method) if needed else getattr(self.agent, method, None)
+                return fn(*args) if needed or callable(fn) else None
         except KeyboardInterrupt as exc:  # the user's Ctrl-C: the referee's to handle ...
             if ctrl_c_reaches_here():
                 raise
@@ -204,17 +206,17 @@ class AgentBot:
             raise BotFailure(f"the agent {self.name} raised {described(exc)}") from None
 
     def close(self) -> None:
-        closing = getattr(self.agent, "close", None)
-        if callable(closing):
-            try:
-                with redirect_stdout(_STDERR):
+        try:
+            with redirect_stdout(_STDERR):
+                closing = getattr(self.agent, "close", None)  # (the look-up too is the agent's code, as in _call)
+                if callable(closing):
                     closing()
-            except KeyboardInterrupt:
-                if ctrl_c_reaches_here():  # (as _call's: else the agent's own, and nothing is left to forfeit)
-                    raise
-            except BaseException:  # noqa: BLE001 - as _call's, and nothing is left to forfeit
-                if stopping:
-                    raise
+        except KeyboardInterrupt:
+            if ctrl_c_reaches_here():  # (as _call's: else the agent's own, and nothing is left to forfeit)
+                raise
+        except BaseException:  # noqa: BLE001 - as _call's, and nothing is left to forfeit
+            if stopping:
+                raise
 
 
 _STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -273,10 +275,11 @@ def load_agent(spec: str, directory: str | None = None) -> Any:
             module = importlib.import_module(module_name)
             cls = getattr(module, class_name)
             agent = cls()
+            acts = callable(getattr(agent, "act", None))  # (a property's code is the agent's too)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # noqa: BLE001 - whatever the import does (sys.exit too), it is the user's code
         raise ArbiterError(f"{named}: cannot make the agent: {printable(described(exc))}") from None
-    if not callable(getattr(agent, "act", None)):
+    if not acts:
         raise ArbiterError(f"{named}: {quoted(class_name)} has no act(observation, legal) method")
     return agent

@@ -122,6 +122,10 @@ globals()["No\x07Act"] = object
 class C:
     def __init__(self):
         raise RuntimeError("boom\x1b[2J\nforged")
+class TrappedAct:
+    @property
+    def act(self):
+        raise RuntimeError("act trap")
 """
 
 
@@ -130,6 +134,7 @@ class C:
     ("m" * 300 + ":C", "'py:" + "m" * 197 + "'... (305 characters): cannot make the agent: ModuleNotFoundError"),
     ("agents_loud_x1:C", "'py:agents_loud_x1:C': cannot make the agent: RuntimeError: boom\\x1b[2J\\nforged"),
     ("agents_loud_x1:No\x07Act", "'py:agents_loud_x1:No\\x07Act': 'No\\x07Act' has no act(observation, legal) method"),
+    ("agents_loud_x1:TrappedAct", "'py:agents_loud_x1:TrappedAct': cannot make the agent: RuntimeError: act trap"),
 ])
 def test_an_agent_that_cannot_be_made_is_named_as_typed_never_with_its_control_characters(
         spec, said, tmp_path, monkeypatch) -> None:
@@ -258,6 +263,41 @@ def test_an_answer_of_a_str_subclass_is_read_as_its_plain_text() -> None:
     session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
     answer = AgentBot("mafia", BoobyText()).choose(session)
     assert type(answer) is str and answer == session.choices("mafia").legal[0]
+
+
+class _Trapped:
+    """An agent whose methods are properties that raise once looked up (``raising``): the
+    look-up runs the agent's code."""
+
+    def __init__(self, raising: str) -> None:
+        self.raising = raising
+
+    def _method(self, name: str, fn):
+        if self.raising == name:
+            raise RuntimeError(f"{name} trap")
+        return fn
+
+    act = property(lambda self: self._method("act", lambda observation, legal: legal.legal[0]))
+    new_game = property(lambda self: self._method("new_game", lambda info: None))
+    close = property(lambda self: self._method("close", lambda: None))
+
+
+@pytest.mark.parametrize("raising", ["act", "new_game", "close"])
+def test_an_agent_whose_method_look_up_raises_forfeits_or_closes_quietly(raising: str) -> None:
+    """Looking up an agent's ``act``, ``new_game`` or ``close`` (a property, ``__getattr__``)
+    runs its code, outside the guard that makes what the agent raises its forfeit: a traceback
+    ended the referee. The look-up is the agent's call too."""
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
+    bots = {"mafia": AgentBot("mafia", _Trapped(raising), "Trapped"), "fbi": AgentBot("fbi", Last())}
+    for _ in Match(Protocol(session), bots, None, max_moves=10).run():
+        pass
+    if raising == "close":
+        assert len(session.moves) == 10 and not session.over
+    else:
+        assert {"note": {"seat": "mafia", "forfeit": f"the agent Trapped raised RuntimeError: {raising} trap"}} \
+            in session.entries
+        assert session.over and [m.text for m in session.moves] == ["surrender"]
+    assert tr.replay(tr.parse(tr.dump(session))).ok
 
 
 def test_ctrl_c_in_an_agent_is_the_users_not_the_agents_fault() -> None:
