@@ -300,6 +300,32 @@ def test_an_agent_whose_method_look_up_raises_forfeits_or_closes_quietly(raising
     assert tr.replay(tr.parse(tr.dump(session))).ok
 
 
+class _Masked:
+    """An answer that says, when asked its class, that it is text (or raises)."""
+
+    def __init__(self, claim):
+        self.claim = claim
+
+    @property
+    def __class__(self):  # type: ignore[override]
+        if isinstance(self.claim, BaseException):
+            raise self.claim
+        return self.claim
+
+
+@pytest.mark.parametrize("claim", [str, RuntimeError("class trap")])
+def test_an_answer_that_claims_a_class_is_judged_by_its_type(claim) -> None:
+    """``isinstance`` asks an object that is not text its ``__class__``: the answer's own code,
+    outside the agent's guard (a traceback), or a claim to be text that the referee then failed
+    to read as such. Its type is what counts: not text, a forfeit."""
+    class Masks:
+        def act(self, observation, legal):
+            return _Masked(claim)
+
+    with pytest.raises(BotFailure, match="the agent Masks answered _Masked, not text"):
+        AgentBot("mafia", Masks()).choose(Session(registry.get("fbi-mafia"), "duel-3v3", seed=2))
+
+
 def test_ctrl_c_in_an_agent_is_the_users_not_the_agents_fault() -> None:
     session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
     with pytest.raises(KeyboardInterrupt):
