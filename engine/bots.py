@@ -7,7 +7,8 @@ referee"): before its first ``go`` of a game it is sent the game's public settin
 answers with one line.
 
 The referee never blocks on a bot and no bot outlives it. Each bot runs in a process group of
-its own, which ``close`` ends whole (SIGTERM, then SIGKILL); a referee killed outright (SIGKILL,
+its own, which ``close`` ends whole (SIGTERM, then SIGKILL), with, on Linux, any process out of
+the group still holding the bot's end of one of its pipes (``_end_holders``); a referee killed outright (SIGKILL,
 so nothing of it runs) takes its bots' groups with it (``engine.orphans.watch``: a watcher
 process kills them; and, on Linux, the parent-death signal ends the bot itself). There
 are no threads: the bots' pipes are non-blocking and one selector loop (``_pump``) serves every
