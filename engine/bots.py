@@ -7,9 +7,9 @@ referee"): before its first ``go`` of a game it is sent the game's public settin
 answers with one line.
 
 The referee never blocks on a bot and no bot outlives it. Each bot runs in a process group of
-its own, which ``close`` ends whole (SIGTERM, then SIGKILL), with, on Linux, any process out of
-the group still holding the bot's end of one of its pipes (``_end_holders``); a referee killed outright (SIGKILL,
-so nothing of it runs) takes its bots' groups with it (``engine.orphans.watch``: a watcher
+its own, which ``close`` ends whole (SIGTERM, then SIGKILL), with, on Linux, any process that
+left the group but not the bot's session, or still holds the bot's end of one of its pipes
+(``_end_strays``); a referee killed outright (SIGKILL, so nothing of it runs) takes its bots' groups with it (``engine.orphans.watch``: a watcher
 process kills them; and, on Linux, the parent-death signal ends the bot itself). There
 are no threads: the bots' pipes are non-blocking and one selector loop (``_pump``) serves every
 bot whenever the referee waits for any of them. Input goes through an outbox, written as the bot reads; output is read
@@ -271,7 +271,7 @@ class ProcessBot:
         for fd in self._fd.values():
             os.set_blocking(fd, False)
         self._pipes = {f"pipe:[{os.fstat(fd).st_ino}]": os.O_RDONLY if stream == "in" else os.O_WRONLY
-                       for stream, fd in self._fd.items()}  # the bot's ends of its pipes (``_end_holders``)
+                       for stream, fd in self._fd.items()}  # the bot's ends of its pipes (``_end_strays``)
         _live.add(self)
         self._watch("out", True)
         self._watch("err", True)
@@ -572,24 +572,27 @@ class ProcessBot:
         hung_up = {fd for fd, mask in poller.poll(0) if mask & select.POLLHUP}  # (a pipe with no writer left)
         return hung_up != {self._fd["out"], self._fd["err"]}
 
-    def _end_holders(self) -> None:
-        """Kill (SIGKILL) each process that still holds the bot's end of one of its pipes once its process
-        group is ended: a program the bot started in a session of its own (``setsid``), out of
-        the group's reach, would outlive the referee, game after game of a tournament. On Linux,
-        by the pipes each process holds (``/proc``), and only where a pipe shows a holder left,
-        so a bot that ended as asked costs nothing; elsewhere such a process is left as it is.
-        One that let go of every pipe of the bot is no longer the bot's to the referee."""
-        if not hasattr(select, "poll") or not os.path.isdir("/proc/self/fd") or not self._held():
+    def _end_strays(self) -> None:
+        """Kill (SIGKILL) what is left of the bot once its process group is ended: a process it
+        started in a group of its own (``setpgid``), still in the bot's session, and one it
+        started in a session of its own (``setsid``) while it holds the bot's end of one of its
+        pipes. Out of the group's reach, either outlived the referee, one more each game of a
+        tournament. Found in ``/proc`` (Linux; elsewhere they are left as they are): each
+        process's session, and, only where a pipe shows a holder left, the pipes it holds. One
+        that left the session and let go of every pipe is no longer the bot's to the referee."""
+        if not os.path.isdir("/proc/self/fd"):
             return
         for _ in range(3):  # (again, for a child one forked just before it was killed)
-            for pid in _holders(self._pipes):
+            pipes = self._pipes if hasattr(select, "poll") and self._held() else {}
+            strays = _strays(self.proc.pid, pipes)
+            if not strays:
+                return
+            for pid in strays:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
             end = time.monotonic() + TERM_GRACE_S
-            while self._held() and time.monotonic() < end:  # (a killed process lets go as it ends)
+            while any(map(_running, strays)) and time.monotonic() < end:  # (SIGKILL takes a moment)
                 time.sleep(0.005)
-            if not self._held():
-                return
 
     def close(self) -> None:
         """Close the bot's input and give it ``EXIT_GRACE_S`` to exit (no wait if it does), then
@@ -611,7 +614,7 @@ class ProcessBot:
                     break
                 if sig == signal.SIGTERM:
                     self._settle(TERM_GRACE_S)
-            self._end_holders()
+            self._end_strays()
             ended = True
             _drain()  # the last of its stderr, for the log
         finally:
@@ -620,7 +623,7 @@ class ProcessBot:
                     os.killpg(self.proc.pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
                     pass
-                self._end_holders()  # (and its children out of the group: a second stop left them running)
+                self._end_strays()  # (and its children out of the group: a second stop left them running)
             self._watch("out", False)
             self._watch("err", False)
             for stream in (self.proc.stdout, self.proc.stderr):
@@ -634,24 +637,47 @@ class ProcessBot:
                 pass
 
 
-def _holders(pipes: dict[str, int]) -> list[int]:
-    """The processes, the referee aside, holding the bot's end of any of ``pipes`` (as
-    ``/proc/PID/fd`` names them, ``pipe:[INODE]``, with the access the bot's end has), among
-    those the referee may look into. Only the bot's end: a process the referee forked holds
-    the referee's ends, and is none of the bot's."""
+def _stat(pid: str) -> list[bytes]:
+    """The fields of ``/proc/PID/stat`` after the program's name: state, parent, group, session, ..."""
+    with open(f"/proc/{pid}/stat", "rb") as stat:
+        return stat.read().rsplit(b")", 1)[1].split()
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` is there and not dead (a zombie holds nothing and runs nothing)."""
+    try:
+        return _stat(str(pid))[0] not in (b"Z", b"X")
+    except (OSError, IndexError):
+        return False
+
+
+def _strays(session: int, pipes: dict[str, int]) -> list[int]:
+    """The running processes, the referee aside, in ``session`` or holding the bot's end of any
+    of ``pipes`` (as ``/proc/PID/fd`` names them, ``pipe:[INODE]``, with the access the bot's end
+    has), among those the referee may look into. Only the bot's end: a process the referee
+    forked holds the referee's ends, and is none of the bot's."""
     found = []
     for name in os.listdir("/proc"):
         if not name.isdigit() or int(name) == os.getpid():
             continue
         try:
-            for fd in os.listdir(f"/proc/{name}/fd"):
-                mode = pipes.get(os.readlink(f"/proc/{name}/fd/{fd}"))
-                if mode is not None and _access(f"/proc/{name}/fdinfo/{fd}") == mode:
-                    found.append(int(name))
-                    break
-        except OSError:  # (another user's, or gone meanwhile)
+            fields = _stat(name)
+            if fields[0] in (b"Z", b"X"):
+                continue
+            if int(fields[3]) == session or pipes and _holds(name, pipes):
+                found.append(int(name))
+        except (OSError, IndexError, ValueError):  # (another user's, or gone meanwhile)
             continue
     return found
+
+
+def _holds(pid: str, pipes: dict[str, int]) -> bool:
+    """Whether process ``pid`` holds the bot's end of any of ``pipes`` (``_strays``)."""
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        mode = pipes.get(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        if mode is not None and _access(f"/proc/{pid}/fdinfo/{fd}") == mode:
+            return True
+    return False
 
 
 def _access(fdinfo: str) -> int | None:

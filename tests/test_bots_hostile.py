@@ -99,6 +99,37 @@ def test_a_bots_child_in_a_session_of_its_own_holding_its_pipes_is_ended_too(tmp
             os.kill(pid, signal.SIGKILL)
 
 
+CHILD_OWN_GROUP = r'''
+import subprocess, sys, time
+subprocess.Popen(["sleep", sys.argv[1]], process_group=0, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                 stderr=subprocess.DEVNULL)  # a group of its own in the bot's session, none of the bot's pipes
+time.sleep(987654)
+'''
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="a session's processes are found in /proc")
+def test_a_bots_child_in_a_group_of_its_own_is_ended_too(tmp_path: Path) -> None:
+    """``setpgid`` takes a child out of the bot's process group but not out of its session: one
+    that let go of the bot's pipes too outlived the referee. Its session gives it away."""
+    token = random.randrange(10**6, 10**7)
+    bot = launch(tmp_path, "group", CHILD_OWN_GROUP, token, timeout=0.5)
+    try:
+        deadline = time.monotonic() + 5
+        while not sleepers(token):
+            assert time.monotonic() < deadline, "the child did not start"
+            time.sleep(0.01)
+    finally:
+        within(3, bot.close)
+    deadline = time.monotonic() + 2  # SIGKILL takes effect a moment after it is sent
+    try:
+        while sleepers(token):
+            assert time.monotonic() < deadline, "the bot's child in a group of its own outlived the bot"
+            time.sleep(0.01)
+    finally:
+        for pid in sleepers(token):
+            os.kill(pid, signal.SIGKILL)
+
+
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="the pipes' holders are found in /proc")
 def test_a_process_the_referee_forked_holding_its_ends_of_the_pipes_is_spared(tmp_path: Path) -> None:
     """A fork of the referee (a library's caller may fork while a bot runs) holds the
