@@ -8,8 +8,8 @@ answers with one line.
 
 The referee never blocks on a bot and no bot outlives it. Each bot runs in a process group of
 its own, which ``close`` ends whole (SIGTERM, then SIGKILL), with, on Linux, any process that
-left the group but not the bot's session, or still holds the bot's end of one of its pipes
-(``_end_strays``); a referee killed outright (SIGKILL, so nothing of it runs) takes its bots' groups with it (``engine.orphans.watch``: a watcher
+left the group but not the bot's session, or, started since the bot, still holds the bot's end
+of one of its pipes (``_end_strays``); a referee killed outright (SIGKILL, so nothing of it runs) takes its bots' groups with it (``engine.orphans.watch``: a watcher
 process kills them; and, on Linux, the parent-death signal ends the bot itself). There
 are no threads: the bots' pipes are non-blocking and one selector loop (``_pump``) serves every
 bot whenever the referee waits for any of them. Input goes through an outbox, written as the bot reads; output is read
@@ -576,15 +576,19 @@ class ProcessBot:
         """Kill (SIGKILL) what is left of the bot once its process group is ended: a process it
         started in a group of its own (``setpgid``), still in the bot's session, and one it
         started in a session of its own (``setsid``) while it holds the bot's end of one of its
-        pipes. Out of the group's reach, either outlived the referee, one more each game of a
+        pipes (a process older than the bot is spared: the bot may hand its pipes to a server). Out of the group's reach, either outlived the referee, one more each game of a
         tournament. Found in ``/proc`` (Linux; elsewhere they are left as they are): each
         process's session, and, only where a pipe shows a holder left, the pipes it holds. One
         that left the session and let go of every pipe is no longer the bot's to the referee."""
         if not os.path.isdir("/proc/self/fd"):
             return
+        try:
+            born = int(_stat(str(self.proc.pid))[STARTED])  # (the bot is unreaped yet: its pid is its own)
+        except (OSError, IndexError, ValueError):
+            return
         for _ in range(3):  # (again, for a child one forked just before it was killed)
             pipes = self._pipes if hasattr(select, "poll") and self._held() else {}
-            strays = _strays(self.proc.pid, pipes)
+            strays = _strays(self.proc.pid, pipes, born)
             if not strays:
                 return
             for pid in strays:
@@ -651,11 +655,18 @@ def _running(pid: int) -> bool:
         return False
 
 
-def _strays(session: int, pipes: dict[str, int]) -> list[int]:
+STARTED = 19
+"""Where a process's start time (clock ticks since boot) is among the fields ``_stat`` returns."""
+
+
+def _strays(session: int, pipes: dict[str, int], born: int) -> list[int]:
     """The running processes, the referee aside, in ``session`` or holding the bot's end of any
     of ``pipes`` (as ``/proc/PID/fd`` names them, ``pipe:[INODE]``, with the access the bot's end
-    has), among those the referee may look into. Only the bot's end: a process the referee
-    forked holds the referee's ends, and is none of the bot's."""
+    has) and started no earlier than the bot (``born``), among those the referee may look into.
+    Only the bot's end: a process the referee forked holds the referee's ends, and is none of
+    the bot's. Only one started since the bot: one that was running before it (a server the bot
+    handed its descriptors to, as a terminal multiplexer's client or an ssh connection sharing
+    a master hands theirs) is the user's, not the bot's."""
     found = []
     for name in os.listdir("/proc"):
         if not name.isdigit() or int(name) == os.getpid():
@@ -664,7 +675,7 @@ def _strays(session: int, pipes: dict[str, int]) -> list[int]:
             fields = _stat(name)
             if fields[0] in (b"Z", b"X"):
                 continue
-            if int(fields[3]) == session or pipes and _holds(name, pipes):
+            if int(fields[3]) == session or pipes and int(fields[STARTED]) >= born and _holds(name, pipes):
                 found.append(int(name))
         except (OSError, IndexError, ValueError):  # (another user's, or gone meanwhile)
             continue

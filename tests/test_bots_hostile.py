@@ -16,6 +16,7 @@ import contextlib
 import os
 import random
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -143,6 +144,55 @@ def test_a_process_the_referee_forked_holding_its_ends_of_the_pipes_is_spared(tm
         os.waitpid(fork, 0)
         for pid in sleepers(token):
             os.kill(pid, signal.SIGKILL)
+
+
+KEEPER = r'''
+import pathlib, socket, sys
+server = socket.socket(socket.AF_UNIX)
+server.bind("\0" + sys.argv[1])
+server.listen()
+pathlib.Path(sys.argv[2]).touch()
+kept = []
+while True:
+    client, _ = server.accept()
+    kept += socket.recv_fds(client, 1, 3)[1]  # a client's descriptors, kept (as a terminal multiplexer's server does)
+    pathlib.Path(sys.argv[3]).touch()
+'''
+
+HANDS_ITS_PIPES = r'''
+import socket, sys, time
+client = socket.socket(socket.AF_UNIX)
+client.connect("\0" + sys.argv[1])
+socket.send_fds(client, [b"x"], [0, 1, 2])
+time.sleep(987654)
+'''
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="the pipes' holders are found in /proc")
+def test_a_process_older_than_the_bot_it_handed_its_pipes_to_is_spared(tmp_path: Path) -> None:
+    """A bot may hand its stdin and stdout to a server that was running before it (a terminal
+    multiplexer's client, an ssh connection sharing a master do): the server then holds the
+    bot's ends of its pipes, but it is the user's, and close() killed it."""
+    name = f"arbiter-keeper-{os.getpid()}-{random.randrange(10**9)}"
+    listening, kept = tmp_path / "listening", tmp_path / "kept"
+    keeper = subprocess.Popen(shlex.split(script(tmp_path, "keeper", KEEPER, name, listening, kept)),
+                              start_new_session=True)
+    try:
+        deadline = time.monotonic() + 10
+        while not listening.exists():
+            assert time.monotonic() < deadline and keeper.poll() is None, "the server did not start"
+            time.sleep(0.01)
+        bot = launch(tmp_path, "hands", HANDS_ITS_PIPES, name, timeout=0.5)
+        try:
+            while not kept.exists():
+                assert time.monotonic() < deadline, "the bot did not hand its pipes over"
+                time.sleep(0.01)
+        finally:
+            within(3, bot.close)
+        assert keeper.poll() is None, "close() killed a process that was running before the bot"
+    finally:
+        keeper.kill()
+        keeper.wait()
 
 
 TERM_HANDLER = r'''
