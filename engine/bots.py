@@ -576,7 +576,8 @@ class ProcessBot:
         """Kill (SIGKILL) what is left of the bot once its process group is ended: a process it
         started in a group of its own (``setpgid``), still in the bot's session, and one it
         started in a session of its own (``setsid``) while it holds the bot's end of one of its
-        pipes (a process older than the bot is spared: the bot may hand its pipes to a server). Out of the group's reach, either outlived the referee, one more each game of a
+        pipes (a process older than the bot is spared: the bot may hand its pipes to a server).
+        Out of the group's reach, either outlived the referee, one more each game of a
         tournament. Found in ``/proc`` (Linux; elsewhere they are left as they are): each
         process's session, and, only where a pipe shows a holder left, the pipes it holds. One
         that left the session and let go of every pipe is no longer the bot's to the referee."""
