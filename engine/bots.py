@@ -9,10 +9,11 @@ answers with one line.
 The referee never blocks on a bot and no bot outlives it. Each bot runs in a process group of
 its own, which ``close`` ends whole (SIGTERM, then SIGKILL), with, on Linux, any process that
 left the group but not the bot's session, or, started since the bot, still holds the bot's end
-of one of its pipes (``_end_strays``); a referee killed outright (SIGKILL, so nothing of it runs) takes its bots' groups with it (``engine.orphans.watch``: a watcher
-process kills them; and, on Linux, the parent-death signal ends the bot itself). There
-are no threads: the bots' pipes are non-blocking and one selector loop (``_pump``) serves every
-bot whenever the referee waits for any of them. Input goes through an outbox, written as the bot reads; output is read
+of its output or its stderr (``_end_strays``); a referee killed outright (SIGKILL, so nothing
+of it runs) takes its bots' groups with it (``engine.orphans.watch``: a watcher process kills
+them; and, on Linux, the parent-death signal ends the bot itself). There are no threads: the
+bots' pipes are non-blocking and one selector loop (``_pump``) serves every bot whenever the
+referee waits for any of them. Input goes through an outbox, written as the bot reads; output is read
 as bytes and split into lines of at most ``MAX_LINE_BYTES``; stderr is drained all along, its
 last lines end every failure reason and all of it may go to a log file (capped). A timeout, an
 exit, a line too long, not UTF-8 or not asked for, a bot that stops reading: each raises
@@ -575,8 +576,9 @@ class ProcessBot:
     def _end_strays(self) -> None:
         """Kill (SIGKILL) what is left of the bot once its process group is ended: a process it
         started in a group of its own (``setpgid``), still in the bot's session, and one it
-        started in a session of its own (``setsid``) while it holds the bot's end of one of its
-        pipes (a process older than the bot is spared: the bot may hand its pipes to a server).
+        started in a session of its own (``setsid``) while the bot's output or stderr has a
+        holder left, if it holds the bot's end of one of its pipes (a process older than the bot
+        is spared: the bot may hand its pipes to a server).
         Out of the group's reach, either outlived the referee, one more each game of a
         tournament. Found in ``/proc`` (Linux; elsewhere they are left as they are): each
         process's session, and, only where a pipe shows a holder left, the pipes it holds. One
