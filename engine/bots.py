@@ -686,11 +686,15 @@ def _strays(session: int, pipes: dict[str, int], born: int) -> list[int]:
 
 
 def _holds(pid: str, pipes: dict[str, int]) -> bool:
-    """Whether process ``pid`` holds the bot's end of any of ``pipes`` (``_strays``)."""
+    """Whether process ``pid`` holds the bot's end of any of ``pipes`` (``_strays``). A descriptor
+    it closes while it is looked through is passed over, not taken for the process gone."""
     for fd in os.listdir(f"/proc/{pid}/fd"):
-        mode = pipes.get(os.readlink(f"/proc/{pid}/fd/{fd}"))
-        if mode is not None and _access(f"/proc/{pid}/fdinfo/{fd}") == mode:
-            return True
+        try:
+            mode = pipes.get(os.readlink(f"/proc/{pid}/fd/{fd}"))
+            if mode is not None and _access(f"/proc/{pid}/fdinfo/{fd}") == mode:
+                return True
+        except FileNotFoundError:  # (closed meanwhile: its other descriptors may still hold a pipe)
+            continue
     return False
 
 

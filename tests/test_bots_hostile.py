@@ -195,6 +195,28 @@ def test_a_process_older_than_the_bot_it_handed_its_pipes_to_is_spared(tmp_path:
         keeper.wait()
 
 
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="the pipes' holders are found in /proc")
+def test_a_holder_closing_a_descriptor_while_it_is_looked_through_is_still_found(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A holder's descriptors are listed, then read one by one: one it closed in between (a
+    busy program's file) made the whole process pass for gone, and it was spared that round."""
+    read_end, write_end = os.pipe()
+    try:
+        pipes = {f"pipe:[{os.fstat(write_end).st_ino}]": os.O_WRONLY}
+        listdir = os.listdir
+
+        def with_one_closed(path: str) -> list[str]:
+            names = listdir(path)
+            closed = str(max(map(int, names)) + 1000)  # (listed, and gone by the time it is read)
+            return [closed, *names] if path.endswith("/fd") else names
+
+        monkeypatch.setattr(os, "listdir", with_one_closed)
+        assert bots_module._holds(str(os.getpid()), pipes)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
 TERM_HANDLER = r'''
 import pathlib, signal, sys, time
 def bye(signum, frame):
