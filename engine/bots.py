@@ -7,9 +7,9 @@ referee"): before its first ``go`` of a game it is sent the game's public settin
 answers with one line.
 
 The referee never blocks on a bot and no bot outlives it. Each bot runs in a process group of
-its own, which ``close`` ends whole (SIGTERM, then SIGKILL), with, on Linux, any process that
-left the group but not the bot's session, or, started since the bot, still holds the bot's end
-of its output or its stderr (``_end_strays``); a referee killed outright (SIGKILL, so nothing
+its own, which ``close`` ends whole (SIGTERM, then SIGKILL), with, on Linux, when the bot's
+output or stderr still has a writer, the processes started since the bot that hold them or
+are in the bot's session (``_end_strays``); a referee killed outright (SIGKILL, so nothing
 of it runs) takes its bots' groups with it (``engine.orphans.watch``: a watcher process kills
 them; and, on Linux, the parent-death signal ends the bot itself). There are no threads: the
 bots' pipes are non-blocking and one selector loop (``_pump``) serves every bot whenever the
@@ -574,24 +574,24 @@ class ProcessBot:
         return hung_up != {self._fd["out"], self._fd["err"]}
 
     def _end_strays(self) -> None:
-        """Kill (SIGKILL) what is left of the bot once its process group is ended: a process it
-        started in a group of its own (``setpgid``), still in the bot's session, and one it
-        started in a session of its own (``setsid``) while the bot's output or stderr has a
-        holder left, if it holds the bot's end of one of its pipes (a process older than the bot
-        is spared: the bot may hand its pipes to a server).
-        Out of the group's reach, either outlived the referee, one more each game of a
-        tournament. Found in ``/proc`` (Linux; elsewhere they are left as they are): each
-        process's session, and, only where a pipe shows a holder left, the pipes it holds. One
-        that left the session and let go of every pipe is no longer the bot's to the referee."""
-        if not os.path.isdir("/proc/self/fd"):
+        """Kill (SIGKILL) what is left of the bot once its process group is ended, when its
+        output or its stderr still has a writer: each process started since the bot (one older
+        is spared: the bot may hand its pipes to a server) that holds the bot's end of one of
+        its pipes, having left the bot's session (``setsid``), or that is still in the bot's
+        session, having left its group (``setpgid``). Out of the group's reach, either outlived
+        the referee, one more each game of a tournament. Found in ``/proc`` (Linux; elsewhere
+        they are left as they are), and only where a pipe shows a writer left: a search of every
+        process costs a millisecond or more a bot (0.1 s with 2,000 processes), which every game
+        of bots that ended as asked would pay. A process that let go of the bot's output and
+        stderr is no longer the bot's to the referee."""
+        if not (os.path.isdir("/proc/self/fd") and hasattr(select, "poll") and self._held()):
             return
         try:
             born = int(_stat(str(self.proc.pid))[STARTED])  # (the bot is unreaped yet: its pid is its own)
         except (OSError, IndexError, ValueError):
             return
         for _ in range(3):  # (again, for a child one forked just before it was killed)
-            pipes = self._pipes if hasattr(select, "poll") and self._held() else {}
-            strays = _strays(self.proc.pid, pipes, born)
+            strays = _strays(self.proc.pid, self._pipes, born)
             if not strays:
                 return
             for pid in strays:
@@ -600,6 +600,8 @@ class ProcessBot:
             end = time.monotonic() + TERM_GRACE_S
             while any(map(_running, strays)) and time.monotonic() < end:  # (SIGKILL takes a moment)
                 time.sleep(0.005)
+            if not self._held():
+                return
 
     def close(self) -> None:
         """Close the bot's input and give it ``EXIT_GRACE_S`` to exit (no wait if it does), then
