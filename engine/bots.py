@@ -47,6 +47,7 @@ from typing import Any, BinaryIO
 from typing import Protocol as TypingProtocol
 
 from arbiter.engine import orphans
+from arbiter.engine import procs
 from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, quoted
 from arbiter.engine.lines import MAX_LINE_BYTES, BadLine, check_text, printable
 from arbiter.engine.session import Session
@@ -587,18 +588,18 @@ class ProcessBot:
         if not (os.path.isdir("/proc/self/fd") and hasattr(select, "poll") and self._held()):
             return
         try:
-            born = int(_stat(str(self.proc.pid))[STARTED])  # (the bot is unreaped yet: its pid is its own)
-        except (OSError, IndexError, ValueError):
+            born = procs.started(self.proc.pid)  # (the bot is unreaped yet: its pid is its own)
+        except OSError:
             return
         for _ in range(3):  # (again, for a child one forked just before it was killed)
-            strays = _strays(self.proc.pid, self._pipes, born)
+            strays = procs.strays(self.proc.pid, self._pipes, born)
             if not strays:
                 return
             for pid in strays:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
             end = time.monotonic() + TERM_GRACE_S
-            while any(map(_running, strays)) and time.monotonic() < end:  # (SIGKILL takes a moment)
+            while any(map(procs.running, strays)) and time.monotonic() < end:  # (SIGKILL takes a moment)
                 time.sleep(0.005)
             if not self._held():
                 return
@@ -644,69 +645,6 @@ class ProcessBot:
                 self.proc.wait(timeout=2)
             except subprocess.TimeoutExpired:  # stuck in the kernel: Popen reaps it later
                 pass
-
-
-def _stat(pid: str) -> list[bytes]:
-    """The fields of ``/proc/PID/stat`` after the program's name: state, parent, group, session, ..."""
-    with open(f"/proc/{pid}/stat", "rb") as stat:
-        return stat.read().rsplit(b")", 1)[1].split()
-
-
-def _running(pid: int) -> bool:
-    """Whether process ``pid`` is there and not dead (a zombie holds nothing and runs nothing)."""
-    try:
-        return _stat(str(pid))[0] not in (b"Z", b"X")
-    except (OSError, IndexError):
-        return False
-
-
-STARTED = 19
-"""Where a process's start time (clock ticks since boot) is among the fields ``_stat`` returns."""
-
-
-def _strays(session: int, pipes: dict[str, int], born: int) -> list[int]:
-    """The running processes, the referee aside, in ``session`` or holding the bot's end of any
-    of ``pipes`` (as ``/proc/PID/fd`` names them, ``pipe:[INODE]``, with the access the bot's end
-    has) and started no earlier than the bot (``born``), among those the referee may look into.
-    Only the bot's end: a process the referee forked holds the referee's ends, and is none of
-    the bot's. Only one started since the bot: one that was running before it (a server the bot
-    handed its descriptors to, as a terminal multiplexer's client or an ssh connection sharing
-    a master hands theirs) is the user's, not the bot's."""
-    found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit() or int(name) == os.getpid():
-            continue
-        try:
-            fields = _stat(name)
-            if fields[0] in (b"Z", b"X"):
-                continue
-            if int(fields[3]) == session or pipes and int(fields[STARTED]) >= born and _holds(name, pipes):
-                found.append(int(name))
-        except (OSError, IndexError, ValueError):  # (another user's, or gone meanwhile)
-            continue
-    return found
-
-
-def _holds(pid: str, pipes: dict[str, int]) -> bool:
-    """Whether process ``pid`` holds the bot's end of any of ``pipes`` (``_strays``). A descriptor
-    it closes while it is looked through is passed over, not taken for the process gone."""
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        try:
-            mode = pipes.get(os.readlink(f"/proc/{pid}/fd/{fd}"))
-            if mode is not None and _access(f"/proc/{pid}/fdinfo/{fd}") == mode:
-                return True
-        except FileNotFoundError:  # (closed meanwhile: its other descriptors may still hold a pipe)
-            continue
-    return False
-
-
-def _access(fdinfo: str) -> int | None:
-    """The access mode (``os.O_RDONLY``, ...) of the open file ``fdinfo`` (``/proc/PID/fdinfo/FD``) describes."""
-    with open(fdinfo, encoding="ascii") as info:
-        for line in info:
-            if line.startswith("flags:"):
-                return int(line.split()[1], 8) & os.O_ACCMODE
-    return None
 
 
 def make_bot(spec: str, seat: str, seed: int, timeout: float, kinds: tuple[str, ...] = ("random",),

@@ -34,6 +34,7 @@ from tests.hostile import (
     STDERR_TAIL_THEN_HANG, STDERR_FLOOD, EXIT_EARLY,
 )
 from arbiter.engine import bots as bots_module
+from arbiter.engine import procs
 from arbiter.engine.arena.stats import forfeit_kind
 from arbiter.engine.bots import ProcessBot, make_bot
 from arbiter.engine.errors import ArbiterError
@@ -124,7 +125,7 @@ def test_a_bot_whose_children_let_go_of_its_pipes_is_closed_without_a_search_of_
     asked. A child that left the group (``setpgid``) and let go of the bot's pipes is out of
     reach, as docs/protocol.md says: it is left running (and ended here)."""
     searched = []
-    monkeypatch.setattr(bots_module, "_strays", lambda *a: searched.append(a) or [])
+    monkeypatch.setattr(procs, "strays", lambda *a: searched.append(a) or [])
     token = random.randrange(10**6, 10**7)
     bot = launch(tmp_path, "group", CHILD_OWN_GROUP, token, timeout=0.5)
     try:
@@ -226,7 +227,7 @@ def test_a_holder_closing_a_descriptor_while_it_is_looked_through_is_still_found
             return [closed, *names] if path.endswith("/fd") else names
 
         monkeypatch.setattr(os, "listdir", with_one_closed)
-        assert bots_module._holds(str(os.getpid()), pipes)
+        assert procs.holds(str(os.getpid()), pipes)
     finally:
         os.close(read_end)
         os.close(write_end)
