@@ -39,7 +39,7 @@ from arbiter.engine.clock import MAX_MS, parse_seconds
 from arbiter.engine.errors import InputError, SetupError, SyntaxInputError, TimeError, UnknownSeatError, quoted
 from arbiter.engine.events import HOST, Event
 from arbiter.engine.game import Result, checked_text
-from arbiter.engine.session import MAX_SEED, Choices, Session, clipped
+from arbiter.engine.session import MAX_SEED, Choices, Session, clipped, seed_shown
 
 
 class Game:
@@ -96,9 +96,7 @@ class Game:
         else:
             won = f"won by {' '.join(result.winners)}" if result.winners else "no one won"
             now = f"over{when} after {moves} ({result.reason}), {won}"
-        seed = str(self.seed)
-        if len(seed) > 20:  # (a seed may have 100 digits)
-            seed = f"{seed[:12]}... ({len(seed.lstrip('-'))} digits)"
+        seed = seed_shown(self.seed)
         level = self.session.rules.public_options(self.session.state).get("level")  # (Hidden Roles')
         played = f"{self.variant} roles={level}" if level else self.variant
         return f"<Game {self.name} {played} seed={seed}: {now}>"

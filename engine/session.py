@@ -184,6 +184,17 @@ class _Record:
             self.entry(chance_entry(rec))
 
 
+def seed_shown(seed: int) -> str:
+    """A seed as a one-line summary shows it: whole, or its start and length past 20 digits (a
+    seed may have 100).
+
+    >>> seed_shown(7), seed_shown(10**40)
+    ('7', '100000000000... (41 digits)')
+    """
+    text = str(seed)
+    return text if len(text) <= 20 else f"{text[:12]}... ({len(text.lstrip('-'))} digits)"
+
+
 class Session:
     """Runs one game: checks seats and time, applies inputs and records them.
 
@@ -223,6 +234,19 @@ class Session:
         self.move_events: list[int] = []
         """Where in the event log each move's events begin (``moves[i]``'s at ``move_events[i]``):
         what a bot or an agent is told of the others' moves comes before what they caused."""
+
+    def __repr__(self) -> str:
+        """The game, its variant, seed and how far it went, on one line, and only what every
+        seat knows: a replay's report (``ReplayReport``) showed ``<...Session object at 0x...>``.
+
+        >>> from arbiter.engine import registry
+        >>> Session(registry.get("mafia"), "6-players", seed=2)
+        <Session mafia 6-players seed=2: 0 moves>
+        """
+        moves = len(self.moves)
+        over = ", over" if self.state.result is not None else ""
+        return (f"<Session {self.rules.name} {self.variant.name} seed={seed_shown(self.seed)}: "
+                f"{moves} move{'' if moves == 1 else 's'}{over}>")
 
     # -- facts -------------------------------------------------------------------------------
     @property

@@ -668,3 +668,19 @@ def test_seconds_name_writes_any_whole_number_of_milliseconds_and_refuses_others
         with pytest.raises(TypeError, match=f"^seconds_name: a time is whole milliseconds \\(an int\\), "
                                             f"not {type(wrong).__name__}$"):
             arbiter.seconds_name(wrong)
+
+
+def test_a_replays_report_shows_its_session_by_what_every_seat_knows(tmp_path) -> None:
+    """``replay``'s report showed ``session=<arbiter.engine.session.Session object at 0x...>``:
+    the session now shows its game, variant, seed and how far it went, nothing hidden (no
+    awaited seat: at night that would name a role)."""
+    game = new_game("mafia", players=6, seed=2)
+    for seat in game.seats:
+        game.play(seat, "pass")
+    path = game.save(tmp_path / "g.yaml")
+    assert repr(replay(path)) == "ReplayReport(session=<Session mafia 6-players seed=2: 6 moves>, problems=[])"
+    game.play("p6", "leave")
+    assert repr(game.session).endswith(": 7 moves>") and "over" not in repr(game.session)
+    duel = new_game("fbi-mafia", "duel-3v3", seed=10**40)
+    duel.play("mafia", "surrender")
+    assert repr(duel.session) == "<Session fbi-mafia duel-3v3 seed=100000000000... (41 digits): 1 move, over>"
