@@ -684,3 +684,17 @@ def test_a_replays_report_shows_its_session_by_what_every_seat_knows(tmp_path) -
     duel = new_game("fbi-mafia", "duel-3v3", seed=10**40)
     duel.play("mafia", "surrender")
     assert repr(duel.session) == "<Session fbi-mafia duel-3v3 seed=100000000000... (41 digits): 1 move, over>"
+
+
+@pytest.mark.parametrize("seat", [None, 3, b"p1", ("p1",)])
+def test_a_seat_that_is_no_str_is_a_type_error_not_a_players_refusal(seat) -> None:
+    """A seat of the wrong type (None, a seat's number) raised ``UnknownSeatError``, an
+    ``InputError``: ``except InputError`` around a bot's moves took the caller's mistake for a
+    player's refused input. It is a ``TypeError``, and nothing changes."""
+    game = new_game("mafia", players=6, seed=2)
+    before = game.transcript()
+    for call in (lambda: game.play(seat, "pass"), lambda: game.legal(seat), lambda: game.view(seat),
+                 lambda: game.events(seat), lambda: game.awaiting(seat)):
+        with pytest.raises(TypeError, match=f"^a seat is named by a str, not {type(seat).__name__}$"):
+            call()
+    assert game.transcript() == before
