@@ -36,7 +36,7 @@ from arbiter.engine import transcript as tr
 from arbiter.engine.agents import Agent, agent_info, news
 from arbiter.engine import clock
 from arbiter.engine.clock import MAX_MS, parse_seconds
-from arbiter.engine.errors import InputError, SetupError, SyntaxInputError, TimeError, UnknownSeatError, quoted
+from arbiter.engine.errors import InputError, SetupError, SyntaxInputError, TimeError, UnknownSeatError, counted, quoted
 from arbiter.engine.events import HOST, Event
 from arbiter.engine.game import Result, checked_text
 from arbiter.engine.session import MAX_SEED, Choices, Session, clipped, seed_shown
@@ -89,7 +89,7 @@ class Game:
         """
         session, done = self.session, len(self.session.moves)
         when = f" at {seconds_name(session.clock_ms)} s" if self.realtime else ""
-        moves = f"{done} move{'' if done == 1 else 's'}"
+        moves = counted(done, "move")
         result = session.state.result
         if result is None:
             now = f"{moves}{when}, awaiting {' '.join(self.awaiting()) or 'no one'}"

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple, TypeVar, get_args
 
 from arbiter.engine.chance import Chance, ChanceRecord
 from arbiter.engine.clock import MAX_MS, seconds_name
-from arbiter.engine.errors import GameOverError, TimeError, UnknownSeatError, quoted
+from arbiter.engine.errors import GameOverError, TimeError, UnknownSeatError, counted, quoted
 from arbiter.engine.events import HOST, Event, EventLog
 from arbiter.engine.game import GameState, Rules, Variant, checked_text, shared_values, words_of
 from arbiter.engine.lines import printable
@@ -243,10 +243,9 @@ class Session:
         >>> Session(registry.get("mafia"), "6-players", seed=2)
         <Session mafia 6-players seed=2: 0 moves>
         """
-        moves = len(self.moves)
         over = ", over" if self.state.result is not None else ""
-        return (f"<Session {self.rules.name} {self.variant.name} seed={seed_shown(self.seed)}: "
-                f"{moves} move{'' if moves == 1 else 's'}{over}>")
+        return f"<Session {self.rules.name} {self.variant.name} seed={seed_shown(self.seed)}: " \
+               f"{counted(len(self.moves), 'move')}{over}>"
 
     # -- facts -------------------------------------------------------------------------------
     @property
