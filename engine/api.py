@@ -474,16 +474,15 @@ def _at(method: str, time: Any) -> int:
 
 def seconds_name(ms: int) -> str:
     """A time in milliseconds as the protocol and the events write it, in seconds: the shortest
-    exact decimal. Below 0 too: ``-1500`` was written ``-2.5`` (the clock's own never is below 0).
-    A value that is not a whole number is a ``TypeError`` (``1.5`` was a ``ValueError`` from a
-    format code, ``True`` read as 1 ms).
+    exact decimal (``clock.seconds_name``). A value that is not a whole number is a
+    ``TypeError`` (``1.5`` was a ``ValueError`` from a format code, ``True`` read as 1 ms).
 
     >>> seconds_name(1500), seconds_name(180000), seconds_name(-1500)
     ('1.5', '180', '-1.5')
     """
     if isinstance(ms, bool) or not isinstance(ms, numbers.Integral):
         raise TypeError(f"seconds_name: a time is whole milliseconds (an int), not {type(ms).__name__}")
-    return "-" + clock.seconds_name(-int(ms)) if ms < 0 else clock.seconds_name(int(ms))
+    return clock.seconds_name(int(ms))
 
 
 def _count(method: str, max_inputs: Any) -> None:

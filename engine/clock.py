@@ -30,6 +30,13 @@ def parse_seconds(text: str) -> int:
 
 
 def seconds_name(ms: int) -> str:
-    """Milliseconds as the shortest exact decimal seconds."""
+    """Milliseconds as the shortest exact decimal seconds (below 0 too: ``divmod`` rounds toward
+    minus infinity, which wrote ``-1500`` as ``-2.5``).
+
+    >>> seconds_name(1500), seconds_name(180000), seconds_name(-1500)
+    ('1.5', '180', '-1.5')
+    """
+    if ms < 0:
+        return "-" + seconds_name(-ms)
     whole, frac = divmod(ms, 1000)
     return f"{whole}.{frac:03d}".rstrip("0").rstrip(".") if frac else str(whole)
