@@ -257,8 +257,8 @@ def stdin_bytes() -> IO[bytes]:
 
 class MovesFile(click.File):
     """A file of input lines opened for bytes; ``-`` is standard input (see ``stdin_bytes``).
-    A symbolic link that leads nowhere is said to be one, as ``ExistingPath`` says it (Click
-    said "No such file or directory" of a name ``ls`` lists)."""
+    A symbolic link that leads nowhere is said to be one (``leads_nowhere``), as ``ExistingPath``
+    says it."""
 
     def __init__(self) -> None:
         super().__init__("rb")
@@ -269,13 +269,12 @@ class MovesFile(click.File):
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter:
-            if isinstance(value, (str, bytes)) and os.path.islink(value):
-                try:
+            try:
+                if isinstance(value, (str, bytes)):
                     os.stat(value)
-                except OSError as exc:
-                    if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
-                        self.fail(f"{click.format_filename(value)!r} is a symbolic link that leads nowhere "
-                                  f"({exc.strerror or exc})", param, ctx)
+            except OSError as exc:
+                if (why := leads_nowhere(value, exc)) is not None:
+                    self.fail(why, param, ctx)
             raise
 
 
@@ -310,6 +309,15 @@ def out_of_reach(path: str | bytes, exc: OSError) -> str | None:
             "denied), so whether it exists cannot be told")
 
 
+def leads_nowhere(path: str | bytes, exc: OSError) -> str | None:
+    """That ``path`` is a symbolic link that leads nowhere (its target gone, or a loop of links),
+    when ``exc`` (what ``os.stat`` raised) says it was not found and it is one, else None: Click
+    said "No such file or directory" of a name ``ls`` lists."""
+    if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP) and os.path.islink(path):
+        return f"{click.format_filename(path)!r} is a symbolic link that leads nowhere ({exc.strerror or exc})"
+    return None
+
+
 class ExistingPath(click.Path):
     """A path that must exist (a file to read, a folder to resume): ``click.Path(exists=True)``,
     but a symbolic link that leads nowhere (its target gone, or a loop of links) is said to be
@@ -331,7 +339,6 @@ class ExistingPath(click.Path):
                 why = out_of_reach(value, exc)
                 if why is not None:
                     self.fail(f"{self.name.title()} {why}", param, ctx)
-                if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP) and os.path.islink(value):
-                    self.fail(f"{click.format_filename(value)!r} is a symbolic link that leads nowhere "
-                              f"({exc.strerror or exc})", param, ctx)
+                if (why := leads_nowhere(value, exc)) is not None:
+                    self.fail(why, param, ctx)
             raise
