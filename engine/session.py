@@ -366,7 +366,7 @@ class Session:
         value that is not a ``str`` (None, a seat's number) a ``TypeError``: a caller's mistake,
         not a refusal that ``except InputError`` should take for a player's."""
         if seat != HOST and seat not in self.state.seats:
-            if type(seat) is not str and not isinstance(seat, str):
+            if not isinstance(seat, str):
                 raise TypeError(f"a seat is named by a str, not {type(seat).__name__}")
             raise UnknownSeatError(f"no seat {quoted(seat)} in this game", self.state.seats)
         return seat
