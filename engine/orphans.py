@@ -4,7 +4,7 @@ A pool's worker waits on its pool's queue for work; when its parent is killed ou
 (SIGKILL, the out-of-memory killer) nothing ever tells it to stop, and it would wait for ever.
 Linux can kill it then (``PR_SET_PDEATHSIG``, ``die_with_parent``); elsewhere it is left as it was.
 
-A bot (``engine.bots.ProcessBot``) runs in a process group of its own, which the referee ends
+A bot (``engine.programs.ProcessBot``) runs in a process group of its own, which the referee ends
 whole when it closes the bot. A referee killed outright closes nothing, and the parent-death
 signal reaches only the bot's own process (not the programs it started), and only where it can
 be asked for: Linux, from a lone main thread (not in a Ray actor, nor in a program with threads
@@ -156,7 +156,7 @@ def unwatch(group: int) -> None:
 
 def _stop() -> None:
     """At this process's normal end: the watcher's input ends, and it exits holding nothing (the
-    bots were closed and taken back: ``engine.bots`` registers its closing at exit after this
+    bots were closed and taken back: ``engine.programs`` registers its closing at exit after this
     module is imported, so it runs first)."""
     watcher = _watcher
     if watcher is None or _owner != os.getpid():

@@ -19,7 +19,8 @@ from typing import Any, TypeVar
 import pytest
 
 from arbiter.engine import registry
-from arbiter.engine.bots import BotFailure, ProcessBot
+from arbiter.engine.bots import BotFailure
+from arbiter.engine.programs import ProcessBot
 from arbiter.engine.events import EventLog
 from arbiter.engine.session import Choices, Session
 

@@ -477,7 +477,7 @@ def test_a_real_time_bot_and_agent_are_told_the_clock() -> None:
     and the built-in planner can. A bot's go and an agent's observation say it (``time: S``)."""
     from types import SimpleNamespace
 
-    from arbiter.engine.bots import ProcessBot
+    from arbiter.engine.programs import ProcessBot
 
     session = Session(registry.get("magic-maze"), "1", seed=3, options={"players": 2})
     session.advance_to(12_500)

@@ -152,7 +152,7 @@ def run_worker_script(source: str) -> subprocess.CompletedProcess:
 STOPPED_AS_A_BOT_STARTS = """
 import os, signal, sys, time
 from arbiter.engine.arena import pool
-from arbiter.engine.bots import ProcessBot
+from arbiter.engine.programs import ProcessBot
 
 pool._stop_when_told()  # as a worker, once started
 

@@ -33,10 +33,11 @@ from tests.hostile import (
     EXAMPLE, PLAIN_BOT, CHILD_THEN_EXIT, CHILD_THEN_HANG, DEAF, ANSWER_BYTES, HALF_LINE_THEN_HANG, TEN_MB_LINE,
     STDERR_TAIL_THEN_HANG, STDERR_FLOOD, EXIT_EARLY,
 )
-from arbiter.engine import bots as bots_module
+from arbiter.engine import programs as programs_module
 from arbiter.engine import procs
 from arbiter.engine.arena.stats import forfeit_kind
-from arbiter.engine.bots import ProcessBot, make_bot
+from arbiter.engine.bots import make_bot
+from arbiter.engine.programs import ProcessBot
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.lines import MAX_LINE_BYTES
 from arbiter.engine.match import Match
@@ -346,7 +347,7 @@ def test_a_referee_killed_outright_takes_its_bots_children_with_it(tmp_path: Pat
 
 THREADED_REFEREE = r'''
 import sys, threading, time
-from arbiter.engine.bots import ProcessBot
+from arbiter.engine.programs import ProcessBot
 hold = threading.Event()
 threading.Thread(target=hold.wait, daemon=True).start()  # a process with threads: no parent-death signal
 bot = ProcessBot("p", sys.argv[1], 120)
@@ -460,10 +461,10 @@ def test_the_parent_death_signal_is_asked_for_only_from_a_lone_main_thread() -> 
     referee's tests above start their bots from a lone main thread, where it is asked for."""
     import threading
 
-    from arbiter.engine import bots
+    from arbiter.engine import programs
 
     found: list[object] = []
-    worker = threading.Thread(target=lambda: found.append(bots._die_with_referee()))
+    worker = threading.Thread(target=lambda: found.append(programs._die_with_referee()))
     worker.start()
     worker.join(10)
     assert found == [None]
@@ -471,7 +472,7 @@ def test_the_parent_death_signal_is_asked_for_only_from_a_lone_main_thread() -> 
     other = threading.Thread(target=hold.wait)
     other.start()
     try:
-        assert bots._die_with_referee() is None  # this (the main) thread, but not alone
+        assert programs._die_with_referee() is None  # this (the main) thread, but not alone
     finally:
         hold.set()
         other.join(10)
@@ -717,7 +718,7 @@ def test_a_ctrl_c_inside_the_pipes_bookkeeping_leaves_close_to_finish(tmp_path: 
     it: the interrupt is the caller's to handle, and a close after it unregisters nothing twice
     (it once ended a run with a KeyError traceback instead of "interrupted")."""
     bot = launch(tmp_path, "idle", "import sys\nsys.stdin.read()\n", timeout=5)
-    selector = type(bots_module._loop())
+    selector = type(programs_module._loop())
     real, calls = selector.unregister, []
 
     def interrupted_after(self, fileobj):
@@ -778,7 +779,7 @@ def test_a_stop_that_lands_while_a_bot_is_closed_still_ends_its_children(tmp_pat
 REFEREE_OF_ONE_BOT = r'''
 import sys, time
 from arbiter.engine import orphans
-from arbiter.engine.bots import ProcessBot
+from arbiter.engine.programs import ProcessBot
 if sys.argv[2] == "apart":
     orphans.watch_apart()
 bot = ProcessBot("p", sys.argv[1], 120)

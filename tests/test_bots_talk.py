@@ -17,7 +17,8 @@ from tests.hostile import (
     EXAMPLE, BANNER, BANNER_MID_TURN, TWO_ANSWERS, STDOUT_FLOOD, EXIT_EARLY, ANSWER_BYTES, told_before_first_go,
 )
 from arbiter.engine import registry
-from arbiter.engine.bots import QUOTE_CHARS, TAIL_CHARS, BotFailure, ProcessBot, _printable, _quote
+from arbiter.engine.bots import BotFailure
+from arbiter.engine.programs import QUOTE_CHARS, TAIL_CHARS, ProcessBot, _printable, _quote
 from arbiter.engine.session import Session
 
 

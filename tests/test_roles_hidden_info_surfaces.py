@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 from arbiter.engine import transcript as tr
 from arbiter.engine.agents import agent_info, news
 from arbiter.engine.api import Game
-from arbiter.engine.bots import ProcessBot
+from arbiter.engine.programs import ProcessBot
 from arbiter.engine.errors import GameOverError
 from arbiter.engine.events import Event
 from arbiter.engine.protocol import Protocol

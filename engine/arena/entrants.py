@@ -40,7 +40,7 @@ def check_spec(spec: str, kinds: tuple[str, ...], directory: str | None = None) 
         load_agent(spec[3:].strip(), directory)
         return spec
     if spec.startswith("exec:"):
-        try:  # as the bot is started (``engine.bots``): a command that cannot be read fails here, not in every game
+        try:  # as the bot is started (``engine.programs``): a command that cannot be read fails here, not in every game
             argv = shlex.split(spec[5:])
         except ValueError as exc:
             raise ArbiterError(f"{quoted(spec, COMMAND_CHARS)}: the command cannot be read ({exc}); quote it as a shell would") from None

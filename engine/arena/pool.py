@@ -45,14 +45,14 @@ from arbiter.engine.arena.results import write_error
 from arbiter.engine.arena.runner import Settings, Worker
 from arbiter.engine.arena.schedule import Game
 from arbiter.engine.arena.scratch import Scratch
-from arbiter.engine.bots import ProcessBot
+from arbiter.engine.programs import ProcessBot
 from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, quoted
 from arbiter.engine import orphans
 from arbiter.engine.orphans import die_with_parent
 
 STOP_GRACE_S = 5.0
 """Seconds a local worker told to stop (SIGTERM) has to end its game and its bots before it is
-killed outright (SIGKILL; Linux then ends its bots' processes, ``engine.bots``)."""
+killed outright (SIGKILL; Linux then ends its bots' processes, ``engine.programs``)."""
 
 _worker: Worker | None = None
 _directory: Path | None = None

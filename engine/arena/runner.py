@@ -33,7 +33,8 @@ from typing import Any
 from arbiter.engine import agents, registry
 from arbiter.engine.arena.schedule import Game
 from arbiter.engine.arena.stats import forfeit_kind
-from arbiter.engine.bots import Bot, BotFailure, MachineError, ProcessBot, make_bot
+from arbiter.engine.bots import Bot, BotFailure, MachineError, make_bot
+from arbiter.engine.programs import ProcessBot
 from arbiter.engine.errors import ArbiterError, TranscriptError
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
