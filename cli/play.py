@@ -188,8 +188,7 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
                    "or py:MODULE:CLASS (a Python class, in-process). Repeatable.")
 @click.option("--bots", "all_bots", type=BotKindType(), help="A built-in bot on every seat but yours (--as).")
 @click.option("--bot-timeout", type=seconds(*BOT_TIMEOUT),
-              help="Seconds an exec: bot may take to answer (0.01 to 3600; default 10); a py: agent runs "
-                   "in-process, untimed.")
+              help="Seconds an exec: bot or a py: agent may take to answer (0.01 to 3600; default 10).")
 @click.option("--max-moves", type=Count(min=1),
               help="Stop once the game has this many moves, a resumed game's counted from its start "
                    "(the transcript stays resumable).")

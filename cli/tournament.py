@@ -64,7 +64,7 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
                           "or on a new local Ray instance (local). Needs arbiter-referee[ray]."),
         click.option("--seed", type=SeedType(negative=True), help="The tournament's seed: it fixes every deal (default 1)."),
         click.option("--bot-timeout", type=seconds(*BOT_TIMEOUT),
-                     help="Seconds an exec: bot may take to answer (default 10)."),
+                     help="Seconds an exec: bot or a py: agent may take to answer (default 10)."),
         click.option("--reuse", is_flag=True, default=None, help="Keep each exec: bot process for its worker's next game "
                      "(it is told new-game), for bots slow to start."),
         click.option("--max-moves", type=Count(min=1), help="Stop a game after this many moves, unfinished "

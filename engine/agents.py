@@ -26,7 +26,10 @@ user, no access to the transcript or the referee's command line), in a game with
 'shift row 1 left'
 
 On the command line an agent is ``--bot SEAT=py:MODULE:CLASS`` (``MODULE`` importable from the
-current folder or the path, ``CLASS`` made with no arguments).
+current folder or the path, ``CLASS`` made with no arguments). There, as in a tournament, it has
+the time an ``exec:`` bot has to answer (``--bot-timeout``): an agent still in its ``act``,
+``new_game`` or ``close`` when the time is up has ``engine.deadline.TimeUp`` raised in its code,
+and its seat forfeits (``AgentBot``'s ``timeout``).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any, Protocol
 
+from arbiter.engine import deadline
 from arbiter.engine.bots import BotFailure
 from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, quoted
 from arbiter.engine.lines import printable
@@ -158,16 +162,30 @@ def agent_info(session: Session, seat: str) -> dict[str, Any]:
             "deck": dict(rules.public_deck(state))}
 
 
+def _agent_call(agent: Any, method: str, args: tuple[Any, ...], needed: bool = True) -> Any:
+    """The agent's ``method`` called with ``args`` (not ``needed``: None where the agent has no
+    such method). Looking the method up runs the agent's code too (a property, ``__getattr__``)."""
+    fn = getattr(agent, method) if needed else getattr(agent, method, None)
+    return fn(*args) if needed or callable(fn) else None
+
+
 class AgentBot:
     """An agent playing ``seat`` through the referee (the ``engine.bots.Bot`` interface). An
     exception raised by the agent, or an answer that is not text, is the agent's failure: its
     seat forfeits, as a program's would. What the agent prints (``sys.stdout``) while it runs
-    goes to ``sys.stderr``: the referee's stdout carries the game (its protocol, ``--json``)."""
+    goes to ``sys.stderr``: the referee's stdout carries the game (its protocol, ``--json``).
 
-    def __init__(self, seat: str, agent: Any, name: str = "") -> None:
+    ``timeout``: the seconds each call of the agent (``new_game``, ``act``, ``close``) may take,
+    or None (the default): untimed. An agent still running when they are up has
+    ``engine.deadline.TimeUp`` raised in its code, and fails, whatever it answers then: "gave no
+    answer within 10 s". The limit holds where the agent runs in the main thread; elsewhere it is
+    untimed. A call into C code that does not return to Python ends only when it ends."""
+
+    def __init__(self, seat: str, agent: Any, name: str = "", timeout: float | None = None) -> None:
         self.seat = seat
         self.agent = agent
         self.name = name or type(agent).__name__
+        self.timeout = timeout
         self._seen = (0, 0, 0)  # the game's event log, moves and forfeits told so far (``news``)
         self._started = False
 
@@ -189,28 +207,33 @@ class AgentBot:
         return " ".join(words)
 
     def _call(self, method: str, *args: Any, needed: bool = True) -> Any:
-        """The agent's ``method`` called with ``args`` (not ``needed``: None where the agent has
-        no such method), whatever it raises its failure: looking the method up runs the agent's
-        code too (a property, ``__getattr__``)."""
+        """``_agent_call`` of the agent's ``method``, held to its time (``engine.deadline``);
+        whatever it raises, and its time running out, its failure."""
+        expired = [False]
         try:
-            with redirect_stdout(_STDERR):  # its print()s: the referee's stdout is the protocol's
-                fn = getattr(self.agent, method) if needed else getattr(self.agent, method, None)
-                return fn(*args) if needed or callable(fn) else None
+            with deadline.limited(self.timeout) as expired, redirect_stdout(_STDERR):  # its print()s: the referee's stdout is the protocol's
+                answer = deadline.run(_agent_call, self.agent, method, args, needed)
         except KeyboardInterrupt as exc:  # the user's Ctrl-C: the referee's to handle ...
             if ctrl_c_reaches_here():
                 raise
-            raise BotFailure(f"the agent {self.name} raised {described(exc)}") from None  # ... or the agent's own
+            raise self._failure(expired, f"raised {described(exc)}") from None  # ... or the agent's own
         except BaseException as exc:  # noqa: BLE001 - an agent's bug is its forfeit, never the referee's end
             if stopping:  # (its worker told to stop: the run's SystemExit, not the agent's)
                 raise
-            raise BotFailure(f"the agent {self.name} raised {described(exc)}") from None
+            raise self._failure(expired, f"raised {described(exc)}") from None
+        if expired[0]:
+            raise self._failure(expired, "")
+        return answer
+
+    def _failure(self, expired: list[bool], why: str) -> BotFailure:
+        if expired[0]:  # (the time-up, or what the agent made of it: the time ran out all the same)
+            return BotFailure(f"the agent {self.name} gave no answer within {self.timeout:g} s")
+        return BotFailure(f"the agent {self.name} {why}")
 
     def close(self) -> None:
         try:
-            with redirect_stdout(_STDERR):
-                closing = getattr(self.agent, "close", None)  # (the look-up too is the agent's code, as in _call)
-                if callable(closing):
-                    closing()
+            with deadline.limited(self.timeout), redirect_stdout(_STDERR):
+                deadline.run(_agent_call, self.agent, "close", (), False)
         except KeyboardInterrupt:
             if ctrl_c_reaches_here():  # (as _call's: else the agent's own, and nothing is left to forfeit)
                 raise

@@ -77,7 +77,8 @@ def make_bot(spec: str, seat: str, seed: int, timeout: float, kinds: tuple[str, 
              *, log: Path | None = None) -> Bot:
     """A bot from its command-line spec: a built-in kind of the game (``kinds``: random, ...),
     ``exec:COMMAND`` (a program; ``log``: where its stderr goes, see ``ProcessBot``) or
-    ``py:MODULE:CLASS`` (an in-process agent, see ``engine.agents``)."""
+    ``py:MODULE:CLASS`` (an in-process agent, see ``engine.agents``); ``timeout``: the seconds
+    a program or an agent has to answer."""
     if spec in kinds:
         return RandomBot(seat, seed, spec)
     if spec.startswith("exec:") and spec[5:].strip():
@@ -87,5 +88,5 @@ def make_bot(spec: str, seat: str, seed: int, timeout: float, kinds: tuple[str, 
     if spec.startswith("py:"):
         from arbiter.engine.agents import AgentBot, load_agent
 
-        return AgentBot(seat, load_agent(spec[3:].strip()), spec[3:].strip())
+        return AgentBot(seat, load_agent(spec[3:].strip()), spec[3:].strip(), timeout)
     raise ArbiterError(f"unknown bot {quoted(spec, COMMAND_CHARS)} for {seat}: use {', '.join(kinds)}, exec:COMMAND or py:MODULE:CLASS")

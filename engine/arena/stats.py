@@ -269,6 +269,8 @@ def forfeit_kind(reason: str) -> str:
     'crash'
     >>> forfeit_kind("illegal input 'no answer within 1 s': syntax: unknown action 'no'")
     'illegal'
+    >>> forfeit_kind("the agent m:Slow gave no answer within 2 s"), forfeit_kind("the agent m:C raised KeyError: 'x'")
+    ('timeout', 'crash')
     """
     text = reason.split(STDERR_TAIL, 1)[0].lower()
     head = re.split("['\"]", text, maxsplit=1)[0]  # what a bot sent is quoted after the referee's words
@@ -277,7 +279,7 @@ def forfeit_kind(reason: str) -> str:
     if head.startswith("illegal input"):
         return "illegal"
     if head.startswith("the agent "):  # a py: agent's failure; what it raised follows, unquoted
-        return "crash"
+        return "timeout" if re.match(r"the agent \S+ gave no answer within ", head) else "crash"
     if any(w in head for w in ("not asked for", "longer than", "cannot be read", "empty line", "stopped reading",
                                "stamped its line", "answer nothing")):
         return "protocol"

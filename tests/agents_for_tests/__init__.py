@@ -32,3 +32,59 @@ class Idle:
 class Broken:
     def act(self, observation: str, legal):
         raise ValueError("it fell over")
+
+
+SLOW_S = 5.0
+"""How long the slow agents below take, at most: far past the time the tests give them, and
+short enough that a referee that does not stop them fails its test rather than hanging."""
+
+
+class Spins:
+    """Computes (pure Python, no wait) for ``SLOW_S``, then plays its last input."""
+
+    def act(self, observation: str, legal):
+        import time
+
+        end = time.monotonic() + SLOW_S
+        while time.monotonic() < end:
+            pass
+        return legal.legal[-1]
+
+
+class Sleeps:
+    """Waits in the system (``time.sleep``) for ``SLOW_S``, then plays its last input."""
+
+    def act(self, observation: str, legal):
+        import time
+
+        time.sleep(SLOW_S)
+        return legal.legal[-1]
+
+
+class Stubborn:
+    """Catches whatever is raised in it (``except BaseException``) twice while it computes, then
+    answers at once: an answer after its time is up."""
+
+    def __init__(self) -> None:
+        self.caught: list[str] = []
+
+    def act(self, observation: str, legal):
+        import time
+
+        end = time.monotonic() + SLOW_S
+        while len(self.caught) < 2 and time.monotonic() < end:
+            try:
+                while time.monotonic() < end:
+                    pass
+            except BaseException as exc:  # noqa: BLE001 - the point of this agent
+                self.caught.append(type(exc).__name__)
+        return legal.legal[-1]
+
+
+class SlowClose(Last):
+    """Plays as ``Last``; its ``close`` waits ``SLOW_S``."""
+
+    def close(self) -> None:
+        import time
+
+        time.sleep(SLOW_S)

@@ -1,0 +1,202 @@
+"""A time limit on Python code called in the main thread: when the time is up, ``TimeUp`` is
+raised in that code, and again every ``REPEAT_S`` while it goes on, whether it computes or waits
+in the system (a ``sleep``, a socket read: a signal ends the wait). ``engine.agents`` holds a
+``py:`` agent to its seat's time with it.
+
+The limited code runs under ``run``'s frame, inside ``limited(seconds)``. When the time is up a
+signal (``SIGNAL``) comes to the main thread, and its handler raises ``TimeUp`` only if the
+thread is in code that frame called: never in the caller's code around it (a signal that came
+just as the call returned does nothing but mark the time as run out). On Linux the signal comes
+from a POSIX timer aimed at the main thread (``timer_create``: a few microseconds a call, which
+an agent that answers in microseconds would feel); elsewhere from a thread started for the call
+(a few hundred). Where neither can be had (not the main thread, which alone runs signal
+handlers; a system without the signal) the code runs untimed.
+
+>>> import time
+>>> with limited(0.05) as expired:
+...     try:
+...         run(time.sleep, 5)
+...     except TimeUp:
+...         print("time up")
+time up
+>>> expired
+[True]
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any
+
+SIGNAL: signal.Signals | None = getattr(signal, "SIGUSR2", None)
+"""The signal that brings the time-up. Its handler is this module's from the first limit on
+(put back, a signal sent as a limit ended would meet the signal's default action, the end of the
+process), and does nothing outside limited code."""
+REPEAT_S = 0.5
+"""How often ``TimeUp`` is raised again in code that caught it and went on."""
+
+
+class TimeUp(BaseException):
+    """Raised in limited code when its time is up: a ``BaseException``, as ``KeyboardInterrupt``
+    is, so that the code's ``except Exception`` lets it through."""
+
+
+def run(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)``: what ``limited`` limits is what this frame calls, through ``_called``'s
+    frame: a C function (``time.sleep``) runs in its caller's frame, and this one's is where the
+    call has not begun or has returned."""
+    return _called(fn, args)
+
+
+def _called(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    return fn(*args)
+
+
+_RUN = run.__code__
+_flag: list[bool] | None = None  # the running limit's flag (``limited`` yields it), set when a time-up comes
+
+
+def _time_up(signum: int, frame: FrameType | None) -> None:
+    """The signal's handler: mark the limit's time as run out, and raise ``TimeUp`` if the main
+    thread is in limited code (a frame called from ``run``'s, not that frame itself, where the
+    call has not begun or has returned)."""
+    if _flag is not None:
+        _flag[0] = True
+    if frame is None or frame.f_code is _RUN:
+        return
+    f = frame.f_back
+    while f is not None:
+        if f.f_code is _RUN:
+            raise TimeUp
+        f = f.f_back
+
+
+@contextmanager
+def limited(seconds: float | None) -> Iterator[list[bool]]:
+    """Run the block, whose ``run`` calls are the limited code, with ``seconds`` to end in (None:
+    untimed). Yields a flag, ``[True]`` once the time has run out (whatever the code did then)."""
+    global _flag
+    flag = [False]
+    if seconds is None or SIGNAL is None or not hasattr(signal, "pthread_kill") \
+            or threading.current_thread() is not threading.main_thread():
+        yield flag
+        return
+    if signal.getsignal(SIGNAL) is not _time_up:
+        signal.signal(SIGNAL, _time_up)
+    timer = _timer()
+    _flag = flag
+    try:
+        if timer is not None and timer.arm(seconds):
+            try:
+                yield flag
+            finally:
+                timer.disarm()
+        else:
+            with _watched(seconds):
+                yield flag
+    finally:
+        _flag = None
+
+
+@contextmanager
+def _watched(seconds: float) -> Iterator[None]:
+    """Where there is no timer: a thread that sends the main thread the signal when the time is
+    up, and again every ``REPEAT_S``, until the block ends."""
+    main, done = threading.get_ident(), threading.Event()
+
+    def watch() -> None:
+        if done.wait(seconds):
+            return
+        while True:
+            signal.pthread_kill(main, SIGNAL)  # type: ignore[arg-type]
+            if done.wait(REPEAT_S):
+                return
+
+    watcher = threading.Thread(target=watch, name="arbiter-deadline", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+
+
+class _Timespec(ctypes.Structure):
+    _fields_ = [("tv_sec", ctypes.c_long), ("tv_nsec", ctypes.c_long)]
+
+
+class _Itimerspec(ctypes.Structure):
+    _fields_ = [("it_interval", _Timespec), ("it_value", _Timespec)]
+
+
+class _Sigevent(ctypes.Structure):
+    """Linux's ``struct sigevent`` (64 bytes), as far as a signal aimed at one thread needs."""
+
+    _fields_ = [("sigev_value", ctypes.c_void_p), ("sigev_signo", ctypes.c_int), ("sigev_notify", ctypes.c_int),
+                ("sigev_notify_thread_id", ctypes.c_int),
+                ("_pad", ctypes.c_byte * (64 - ctypes.sizeof(ctypes.c_void_p) - 3 * ctypes.sizeof(ctypes.c_int)))]
+
+
+_CLOCK_MONOTONIC, _SIGEV_THREAD_ID = 1, 4
+
+
+def _spec(seconds: float, repeat: float) -> _Itimerspec:
+    def ts(s: float) -> _Timespec:
+        whole = int(s)
+        return _Timespec(whole, int(round((s - whole) * 1e9)))
+    return _Itimerspec(ts(repeat), ts(seconds))
+
+
+class _Timer:
+    """A POSIX timer of this process's (Linux) whose expiry sends ``SIGNAL`` to the main thread."""
+
+    def __init__(self) -> None:
+        libc = ctypes.CDLL(None, use_errno=True)
+        self._settime = libc.timer_settime
+        self._settime.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(_Itimerspec), ctypes.c_void_p]
+        create = libc.timer_create
+        create.argtypes = [ctypes.c_int, ctypes.POINTER(_Sigevent), ctypes.POINTER(ctypes.c_void_p)]
+        event = _Sigevent(sigev_signo=SIGNAL, sigev_notify=_SIGEV_THREAD_ID,
+                          sigev_notify_thread_id=threading.main_thread().native_id)
+        self.id = ctypes.c_void_p()
+        if create(_CLOCK_MONOTONIC, ctypes.byref(event), ctypes.byref(self.id)) != 0:
+            raise OSError(ctypes.get_errno(), "timer_create")
+        self.pid = os.getpid()
+        self._off = _spec(0, 0)
+        self._armed: tuple[float, _Itimerspec] | None = None
+
+    def arm(self, seconds: float) -> bool:
+        """Start the time (False: the system refused, and the limit must be kept otherwise)."""
+        if self._armed is None or self._armed[0] != seconds:  # (made once for a bot's time)
+            self._armed = (seconds, _spec(max(seconds, 1e-9), REPEAT_S))
+        return self._settime(self.id, 0, ctypes.byref(self._armed[1]), None) == 0
+
+    def disarm(self) -> None:
+        self._settime(self.id, 0, ctypes.byref(self._off), None)
+
+
+_the_timer: _Timer | None | bool = None  # made at the first limit; False where none can be
+
+
+def _timer() -> _Timer | None:
+    """This process's timer (a process made by ``fork`` makes its own: timers are not inherited),
+    or None where there is none to be had (not Linux, or the system refused one)."""
+    global _the_timer
+    if isinstance(_the_timer, _Timer) and _the_timer.pid == os.getpid():
+        return _the_timer
+    if _the_timer is False or not sys.platform.startswith("linux"):
+        _the_timer = False
+        return None
+    try:
+        _the_timer = _Timer()
+    except (OSError, AttributeError):  # (no such function in this libc, or no timer for this process)
+        _the_timer = False
+        return None
+    return _the_timer

@@ -1,0 +1,154 @@
+"""A ``py:`` agent's time limit (``engine.agents``, ``AgentBot``'s ``timeout``; ``--bot-timeout``;
+``engine.deadline``): an agent still in its call when the time is up has ``TimeUp`` raised in its
+code, whether it computes or waits, and forfeits, whatever it answers then; the referee's own
+code is never interrupted, and nothing of the limit is left behind after the call, on Linux's
+timer and on the watch thread used where there is none.
+
+The slow agents (``tests.agents_for_tests``) end by themselves after ``SLOW_S`` (5 s): a referee
+that did not stop them would fail these tests, not hang them."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+
+import pytest
+
+from arbiter.engine import registry
+from arbiter.engine import deadline
+from arbiter.engine.agents import AgentBot
+from arbiter.engine.deadline import SIGNAL, TimeUp, _time_up
+from arbiter.engine.arena.stats import forfeit_kind
+from arbiter.engine.bots import BotFailure, make_bot
+from arbiter.engine.session import Session
+from tests.agents_for_tests import SLOW_S, Last, SlowClose, Sleeps, Spins, Stubborn
+from tests.helpers import run
+
+pytestmark = pytest.mark.skipif(SIGNAL is None or not hasattr(signal, "pthread_kill"),
+                                reason="no signal to time an agent with on this system")
+
+
+@pytest.fixture(params=["timer", "thread"])
+def way(request, monkeypatch) -> str:
+    """Each test on both ways of keeping the time: Linux's timer, and the watch thread."""
+    if request.param == "thread":
+        monkeypatch.setattr(deadline, "_timer", lambda: None)
+    elif deadline._timer() is None:
+        pytest.skip("no POSIX timer on this system")
+    return request.param
+
+
+def fbi() -> Session:
+    return Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
+
+
+@pytest.mark.parametrize("agent", [Spins, Sleeps, Stubborn], ids=["computes", "waits", "catches-it"])
+def test_an_agent_past_its_time_forfeits_saying_so(agent, way) -> None:
+    bot = AgentBot("mafia", agent(), "m:Slow", timeout=0.2)
+    start = time.monotonic()
+    with pytest.raises(BotFailure) as failure:
+        bot.choose(fbi())
+    assert str(failure.value) == "the agent m:Slow gave no answer within 0.2 s"
+    assert time.monotonic() - start < SLOW_S  # (stopped, not waited for)
+    assert forfeit_kind(str(failure.value)) == "timeout"
+
+
+def test_an_agent_that_catches_the_time_up_meets_it_again_and_its_late_answer_is_not_taken(way) -> None:
+    agent = Stubborn()
+    with pytest.raises(BotFailure, match="gave no answer within 0.1 s"):
+        AgentBot("mafia", agent, timeout=0.1).choose(fbi())
+    assert agent.caught == ["TimeUp", "TimeUp"]
+
+
+def test_an_agent_in_time_plays_and_the_limit_leaves_nothing_behind(way) -> None:
+    threads = threading.active_count()
+    session = fbi()
+    bot = AgentBot("mafia", Last(), timeout=5)
+    assert bot.choose(session) == session.choices("mafia").legal[-1]
+    bot.close()
+    assert threading.active_count() == threads  # the watch thread is gone (a bot started now may
+    # ask Linux to end it with the referee: only while the referee has one thread, engine.programs)
+    assert signal.getsignal(SIGNAL) is _time_up
+    os.kill(os.getpid(), SIGNAL)  # the signal outside an agent's code does nothing
+    assert bot.choose(session) == session.choices("mafia").legal[-1]
+
+
+def test_the_time_up_is_raised_in_the_agents_code_only() -> None:
+    here = sys._getframe()
+    assert _time_up(SIGNAL, here) is None  # the referee's frame
+    assert _time_up(SIGNAL, None) is None
+
+    def agent() -> None:
+        def deeper() -> None:
+            _time_up(SIGNAL, sys._getframe())  # as if the signal found the agent here
+
+        deeper()
+
+    with pytest.raises(TimeUp):
+        deadline.run(agent)
+
+    def frame() -> object:
+        return sys._getframe().f_back.f_back  # run's own frame (under it, _called's): the call begun or returned
+
+    assert _time_up(SIGNAL, deadline.run(frame)) is None
+
+
+def test_a_close_past_its_time_ends_quietly(way) -> None:
+    bot = AgentBot("mafia", SlowClose(), timeout=0.1)
+    bot.choose(fbi())
+    start = time.monotonic()
+    bot.close()
+    assert time.monotonic() - start < SLOW_S
+
+
+def test_without_a_timeout_or_outside_the_main_thread_an_agent_is_untimed() -> None:
+    session = fbi()
+    assert AgentBot("mafia", Last()).timeout is None
+    done: list[object] = []
+
+    class Naps(Last):
+        def act(self, observation, legal):
+            time.sleep(0.3)
+            return super().act(observation, legal)
+
+    def play() -> None:
+        try:
+            done.append(AgentBot("mafia", Naps(), timeout=0.05).choose(session))
+        except BotFailure as exc:
+            done.append(exc)
+
+    worker = threading.Thread(target=play)
+    worker.start()
+    worker.join()
+    assert done == [session.choices("mafia").legal[-1]]
+
+
+def test_make_bot_gives_an_agent_the_bots_time() -> None:
+    bot = make_bot("py:tests.agents_for_tests:Last", "mafia", 1, 2.5)
+    assert isinstance(bot, AgentBot) and bot.timeout == 2.5
+
+
+def test_play_forfeits_an_agent_past_bot_timeout_and_the_transcript_replays(tmp_path) -> None:
+    t = tmp_path / "t.yaml"
+    r = run("play", "fbi-mafia", "--mode", "duel-3v3", "--seed", 2, "--bot", "mafia=py:tests.agents_for_tests:Sleeps",
+            "--bot", "fbi=random", "--bot-timeout", "0.2", "--max-moves", "4", "--transcript", t)
+    assert r.exit_code == 0, r.output
+    assert "forfeit: mafia: the agent tests.agents_for_tests:Sleeps gave no answer within 0.2 s" in r.output
+    assert run("replay", t).exit_code == 0
+
+
+
+def test_a_tournament_worker_holds_its_agents_to_the_bot_timeout(tmp_path) -> None:
+    """A worker runs its games in its main thread: the limit holds there, a timeout forfeit."""
+    from arbiter.engine.arena.entrants import Entrant
+    from tests.arena_staging import play
+
+    entrants = [Entrant("slow", "py:tests.agents_for_tests:Sleeps"), Entrant("rnd", "random")]
+    _, records = play(tmp_path / "t", 1, entrants=entrants, game="fbi-mafia", modes=("duel-3v3",), players=None,
+                      games=2, bot_timeout=0.2, max_moves=4)
+    assert len(records) == 2 and all(r["finished"] for r in records)
+    assert [(f["entrant"], f["kind"], f["reason"]) for r in records for f in r["forfeits"]] == \
+        [("slow", "timeout", "the agent tests.agents_for_tests:Sleeps gave no answer within 0.2 s")] * 2
