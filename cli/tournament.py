@@ -291,14 +291,12 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
 def _pool(t: Any, path: Any, o: dict[str, Any]) -> Any:
     """The run's workers, for the tournament's folder ``path`` (made before the folder is, so
     a pool that cannot start leaves nothing behind; a local pool starts its workers with the
-    first game). No more local workers than the tournament has games: more would never play
-    one, and ``--workers 9223372036854775808`` ended in a traceback (a semaphore's count is a C
-    int), ``--workers 100000`` started a process for each game of a short run."""
-    from arbiter.engine.arena.pool import LocalPool, RayPool
+    first game): no more than the tournament has games, local or on Ray (``worker_count``)."""
+    from arbiter.engine.arena.pool import LocalPool, RayPool, worker_count
 
     if o["ray_address"] is not None:
-        return RayPool(t.settings, o["workers"], o["ray_address"])
-    return LocalPool(t.settings, min(o["workers"] or os.cpu_count() or 1, len(t.games)), path)
+        return RayPool(t.settings, o["workers"], o["ray_address"], len(t.games))
+    return LocalPool(t.settings, worker_count(o["workers"] or os.cpu_count() or 1, len(t.games)), path)
 
 
 def _aside(text: str, nl: bool = True) -> None:

@@ -341,3 +341,49 @@ def test_a_ray_actor_starts_its_bots_watcher_apart(tmp_path, monkeypatch):
         assert orphans._apart
     finally:
         actor.close()
+
+
+def _counting_ray(monkeypatch, cpus: int) -> tuple[list[dict], list[object]]:
+    """A stand-in for Ray (none is started): the keywords of each ``ray.init``, and each actor made."""
+    inits: list[dict] = []
+    actors: list[object] = []
+
+    class Actor:
+        def remote(self, settings):
+            actors.append(settings)
+            return object()
+
+    monkeypatch.setitem(sys.modules, "ray", types.SimpleNamespace(
+        is_initialized=lambda: bool(inits), init=lambda **kw: inits.append(kw),
+        remote=lambda **kw: lambda cls: Actor(), cluster_resources=lambda: {"CPU": cpus}))
+    return inits, actors
+
+
+def test_a_ray_pool_has_no_more_actors_than_the_tournament_has_games(monkeypatch):
+    """Local workers were capped at the games and Ray's were not: ``--ray local --workers
+    100000`` asked Ray for 100,000 CPUs and made an actor for each, for a run of 2 games
+    (``--workers 9223372036854775808`` went to Ray as it was). The cap is the local one."""
+    from arbiter.engine.arena.runner import Settings
+
+    inits, actors = _counting_ray(monkeypatch, cpus=64)
+    pool = RayPool(Settings("mafia", {}, 1), 2**63, "local", games=3)
+    assert (pool.workers, len(actors), inits[0]["num_cpus"]) == (3, 3, 3)
+    actors.clear()
+    pool = RayPool(Settings("mafia", {}, 1), None, "auto", games=5)  # the cluster's 64 CPUs, for 5 games
+    assert (pool.workers, len(actors)) == (5, 5)
+    actors.clear()
+    pool = RayPool(Settings("mafia", {}, 1), 2, "auto", games=5)  # fewer than the games: as asked
+    assert (pool.workers, len(actors)) == (2, 2)
+
+
+def test_the_command_gives_a_ray_pool_the_tournaments_games(tmp_path, monkeypatch):
+    asked = []
+
+    def ray_pool(settings, workers, address, games=None):
+        asked.append((workers, address, games))
+        raise ArbiterError("no Ray here")
+
+    monkeypatch.setattr(pool_module, "RayPool", ray_pool)
+    r = run(*MATCH, "--workers", str(2**63), "--out", tmp_path / "t", "--ray", "local")
+    assert r.exit_code == 1 and "no Ray here" in r.output, r.output
+    assert asked == [(2**63, "local", 2)]

@@ -155,8 +155,21 @@ def _play(game: Game) -> dict[str, Any]:
     return _worker.play(game, _directory)
 
 
+def worker_count(workers: int, games: int | None) -> int:
+    """The workers a pool of ``workers`` starts for a tournament of ``games`` games (None: no
+    limit): no more than its games, local processes or Ray actors alike, since more would never
+    play one. ``--workers 9223372036854775808`` ended in a traceback (a semaphore's count is a C
+    int), ``--workers 100000`` started a process for each game of a short run, and with ``--ray
+    local`` asked Ray for that many CPUs and made an actor for each.
+
+    >>> worker_count(4, 2), worker_count(2**63, 3), worker_count(3, None)
+    (2, 3, 3)
+    """
+    return workers if games is None else max(1, min(workers, games))
+
+
 class LocalPool:
-    """``workers`` local processes."""
+    """``workers`` local processes (``worker_count`` of them for a tournament: see the command)."""
 
     _failure: ArbiterError | None = None
     """A game's failure that ended with games that ended well, in one look (``done``): raised
@@ -409,12 +422,15 @@ class _RayWorker:
 
 
 class RayPool:
-    """``workers`` Ray actors (default: the cluster's CPUs)."""
+    """``workers`` Ray actors (default: the cluster's CPUs), no more than ``games``
+    (``worker_count``): a local instance is started with that many CPUs."""
 
-    def __init__(self, settings: Settings, workers: int | None, address: str) -> None:
+    def __init__(self, settings: Settings, workers: int | None, address: str, games: int | None = None) -> None:
+        if workers is not None:
+            workers = worker_count(workers, games)
         self.ray = ray = connect_ray(address, workers)
         if workers is None:
-            workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+            workers = worker_count(max(1, int(ray.cluster_resources().get("CPU", 1))), games)
         self.workers = workers
         actor = ray.remote(num_cpus=1)(_RayWorker)
         self._actors = [actor.remote(settings) for _ in range(workers)]
