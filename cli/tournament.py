@@ -252,8 +252,8 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
         deck, level = config.get("deck"), config.get("roles")
         setup = (f", Hidden Roles level {level}" if level else "") + (
             f", custom deck {deck.get('title') or 'without a title'}" if deck else "")
-        _aside(f"# {t.rules.title}{setup}: {len(t.games)} games{note}; entrants "
-               + ", ".join(f"{e.name}={e.spec}" for e in t.entrants) + f"; results in {folder.path}")
+        _aside(f"# {t.rules.title}{setup}: {len(t.games)} games{note}; {_entrants(t.entrants)}; "
+               f"results in {folder.path}")
     bar = _Bar(show)
     try:
         outcome = t.run(folder, pool, on_progress=bar.update)
@@ -286,6 +286,32 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
         fail(message)
     if outcome.interrupted:
         interrupted(f"interrupted; go on with: arbiter tournament --resume {folder.path}")
+
+
+ENTRANTS_SHOWN = 6
+"""The most entrants the run's first line names; of more, it names the first few and counts
+the others (500 entrants' specs made a line of 6,000 to 9,000 characters)."""
+
+
+def _entrants(entrants: list[Any]) -> str:
+    """The entrants as the run's first line gives them: each ``NAME=SPEC``, or past
+    ``ENTRANTS_SHOWN`` their count, the first few and how many more (the folder's
+    ``tournament.json`` lists them all).
+
+    >>> from types import SimpleNamespace as E
+    >>> _entrants([E(name="a", spec="random"), E(name="b", spec="sleuth")])
+    'entrants a=random, b=sleuth'
+    >>> _entrants([E(name=f"e{i}", spec="random") for i in range(1, 501)])
+    '500 entrants: e1=random, e2=random, e3=random, e4=random, e5=random and 495 more (tournament.json lists them)'
+    """
+    from arbiter.engine.arena.results import CONFIG
+
+    named = [f"{e.name}={e.spec}" for e in entrants]
+    if len(named) <= ENTRANTS_SHOWN:
+        return "entrants " + ", ".join(named)
+    shown = ENTRANTS_SHOWN - 1
+    return (f"{len(named)} entrants: {', '.join(named[:shown])} and {len(named) - shown} more "
+            f"({CONFIG} lists them)")
 
 
 def _pool(t: Any, path: Any, o: dict[str, Any]) -> Any:

@@ -627,3 +627,23 @@ def test_a_worker_without_a_folder_returns_no_empty_log(tmp_path, reuse):
             worker.close()
         logs = {name: data for name, data in record["files"].items() if name.endswith(".stderr.log")}
         assert record["finished"] and (list(logs.values()) == [b"hello\n"] if logged else logs == {}), (bot, logs)
+
+
+def test_the_first_line_names_a_few_entrants_of_many_and_counts_the_rest(tmp_path):
+    """The run's first line listed every entrant: 500 of them made a line of about 9,000
+    characters. Past six it names the first five and counts the others; six or fewer are
+    listed as before."""
+    many = [a for i in range(1, 8) for a in ("--entrant", f"e{i}=random")]
+    r = run("tournament", "fbi-mafia", "--mode", "duel-3v3", *many, "--games", "1", "--workers", "1",
+            "--out", tmp_path / "t")
+    assert r.exit_code == 0, r.output
+    first = r.stderr.splitlines()[0]
+    assert first == (f"# FBI vs Mafia: 7 games (1 asked, rounded up to whole blocks of 7); 7 entrants: e1=random, "
+                     f"e2=random, e3=random, e4=random, e5=random and 2 more (tournament.json lists them); results in "
+                     f"{tmp_path / 't'}"), first
+    six = [a for i in range(1, 7) for a in ("--entrant", f"e{i}=random")]
+    r = run("tournament", "fbi-mafia", "--mode", "duel-3v3", *six, "--games", "1", "--workers", "1",
+            "--out", tmp_path / "u")
+    assert r.exit_code == 0, r.output
+    assert "; entrants e1=random, e2=random, e3=random, e4=random, e5=random, e6=random; results in " \
+        in r.stderr.splitlines()[0], r.stderr
