@@ -262,6 +262,8 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
              "once what failed is mended, go on with") + f": arbiter tournament --resume {folder.path}")
     finally:
         bar.close()
+    for line in _accounted(outcome):
+        _aside(line)
     try:  # (a Ctrl-C here: the games are all in the folder, and the report is read from it again)
         summary = report.summary(config, outcome.records, len(t.games), outcome.sprt)
         summary.update({"folder": str(folder.path), "played": outcome.played, "seconds": round(outcome.elapsed, 3),
@@ -275,8 +277,10 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
         click.echo(text)
         if not o["json_mode"]:
             rate = f", {summary['games_per_s']:.1f} games/s" if summary["games_per_s"] else ""
+            decided = not outcome.played and not outcome.interrupted and (outcome.sprt or {}).get("result")
             click.echo(f"{len(outcome.records)} of {len(t.games)} games recorded; {outcome.played} played by this "
-                       f"run\nin {outcome.elapsed:.1f} s{rate} ({pool.workers} worker{'s' * (pool.workers != 1)})")
+                       f"run{', as the SPRT had decided' if decided else ''}\nin {outcome.elapsed:.1f} s{rate} "
+                       f"({pool.workers} worker{'s' * (pool.workers != 1)})")
     except OSError as exc:  # the output a full disk or a closed pipe refused: the results are safe in the folder
         message = (f"cannot write the report: {exc.strerror or exc}; every result is in {folder.path}, and "
                    f"arbiter tournament --resume {folder.path} prints the report again")
@@ -312,6 +316,24 @@ def _entrants(entrants: list[Any]) -> str:
     shown = ENTRANTS_SHOWN - 1
     return (f"{len(named)} entrants: {', '.join(named[:shown])} and {len(named) - shown} more "
             f"({CONFIG} lists them)")
+
+
+def _accounted(outcome: Any) -> list[str]:
+    """What the run said of the transcripts of games it left without a record, past the SPRT's
+    decision (``Tournament._account``): those recorded now from their transcripts, and each one
+    left as it is, with why."""
+    lines = []
+    if games := outcome.recovered:
+        one = len(games) == 1
+        its, it, they = ("its", "it", "it") if one else ("their", "them", "they")
+        lines.append(f"# game{'s' * (not one)} {', '.join(map(str, games))} ended without {its} record{'s' * (not one)} "
+                     f"(a run stopped before writing {it}), and no run plays {it} again (past the SPRT's decision): "
+                     f"recorded now from {its} transcript{'s' * (not one)}, without the seconds {they} took or the "
+                     "names exec: programs gave (a transcript holds neither)")
+    for game, why in outcome.unrecorded:
+        lines.append(f"# game {game} has no record, and no run plays it again (past the SPRT's decision): {why}; "
+                     "its transcript is left as it is")
+    return lines
 
 
 def _pool(t: Any, path: Any, o: dict[str, Any]) -> Any:

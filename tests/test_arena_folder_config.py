@@ -453,8 +453,8 @@ RECORD_EDITS = [
     (_rec("forfeits", [{"seat": "p1", "entrant": "a", "kind": "timeout", "reason": "x"}]),
      '"forfeits" names \'a\' on seat \'p1\', which the game does not have it on'),
     (_rec("moves", -1), '"moves" is a whole number from 0 up, not -1'),
-    (_rec("time", float("nan")), '"time" is the seconds the game took, from 0 up, not NaN'),
-    (_rec("time", -10**400), '"time" is the seconds the game took, from 0 up, not -1000000000'),
+    (_rec("time", float("nan")), '"time" is the seconds the game took, from 0 up (or null), not NaN'),
+    (_rec("time", -10**400), '"time" is the seconds the game took, from 0 up (or null), not -1000000000'),
     (_rec("transcript", "transcripts/game-00000.yaml"), '"transcript" is "transcripts/game-00000.yaml", but this '
                                                         'tournament\'s game 1 has "transcripts/game-00001.yaml"'),
 ]

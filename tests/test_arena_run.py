@@ -647,3 +647,22 @@ def test_the_first_line_names_a_few_entrants_of_many_and_counts_the_rest(tmp_pat
     assert r.exit_code == 0, r.output
     assert "; entrants e1=random, e2=random, e3=random, e4=random, e5=random, e6=random; results in " \
         in r.stderr.splitlines()[0], r.stderr
+
+
+@pytest.mark.parametrize("max_moves", [20_000, 5])
+def test_a_record_made_from_a_transcript_is_the_workers_but_for_its_time(tmp_path, max_moves):
+    """``record_from_transcript`` (a game whose line a stopped run never wrote) gives the record
+    the worker gave, of a game over or stopped at --max-moves, but for its time (null); the
+    transcript of another game of the tournament is refused, naming the file."""
+    from arbiter.engine.arena.runner import record_from_transcript
+    from arbiter.engine.errors import TranscriptError
+
+    entrants = [Entrant("rnd", "random"), Entrant("sleuth", "sleuth")]
+    t = Tournament({"format": 2, **configuration("mafia", entrants, 2, players=6, max_moves=max_moves)})
+    worker = Worker(t.settings)
+    records = [worker.play(g, tmp_path) for g in t.games]
+    assert [r["finished"] for r in records] == [max_moves > 5] * 2 and records[0]["forfeits"] == []
+    for g, r in zip(t.games, records):
+        assert record_from_transcript(g, tmp_path / r["transcript"], t.settings) == {**r, "time": None}
+    with pytest.raises(TranscriptError, match=r"game-00001.yaml: not a transcript of this tournament's game 0 "):
+        record_from_transcript(t.games[0], tmp_path / records[1]["transcript"], t.settings)

@@ -304,3 +304,136 @@ def test_the_two_elo_figures_of_a_pair_are_those_the_docs_explain():
     assert "**Two Elo figures for one pair.**" in docs
     assert ("the table's score is 5/8 = 62.5%, +89 Elo a game; the SPRT line reads `+2 -1 =1`, two of the three "
             "decided blocks, +120 Elo a block.") in docs
+
+
+# -- a decided run's transcripts, every one accounted for ------------------------------------------
+
+DECIDING = ("match", "fbi-mafia", "--mode", "duel-3v3", "gone=exec:/no/such/bot", "rnd=random", "--games", "200",
+            "--sprt", "0", "100", "--workers", "2")
+"""A match that decides (H0) after 9 blocks: an entrant whose program cannot start loses at once."""
+
+
+@pytest.fixture(scope="module")
+def decided(tmp_path_factory) -> Path:
+    """The folder of ``DECIDING``, played, with two workers: games were running as it decided."""
+    import json
+
+    from tests.helpers import run
+
+    out = tmp_path_factory.mktemp("decided") / "t"
+    r = run(*DECIDING, "--out", out, "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["sprt"]["result"] == "H0"
+    return out
+
+
+def _lines(folder: Path) -> dict[int, dict]:
+    import json
+
+    return {r["game"]: r for r in map(json.loads, (folder / "results.jsonl").read_text().splitlines())}
+
+
+def _past_decision(folder: Path, beyond: bool = False):
+    """The tournament of ``folder``, and the first game past its SPRT's decision (``beyond``:
+    a game some way past every game recorded), whose line (if it has one) is removed and whose
+    transcript is written by a worker as it plays it (its returned record not written): the
+    folder as a run stopped between the two leaves it."""
+    import json
+
+    from arbiter.engine.arena.runner import Worker
+    from arbiter.engine.arena.tournament import Tournament
+
+    t = Tournament(json.loads((folder / "tournament.json").read_text()))
+    game = t.games[max(_lines(folder)) + 6 if beyond else t.sprt_state(_lines(folder))["games"]]
+    kept = [line for line in (folder / "results.jsonl").read_text().splitlines(keepends=True)
+            if json.loads(line)["game"] != game.index]
+    (folder / "results.jsonl").write_text("".join(kept))
+    record = Worker(t.settings).play(game, folder)
+    return t, game, record
+
+
+def test_a_game_that_ended_past_the_decision_without_its_record_is_recorded_from_its_transcript(decided, tmp_path):
+    """A run stopped (killed, Ctrl-C, a failure) after a worker wrote a game's transcript and
+    before its line was written left the transcript without a record: a resume of an undecided
+    run plays that game again, but past an SPRT's decision no run does, and the transcript
+    stayed without a record for good. The resume records it from its transcript (the game was
+    played), the tables unchanged; then a resume changes nothing and says why it played none.
+    (As the run decided, the games running finished, were recorded and wrote whole transcripts,
+    which replay; no other game left one: those dropped never started.)"""
+    import json
+    import shutil
+
+    from arbiter.engine import transcript as tr
+    from tests.helpers import run
+    from tests.arena_staging import transcripts
+
+    files = [name for name in transcripts(decided) if name.endswith(".yaml")]
+    assert sorted(files) == sorted(r["transcript"].removeprefix("transcripts/") for r in _lines(decided).values())
+    for name in files:
+        assert tr.replay(tr.read(decided / "transcripts" / name)).ok, name
+    folder = tmp_path / "t"
+    shutil.copytree(decided, folder)
+    before = json.loads(run("tournament", "--resume", folder, "--json").stdout)
+    t, game, played = _past_decision(folder)
+    r = run("tournament", "--resume", folder, "--json")
+    assert r.exit_code == 0, r.output
+    assert f"# game {game.index} ended without its record (a run stopped before writing it), and no run plays it " \
+           "again (past the SPRT's decision): recorded now from its transcript" in r.stderr, r.stderr
+    record = _lines(folder)[game.index]
+    assert record == {**played, "time": None}  # (names: none of this game's bots gave one)
+    after = json.loads(r.stdout)
+    assert after["played"] == 0 and after["after_decision"] >= 1
+    keys = ("table", "sides", "roles", "forfeits", "ratings", "head_to_head", "sprt", "unfinished")
+    assert {k: after[k] for k in keys} == {k: before[k] for k in keys}
+    replayed = run("replay", folder / record["transcript"])
+    assert replayed.exit_code == 0, replayed.output
+    results, files = (folder / "results.jsonl").read_bytes(), transcripts(folder)
+    again = run("tournament", "--resume", folder)  # decided, every transcript recorded: nothing to do
+    assert again.exit_code == 0, again.output
+    assert "; 0 played by this run, as the SPRT had decided\n" in again.stdout, again.stdout
+    assert "# game" not in again.stderr, again.stderr
+    assert (folder / "results.jsonl").read_bytes() == results and transcripts(folder) == files
+
+
+def test_a_resume_that_decides_records_a_game_an_earlier_run_left_past_the_decision(decided, tmp_path):
+    """The same when the run that left the transcript had not decided yet: its resume plays the
+    games missing before the decision, decides, and never reaches the game past it."""
+    import json
+    import shutil
+
+    from tests.helpers import run
+
+    folder = tmp_path / "t"
+    shutil.copytree(decided, folder)
+    t, game, played = _past_decision(folder, beyond=True)  # (past the games a resume's one worker may start)
+    lines = (folder / "results.jsonl").read_text().splitlines(keepends=True)
+    (folder / "results.jsonl").write_text("".join(line for line in lines if json.loads(line)["game"] != 3))
+    r = run("tournament", "--resume", folder, "--workers", "1", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["played"] >= 1 and json.loads(r.stdout)["sprt"]["result"] == "H0"
+    assert 3 in _lines(folder)
+    assert _lines(folder)[game.index] == {**played, "time": None}
+
+
+def test_a_transcript_past_the_decision_whose_game_did_not_end_is_left_and_said(decided, tmp_path):
+    """A transcript that holds no game that ended (a worker that failed in it leaves what it
+    played) cannot be a record: it is left as it is, and the run says which and why."""
+    import shutil
+
+    from tests.helpers import run
+
+    folder = tmp_path / "t"
+    shutil.copytree(decided, folder)
+    t, game, played = _past_decision(folder)
+    path = folder / played["transcript"]
+    text = path.read_text()
+    cut = text[:text.index("- {move: {n: 1,")]  # the game's start, no move, no ending
+    path.write_text(cut)
+    results = (folder / "results.jsonl").read_bytes()
+    r = run("tournament", "--resume", folder)
+    assert r.exit_code == 0, r.output
+    assert (f"# game {game.index} has no record, and no run plays it again (past the SPRT's decision): {path}: its "
+            "game did not end (it stops after 0 moves, neither over nor at the tournament's --max-moves): its worker "
+            "failed or was stopped in it; its transcript is left as it is") in r.stderr, r.stderr
+    assert (folder / "results.jsonl").read_bytes() == results and path.read_text() == cut
+    assert run("replay", path).exit_code == 0

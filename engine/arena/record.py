@@ -26,7 +26,8 @@ from arbiter.engine.errors import quoted
 
 KEYS = ("game", "deal", "rotation", "tournament_seed", "seed", "variant", "options", "seats", "finished", "result",
         "outcome", "sides", "roles", "forfeits", "names", "moves", "error", "transcript", "time")
-"""Every key of a game's record (``time`` is added by the worker after the game)."""
+"""Every key of a game's record (``time`` is added by the worker after the game; it is null in
+a record made from the game's transcript, ``engine.arena.runner.record_from_transcript``)."""
 
 RESULT_KEYS = ("winner", "reason", "text", "winners")
 
@@ -74,9 +75,10 @@ def check_record(record: dict[str, Any], game: Game, tournament_seed: int) -> No
         raise ValueError(f'"moves" is a whole number from 0 up, not {_shown(moves)}')
     if record["error"] is not None and not isinstance(record["error"], str):
         raise ValueError(f'"error" is null or why the game could not start, not {_shown(record["error"])}')
-    spent = record["time"]
-    if isinstance(spent, bool) or not isinstance(spent, (int, float)) or not finite(spent) or spent < 0:
-        raise ValueError(f'"time" is the seconds the game took, from 0 up, not {_shown(spent)}')
+    spent = record["time"]  # (null: a record made from the game's transcript, which does not hold it)
+    if spent is not None and (isinstance(spent, bool) or not isinstance(spent, (int, float)) or not finite(spent)
+                              or spent < 0):
+        raise ValueError(f'"time" is the seconds the game took, from 0 up (or null), not {_shown(spent)}')
 
 
 def _result(result: object, finished: bool, seats: set[str]) -> set[str]:

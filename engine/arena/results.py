@@ -42,6 +42,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from arbiter.engine.arena.record import check_record
+from arbiter.engine.arena.runner import transcript_name
 from arbiter.engine.arena.schedule import FORMAT, Game
 from arbiter.engine.errors import ArbiterError, quoted
 from arbiter.engine.files import FileTooLarge, not_regular, not_utf8, read_bytes_capped, write_whole
@@ -58,6 +59,7 @@ FORMATS = (1, 2)
 (``engine.arena.schedule.DEAL_SEEDS``), and a folder keeps its own."""
 
 
+_TRANSCRIPT = re.compile(r"game-(\d{5,})\.yaml")
 _GAME_TMP = re.compile(r"\.game-\d{5,}\.(?:yaml|.+\.stderr\.log)\.\d+-\d+\.tmp")
 _CONFIG_TMP = re.compile(r"\.tournament\.json\.\d+-\d+\.tmp")
 """The temporary files ``engine.files.write_whole`` makes beside a game's transcript or log
@@ -241,6 +243,16 @@ class Folder:
         last, path = self._read, self.path / RESULTS
         stood = _standing(path)
         return ResultsWriter(path, last[4] if last is not None and stood is not None and last[0] == stood else None)
+
+    def transcript_games(self) -> set[int]:
+        """The numbers of the games ``transcripts/`` holds a transcript of (``game-NNNNN.yaml``,
+        named exactly as a run names it), in one listing of the folder."""
+        try:
+            with os.scandir(self.transcripts) as entries:
+                numbers = {e.name: int(m[1]) for e in entries if (m := _TRANSCRIPT.fullmatch(e.name))}
+        except OSError as exc:
+            raise FolderError(f"cannot list {self.transcripts}: {exc.strerror or exc}") from None
+        return {n for name, n in numbers.items() if name == transcript_name(n)}  # (not game-000007.yaml)
 
     def write_files(self, files: dict[str, bytes]) -> None:
         """Files a worker returned (Ray): written whole into ``transcripts/``, byte for byte."""

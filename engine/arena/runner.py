@@ -21,6 +21,7 @@ left is removed by the next worker on its machine.
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 import time
@@ -35,13 +36,15 @@ from arbiter.engine.arena.schedule import Game
 from arbiter.engine.arena.stats import forfeit_kind
 from arbiter.engine.bots import Bot, BotFailure, MachineError, make_bot
 from arbiter.engine.programs import ProcessBot
-from arbiter.engine.errors import ArbiterError, TranscriptError
+from arbiter.engine.errors import ArbiterError, TranscriptError, counted
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol
 from arbiter.engine.session import Session
-from arbiter.engine.transcript import TranscriptWriter
+from arbiter.engine.transcript import TranscriptWriter, read, replayed
 
 TRANSCRIPTS = "transcripts"
+CANNOT_START = "the game could not start: "
+"""How the note of a game the machine could not start begins (its record's ``error`` follows)."""
 MAX_MOVES = 20_000
 """A game still going after this many moves is stopped and recorded unfinished (a pair of bots
 that never end it); ``--max-moves`` changes it."""
@@ -220,7 +223,7 @@ class Worker:
                     seated[seat] = self._bot(entrant, seat, session, log)
                 except MachineError as exc:
                     error = exc.message
-                    session.note({"seat": seat, "arena": f"the game could not start: {exc.message}"})
+                    session.note({"seat": seat, "arena": CANNOT_START + exc.message})
                     break
                 except ArbiterError as exc:  # the bot's own: it forfeits at its first input
                     seated[seat] = _Seated(_Unstarted(seat, _why_unstarted(s.entrants[entrant], exc.message)),
@@ -240,7 +243,7 @@ class Worker:
                 raise
             finally:
                 names = self._settle(session, seated, assignment)
-        return self._record(game, session, path, error, names)
+        return game_record(game, session, path, error, names, s.tournament_seed)
 
     def _settle(self, session: Session, seated: dict[str, _Seated], assignment: dict[str, str]) -> dict[str, str]:
         """After the game: tell every program that is still in it how it ended; keep it for the
@@ -269,34 +272,64 @@ class Worker:
                 bot.close()
         self.idle.clear()
 
-    def _record(self, game: Game, session: Session, path: Path, error: str | None,
-                names: dict[str, str]) -> dict[str, Any]:
-        rules = session.rules
-        result = session.state.result
-        sides = rules.seat_sides(session.state)
-        assignment = game.assignment
-        forfeits = []
-        for entry in session.entries:
-            note = entry.get("note", {})
-            if "forfeit" in note:
-                seat = note["seat"]
-                forfeits.append({"seat": seat, "entrant": assignment[seat], "kind": forfeit_kind(note["forfeit"]),
-                                 "reason": note["forfeit"]})
-        return {
-            "game": game.index, "deal": game.deal, "rotation": game.rotation,
-            "tournament_seed": self.settings.tournament_seed, "seed": game.seed,
-            "variant": game.variant, "options": dict(game.options),
-            "seats": dict(assignment),
-            "finished": result is not None,
-            "result": None if result is None else {"winner": result.winner, "reason": result.reason,
-                                                   "text": result.text, "winners": list(result.winners)},
-            "outcome": {seat: ("none" if result is None else "won" if seat in result.winners else "lost")
-                        for seat in session.seats},
-            "sides": {seat: side for seat, (side, _) in sides.items()},
-            "roles": {seat: role for seat, (_, role) in sides.items()},
-            "forfeits": forfeits,
-            "names": names,
-            "moves": len(session.moves),
-            "error": error,
-            "transcript": f"{TRANSCRIPTS}/{path.name}",
-        }
+
+def record_from_transcript(game: Game, path: Path, settings: Settings) -> dict[str, Any]:
+    """The record of ``game`` made from its transcript at ``path``, as its worker made it when
+    the game ended, but for what a transcript does not hold: ``time`` is null and ``names``
+    (those ``exec:`` programs gave) is empty. For a game that ended and whose record was lost
+    with its run (stopped between the transcript and its line), which no run will play again
+    (past an SPRT's decision). A ``TranscriptError`` saying why when the file holds no such
+    game: it cannot be read or does not replay, it is not this tournament's game, or its
+    game did not end (a worker that failed in it)."""
+    t = read(path)
+    got = (t.game, t.variant, t.seed, t.seats, json.loads(json.dumps(t.options)), (t.session or {}).get("tournament"),
+           (t.session or {}).get("entrants"))
+    wanted = (settings.game, game.variant, game.seed, list(game.seats), json.loads(json.dumps(game.options)),
+              {"seed": settings.tournament_seed, "game": game.index}, dict(game.assignment))
+    if got != wanted:
+        raise TranscriptError(f"{path}: not a transcript of this tournament's game {game.index} (its header says "
+                              "another game, deal, seating or tournament)")
+    session = replayed(t)
+    notes = [e["note"]["arena"] for e in session.entries if "arena" in e.get("note", {})]
+    error = notes[0].removeprefix(CANNOT_START) if notes else None
+    if error is None and not session.over and len(session.moves) < settings.max_moves:
+        raise TranscriptError(f"{path}: its game did not end (it stops after {counted(len(session.moves), 'move')}, "
+                              "neither over nor at the tournament's --max-moves): its worker failed or was stopped in it")
+    record = game_record(game, session, path, error, {}, settings.tournament_seed)
+    record["time"] = None
+    return record
+
+
+def game_record(game: Game, session: Session, path: Path, error: str | None, names: dict[str, str],
+                tournament_seed: int) -> dict[str, Any]:
+    """The record (``results.jsonl``'s line, without its ``time``) of ``game``, played as
+    ``session``, its transcript at ``path``."""
+    rules = session.rules
+    result = session.state.result
+    sides = rules.seat_sides(session.state)
+    assignment = game.assignment
+    forfeits = []
+    for entry in session.entries:
+        note = entry.get("note", {})
+        if "forfeit" in note:
+            seat = note["seat"]
+            forfeits.append({"seat": seat, "entrant": assignment[seat], "kind": forfeit_kind(note["forfeit"]),
+                             "reason": note["forfeit"]})
+    return {
+        "game": game.index, "deal": game.deal, "rotation": game.rotation,
+        "tournament_seed": tournament_seed, "seed": game.seed,
+        "variant": game.variant, "options": dict(game.options),
+        "seats": dict(assignment),
+        "finished": result is not None,
+        "result": None if result is None else {"winner": result.winner, "reason": result.reason,
+                                               "text": result.text, "winners": list(result.winners)},
+        "outcome": {seat: ("none" if result is None else "won" if seat in result.winners else "lost")
+                    for seat in session.seats},
+        "sides": {seat: side for seat, (side, _) in sides.items()},
+        "roles": {seat: role for seat, (_, role) in sides.items()},
+        "forfeits": forfeits,
+        "names": names,
+        "moves": len(session.moves),
+        "error": error,
+        "transcript": f"{TRANSCRIPTS}/{path.name}",
+    }

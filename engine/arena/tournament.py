@@ -7,7 +7,9 @@ the games that have a record are left out, and the rest are played by a pool
 SPRT, the test is evaluated after each result on the longest run of whole blocks (a deal with
 all its rotations) from the start of the schedule, so the moment it decides does not depend on
 how many workers play nor on the order they finish in; once it decides, no new game starts
-(those running finish and are recorded). Each whole block is one outcome of the test
+(those running finish and are recorded); a game a stopped run left with its transcript and
+no record, which past the decision no run plays again, is recorded from its transcript
+(``Tournament._account``). Each whole block is one outcome of the test
 (``engine.arena.stats.block_result``): both entrants played every seat of the same deal in it,
 so its result is the entrants' skill with the deal's luck cancelled, as chess's game pairs.
 """
@@ -17,7 +19,7 @@ from __future__ import annotations
 import copy
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -25,12 +27,12 @@ from arbiter.engine import registry
 from arbiter.engine.arena.config import check_sprt, missing_cwd, recorded_deck
 from arbiter.engine.arena.pool import WorkerFailed
 from arbiter.engine.arena.entrants import Entrant, check_entrants, check_spec
-from arbiter.engine.arena.results import Folder, FolderError, cannot_make
-from arbiter.engine.arena.runner import MAX_MOVES, Settings
+from arbiter.engine.arena.results import Folder, FolderError, ResultsWriter, cannot_make
+from arbiter.engine.arena.runner import MAX_MOVES, Settings, record_from_transcript, transcript_name
 from arbiter.engine.arena.schedule import FORMAT, Game, Setup, block_size, schedule
 from arbiter.engine.arena.sprt import Sprt
 from arbiter.engine.arena.stats import Tally, block_result
-from arbiter.engine.errors import ArbiterError
+from arbiter.engine.errors import ArbiterError, TranscriptError
 from arbiter.engine.scenario import Node
 from arbiter.engine.session import Session
 
@@ -99,6 +101,10 @@ class Outcome:
     elapsed: float
     sprt: dict[str, Any] | None = None
     interrupted: bool = False
+    recovered: list[int] = field(default_factory=list)
+    """Games recorded from their transcripts (``Tournament._account``)."""
+    unrecorded: list[tuple[int, str]] = field(default_factory=list)
+    """Games whose transcripts are left without a record, and why (``Tournament._account``)."""
 
 
 class Tournament:
@@ -162,6 +168,7 @@ class Tournament:
         then raises that failure, saying the run was interrupted, and a write the system refused
         (an ``ArbiterError``) is raised naming the failure too."""
         recorded = self.recorded(folder)
+        failed = {r["game"] for r in folder.read_results(self.games, self.config["seed"]) if r.get("error") is not None}
         folder.remove_temporary()  # of a killed run: its games without a record are played again
         todo: Iterator[Game] = iter([g for g in self.games if g.index not in recorded])
         tallies = {name: Tally() for name in self.names}
@@ -174,6 +181,8 @@ class Tournament:
         stop = state is not None and state["result"] is not None
         writer = folder.writer()
         interrupted = False
+        recovered: list[int] = []
+        unrecorded: list[tuple[int, str]] = []
         try:
             more = True
             while True:
@@ -217,6 +226,7 @@ class Tournament:
             raise
         else:
             pool.close()
+            recovered, unrecorded = self._account(folder, writer, recorded, failed)
         finally:
             writer.close()
         held = pool.held_failure() if interrupted else None
@@ -233,7 +243,34 @@ class Tournament:
             played += len(recorded) - counted
         records = sorted(recorded.values(), key=lambda r: r["game"])
         return Outcome(records, played, clock() - start, count.update(recorded) if count is not None else None,
-                       interrupted)
+                       interrupted, recovered, unrecorded)
+
+    def _account(self, folder: Folder, writer: ResultsWriter, recorded: dict[int, dict[str, Any]],
+                 failed: set[int]) -> tuple[list[int], list[tuple[int, str]]]:
+        """At the end of a run that leaves games without a record (the SPRT decided: no run
+        plays them), every transcript of such a game accounted for: a run stopped (Ctrl-C,
+        ``kill -9``, a failure) between a game's transcript and its line left it, and the game,
+        past the decision, was never played again. A game that ended is recorded from its
+        transcript (``record_from_transcript``: the game was played, its data is real), unless
+        it is the transcript of a game the machine could not start that has its line already
+        (``failed``); any other transcript is left as it is, and said (the second list).
+        Returns the games recorded and those left, with why."""
+        if len(recorded) == len(self.games):
+            return [], []
+        recovered, unrecorded = [], []
+        for n in sorted(folder.transcript_games()):
+            if n >= len(self.games) or n in recorded:
+                continue
+            try:
+                record = record_from_transcript(self.games[n], folder.transcripts / transcript_name(n), self.settings)
+            except TranscriptError as exc:
+                unrecorded.append((n, exc.message))
+                continue
+            if record["error"] is None or n not in failed:
+                writer.append(record)
+                recorded[n] = record
+                recovered.append(n)
+        return recovered, unrecorded
 
     def _tally(self, tallies: dict[str, Tally], record: dict[str, Any]) -> None:
         if record.get("finished"):
