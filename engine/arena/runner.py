@@ -17,6 +17,10 @@ the files are written to a temporary folder and returned in the record (``files`
 bytes) for the main process to write, byte for byte what a local worker writes. A Ray worker
 makes that folder in its ``scratch`` folder (``engine.arena.scratch``), so what a killed worker
 left is removed by the next worker on its machine.
+
+A game's record is made from its session (``game_record``); ``record_from_transcript`` makes
+it again from the game's transcript, replayed, for a game whose line a stopped run never
+wrote and that no run will play again (past an SPRT's decision).
 """
 
 from __future__ import annotations
