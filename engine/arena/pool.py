@@ -251,7 +251,9 @@ class LocalPool:
                                killed=isinstance(exc, BrokenProcessPool) and not py) from exc
 
     def drop_waiting(self) -> None:
-        """Drop the games submitted that no worker has taken yet (the games running go on)."""
+        """Drop the games submitted that no worker has taken yet (the games running go on). Not
+        all of them: the executor moves a game to its workers' queue, where it can no longer be
+        cancelled, ahead of time (a game or so a worker), and those are played and recorded."""
         for future in list(self._running):
             if future.cancel():
                 del self._running[future]
