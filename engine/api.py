@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import decimal
 import numbers
+import operator
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
@@ -292,8 +293,7 @@ class Game:
         Hidden Roles phantom, which may only talk, too); when a whole round of seats had nothing to do, time passes to the next moment
         it changes the game. Ends when the game is over (or after ``max_inputs`` inputs, a whole
         number from 0: another value is a ``TypeError`` or a ``ValueError`` at once)."""
-        _count("agent_iter", max_inputs)
-        return self._agent_loop(max_inputs)
+        return self._agent_loop(_count("agent_iter", max_inputs))
 
     def _agent_loop(self, max_inputs: int) -> Iterator[tuple[str, str, Choices]]:
         inputs = 0
@@ -370,6 +370,7 @@ def new_game(game: str, variant: str | None = None, *, players: int | None = Non
     ...
     arbiter.engine.errors.SetupError: new_game: seed -5 is negative: a new game's seed is a whole number from 0, ...
     """
+    players, roles, seed = _whole(players), _whole(roles), _whole(seed)  # (numpy's integers: plain ints)
     for name, value, kind, wanted in (
             ("game", game, str, "a game's name (a str)"),
             ("variant", variant, str, "a mode's or scenario's name (a str, as '1')"),
@@ -419,7 +420,7 @@ def play_agents(game: Game, agents: dict[str, Agent], max_inputs: int = 100_000)
     """
     if not isinstance(game, Game):  # (an AttributeError on ``.seats`` once)
         raise TypeError(f"play_agents: game is a Game (new_game, load_game), not {type(game).__name__}")
-    _count("play_agents", max_inputs)  # (checked, as the agents are, before anything is played)
+    max_inputs = _count("play_agents", max_inputs)  # (checked, as the agents are, before anything is played)
     if not isinstance(agents, Mapping):  # (a list in seat order was read as seats named by agents)
         raise TypeError(f"play_agents: agents is a dict, seat -> agent, not {type(agents).__name__}")
     for seat in agents:
@@ -458,6 +459,7 @@ def _at(method: str, time: Any) -> int:
     ...
     arbiter.engine.errors.TimeError: play: time -1 is not a moment of the game: a time is seconds from 0 to ...
     """
+    time = _whole(time)  # (an int of numpy's, or of any class with ``__index__``: a plain int)
     if isinstance(time, bool) or not isinstance(time, (numbers.Real, decimal.Decimal)):
         raise TypeError(f"{method}: time is seconds (a number), not {type(time).__name__}")
     if isinstance(time, int) and 0 <= time <= MAX_MS // 1000:
@@ -480,25 +482,50 @@ def seconds_name(ms: int) -> str:
     >>> seconds_name(1500), seconds_name(180000), seconds_name(-1500)
     ('1.5', '180', '-1.5')
     """
-    if isinstance(ms, bool) or not isinstance(ms, numbers.Integral):
+    ms = _whole(ms)
+    if type(ms) is not int:
         raise TypeError(f"seconds_name: a time is whole milliseconds (an int), not {type(ms).__name__}")
-    return clock.seconds_name(int(ms))
+    return clock.seconds_name(ms)
 
 
-def _count(method: str, max_inputs: Any) -> None:
-    """Check ``max_inputs``, a whole number from 0: a str was a ``TypeError`` comparing it with an
-    int, and a negative one (or ``True``, or ``1.5``) was taken, the loop ending at once or
-    running one input more than was said.
+def _count(method: str, max_inputs: Any) -> int:
+    """``max_inputs``, a whole number from 0, as a plain int: a str was a ``TypeError`` comparing
+    it with an int, and a negative one (or ``True``, or ``1.5``) was taken, the loop ending at
+    once or running one input more than was said.
 
     >>> _count("agent_iter", -1)
     Traceback (most recent call last):
     ...
     ValueError: agent_iter: max_inputs is a whole number from 0, not -1
     """
-    if isinstance(max_inputs, bool) or not isinstance(max_inputs, numbers.Integral):
+    count = _whole(max_inputs)
+    if type(count) is not int:
         raise TypeError(f"{method}: max_inputs is a whole number (an int), not {type(max_inputs).__name__}")
-    if max_inputs < 0:
-        raise ValueError(f"{method}: max_inputs is a whole number from 0, not {_number(max_inputs)}")
+    if count < 0:
+        raise ValueError(f"{method}: max_inputs is a whole number from 0, not {_number(count)}")
+    return count
+
+
+def _whole(value: Any) -> Any:
+    """``value`` as a plain ``int`` when Python takes it for a whole number (``operator.index``: an
+    int of a subclass, an ``IntEnum``'s, numpy's ``int64``, any class with ``__index__``), so that
+    what a game stores, records and shows is a plain int; a ``bool`` (which is refused where a
+    number is wanted) and any other value (a float, a str, None) as it is, for the caller to
+    refuse in its own words. numpy's integers were refused as "not int64": a researcher's seeds
+    and player counts often come out of an array.
+
+    >>> class Three:
+    ...     def __index__(self):
+    ...         return 3
+    >>> _whole(Three()), _whole(True), _whole(2.0), _whole("3")
+    (3, True, 2.0, '3')
+    """
+    if type(value) is int or isinstance(value, bool):
+        return value
+    try:
+        return int(operator.index(value))
+    except TypeError:
+        return value
 
 
 def _path(method: str, path: Any) -> str | Path:

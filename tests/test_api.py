@@ -698,3 +698,51 @@ def test_a_seat_that_is_no_str_is_a_type_error_not_a_players_refusal(seat) -> No
         with pytest.raises(TypeError, match=f"^a seat is named by a str, not {type(seat).__name__}$"):
             call()
     assert game.transcript() == before
+
+
+class Index:
+    """A whole number as numpy's integers are one: not an ``int``, but read as one by
+    ``operator.index`` (its ``__index__``)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"Index({self.value})"
+
+
+def _numpy_int64(value: int):
+    return pytest.importorskip("numpy").int64(value)
+
+
+@pytest.mark.parametrize("whole", [Index, pytest.param(_numpy_int64, id="numpy")])
+def test_a_whole_number_of_any_kind_python_reads_as_one_is_taken_as_a_plain_int(whole) -> None:
+    """``numpy.int64(3)`` (a seed or a player count out of an array) was refused as a seed "not
+    np.int64(3)", a player count "not int64", a ``max_inputs`` or ``seconds_name``'s
+    milliseconds "not Index": what ``operator.index`` takes is taken, and the game stores,
+    records and shows the plain int, as if it had been given."""
+    import arbiter
+
+    game = new_game("magic-maze", "1", players=whole(3), roles=whole(2), seed=whole(7))
+    plain = new_game("magic-maze", "1", players=3, roles=2, seed=7)
+    assert type(game.seed) is int and game.session.options == {"players": 3, "roles": 2}
+    assert all(type(v) is int for v in game.session.options.values())
+    assert game.transcript() == plain.transcript() and repr(game) == repr(plain)
+    game.wait(whole(3))
+    game.play("p1", game.legal("p1")[0], time=whole(4))
+    assert game.time == 4 and game.session.moves[-1].time_ms == 4000
+    mafia = new_game("mafia", players=whole(6), seed=whole(1))
+    assert mafia.seats == new_game("mafia", players=6, seed=1).seats and mafia.variant == "6-players"
+    assert list(mafia.agent_iter(whole(0))) == []
+    assert play_agents(mafia, {s: Drawn(i) for i, s in enumerate(mafia.seats)}, max_inputs=whole(2)) is None
+    assert len(mafia.session.moves) == 2
+    assert arbiter.seconds_name(whole(1500)) == "1.5"
+    with pytest.raises(SetupError, match="seed -5 is negative"):
+        new_game("mafia", players=6, seed=whole(-5))
+    with pytest.raises(ValueError, match="max_inputs is a whole number from 0, not -1$"):
+        mafia.agent_iter(whole(-1))
+    with pytest.raises(SetupError, match="default decks are for 6 to 12 players, not 3$"):
+        new_game("mafia", players=whole(3))
