@@ -380,7 +380,8 @@ def new_game(game: str, variant: str | None = None, *, players: int | None = Non
         if (value is not None or name == "game") and (isinstance(value, bool) or not isinstance(value, kind)):
             raise TypeError(f"new_game: {name} is {wanted}, not {type(value).__name__}")
         if kind is int and value is not None and not -1000 <= value <= 1000:  # (str() of a huge one is an error)
-            raise SetupError(f"new_game: {name}: {_number(value)} is far outside what any game takes")
+            raise SetupError(f"new_game: {name}: {_number(value)} is far outside what any game takes",
+                             option=f"--{name}")
     if isinstance(seed, int) and not isinstance(seed, bool) and -MAX_SEED < seed < 0:  # (past 100: Session's words)
         raise SetupError(_negative_seed(int(seed)), option="--seed")
     rules = registry.get(game)

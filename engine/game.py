@@ -338,8 +338,8 @@ class Rules(ABC):
             if v.name == name:
                 return v
         names = [v.name for v in self.variants()]
-        raise SetupError(
-            f"{self.name} has no {self.variant_label} {quoted(name)}", names
+        raise SetupError(  # (the option as the game calls it: ``arbiter play`` takes either name)
+            f"{self.name} has no {self.variant_label} {quoted(name)}", names, f"--{self.variant_label}"
         )
 
     @property

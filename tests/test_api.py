@@ -746,3 +746,20 @@ def test_a_whole_number_of_any_kind_python_reads_as_one_is_taken_as_a_plain_int(
         mafia.agent_iter(whole(-1))
     with pytest.raises(SetupError, match="default decks are for 6 to 12 players, not 3$"):
         new_game("mafia", players=whole(3))
+
+
+@pytest.mark.parametrize("game, variant, options, option", [
+    ("mafia", "zzz", {}, "--mode"), ("fbi-mafia", "duel-2v2", {}, "--mode"), ("mafia", "", {}, "--mode"),
+    ("magic-maze", "8", {}, "--scenario"), ("magic-maze", "8", {"players": 3, "roles": 2}, "--scenario"),
+    ("mafia", None, {"players": 3}, "--players"), ("mafia", None, {"players": 5000}, "--players"),
+    ("magic-maze", "1", {"players": 3, "roles": 5000}, "--roles"), ("mafia", None, {"roles": 1}, "--roles"),
+    ("chess", None, {}, None),  # (a game is no option: ``arbiter play GAME``)
+    ("mafia", "6-players", {"players": 8}, None),  # (two options that contradict each other: neither alone)
+])
+def test_a_setup_errors_option_names_the_option_the_value_came_with(game, variant, options, option) -> None:
+    """A mode or scenario the game does not have, and a number far outside what any game takes,
+    said ``option`` None, though every other value of one option the game refuses names it
+    (``--players``, ``--roles``, ``--seed``): a caller could not tell which argument to mend."""
+    with pytest.raises(SetupError) as caught:
+        new_game(game, variant, seed=1, **options)
+    assert caught.value.option == option, caught.value.message
