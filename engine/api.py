@@ -408,7 +408,8 @@ def play_agents(game: Game, agents: dict[str, Agent], max_inputs: int = 100_000)
     """Play ``game`` to its end with an agent on every seat (``agents``: seat -> an object with
     ``act(observation, choices)``); the result (None if ``max_inputs`` ran out first). The
     agents (and ``game``, and ``max_inputs`` as ``agent_iter`` checks it) are checked before
-    anything is played: a seat the game does not have is an ``UnknownSeatError``, a seat
+    anything is played: a seat the game does not have is an ``UnknownSeatError`` (a key that is
+    not a ``str`` a ``TypeError``, as every call given such a seat says), a seat
     without an agent a ``ValueError`` (a ``KeyError`` once came mid-game, after the other seats
     had played). An agent with a ``new_game(info)`` method is
     given its ``info`` first, as the referee gives it (the seat, a seed for its own choices, the
@@ -425,6 +426,8 @@ def play_agents(game: Game, agents: dict[str, Agent], max_inputs: int = 100_000)
     if not isinstance(agents, Mapping):  # (a list in seat order was read as seats named by agents)
         raise TypeError(f"play_agents: agents is a dict, seat -> agent, not {type(agents).__name__}")
     for seat in agents:
+        if not isinstance(seat, str):  # (a caller's mistake, as every other call says it: not a refused input)
+            raise TypeError(f"play_agents: a seat is named by a str, not {type(seat).__name__}: {quoted(seat)}")
         if seat not in game.seats:
             raise UnknownSeatError(f"play_agents: no seat {quoted(seat)} in this game", game.seats)
     missing = [seat for seat in game.seats if seat not in agents]

@@ -5,6 +5,7 @@ asked, and the seats, agents and answers checked before anything is played."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -82,6 +83,22 @@ def test_play_agents_checks_its_seats_before_anything_is_played() -> None:
         play_agents(game, agents)
     with pytest.raises(TypeError, match="^play_agents: agents is a dict, seat -> agent, not list$"):
         play_agents(game, list(agents.values()))
+    assert snapshot(game) == before and game.session.moves == []
+
+
+@pytest.mark.parametrize("key, shown", [(1, "int: 1"), (None, "NoneType: None"), (b"p6", "bytes: b'p6'"),
+                                        (("p6",), "tuple: ('p6',)")])
+def test_play_agents_says_type_error_for_a_seat_that_is_no_str_as_every_call_does(key, shown) -> None:
+    """An agents dict keyed by seat numbers said ``UnknownSeatError``, an ``InputError``, where
+    ``play``, ``legal``, ``step`` and every other call given a seat that is not a ``str`` say
+    ``TypeError``: the caller's mistake, not a player's refused input."""
+    game = new_game("mafia", players=6, seed=1)
+    before = snapshot(game)
+    agents = {seat: Idle() for seat in ("p1", "p2", "p3", "p4", "p5")}
+    with pytest.raises(TypeError, match=f"^play_agents: a seat is named by a str, not {re.escape(shown)}$"):
+        play_agents(game, {**agents, key: Idle()})
+    with pytest.raises(TypeError, match="^a seat is named by a str, not "):
+        game.step(key, "pass")
     assert snapshot(game) == before and game.session.moves == []
 
 
