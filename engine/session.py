@@ -21,7 +21,7 @@ from arbiter.engine.lines import printable
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Choices:
     """What a seat may send now, as the protocol shows it: ``legal`` inputs to send as they
     are, ``forms`` with a word in capitals for the player's own words (``say TEXT``), and the
@@ -38,6 +38,25 @@ class Choices:
         in a set or as a key."""
         return hash((tuple(self.legal), tuple(self.forms), self.resign))
 
+    def __repr__(self) -> str:
+        """How many inputs are legal and the first few of them, the forms and the way to give up,
+        on one short line (as python-chess shows its legal moves): the dataclass's own repr
+        listed every input, some 3,000 characters for a Hidden Roles seat, in a notebook's cell
+        or a debugger's variable.
+
+        >>> Choices(["pass", "nominate p2", "nominate p3", "nominate p4", "nominate p5"], ["say TEXT"], "leave")
+        <Choices: 5 legal inputs (pass, nominate p2, nominate p3, nominate p4, ...), forms (say TEXT), resign leave>
+        >>> Choices([], [], None)
+        <Choices: no legal input>
+        """
+        parts = [f"{counted(len(self.legal), 'legal input')} ({_first(self.legal)})" if self.legal
+                 else "no legal input"]
+        if self.forms:
+            parts.append(f"forms ({_first(self.forms)})")
+        if self.resign is not None:
+            parts.append(f"resign {_first([self.resign])}")
+        return f"<Choices: {', '.join(parts)}>"
+
     def lines(self) -> list[str]:
         """The ``legal:``, ``form:`` and ``resign:`` lines of the protocol."""
         return ([f"legal: {m}" for m in self.legal] + [f"form: {f}" for f in self.forms]
@@ -45,6 +64,16 @@ class Choices:
 
     def as_dict(self) -> dict[str, Any]:
         return {"legal": list(self.legal), "forms": list(self.forms), "resign": self.resign}
+
+
+SHOWN_CHOICES = 4
+"""How many legal inputs (or forms) a ``Choices``' repr shows before ``...``."""
+
+
+def _first(inputs: list[str]) -> str:
+    """The first ``SHOWN_CHOICES`` of ``inputs``, each cut at 40 characters, as a repr lists them."""
+    shown = [str(i) if len(str(i)) <= 40 else f"{str(i)[:40]}..." for i in inputs[:SHOWN_CHOICES]]
+    return ", ".join(shown + ["..."] * (len(inputs) > SHOWN_CHOICES))
 
 
 def _move_line(move: Move, seat: str) -> list[str]:

@@ -763,3 +763,25 @@ def test_a_setup_errors_option_names_the_option_the_value_came_with(game, varian
     with pytest.raises(SetupError) as caught:
         new_game(game, variant, seed=1, **options)
     assert caught.value.option == option, caught.value.message
+
+
+def test_choices_show_themselves_short_the_count_and_the_first_few(tmp_path: Path) -> None:
+    """A ``Choices``' repr (the dataclass's own) listed every input: 1,100 characters for FBI vs
+    Mafia's first move, 3,000 for a Hidden Roles seat, in a notebook's cell. It says how many
+    are legal and shows the first few, the forms and the way to give up, as python-chess shows
+    its legal moves; and ``replay``'s report shows nothing as ``<... object at 0x...>``."""
+    from arbiter.engine.api import Choices
+
+    duel = new_game("fbi-mafia", "duel-3v3", seed=1)
+    assert repr(duel.choices("mafia")) == str(duel.choices("mafia")) == (
+        "<Choices: 57 legal inputs (shift row 1 left, shift row 1 right, shift row 1 left 2, shift row 1 right 2, ...), "
+        "resign surrender>")
+    assert repr(duel.choices("fbi")) == "<Choices: no legal input, resign surrender>"
+    roles = new_game("magic-maze", "1", players=8, roles=2, seed=1)
+    assert len(roles.choices("p1").legal) > 100 and len(repr(roles.choices("p1"))) < 200
+    assert repr(roles.choices("p1")).endswith(", ...), forms (say TEXT)>")
+    assert repr(Choices(["pass"], [], None)) == "<Choices: 1 legal input (pass)>"
+    assert repr(Choices(["say " + "x" * 100], [], None)) == f"<Choices: 1 legal input (say {'x' * 36}...)>"
+    duel.play("mafia", "surrender")
+    report = replay(duel.save(tmp_path / "duel.yaml"))
+    assert " object at 0x" not in repr(report) and "<Session fbi-mafia duel-3v3 seed=1: 1 move, over>" in repr(report)
