@@ -50,6 +50,9 @@ class Game:
     ``AmbiguousMoveError``, ``GameOverError``, ``TimeError``, ...) and change nothing."""
 
     def __init__(self, session: Session) -> None:
+        if not isinstance(session, Session):  # (an AttributeError once the game was first shown or played)
+            raise TypeError(f"Game: a game is made of a Session (or started by new_game, load_game), "
+                            f"not {type(session).__name__}")
         self.session = session
         self._observed: dict[str, tuple[int, int, int]] = {}  # per seat, what its observations told (``agents.news``)
 
@@ -182,6 +185,7 @@ class Game:
         the clock plus the game's step); the events it caused, all of them (the host's)."""
         if not isinstance(text, str):
             raise TypeError(f"play: the input is its words (a str), not {type(text).__name__}")
+        self._seat_first("play", seat, text)
         session = self.session
         at = session.clock_ms + session.state.clock_step_ms if time is None else _at("play", time)
         start = len(session.events)
@@ -195,6 +199,15 @@ class Game:
             if len(session.events) > start:  # time changed the game before the input came: say so
                 _time_acted_first(exc, seat, session.events.since(start), at)
             raise
+
+    def _seat_first(self, method: str, seat: str, text: str | None) -> None:
+        """Refuse a seat and an input given the wrong way round (``play("pass", "p1")``) as the
+        ``UnknownSeatError`` it is, saying which comes first: "no seat 'pass'" alone left the
+        caller to find out why."""
+        seats = self.seats
+        if isinstance(seat, str) and seat not in seats and seat != HOST and text in seats:
+            raise UnknownSeatError(f"{method}: no seat {quoted(seat)} in this game: {method} takes the seat first, "
+                                   f"then its input ({method}({text!r}, {quoted(seat)})?)", seats)
 
     def wait(self, time: float | None = None) -> list[Event]:
         """Let time pass with nobody acting, to ``time`` seconds or, by default, to the next
@@ -328,6 +341,7 @@ class Game:
         words nor None is a ``TypeError`` first, as ``play``'s is."""
         if text is not None and not isinstance(text, str):
             raise TypeError(f"step: the input is its words (a str) or None, not {type(text).__name__}")
+        self._seat_first("step", seat, text)
         self._player(seat)
         self._stepped = text is not None
         if text is None:
@@ -489,6 +503,8 @@ def seconds_name(ms: int) -> str:
     ms = _whole(ms)
     if type(ms) is not int:
         raise TypeError(f"seconds_name: a time is whole milliseconds (an int), not {type(ms).__name__}")
+    if ms.bit_length() > 13_000:  # (str() of over 4,300 digits is Python's own ValueError)
+        raise ValueError(f"seconds_name: {clipped(ms)} is too long to write as a time")
     return clock.seconds_name(ms)
 
 

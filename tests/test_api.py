@@ -785,3 +785,34 @@ def test_choices_show_themselves_short_the_count_and_the_first_few(tmp_path: Pat
     duel.play("mafia", "surrender")
     report = replay(duel.save(tmp_path / "duel.yaml"))
     assert " object at 0x" not in repr(report) and "<Session fbi-mafia duel-3v3 seed=1: 1 move, over>" in repr(report)
+
+
+def test_a_seat_and_an_input_the_wrong_way_round_are_refused_saying_which_comes_first() -> None:
+    """``play("pass", "p1")`` said "no seat 'pass' in this game", leaving the caller to find out
+    why; it says the seat comes first, and changes nothing, in a real-time game too."""
+    for game, seat, text in ((new_game("mafia", players=6, seed=1), "p1", "pass"),
+                             (new_game("magic-maze", "1", players=2, seed=1), "p2", "move green west 1")):
+        before = snapshot(game)
+        for method in ("play", "step"):
+            with pytest.raises(UnknownSeatError) as caught:
+                getattr(game, method)(text, seat)
+            assert caught.value.message == (f"{method}: no seat {text!r} in this game: {method} takes the seat "
+                                            f"first, then its input ({method}({seat!r}, {text!r})?)")
+            assert caught.value.allowed == game.seats
+        with pytest.raises(UnknownSeatError, match="^no seat 'P1' in this game$"):  # (a seat misspelt: as it was)
+            game.play("P1", text)
+        assert snapshot(game) == before
+
+
+def test_a_game_is_made_of_a_session_and_seconds_name_of_any_length_is_the_librarys_error() -> None:
+    """``Game(None)`` was made, then failed with an ``AttributeError`` when first shown or played;
+    ``seconds_name(10**5000)`` was Python's ``ValueError`` about ``sys.set_int_max_str_digits``."""
+    import arbiter
+
+    for wrong in (None, "mafia", new_game("mafia", players=6, seed=1)):
+        with pytest.raises(TypeError, match=f"^Game: a game is made of a Session \\(or started by new_game, "
+                                            f"load_game\\), not {type(wrong).__name__}$"):
+            Game(wrong)
+    with pytest.raises(ValueError, match="^seconds_name: a number of over 3900 digits is too long to write as a time$"):
+        arbiter.seconds_name(10 ** 5000)
+    assert arbiter.seconds_name(-(10 ** 30) - 1) == "-1" + "0" * 27 + ".001"
