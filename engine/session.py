@@ -379,8 +379,22 @@ class Session:
         ``game.shared_values``) and what is on record so far (moves, events, log entries and
         chance outcomes: each is made once and never changed), in lists of its own, so what one
         game adds the other does not see. The bots' caches (``GameState.bot_caches``) start
-        empty; everything else is copied deeply."""
-        memo = self.shared()
+        empty; everything else is copied deeply. ``copy.copy`` and ``copy.deepcopy`` make the
+        same copy (as ``Game``'s do): a shallow one shared the game's state, so a move played on
+        it was played on the game, and a deep one copied the rules and the mode's data too."""
+        return self._copy({})
+
+    def __copy__(self) -> Session:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Session:
+        return self._copy(memo)
+
+    def _copy(self, memo: dict[int, Any]) -> Session:
+        """``copy``, in ``memo`` (``copy.deepcopy``'s, which a list of sessions copied shares):
+        what the copy shares and what starts afresh are put in it, then the session is made as
+        ``copy.deepcopy`` makes an object without ``__deepcopy__``."""
+        memo.update(self.shared())
         memo[id(self.listeners)] = []
         for name in self.state.bot_caches:  # started empty (``GameState.bot_caches``)
             cache = getattr(self.state, "__dict__", {}).get(name)
@@ -388,7 +402,9 @@ class Session:
                 memo[id(cache)] = type(cache)()
         for kept in (self.moves, self.entries, self.move_events, self.forfeits):  # (each of immutable things)
             memo[id(kept)] = list(kept)
-        return copy.deepcopy(self, memo)
+        twin = memo[id(self)] = object.__new__(type(self))
+        twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return twin
 
     def check_seat(self, seat: str) -> str:
         """``seat``, a seat of this game or the host; another name is an ``UnknownSeatError``, a

@@ -375,6 +375,25 @@ def test_a_copy_is_an_independent_game_at_the_same_point(make) -> None:
     game.session.listeners.remove(heard.append)
 
 
+@pytest.mark.parametrize("make", [copy.copy, copy.deepcopy, lambda s: copy.deepcopy([s, s])[1]])
+def test_a_copy_of_a_games_session_is_an_independent_session_as_a_games_copy_is(make) -> None:
+    """``copy.copy(game.session)`` shared the game's state: a move played on the copy was played
+    on the game, its moves and transcript too; ``copy.deepcopy`` copied the rules and the mode's
+    data. Each makes ``Session.copy``'s copy, as ``Game``'s copies do."""
+    game = new_game("mafia", players=6, seed=1)
+    game.play("p1", "pass")
+    heard: list[dict] = []
+    game.session.listeners.append(heard.append)
+    before = snapshot(game)
+    twin = Game(make(game.session))
+    assert twin.session.rules is game.session.rules and twin.session.state is not game.session.state
+    assert twin.transcript() == game.transcript()
+    twin.play("p2", "pass")
+    assert snapshot(game) == before and heard == [] and len(twin.session.moves) == 2
+    game.play("p2", "pass")
+    assert twin.transcript() == game.transcript()
+
+
 def test_the_librarys_names_are_in_dir_of_the_package() -> None:
     """``arbiter`` loads its library on first use (a module ``__getattr__``), and ``dir(arbiter)``,
     which a shell's or a notebook's completion reads, listed none of its names."""
