@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import decimal
+import errno
 import numbers
 import operator
 import os
@@ -290,10 +291,13 @@ class Game:
         """Write the transcript to ``path`` whole (never over a file that exists, unless told:
         ``FileExistsError``; never over one another process is writing, a game going on in it:
         ``transcript.TranscriptInUse``); a crash or a kill meanwhile leaves the file that was
-        there, if any, as it was (``files.write_whole``)."""
+        there, if any, as it was (``files.write_whole``). A folder's path is an
+        ``IsADirectoryError``, with or without ``overwrite``."""
         p = Path(_path("save", path))
         if not isinstance(overwrite, bool):  # (``overwrite="no"`` wrote over the file)
             raise TypeError(f"save: overwrite is True or False, not {type(overwrite).__name__}")
+        if p.is_dir():  # ("File exists", or with overwrite "not a regular file", named no folder)
+            raise IsADirectoryError(errno.EISDIR, "save: this is a folder: name the transcript's file in it", str(p))
         tr.put_whole(p, self.transcript(), replace=overwrite)
         return p
 

@@ -675,6 +675,16 @@ def test_save_takes_overwrite_as_true_or_false_only(tmp_path: Path, overwrite) -
     assert game.save(tmp_path / "game.yaml", overwrite=True) == path and load_game(path).seed == 1
 
 
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_saving_to_a_folder_says_it_is_a_folder(tmp_path: Path, overwrite: bool) -> None:
+    """``save(folder)`` said "File exists" (or, with ``overwrite``, "not a regular file"), naming
+    no folder: a researcher gives the folder for the runs and expects a file in it."""
+    game = new_game("mafia", players=6, seed=1)
+    with pytest.raises(IsADirectoryError, match="save: this is a folder: name the transcript's file in it") as caught:
+        game.save(tmp_path, overwrite=overwrite)
+    assert caught.value.filename == str(tmp_path) and list(tmp_path.iterdir()) == []
+
+
 def test_seconds_name_writes_any_whole_number_of_milliseconds_and_refuses_others() -> None:
     """``arbiter.seconds_name``, a name of the library, wrote ``-1500`` ms as ``-2.5`` (``divmod``
     rounds toward minus infinity), failed on ``1.5`` with a format code's ``ValueError`` and read
