@@ -389,6 +389,9 @@ def new_game(game: str, variant: str | None = None, *, players: int | None = Non
     arbiter.engine.errors.SetupError: new_game: seed -5 is negative: a new game's seed is a whole number from 0, ...
     """
     players, roles, seed = _whole(players), _whole(roles), _whole(seed)  # (numpy's integers: plain ints)
+    if isinstance(deck, os.PathLike) and not isinstance(deck, Path):  # (any path ``load_game`` takes)
+        named = os.fspath(deck)
+        deck = Path(named) if isinstance(named, str) else deck
     for name, value, kind, wanted in (
             ("game", game, str, "a game's name (a str)"),
             ("variant", variant, str, "a mode's or scenario's name (a str, as '1')"),

@@ -845,3 +845,22 @@ def test_a_game_is_made_of_a_session_and_seconds_name_of_any_length_is_the_libra
     with pytest.raises(ValueError, match="^seconds_name: a number of over 3900 digits is too long to write as a time$"):
         arbiter.seconds_name(10 ** 5000)
     assert arbiter.seconds_name(-(10 ** 30) - 1) == "-1" + "0" * 27 + ".001"
+
+
+def test_a_deck_is_named_by_any_path_load_game_takes(tmp_path: Path) -> None:
+    """``load_game``, ``replay`` and ``save`` take any ``os.PathLike`` naming a file by text, but
+    ``new_game``'s deck took a ``str`` or a ``Path`` only: a ``PurePosixPath`` or a path object
+    of another library was "not a file's path"."""
+    from pathlib import PurePosixPath
+
+    class Named:  # (a path object of another library)
+        def __fspath__(self) -> str:
+            return str(tmp_path / "friday.yaml")
+
+    (tmp_path / "friday.yaml").write_text("game: mafia\nkind: deck\ntitle: Friday table\ncards: "
+                                          "{civilian: 2, agent: 1, boss: 1, mafia: 1, chief: 1}\n", encoding="utf-8")
+    by_str = new_game("mafia", deck=str(tmp_path / "friday.yaml"), seed=1)
+    for deck in (PurePosixPath(tmp_path / "friday.yaml"), Named()):
+        assert new_game("mafia", deck=deck, seed=1).transcript() == by_str.transcript()
+    with pytest.raises(TypeError, match="^new_game: deck is a file's path \\(a str or a Path\\), not bytes$"):
+        new_game("mafia", deck=bytes(tmp_path / "friday.yaml"))
