@@ -176,7 +176,8 @@ class Game:
         """``seat``, a seat of the game; the host, who does not play, is refused as the protocol's
         ``legal host`` is (its legal inputs were FBI vs Mafia's ``surrender``, which ``play``
         refuses, and in Magic Maze a ``ValueError`` or a ``KeyError`` from inside the game)."""
-        if self.session.check_seat(seat) == HOST:
+        seat = self.session.check_seat(seat)
+        if seat == HOST:
             raise UnknownSeatError("the host does not play; name a seat", self.seats)
         return seat
 

@@ -864,3 +864,28 @@ def test_a_deck_is_named_by_any_path_load_game_takes(tmp_path: Path) -> None:
         assert new_game("mafia", deck=deck, seed=1).transcript() == by_str.transcript()
     with pytest.raises(TypeError, match="^new_game: deck is a file's path \\(a str or a Path\\), not bytes$"):
         new_game("mafia", deck=bytes(tmp_path / "friday.yaml"))
+
+
+def test_a_seat_given_as_a_str_of_a_subclass_is_recorded_as_the_games_own_str() -> None:
+    """A seat given as numpy's ``str_`` (seats out of an array) was kept as given in the game's
+    moves and log, where a replay of its transcript holds plain ``str``s; and an object that is
+    no ``str`` but compares equal to a seat was taken for it."""
+    class Seat(str):
+        pass
+
+    class Alike:
+        def __eq__(self, other: object) -> bool:
+            return other == "p1"
+
+        __hash__ = object.__hash__
+
+    game = new_game("mafia", players=6, seed=1)
+    game.play(Seat("p1"), "pass")
+    game.step(Seat("p2"), "pass")
+    assert [type(m.seat) for m in game.session.moves] == [str, str]
+    assert [type(e["move"]["seat"]) for e in game.session.entries if "move" in e] == [str, str]
+    assert game.legal(Seat("p3")) == game.legal("p3") and game.view(Seat("p3")) == game.view("p3")
+    before = snapshot(game)
+    with pytest.raises(TypeError, match="^a seat is named by a str, not Alike$"):
+        game.play(Alike(), "pass")
+    assert snapshot(game) == before
