@@ -1,7 +1,7 @@
-"""What the tests of the Python API (``test_api.py``, ``test_api_agents.py``) share: a game's
-whole record as a value to compare before and after a refusal (``snapshot``), a game read back
-from its transcript (``load_game_text``), an agent that draws its inputs (``Drawn``), and the
-inputs that open a Hidden Roles vote (``OPEN_VOTE``)."""
+"""What the tests of the Python API (``test_api.py``, ``test_api_arguments.py``,
+``test_api_agents.py``) share: a game's whole record as a value to compare before and after a
+refusal (``snapshot``), a game read back from its transcript (``load_game_text``), an agent that
+draws its inputs (``Drawn``), and the inputs that open a Hidden Roles vote (``OPEN_VOTE``)."""
 
 from __future__ import annotations
 
