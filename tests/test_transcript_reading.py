@@ -4,6 +4,7 @@ either read the same or left to the library)."""
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,19 @@ from tests.transcript_staging import _VALUES, _WORDS
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDENS = sorted((ROOT / "transcripts").rglob("*.yaml"))
+
+
+@functools.cache
+def golden_log_lines(path: Path) -> tuple[str, ...]:
+    """A golden's log lines (``- ...``), read once a process: the random edits of a thousand
+    examples start from them, and a golden never changes while the tests run."""
+    return tuple(line for line in path.read_text(encoding="utf-8").splitlines(keepends=True) if line.startswith("- "))
+
+
+@functools.cache
+def golden_blocks(path: Path) -> tuple[str, ...]:
+    """A golden's header and ending (``blocks_of``), read once a process, as its log lines."""
+    return tuple(blocks_of(path.read_text(encoding="utf-8")))
 
 
 def typed(value: Any) -> Any:
@@ -43,7 +57,10 @@ def yaml_line(line: str) -> Any:
 def agrees(line: str) -> bool:
     """The fast reader leaves ``line`` to the library, or reads what the library reads."""
     fast = read_entry_line(line)
-    return fast is None or (yaml_line(line) is not yaml.YAMLError and typed(fast) == typed(yaml_line(line)))
+    if fast is None:
+        return True
+    library = yaml_line(line)  # (read once: the same line reads the same)
+    return library is not yaml.YAMLError and typed(fast) == typed(library)
 
 
 def test_there_are_goldens_to_read():
@@ -110,8 +127,7 @@ _EDITS = "{}[],:; -#'\"&*!|>%@`?~.0123456789eE+abpxyzYNTF\t\\\n"
 @given(seed=st.integers(0, 2**32 - 1), edits=st.integers(1, 3))
 def test_lines_edited_at_random_are_read_as_the_library_reads_them_or_left_to_it(seed, edits):
     rng = random.Random(seed)
-    path = GOLDENS[rng.randrange(len(GOLDENS))]
-    lines = [line for line in path.read_text(encoding="utf-8").splitlines(keepends=True) if line.startswith("- ")]
+    lines = golden_log_lines(GOLDENS[rng.randrange(len(GOLDENS))])
     line = lines[rng.randrange(len(lines))][:-1]
     for _ in range(edits):
         at = rng.randrange(len(line) + 1)
@@ -294,7 +310,7 @@ _BLOCK_EDITS = "{}[],:; -#'\"&*!|>%@`?~.0123456789eE+abpxyzYNTF\t\\\n\r\ufeff\u2
 @given(seed=st.integers(0, 2**32 - 1), edits=st.integers(1, 3))
 def test_headers_and_endings_edited_at_random_are_read_as_the_library_reads_them_or_left_to_it(seed, edits):
     rng = random.Random(seed)
-    blocks = blocks_of(GOLDENS[rng.randrange(len(GOLDENS))].read_text(encoding="utf-8"))
+    blocks = golden_blocks(GOLDENS[rng.randrange(len(GOLDENS))])
     text = blocks[rng.randrange(len(blocks))]
     for _ in range(edits):  # a character put in, changed or taken out, spaces or a blank line put in
         at = rng.randrange(len(text) + 1)
