@@ -7,7 +7,8 @@ searches square by square to the end, and ``reference_analysis`` / ``reference_p
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from arbiter.engine.games.magic_maze.mall import Mall
@@ -68,8 +69,9 @@ def same(a: tuple | None, b: tuple) -> bool:
     return a is not None and a[0] is b[0] and a[1:] == b[1:]
 
 
-_MEMO: dict[str, Any] = {"mall": None, "runs": {}, "position": None, "slides": {}}
-"""The reference's walks in the mall and at the position the searches last read (``slides_at``)."""
+_MEMO: dict[str, Any] = {"mall": None, "runs": {}, "position": None, "slides": {}, "routes": {}}
+"""The reference's walks in the mall and at the position the searches last read (``slides_at``),
+and its searches at that position (``reference_routes``)."""
 
 
 def slides_at(state: MazeState) -> tuple[dict[tuple[str, Cell, str], list[Cell]],
@@ -83,12 +85,28 @@ def slides_at(state: MazeState) -> tuple[dict[tuple[str, Cell, str], list[Cell]]
     if not same(_MEMO["mall"], mall):
         _MEMO["mall"], _MEMO["runs"], _MEMO["position"] = mall, {}, None
     if not same(_MEMO["position"], position):
-        _MEMO["position"], _MEMO["slides"] = position, {}
+        _MEMO["position"], _MEMO["slides"], _MEMO["routes"] = position, {}, {}
     return _MEMO["slides"], _MEMO["runs"]
 
 
 def reference_routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
-                     start: Cell | None = None) -> dict[Cell, Route]:
+                     start: Cell | None = None) -> Mapping[Cell, Route]:
+    """The planner's breadth-first search, plain (``search_routes``), made once at a position
+    for each hero, action set, flip and start: the checks of one position ask for the same
+    search more than once (the analysis's maps, a solo step's searches, a seat's choice, the
+    routes' own check), and get the same map, since nothing the search reads differs between
+    them (what ``mall_of`` and ``position_of`` compare; ``slides_at`` drops the searches with
+    the slides). The map is read-only: every caller reads the one search."""
+    slides_at(state)  # (drops the searches of another position)
+    key = (hero, frozenset(actions), flip_ok, start)
+    found = _MEMO["routes"].get(key)
+    if found is None:
+        found = _MEMO["routes"][key] = MappingProxyType(search_routes(state, hero, actions, flip_ok, start))
+    return found
+
+
+def search_routes(state: MazeState, hero: str, actions: set[str], flip_ok: bool,
+                  start: Cell | None = None) -> dict[Cell, Route]:
     """The planner's breadth-first search, plain: a Route made for every square, every straight
     move scanned to its end (no short cut past squares already searched from). Each slide is
     ``reference_slide``'s (its runs ``reference_run``'s), walked once for all searches that
@@ -158,7 +176,7 @@ class Reference(NamedTuple):
     actions: set[str]
     flip: bool
     heroes: list[str]
-    maps: dict[str, dict[Cell, Route]]
+    maps: dict[str, Mapping[Cell, Route]]
     phase: str
     goals: dict[str, set[Cell]]
 
