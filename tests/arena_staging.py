@@ -37,13 +37,21 @@ MATCH = ("match", "mafia", "--players", "6", "a=random", "b=random", "--workers"
 """A Classic Mafia match of random bots, one worker: ``played`` plays it, tests resume it."""
 
 
-@pytest.fixture(scope="module")  # (each module that imports it plays its own)
+_PLAYED: list[Path] = []
+"""The folder ``played`` made in this process, once made."""
+
+
+@pytest.fixture(scope="module")  # (a fixture of each module that imports it; the match, once a process)
 def played(tmp_path_factory) -> Path:
-    """A finished match of 4 games, to be copied and changed by each test."""
-    out = tmp_path_factory.mktemp("played") / "t"
-    r = run_cli(*MATCH, "--games", "4", "--out", out)
-    assert r.exit_code == 0, r.output
-    return out
+    """A finished match of 4 games, to be copied and changed by each test: played once a
+    process, for every module that imports the fixture (every test copies the folder, none
+    changes it, so each finds it as the match left it)."""
+    if not _PLAYED:
+        out = tmp_path_factory.mktemp("played") / "t"
+        r = run_cli(*MATCH, "--games", "4", "--out", out)
+        assert r.exit_code == 0, r.output
+        _PLAYED.append(out)
+    return _PLAYED[0]
 
 
 class QuietPool:

@@ -25,7 +25,7 @@ from tests import arena_staging
 from tests.arena_staging import MATCH
 from tests.helpers import REPO, run
 
-played = arena_staging.played  # the finished match each test copies (a module's own)
+played = arena_staging.played  # the finished match each test copies (played once a process)
 
 
 def without_time(lines: list[str]) -> list[dict]:

@@ -30,7 +30,7 @@ from tests.arena_staging import MATCH
 from tests.helpers import REPO, run
 from tests.hostile import within
 
-played = arena_staging.played  # the finished match each test copies (a module's own)
+played = arena_staging.played  # the finished match each test copies (played once a process)
 
 
 def snapshot(folder: Path) -> dict[str, bytes | None]:
