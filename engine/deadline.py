@@ -81,10 +81,12 @@ def _time_up(signum: int, frame: FrameType | None) -> None:
 @contextmanager
 def limited(seconds: float | None) -> Iterator[list[bool]]:
     """Run the block, whose ``run`` calls are the limited code, with ``seconds`` to end in (None:
-    untimed). Yields a flag, ``[True]`` once the time has run out (whatever the code did then)."""
+    untimed). Yields a flag, ``[True]`` once the time has run out (whatever the code did then).
+    A limit inside another's block (limited code that limits code of its own) is not kept: the
+    outer one is, and there is one timer."""
     global _flag
     flag = [False]
-    if seconds is None or SIGNAL is None or not hasattr(signal, "pthread_kill") \
+    if seconds is None or SIGNAL is None or not hasattr(signal, "pthread_kill") or _flag is not None \
             or threading.current_thread() is not threading.main_thread():
         yield flag
         return

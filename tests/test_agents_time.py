@@ -152,3 +152,18 @@ def test_a_tournament_worker_holds_its_agents_to_the_bot_timeout(tmp_path) -> No
     assert len(records) == 2 and all(r["finished"] for r in records)
     assert [(f["entrant"], f["kind"], f["reason"]) for r in records for f in r["forfeits"]] == \
         [("slow", "timeout", "the agent tests.agents_for_tests:Sleeps gave no answer within 0.2 s")] * 2
+
+
+def test_a_limit_inside_a_limited_call_leaves_the_outer_one_kept(way) -> None:
+    """An agent that holds code of its own to a time (an AgentBot inside an agent) cannot
+    stop or reset the referee's limit on it: the inner limit is not kept, the outer one is."""
+    with deadline.limited(0.2) as outer:
+        with pytest.raises(TimeUp):
+            def agent() -> None:
+                with deadline.limited(60) as inner:  # (its end would have disarmed the outer timer)
+                    deadline.run(lambda: None)
+                assert inner == [False]
+                time.sleep(SLOW_S)
+
+            deadline.run(agent)
+    assert outer == [True]
