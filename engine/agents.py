@@ -213,14 +213,12 @@ class AgentBot:
         try:
             with deadline.limited(self.timeout) as expired, redirect_stdout(_STDERR):  # its print()s: the referee's stdout is the protocol's
                 answer = deadline.run(_agent_call, self.agent, method, args, needed)
-        except KeyboardInterrupt as exc:  # the user's Ctrl-C: the referee's to handle ...
-            if ctrl_c_reaches_here():
-                raise
-            raise self._failure(expired, f"raised {described(exc)}") from None  # ... or the agent's own
         except BaseException as exc:  # noqa: BLE001 - an agent's bug is its forfeit, never the referee's end
-            if stopping:  # (its worker told to stop: the run's SystemExit, not the agent's)
+            if isinstance(exc, KeyboardInterrupt) and ctrl_c_reaches_here():  # the user's Ctrl-C: the referee's
                 raise
-            raise self._failure(expired, f"raised {described(exc)}") from None
+            if stopping:  # (its worker told to stop: the run's SystemExit, whatever the agent made of it)
+                raise _the_stop(exc) from None
+            raise self._failure(expired, f"raised {described(exc)}") from None  # (a KeyboardInterrupt too: its own)
         if expired[0]:
             raise self._failure(expired, "")
         return answer
@@ -231,15 +229,19 @@ class AgentBot:
         return BotFailure(f"the agent {self.name} {why}")
 
     def close(self) -> None:
+        """Close the agent (its ``close``, if it has one). Whatever that raises is swallowed:
+        nothing is left to forfeit; but the user's Ctrl-C, and a worker's stop that came as it
+        closed, are the run's (as ``_call``'s). A stop under way before (the game unwinds) is
+        not the agent's to end: its own failure then is swallowed too, so the other bots close."""
+        told = stopping
         try:
             with deadline.limited(self.timeout), redirect_stdout(_STDERR):
                 deadline.run(_agent_call, self.agent, "close", (), False)
-        except KeyboardInterrupt:
-            if ctrl_c_reaches_here():  # (as _call's: else the agent's own, and nothing is left to forfeit)
+        except BaseException as exc:  # noqa: BLE001 - as _call's, and nothing is left to forfeit
+            if isinstance(exc, KeyboardInterrupt) and ctrl_c_reaches_here():
                 raise
-        except BaseException:  # noqa: BLE001 - as _call's, and nothing is left to forfeit
-            if stopping:
-                raise
+            if stopping and (not told or isinstance(exc, SystemExit)):  # (a SystemExit: the stop's retry, pool._stop)
+                raise _the_stop(exc) from None
 
 
 _STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -247,6 +249,15 @@ _STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "S
 stopping = False
 """Set by a tournament's worker told to stop (``arena.pool``): the ``SystemExit`` its handler
 raises while an agent plays is the run's, not the agent's."""
+
+
+def _the_stop(exc: BaseException) -> SystemExit:
+    """What an agent's call raises in a worker told to stop (``stopping``): the ``SystemExit``
+    the stop raised in the agent's code, or one in place of whatever the agent made of it
+    (caught it, then raised another exception, its time-up say). The worker hands what its game
+    raised to the run: a ``TimeUp`` (a ``BaseException``) ended the run's main process with a
+    traceback, a ``KeyboardInterrupt`` looked like its Ctrl-C; a ``SystemExit`` is the stop."""
+    return exc if isinstance(exc, SystemExit) else SystemExit(128 + signal.SIGTERM)
 
 
 def ctrl_c_reaches_here() -> bool:

@@ -13,6 +13,7 @@ from arbiter.engine import transcript as tr
 from arbiter.engine.agents import AgentBot, agent_seed, load_agent, news, observation
 from arbiter.engine.bench import play_random
 from arbiter.engine.bots import BotFailure
+from arbiter.engine.deadline import TimeUp
 from arbiter.engine.errors import ArbiterError
 from arbiter.engine.events import HOST
 from arbiter.engine.match import Match
@@ -355,6 +356,54 @@ def test_a_kill_is_the_users_where_the_command_stops_on_it_even_with_ctrl_c_igno
         AgentBot("mafia", Raises(SystemExit(143))).choose(session)
     with pytest.raises(SystemExit):
         AgentBot("mafia", Raises(ValueError(), on_close=SystemExit(143))).close()
+
+
+class CatchesTheStop:
+    """Told to stop as it plays, as a worker's handler tells it (``pool._stop``: ``stopping`` set,
+    ``SystemExit`` raised in its code), it catches that and raises ``then``."""
+
+    def __init__(self, then: BaseException) -> None:
+        self.then = then
+
+    def _told_to_stop(self) -> None:
+        from arbiter.engine import agents
+
+        try:
+            agents.stopping = True
+            raise SystemExit(143)
+        except SystemExit:
+            raise self.then from None
+
+    def act(self, observation: str, legal):
+        self._told_to_stop()
+
+    def close(self) -> None:
+        self._told_to_stop()
+
+
+@pytest.mark.parametrize("then", [TimeUp(), KeyboardInterrupt(), ValueError("no")], ids=["time-up", "ctrl-c", "error"])
+def test_a_stop_an_agent_caught_and_made_another_exception_of_is_still_the_runs(then, monkeypatch) -> None:
+    """In a worker told to stop (SIGTERM from outside the run), an agent that caught the stop
+    and then raised something else handed that on as the stop: its time-up (``TimeUp``, a
+    ``BaseException``) reached the run's main process, which ended with a traceback; its
+    ``KeyboardInterrupt`` was its seat's forfeit, and the game played on. The stop is the
+    run's ``SystemExit`` whatever the agent made of it. A stop under way before a close (the
+    game unwinding) is not the agent's either: its own failure in that close is quiet, as ever,
+    so the game's other bots are closed too."""
+    import signal
+
+    from arbiter.engine import agents
+
+    monkeypatch.setattr(signal, "getsignal", lambda s: signal.SIG_IGN if s == signal.SIGINT else signal.SIG_DFL)
+    monkeypatch.setattr(agents, "stopping", False)
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
+    with pytest.raises(SystemExit):
+        AgentBot("mafia", CatchesTheStop(then)).choose(session)
+    agents.stopping = False
+    with pytest.raises(SystemExit):
+        AgentBot("mafia", CatchesTheStop(then)).close()
+    assert agents.stopping
+    AgentBot("mafia", Raises(ValueError(), on_close=then)).close()  # (the stop under way: the close's own failure)
 
 
 def test_where_ctrl_c_cannot_reach_an_agents_keyboard_interrupt_is_its_own_forfeit(monkeypatch) -> None:
