@@ -37,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import io
+import numbers
 import signal
 import sys
 from contextlib import redirect_stdout
@@ -47,7 +48,7 @@ from arbiter.engine import deadline
 from arbiter.engine.bots import BotFailure
 from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, quoted
 from arbiter.engine.lines import printable
-from arbiter.engine.session import Choices, Session
+from arbiter.engine.session import BOT_TIMEOUT, Choices, Session
 
 
 class Agent(Protocol):
@@ -162,6 +163,22 @@ def agent_info(session: Session, seat: str) -> dict[str, Any]:
             "deck": dict(rules.public_deck(state))}
 
 
+def _seconds(timeout: object) -> float | None:
+    """``AgentBot``'s ``timeout``: None, or seconds within ``BOT_TIMEOUT`` (as ``--bot-timeout``
+    takes them), as a float; else a ``TypeError`` (not a number) or ``ValueError`` (out of range,
+    NaN), raised as the bot is made: NaN, infinity or a text were the agent's forfeit at its first
+    call, blamed on it, and 0 or less a forfeit for its time at once."""
+    if timeout is None:
+        return None
+    low, high = BOT_TIMEOUT
+    wrong = f"timeout: expected None or seconds from {low:g} to {high:g}, not {quoted(timeout)}"
+    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real):
+        raise TypeError(wrong)
+    if not low <= timeout <= high:  # (NaN too)
+        raise ValueError(wrong)
+    return float(timeout)
+
+
 def _agent_call(agent: Any, method: str, args: tuple[Any, ...], needed: bool = True) -> Any:
     """The agent's ``method`` called with ``args`` (not ``needed``: None where the agent has no
     such method). Looking the method up runs the agent's code too (a property, ``__getattr__``)."""
@@ -176,7 +193,8 @@ class AgentBot:
     goes to ``sys.stderr``: the referee's stdout carries the game (its protocol, ``--json``).
 
     ``timeout``: the seconds each call of the agent (``new_game``, ``act``, ``close``) may take,
-    or None (the default): untimed. An agent still running when they are up has
+    from 0.01 to 3600 as ``--bot-timeout``'s (another value: ``TypeError``, ``ValueError``), or
+    None (the default): untimed. An agent still running when they are up has
     ``engine.deadline.TimeUp`` raised in its code, and fails, whatever it answers then: "gave no
     answer within 10 s". The limit holds where the agent runs in the main thread; elsewhere it is
     untimed. A call into C code that does not return to Python ends only when it ends."""
@@ -185,7 +203,7 @@ class AgentBot:
         self.seat = seat
         self.agent = agent
         self.name = name or type(agent).__name__
-        self.timeout = timeout
+        self.timeout = _seconds(timeout)
         self._seen = (0, 0, 0)  # the game's event log, moves and forfeits told so far (``news``)
         self._started = False
 

@@ -167,3 +167,17 @@ def test_a_limit_inside_a_limited_call_leaves_the_outer_one_kept(way) -> None:
 
             deadline.run(agent)
     assert outer == [True]
+
+
+@pytest.mark.parametrize("timeout,error", [
+    (float("nan"), ValueError), (float("inf"), ValueError), (0, ValueError), (-1, ValueError), (1e30, ValueError),
+    ("5", TypeError), (True, TypeError),
+])
+def test_a_timeout_that_is_no_time_is_refused_as_the_bot_is_made_not_blamed_on_the_agent(timeout, error) -> None:
+    """``AgentBot``'s ``timeout`` (the library's, docs/api.md) is seconds from 0.01 to 3600, as
+    ``--bot-timeout``'s: NaN, infinity, a text were each the agent's forfeit at its first call
+    ("the agent Last raised OverflowError: cannot convert float infinity to integer"), 0 or
+    less a forfeit for time at once, and ``True`` a second."""
+    with pytest.raises(error, match=r"^timeout: expected None or seconds from 0\.01 to 3600, not "):
+        AgentBot("mafia", Last(), timeout=timeout)
+    assert AgentBot("mafia", Last(), timeout=3600).timeout == 3600
