@@ -206,6 +206,7 @@ class AgentBot:
         self.timeout = _seconds(timeout)
         self._seen = (0, 0, 0)  # the game's event log, moves and forfeits told so far (``news``)
         self._started = False
+        self._closed = False
 
     def choose(self, session: Session) -> str | None:
         if not self._started:
@@ -250,7 +251,12 @@ class AgentBot:
         """Close the agent (its ``close``, if it has one). Whatever that raises is swallowed:
         nothing is left to forfeit; but the user's Ctrl-C, and a worker's stop that came as it
         closed, are the run's (as ``_call``'s). A stop under way before (the game unwinds) is
-        not the agent's to end: its own failure then is swallowed too, so the other bots close."""
+        not the agent's to end: its own failure then is swallowed too, so the other bots close.
+        Once: a bot closed again (``arbiter play`` closes its bots as the match ends and on its
+        way out) does not close its agent again."""
+        if self._closed:
+            return
+        self._closed = True
         told = stopping
         try:
             with deadline.limited(self.timeout), redirect_stdout(_STDERR):

@@ -200,6 +200,17 @@ def test_closing_the_bot_closes_its_agent_and_swallows_its_errors() -> None:
     AgentBot("p1", Last()).close()  # nor is an agent without close
 
 
+def test_a_bot_closed_again_does_not_close_its_agent_again() -> None:
+    """``arbiter play`` closes its bots as the match ends and again on its way out, as it may
+    any ``Bot`` (a program's close ends it once): every agent's ``close`` ran twice, and now
+    that a close is timed a slow one held the command twice its ``--bot-timeout``."""
+    agent = Idle()
+    bot = AgentBot("p1", agent)
+    bot.close()
+    bot.close()
+    assert agent.closed == 1
+
+
 class _Unsayable(Exception):
     def __str__(self) -> str:
         raise RuntimeError("no words")
