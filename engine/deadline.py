@@ -38,7 +38,9 @@ from typing import Any
 SIGNAL: signal.Signals | None = getattr(signal, "SIGUSR2", None)
 """The signal that brings the time-up. Its handler is this module's from the first limit on
 (put back, a signal sent as a limit ended would meet the signal's default action, the end of the
-process), and does nothing outside limited code."""
+process), and does nothing outside limited code. Each limit unblocks it in the main thread: a
+process starts with the signal mask of the thread that started it, and a referee started with
+it blocked never took the time-up (an agent past its time played on, its late answer taken)."""
 REPEAT_S = 0.5
 """How often ``TimeUp`` is raised again in code that caught it and went on."""
 
@@ -92,6 +94,8 @@ def limited(seconds: float | None) -> Iterator[list[bool]]:
         return
     if signal.getsignal(SIGNAL) is not _time_up:
         signal.signal(SIGNAL, _time_up)
+    if hasattr(signal, "pthread_sigmask"):  # (a process starts with its starter's mask, which may block it)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, (SIGNAL,))
     timer = _timer()
     _flag = flag
     try:

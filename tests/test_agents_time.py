@@ -181,3 +181,17 @@ def test_a_timeout_that_is_no_time_is_refused_as_the_bot_is_made_not_blamed_on_t
     with pytest.raises(error, match=r"^timeout: expected None or seconds from 0\.01 to 3600, not "):
         AgentBot("mafia", Last(), timeout=timeout)
     assert AgentBot("mafia", Last(), timeout=3600).timeout == 3600
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks on this system")
+def test_an_agent_is_timed_where_the_referee_started_with_the_signal_blocked(way) -> None:
+    """A process starts with the signal mask of the thread that started it: a referee started by
+    a program that blocks SIGUSR2 (in a thread that hands signals to another, say) never took
+    the time-up, and an agent past its time played on, its late answer taken, or held the game
+    for ever. The limit unblocks its signal."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {SIGNAL})
+    try:
+        with pytest.raises(BotFailure, match="gave no answer within 0.1 s"):
+            AgentBot("mafia", Sleeps(), timeout=0.1).choose(fbi())
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
