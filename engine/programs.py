@@ -65,7 +65,6 @@ _CHUNK = 1 << 16
 _TICK_S = 0.05  # how often a waiting referee checks whether the bot's main process has exited
 
 
-
 _selector: selectors.BaseSelector | None = None
 _live: set[ProcessBot] = set()
 _prctl: Any = None
