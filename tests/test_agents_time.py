@@ -140,7 +140,6 @@ def test_play_forfeits_an_agent_past_bot_timeout_and_the_transcript_replays(tmp_
     assert run("replay", t).exit_code == 0
 
 
-
 def test_a_tournament_worker_holds_its_agents_to_the_bot_timeout(tmp_path) -> None:
     """A worker runs its games in its main thread: the limit holds there, a timeout forfeit."""
     from arbiter.engine.arena.entrants import Entrant
