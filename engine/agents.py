@@ -197,7 +197,8 @@ class AgentBot:
     None (the default): untimed. An agent still running when they are up has
     ``engine.deadline.TimeUp`` raised in its code, and fails, whatever it answers then: "gave no
     answer within 10 s". The limit holds where the agent runs in the main thread; elsewhere it is
-    untimed. A call into C code that does not return to Python ends only when it ends."""
+    untimed. A call into C code that does not return to Python ends only when it ends, and
+    fails all the same if it ended late."""
 
     def __init__(self, seat: str, agent: Any, name: str = "", timeout: float | None = None) -> None:
         self.seat = seat

@@ -30,6 +30,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -83,9 +84,11 @@ def _time_up(signum: int, frame: FrameType | None) -> None:
 @contextmanager
 def limited(seconds: float | None) -> Iterator[list[bool]]:
     """Run the block, whose ``run`` calls are the limited code, with ``seconds`` to end in (None:
-    untimed). Yields a flag, ``[True]`` once the time has run out (whatever the code did then).
-    A limit inside another's block (limited code that limits code of its own) is not kept: the
-    outer one is, and there is one timer."""
+    untimed). Yields a flag, ``[True]`` once the time has run out (whatever the code did then):
+    set by the signal's handler, and, at the block's end, by the clock, should the signal not
+    have ended it (code that blocked or replaced the signal, a long call into C code: it ends
+    late, and late it is). A limit inside another's block (limited code that limits code of its
+    own) is not kept: the outer one is, and there is one timer."""
     global _flag
     flag = [False]
     if seconds is None or SIGNAL is None or not hasattr(signal, "pthread_kill") or _flag is not None \
@@ -98,6 +101,7 @@ def limited(seconds: float | None) -> Iterator[list[bool]]:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, (SIGNAL,))
     timer = _timer()
     _flag = flag
+    start = time.monotonic()
     try:
         if timer is not None and timer.arm(seconds):
             try:
@@ -109,6 +113,8 @@ def limited(seconds: float | None) -> Iterator[list[bool]]:
                 yield flag
     finally:
         _flag = None
+        if time.monotonic() - start >= seconds:
+            flag[0] = True
 
 
 @contextmanager

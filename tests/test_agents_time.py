@@ -194,3 +194,20 @@ def test_an_agent_is_timed_where_the_referee_started_with_the_signal_blocked(way
             AgentBot("mafia", Sleeps(), timeout=0.1).choose(fbi())
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+def test_an_agent_that_blocks_the_time_up_still_forfeits_for_its_late_answer(way) -> None:
+    """The signal cannot end an agent that blocks it (or a long call into C code): its answer,
+    late, is not taken all the same (the clock, read as the call ends)."""
+
+    class Blocks(Last):
+        def act(self, observation, legal):
+            signal.pthread_sigmask(signal.SIG_BLOCK, (SIGNAL,))
+            time.sleep(0.4)
+            return super().act(observation, legal)
+
+    try:
+        with pytest.raises(BotFailure, match="^the agent Blocks gave no answer within 0.1 s$"):
+            AgentBot("mafia", Blocks(), timeout=0.1).choose(fbi())
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, (SIGNAL,))
