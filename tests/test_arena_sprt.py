@@ -468,3 +468,30 @@ def test_a_transcript_past_the_decision_whose_game_did_not_end_is_left_and_said(
             "failed or was stopped in it; its transcript is left as it is") in r.stderr, r.stderr
     assert (folder / "results.jsonl").read_bytes() == results and path.read_text() == cut
     assert run("replay", path).exit_code == 0
+
+
+def test_a_ctrl_c_while_games_are_recorded_from_their_transcripts_says_how_to_go_on(decided, tmp_path, monkeypatch):
+    """A Ctrl-C as a decided run records a game from its transcript ends the run as any Ctrl-C
+    in it does (status 130, how to go on), not with the command's last-resort message; the
+    resume then records the game."""
+    import shutil
+
+    from arbiter.engine.arena import tournament
+    from tests.helpers import run
+
+    folder = tmp_path / "t"
+    shutil.copytree(decided, folder)
+    t, game, played = _past_decision(folder)
+
+    def ctrl_c(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(tournament, "record_from_transcript", ctrl_c)
+        r = run("tournament", "--resume", folder)
+    assert r.exit_code == 130, r.output
+    assert f"interrupted; go on with: arbiter tournament --resume {folder}" in r.output, r.output
+    assert game.index not in _lines(folder)
+    again = run("tournament", "--resume", folder)
+    assert again.exit_code == 0, again.output
+    assert _lines(folder)[game.index] == {**played, "time": None}

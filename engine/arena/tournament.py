@@ -164,7 +164,8 @@ class Tournament:
         """Play every scheduled game without a record (until the SPRT decides); the records.
 
         Ctrl-C (``KeyboardInterrupt``) stops the pool, keeps every record written, and ends the
-        run with ``interrupted`` set. A worker's failure the pool held while the games that ended
+        run with ``interrupted`` set; so it does while games past an SPRT's decision are recorded
+        from their transcripts (``_account``). A worker's failure the pool held while the games that ended
         with it were recorded (``LocalPool.done``) is not lost when the run stops there: a Ctrl-C
         then raises that failure, saying the run was interrupted, and a write the system refused
         (an ``ArbiterError``) is raised naming the failure too."""
@@ -227,7 +228,10 @@ class Tournament:
             raise
         else:
             pool.close()
-            recovered, unrecorded = self._account(folder, writer, recorded, failed)
+            try:
+                recovered, unrecorded = self._account(folder, writer, recorded, failed)
+            except KeyboardInterrupt:  # (as in the games: every record written stays, and a resume goes on)
+                interrupted = True
         finally:
             writer.close()
         held = pool.held_failure() if interrupted else None
