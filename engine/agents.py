@@ -239,6 +239,8 @@ class AgentBot:
             if stopping:  # (its worker told to stop: the run's SystemExit, whatever the agent made of it)
                 raise _the_stop(exc) from None
             raise self._failure(expired, f"raised {described(exc)}") from None  # (a KeyboardInterrupt too: its own)
+        if stopping:  # (a stop that came as it played, which it swallowed and answered: the run's all the same)
+            raise SystemExit(128 + signal.SIGTERM)
         if expired[0]:
             raise self._failure(expired, "")
         return answer

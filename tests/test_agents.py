@@ -417,6 +417,31 @@ def test_a_stop_an_agent_caught_and_made_another_exception_of_is_still_the_runs(
     AgentBot("mafia", Raises(ValueError(), on_close=then)).close()  # (the stop under way: the close's own failure)
 
 
+class SwallowsTheStop:
+    """Told to stop as it plays (as ``CatchesTheStop``), it swallows the stop and answers."""
+
+    def act(self, observation: str, legal):
+        from arbiter.engine import agents
+
+        try:
+            agents.stopping = True
+            raise SystemExit(143)
+        except SystemExit:
+            return legal.legal[0]
+
+
+def test_a_stop_an_agent_swallowed_to_answer_is_still_the_runs(monkeypatch) -> None:
+    """An agent that caught its worker's stop and answered played the game on to its end, the
+    stopped worker with it: its answer is not taken, the run's stop goes on."""
+    from arbiter.engine import agents
+
+    monkeypatch.setattr(agents, "stopping", False)
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
+    with pytest.raises(SystemExit) as stop:
+        AgentBot("mafia", SwallowsTheStop()).choose(session)
+    assert stop.value.code == 143 and not session.moves
+
+
 def test_where_ctrl_c_cannot_reach_an_agents_keyboard_interrupt_is_its_own_forfeit(monkeypatch) -> None:
     """A tournament's worker ignores SIGINT: a ``KeyboardInterrupt`` there is one the agent
     raised, which stopped the whole run as the user's Ctrl-C (status 130), and again at the
