@@ -38,8 +38,14 @@ def _ray_address(ctx: click.Context, param: click.Parameter, value: str | None) 
     return value
 
 
-def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """The options ``tournament`` and ``match`` share."""
+def _options(command: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The options ``tournament`` and ``match`` share. A match is resumed as a tournament
+    (``arbiter tournament --resume DIR``): ``match`` takes ``--resume`` only to say so, and its
+    help does not list it."""
+    return lambda fn: _with_options(fn, hide_resume=command == "match")
+
+
+def _with_options(fn: Callable[..., Any], hide_resume: bool) -> Callable[..., Any]:
     for option in reversed([
         click.option("--mode", "--scenario", "modes", multiple=True, type=VariantType(),
                      help="A mode to play; repeat for several (deals take them in turn). Default: the game's default."),
@@ -57,7 +63,7 @@ def _options(fn: Callable[..., Any]) -> Callable[..., Any]:
                      "(default: the machine's cores; with --ray, the cluster's CPUs)."),
         click.option("--out", type=NewPath(file_okay=False), help="A new or empty folder for the results "
                      "(default: arena/GAME-DATE-TIME)."),
-        click.option("--resume", type=ExistingPath(file_okay=False),
+        click.option("--resume", type=ExistingPath(file_okay=False), hidden=hide_resume,
                      help="Go on with the tournament in this folder: play only the games it has no result for."),
         click.option("--ray", "ray_address", metavar="ADDRESS", callback=_ray_address,
                      help="Play the games as Ray tasks on a cluster (HOST:PORT, ray://HOST:PORT or auto), "
@@ -97,7 +103,7 @@ def _complete_spec(ctx: click.Context, param: click.Parameter, incomplete: str) 
 @click.option("--entrant", "entrants", multiple=True, metavar="NAME=SPEC", shell_complete=_complete_spec,
               help="A bot: NAME=random (a built-in kind), NAME=exec:COMMAND or NAME=py:MODULE:CLASS. Two or more "
                    f"(at most {MAX_ENTRANTS}: the report compares every pair).")
-@_options
+@_options("tournament")
 @click.pass_context
 def tournament(ctx: click.Context, game: str | None, entrants: tuple[str, ...], **options: Any) -> None:
     """Bots against bots: many games, every entrant on every seat of every deal.
@@ -124,7 +130,7 @@ def tournament(ctx: click.Context, game: str | None, entrants: tuple[str, ...], 
 @click.argument("game", type=GameType())
 @click.argument("first", metavar="A=SPEC", shell_complete=_complete_spec)
 @click.argument("second", metavar="B=SPEC", shell_complete=_complete_spec)
-@_options
+@_options("match")
 @click.pass_context
 def match(ctx: click.Context, game: str, first: str, second: str, **options: Any) -> None:
     """Two bots: `arbiter tournament GAME --entrant A=SPEC --entrant B=SPEC`, 100 games by default.
@@ -135,7 +141,8 @@ def match(ctx: click.Context, game: str, first: str, second: str, **options: Any
         --sprt 0 20
 
     With --sprt ELO0 ELO1 the match stops as soon as the test accepts a hypothesis about A
-    against B. Exit status as for tournament.
+    against B. Exit status as for tournament; after a crash or Ctrl-C, `arbiter tournament
+    --resume DIR` goes on with the match in its folder DIR.
     """
     _run(ctx, game, (first, second), options, default_games=100)
 

@@ -70,3 +70,15 @@ def test_the_magic_maze_rules_draw_the_board_they_name():
     board = Session(registry.get("magic-maze"), "1", seed=2).render(HOST).splitlines()
     assert drawing == [line.rstrip() for line in board[:len(drawing)]]
     assert board[len(drawing)].startswith("Magic Maze, scenario 1")  # the whole map: the status block follows
+
+
+def test_a_match_is_resumed_as_a_tournament(tmp_path):
+    """``arbiter match`` takes --resume only to point at ``arbiter tournament --resume``: its
+    help does not offer an option that is always refused, and says how a match goes on."""
+    help_text = run("match", "--help").output
+    assert "--resume DIRECTORY" not in help_text
+    assert "--resume DIRECTORY" in run("tournament", "--help").output
+    assert "`arbiter tournament --resume DIR` goes on" in " ".join(help_text.split())
+    r = run("match", "fbi-mafia", "a=random", "b=random", "--resume", tmp_path)
+    assert r.exit_code == 2
+    assert f"a match goes on as a tournament: arbiter tournament --resume {tmp_path}" in r.output
