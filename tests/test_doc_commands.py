@@ -72,6 +72,55 @@ def test_the_magic_maze_rules_draw_the_board_they_name():
     assert board[len(drawing)].startswith("Magic Maze, scenario 1")  # the whole map: the status block follows
 
 
+# Where each command's options are explained: a user reading these pages meets every option
+# its --help lists (games and validate take none).
+OPTION_DOCS = {
+    "play": ["README.md", "docs/protocol.md", "docs/transcripts.md"],
+    "replay": ["README.md", "docs/transcripts.md"],
+    "show": ["README.md", "docs/transcripts.md"],
+    "bench": ["README.md"],
+    "tournament": ["docs/arena.md"],
+    "match": ["docs/arena.md"],
+}
+
+
+def _options_of(command: str) -> list[list[str]]:
+    """The long names of each option the command's --help lists (``--x/--no-x``: both)."""
+    import importlib
+
+    from arbiter.cli.main import COMMANDS
+
+    cmd = getattr(importlib.import_module(COMMANDS[command][0]), command)
+    return [[o for o in p.opts + p.secondary_opts if o.startswith("--")]
+            for p in cmd.params if p.param_type_name == "option" and not p.hidden and "--help" not in p.opts]
+
+
+def test_every_option_a_commands_help_lists_is_in_its_docs():
+    from arbiter.cli.main import COMMANDS
+
+    assert set(OPTION_DOCS) | {"games", "validate"} == set(COMMANDS)
+    missing = []
+    for command, pages in OPTION_DOCS.items():
+        text = "\n".join((ROOT / page).read_text(encoding="utf-8") for page in pages)
+        for names in _options_of(command):
+            if not any(re.search(re.escape(name) + r"(?![\w-])", text) for name in names):
+                missing.append(f"{command} {'/'.join(names)} (in none of {', '.join(pages)})")
+    assert not missing, missing
+    assert not _options_of("games") and not _options_of("validate")
+
+
+def test_every_option_the_docs_name_is_a_commands():
+    """An option named in README.md or docs/ (the tools' own aside) is one some command takes."""
+    from arbiter.cli.main import COMMANDS
+
+    taken = {name for command in COMMANDS for names in _options_of(command) for name in names} | {"--help"}
+    tools = {"--check"}  # (python tools/goldens.py --check)
+    named = set()
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        named |= set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", doc.read_text(encoding="utf-8")))
+    assert named - taken - tools == set()
+
+
 def test_a_match_is_resumed_as_a_tournament(tmp_path):
     """``arbiter match`` takes --resume only to point at ``arbiter tournament --resume``: its
     help does not offer an option that is always refused, and says how a match goes on."""
