@@ -175,7 +175,7 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
 @click.option("--roles", "level", type=Count(1, 5), metavar="LEVEL",
               help="Magic Maze: Hidden Roles at this level (1 to 5), see docs/rules/hidden-roles.md.")
 @click.option("--seed", type=SeedType(), help="Seed of the game's random generator (chosen and recorded when absent).")
-@click.option("--moves", "moves", type=MovesFile(),
+@click.option("--moves", "moves", type=MovesFile(), metavar="FILE",
               help="Read input lines from FILE ('-' for stdin) instead of the terminal.")
 @click.option("--transcript", "transcript_path", type=NewPath(dir_okay=False),
               help="Write the transcript to this new file as the game goes.")
@@ -186,7 +186,7 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
 @click.option("--bot", "bot_specs", multiple=True, type=BotSpecType(),
               help="Let a bot play SEAT: a built-in KIND (random; planner in Magic Maze), exec:COMMAND (a program) "
                    "or py:MODULE:CLASS (a Python class, in-process). Repeatable.")
-@click.option("--bots", "all_bots", type=BotKindType(), help="A built-in bot on every seat but yours (--as).")
+@click.option("--bots", "all_bots", type=BotKindType(), help="A bot on every seat but yours (--as), of any KIND --bot takes.")
 @click.option("--bot-timeout", type=seconds(*BOT_TIMEOUT),
               help="Seconds an exec: bot or a py: agent may take to answer (0.01 to 3600; default 10).")
 @click.option("--max-moves", type=Count(min=1),

@@ -78,6 +78,9 @@ def test_help_names_its_values_not_text() -> None:
     out = run("play", "--help").output
     for metavar in ("[GAME]", "--mode, --scenario MODE", "--as SEAT", "--bots KIND", "--bot SEAT=KIND"):
         assert metavar in out, metavar
+    assert re.search(r"^ +--moves FILE +Read input lines from FILE", out, flags=re.M)  # (not FILENAME)
+    # --bots takes what --bot takes (exec:, py: too), and its help says so
+    assert "--bots KIND A bot on every seat but yours (--as), of any KIND --bot takes." in " ".join(out.split())
     assert "TEXT" not in out.split("Options:")[1].split("--seed")[0]
     for command in ([], ["play"], ["replay"], ["show"], ["games"], ["validate"], ["bench"], ["tournament"], ["match"]):
         text = run(*command, "--help").output
