@@ -60,7 +60,8 @@ def _report(name: str, text: str) -> int:
 @click.command()
 @click.argument("path", required=False, type=ExistingPath())
 def validate(path: str | None) -> None:
-    """Check scenario YAML: the packaged data (no PATH), or a file or folder of YAML files.
+    """Check scenario YAML: the packaged data (no PATH), or a file or folder of YAML files,
+    custom decks (`kind: deck`, `kind: roles`) among them.
 
     The problems of a file are named, each with its line and the path inside the file: one for
     each entry at fault (a card, a mode, a tile: fix it and run again for a second one in it),

@@ -88,6 +88,8 @@ def test_help_names_its_values_not_text() -> None:
         assert widest <= 80, (command, widest)
         assert "None" not in text, (command, text)  # (an unbounded range was shown as [x<=None])
     assert "Exit statuses" in run("--help").output
+    # validate checks a custom deck too (docs/rules), and says so where a user looks first
+    assert "custom decks (`kind: deck`, `kind: roles`)" in " ".join(run("validate", "--help").output.split())
 
 
 @pytest.mark.parametrize("value", ["\u0663", "1_0", "+3", "3.0", "0x3", "abc", "", " ", "1" * 31, "9" * 45])
