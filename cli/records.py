@@ -106,7 +106,8 @@ def _report(found: FileCheck) -> str:
               help="Show the board as this seat saw it.")
 @click.option("--at", "at", type=Count(min=0), help="After this many moves (default: the end).")
 @click.option("--legend", is_flag=True,
-              help="Explain the board's symbols (of FILE's game, or of every game whose board has them).")
+              help="Explain the board's symbols: under FILE's board, or alone (no FILE) for every game "
+                   "whose board has them.")
 @click.option("--events", "story", is_flag=True,
               help="Instead of the board, tell the game to move N as SEAT's session was told it: the "
                    "protocol's answer to each move (its events, what is awaited).")

@@ -609,6 +609,9 @@ def test_show_legend_of_a_board_that_ends_with_its_legend_prints_it_once(tmp_pat
     precondition(board.exit_code == 0 and board.output.rstrip().splitlines()[-1].startswith("Legend: "), board.output)
     assert r.exit_code == 0, r.output
     assert r.output == board.output
+    # the help says the legend comes under FILE's board, not in its place
+    assert "--legend Explain the board's symbols: under FILE's board, or alone (no FILE)" in \
+        " ".join(run("show", "--help").output.split())
 
 
 def test_show_legend_says_so_where_a_board_has_none_and_is_no_seats(tmp_path: Path) -> None:
