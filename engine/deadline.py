@@ -31,8 +31,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
@@ -44,6 +43,13 @@ process starts with the signal mask of the thread that started it, and a referee
 it blocked never took the time-up (an agent past its time played on, its late answer taken)."""
 REPEAT_S = 0.5
 """How often ``TimeUp`` is raised again in code that caught it and went on."""
+
+try:  # the C functions under ``signal``'s: its wrappers make enums of what they return, 2 us of the
+    from _signal import getsignal as _getsignal  # 10 a limit cost (an agent answering in 20 us feels it)
+    from _signal import pthread_sigmask as _sigmask
+except ImportError:  # (another Python, or a system without the mask)
+    _getsignal = signal.getsignal
+    _sigmask = getattr(signal, "pthread_sigmask", None)
 
 
 class TimeUp(BaseException):
@@ -81,63 +87,78 @@ def _time_up(signum: int, frame: FrameType | None) -> None:
         f = f.f_back
 
 
-@contextmanager
-def limited(seconds: float | None) -> Iterator[list[bool]]:
-    """Run the block, whose ``run`` calls are the limited code, with ``seconds`` to end in (None:
-    untimed). Yields a flag, ``[True]`` once the time has run out (whatever the code did then):
-    set by the signal's handler, and, at the block's end, by the clock, should the signal not
-    have ended it (code that blocked or replaced the signal, a long call into C code: it ends
-    late, and late it is). A limit inside another's block (limited code that limits code of its
-    own) is not kept: the outer one is, and there is one timer."""
-    global _flag
-    flag = [False]
-    if seconds is None or SIGNAL is None or not hasattr(signal, "pthread_kill") or _flag is not None \
-            or threading.current_thread() is not threading.main_thread():
-        yield flag
-        return
-    if signal.getsignal(SIGNAL) is not _time_up:
-        signal.signal(SIGNAL, _time_up)
-    if hasattr(signal, "pthread_sigmask"):  # (a process starts with its starter's mask, which may block it)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, (SIGNAL,))
-    timer = _timer()
-    _flag = flag
-    start = time.monotonic()
-    try:
+class limited:
+    """``with limited(seconds) as flag:`` runs the block, whose ``run`` calls are the limited
+    code, with ``seconds`` to end in (None: untimed). The flag is ``[True]`` once the time has
+    run out (whatever the code did then): set by the signal's handler, and, at the block's end,
+    by the clock, should the signal not have ended it (code that blocked or replaced the signal,
+    a long call into C code: it ends late, and late it is). A limit inside another's block
+    (limited code that limits code of its own) is not kept: the outer one is, and there is one
+    timer. (A class, not a generator's context: a limit is paid at every call of an agent.)"""
+
+    __slots__ = ("seconds", "flag", "_start", "_timer", "_watch")
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.flag = [False]
+        self._start: float | None = None
+
+    def __enter__(self) -> list[bool]:
+        global _flag
+        seconds = self.seconds
+        if seconds is None or SIGNAL is None or not hasattr(signal, "pthread_kill") or _flag is not None \
+                or threading.current_thread() is not threading.main_thread():
+            return self.flag
+        if _getsignal(SIGNAL) is not _time_up:
+            signal.signal(SIGNAL, _time_up)
+        if _sigmask is not None:  # (a process starts with its starter's mask, which may block it)
+            _sigmask(signal.SIG_UNBLOCK, (SIGNAL,))
+        timer = _timer()
+        _flag = self.flag
+        self._start = time.monotonic()
         if timer is not None and timer.arm(seconds):
-            try:
-                yield flag
-            finally:
-                timer.disarm()
+            self._timer, self._watch = timer, None
         else:
-            with _watched(seconds):
-                yield flag
-    finally:
-        _flag = None
-        if time.monotonic() - start >= seconds:
-            flag[0] = True
+            self._timer, self._watch = None, _Watch(seconds)
+        return self.flag
 
-
-@contextmanager
-def _watched(seconds: float) -> Iterator[None]:
-    """Where there is no timer: a thread that sends the main thread the signal when the time is
-    up, and again every ``REPEAT_S``, until the block ends."""
-    main, done = threading.get_ident(), threading.Event()
-
-    def watch() -> None:
-        if done.wait(seconds):
+    def __exit__(self, *exc: object) -> None:
+        global _flag
+        if self._start is None:  # (untimed)
             return
-        while True:
-            signal.pthread_kill(main, SIGNAL)  # type: ignore[arg-type]
-            if done.wait(REPEAT_S):
-                return
+        try:
+            if self._timer is not None:
+                self._timer.disarm()
+            else:
+                self._watch.stop()  # type: ignore[union-attr]
+        finally:
+            _flag = None
+            if time.monotonic() - self._start >= self.seconds:  # type: ignore[operator]
+                self.flag[0] = True
 
-    watcher = threading.Thread(target=watch, name="arbiter-deadline", daemon=True)
-    watcher.start()
-    try:
-        yield
-    finally:
-        done.set()
-        watcher.join()
+
+class _Watch:
+    """Where there is no timer: a thread that sends the main thread the signal when the time is
+    up, and again every ``REPEAT_S``, until ``stop``."""
+
+    def __init__(self, seconds: float) -> None:
+        main, self._done = threading.get_ident(), threading.Event()
+        done = self._done
+
+        def watch() -> None:
+            if done.wait(seconds):
+                return
+            while True:
+                signal.pthread_kill(main, SIGNAL)  # type: ignore[arg-type]
+                if done.wait(REPEAT_S):
+                    return
+
+        self._thread = threading.Thread(target=watch, name="arbiter-deadline", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
 
 
 class _Timespec(ctypes.Structure):
