@@ -141,8 +141,10 @@ def claim(path: str | Path, *, to_replace: bool = False) -> IO[bytes]:
             _flock(f.fileno(), _LOCK_EX_NB)
         except BlockingIOError:
             f.close()
+            then = ("replace it once that process has ended" if to_replace  # (--force, save's overwrite)
+                    else "resume it once that process has ended")
             raise TranscriptInUse(f"{p} is being written by another arbiter process (its game goes on there): "
-                                  "one game, one writer; resume it once that process has ended") from None
+                                  f"one game, one writer; {then}") from None
         except OSError:  # (no locks here: NFS without them, say)
             pass
     return f

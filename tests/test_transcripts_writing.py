@@ -304,10 +304,12 @@ def test_a_transcript_being_written_is_written_by_one_process_only(tmp_path) -> 
         tr.claim(path)
     r = run("play", "--resume", path, "--moves", "/dev/null")
     assert r.exit_code == 1 and "is being written by another arbiter process" in r.output, r.output
+    assert "one game, one writer; resume it once that process has ended" in r.output, r.output
     assert path.read_bytes() == held
     # nor is it replaced (--force; Game.save's overwrite): the game went on in the file put out of the way
     r = run("play", "fbi-mafia", "--transcript", path, "--force", "--moves", "/dev/null")
     assert r.exit_code == 1 and "is being written by another arbiter process" in r.output, r.output
+    assert "one game, one writer; replace it once that process has ended" in r.output, r.output
     from arbiter.engine.api import new_game
 
     with pytest.raises(tr.TranscriptInUse):
