@@ -114,12 +114,17 @@ class limited:
         if _sigmask is not None:  # (a process starts with its starter's mask, which may block it)
             _sigmask(signal.SIG_UNBLOCK, (SIGNAL,))
         timer = _timer()
-        _flag = self.flag
+        self._timer, self._watch = timer, None
         self._start = time.monotonic()
-        if timer is not None and timer.arm(seconds):
-            self._timer, self._watch = timer, None
-        else:
-            self._timer, self._watch = None, _Watch(seconds)
+        _flag = self.flag
+        try:
+            if timer is None or not timer.arm(seconds):
+                self._timer = None
+                self._watch = _Watch(seconds)
+                self._watch.start()
+        except BaseException:  # (a signal's exception, Ctrl-C, between the steps; a thread that
+            self.__exit__()  # cannot start): no limit left running, which disabled every later one
+            raise
         return self.flag
 
     def __exit__(self, *exc: object) -> None:
@@ -127,10 +132,10 @@ class limited:
         if self._start is None:  # (untimed)
             return
         try:
-            if self._timer is not None:
+            if self._watch is not None:
+                self._watch.stop()
+            elif self._timer is not None:
                 self._timer.disarm()
-            else:
-                self._watch.stop()  # type: ignore[union-attr]
         finally:
             _flag = None
             if time.monotonic() - self._start >= self.seconds:  # type: ignore[operator]
@@ -139,7 +144,7 @@ class limited:
 
 class _Watch:
     """Where there is no timer: a thread that sends the main thread the signal when the time is
-    up, and again every ``REPEAT_S``, until ``stop``."""
+    up, and again every ``REPEAT_S``, from ``start`` until ``stop``."""
 
     def __init__(self, seconds: float) -> None:
         main, self._done = threading.get_ident(), threading.Event()
@@ -154,11 +159,16 @@ class _Watch:
                     return
 
         self._thread = threading.Thread(target=watch, name="arbiter-deadline", daemon=True)
+
+    def start(self) -> None:
         self._thread.start()
 
     def stop(self) -> None:
         self._done.set()
-        self._thread.join()
+        try:
+            self._thread.join()
+        except RuntimeError:  # (never started: it ends at once, its time over before it began)
+            pass
 
 
 class _Timespec(ctypes.Structure):

@@ -168,6 +168,41 @@ def test_a_limit_inside_a_limited_call_leaves_the_outer_one_kept(way) -> None:
     assert outer == [True]
 
 
+def test_a_limit_whose_start_is_interrupted_leaves_no_limit_behind(way, monkeypatch) -> None:
+    """A Ctrl-C (or a worker's stop, any signal's exception) that came just as a limit started its
+    time, before the block began, left the limit running: every later limit in the process was
+    untimed (an agent past its time played on), and the time-up of the lost one came later, in
+    code of no limit's. The limit that could not start ends itself."""
+    started = []
+    if way == "timer":
+        arm = deadline._Timer.arm
+
+        def interrupted(self, seconds):
+            started.append(arm(self, seconds))
+            raise KeyboardInterrupt
+        monkeypatch.setattr(deadline._Timer, "arm", interrupted)
+    else:
+        start = threading.Thread.start
+
+        def interrupted(self):
+            start(self)
+            if self.name == "arbiter-deadline":
+                started.append(True)
+                raise KeyboardInterrupt
+        monkeypatch.setattr(threading.Thread, "start", interrupted)
+    threads = threading.active_count()
+    with pytest.raises(KeyboardInterrupt):
+        with deadline.limited(SLOW_S):
+            pytest.fail("the block ran")
+    assert started == [True]
+    monkeypatch.undo()
+    assert threading.active_count() == threads
+    with deadline.limited(0.05) as expired:
+        with pytest.raises(TimeUp):
+            deadline.run(time.sleep, 1)
+    assert expired == [True]
+
+
 @pytest.mark.parametrize("timeout,error", [
     (float("nan"), ValueError), (float("inf"), ValueError), (0, ValueError), (-1, ValueError), (1e30, ValueError),
     ("5", TypeError), (True, TypeError),
