@@ -240,7 +240,7 @@ class AgentBot:
                 raise _the_stop(exc) from None
             raise self._failure(expired, f"raised {described(exc)}") from None  # (a KeyboardInterrupt too: its own)
         if stopping:  # (a stop that came as it played, which it swallowed and answered: the run's all the same)
-            raise SystemExit(128 + signal.SIGTERM)
+            raise _the_stop(None)
         if expired[0]:
             raise self._failure(expired, "")
         return answer
@@ -277,13 +277,21 @@ stopping = False
 """Set by a tournament's worker told to stop (``arena.pool``): the ``SystemExit`` its handler
 raises while an agent plays is the run's, not the agent's."""
 
+stop_raised = False
+"""Set once an agent's call has raised the worker's stop (``_the_stop``): a stop that came as a
+process started is tried again a moment later (``arena.pool``), and that retry must not raise it
+a second time as the game unwinds (out of a bot's close, before its process group is ended)."""
 
-def _the_stop(exc: BaseException) -> SystemExit:
+
+def _the_stop(exc: BaseException | None) -> SystemExit:
     """What an agent's call raises in a worker told to stop (``stopping``): the ``SystemExit``
     the stop raised in the agent's code, or one in place of whatever the agent made of it
-    (caught it, then raised another exception, its time-up say). The worker hands what its game
-    raised to the run: a ``TimeUp`` (a ``BaseException``) ended the run's main process with a
-    traceback, a ``KeyboardInterrupt`` looked like its Ctrl-C; a ``SystemExit`` is the stop."""
+    (caught it, then raised another exception, its time-up say, or swallowed it and answered:
+    None). The worker hands what its game raised to the run: a ``TimeUp`` (a ``BaseException``)
+    ended the run's main process with a traceback, a ``KeyboardInterrupt`` looked like its
+    Ctrl-C; a ``SystemExit`` is the stop. Sets ``stop_raised``."""
+    global stop_raised
+    stop_raised = True
     return exc if isinstance(exc, SystemExit) else SystemExit(128 + signal.SIGTERM)
 
 

@@ -442,6 +442,34 @@ def test_a_stop_an_agent_swallowed_to_answer_is_still_the_runs(monkeypatch) -> N
     assert stop.value.code == 143 and not session.moves
 
 
+def test_a_stop_an_agents_call_raised_is_not_raised_again_by_its_retry(monkeypatch) -> None:
+    """A worker's stop that came as a bot's process started is tried again a moment later
+    (``pool._stop``, SIGALRM); an agent's call that ended meanwhile raised the stop itself, and
+    the retry raised it a second time as the game unwound, out of a bot's close before the
+    bot's process group was ended (and the game's other bots were left unclosed)."""
+    import signal
+
+    from arbiter.engine import agents
+    from arbiter.engine.arena import pool
+
+    monkeypatch.setattr(agents, "stopping", False)
+    monkeypatch.setattr(agents, "stop_raised", False, raising=False)
+    monkeypatch.setattr(pool, "_stopping", False)
+    retries = []
+    monkeypatch.setattr(signal, "setitimer", lambda which, seconds: retries.append(seconds))
+    monkeypatch.setattr(pool, "_starting_a_process", lambda frame: True)
+    pool._stop(signal.SIGTERM, None)  # (as a process starts: its retry armed, nothing raised)
+    assert retries == [pool.STOP_RETRY_S] and agents.stopping
+    monkeypatch.setattr(pool, "_starting_a_process", lambda frame: False)
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=2)
+    with pytest.raises(SystemExit) as stop:
+        AgentBot("mafia", Last()).choose(session)  # it answers before the retry comes: not played
+    assert stop.value.code == 143 and not session.moves
+    pool._stop(signal.SIGALRM, None)  # the retry, as the game unwinds: nothing more to raise
+    pool._stop(signal.SIGTERM, None)
+    assert retries == [pool.STOP_RETRY_S]
+
+
 def test_where_ctrl_c_cannot_reach_an_agents_keyboard_interrupt_is_its_own_forfeit(monkeypatch) -> None:
     """A tournament's worker ignores SIGINT: a ``KeyboardInterrupt`` there is one the agent
     raised, which stopped the whole run as the user's Ctrl-C (status 130), and again at the

@@ -96,9 +96,10 @@ def _stop(signum: int, frame: FrameType | None) -> None:
     when the signal came as a process starts, a moment later (``STOP_RETRY_S``), once it has.
     Once: a second SIGTERM while the game unwinds (the run's own cancel after a stop that
     reached its whole process group) would raise out of a bot's close before it ended the bot's
-    process group, and leave the bot's children running."""
+    process group, and leave the bot's children running; so would the retry, were the stop
+    already raised by an agent's call that ended meanwhile (``agents.stop_raised``)."""
     global _stopping
-    if signum == signal.SIGALRM and not _stopping:
+    if signum == signal.SIGALRM and (not _stopping or agents.stop_raised):  # (raised by an agent's call meanwhile)
         return
     if signum == signal.SIGTERM and _stopping:
         return
