@@ -495,3 +495,27 @@ def test_a_ctrl_c_while_games_are_recorded_from_their_transcripts_says_how_to_go
     again = run("tournament", "--resume", folder)
     assert again.exit_code == 0, again.output
     assert _lines(folder)[game.index] == {**played, "time": None}
+
+
+def test_a_ctrl_c_as_the_workers_end_after_the_last_game_says_how_to_go_on(tmp_path, monkeypatch):
+    """A Ctrl-C as the run waits for its workers to end, its games all played (they close the
+    bots they kept for another game, ``--reuse``: half a second each that does not exit at
+    once), ended the command with its last-resort message, as one did while games past an
+    SPRT's decision were recorded after it: it is the run's interruption like any other."""
+    from arbiter.engine.arena import pool
+    from tests.helpers import run
+
+    close = pool.LocalPool.close
+
+    def ctrl_c(self, cancel=False):
+        close(self, cancel)
+        if not cancel:
+            raise KeyboardInterrupt
+
+    folder = tmp_path / "t"
+    monkeypatch.setattr(pool.LocalPool, "close", ctrl_c)
+    r = run("tournament", "fbi-mafia", "--mode", "duel-3v3", "--entrant", "a=random", "--entrant", "b=random",
+            "--games", "2", "--workers", "1", "--out", folder)
+    assert r.exit_code == 130, r.output
+    assert f"interrupted; go on with: arbiter tournament --resume {folder}" in r.output, r.output
+    assert sorted(_lines(folder)) == [0, 1]

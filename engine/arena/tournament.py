@@ -164,11 +164,12 @@ class Tournament:
         """Play every scheduled game without a record (until the SPRT decides); the records.
 
         Ctrl-C (``KeyboardInterrupt``) stops the pool, keeps every record written, and ends the
-        run with ``interrupted`` set; so it does while games past an SPRT's decision are recorded
-        from their transcripts (``_account``). A worker's failure the pool held while the games that ended
-        with it were recorded (``LocalPool.done``) is not lost when the run stops there: a Ctrl-C
-        then raises that failure, saying the run was interrupted, and a write the system refused
-        (an ``ArbiterError``) is raised naming the failure too."""
+        run with ``interrupted`` set; so it does as the workers end after the last game, and while
+        games past an SPRT's decision are recorded from their transcripts (``_account``). A
+        worker's failure the pool held while the games that ended with it were recorded
+        (``LocalPool.done``) is not lost when the run stops there: a Ctrl-C then raises that
+        failure, saying the run was interrupted, and a write the system refused (an
+        ``ArbiterError``) is raised naming the failure too."""
         recorded = self.recorded(folder)
         failed = {r["game"] for r in folder.read_results(self.games, self.config["seed"]) if r.get("error") is not None}
         folder.remove_temporary()  # of a killed run: its games without a record are played again
@@ -227,8 +228,8 @@ class Tournament:
             pool.close(cancel=True)
             raise
         else:
-            pool.close()
-            try:
+            try:  # (waiting for the workers to end: they close the bots kept for another game, --reuse)
+                pool.close()
                 recovered, unrecorded = self._account(folder, writer, recorded, failed)
             except KeyboardInterrupt:  # (as in the games: every record written stays, and a resume goes on)
                 interrupted = True
