@@ -73,11 +73,13 @@ _flag: list[bool] | None = None  # the running limit's flag (``limited`` yields 
 
 
 def _time_up(signum: int, frame: FrameType | None) -> None:
-    """The signal's handler: mark the limit's time as run out, and raise ``TimeUp`` if the main
-    thread is in limited code (a frame called from ``run``'s, not that frame itself, where the
-    call has not begun or has returned)."""
-    if _flag is not None:
-        _flag[0] = True
+    """The signal's handler: mark the running limit's time as run out, and raise ``TimeUp`` if
+    the main thread is in limited code (a frame called from ``run``'s, not that frame itself,
+    where the call has not begun or has returned). With no limit running (a signal left from one
+    that ended, or not arbiter's) it does nothing."""
+    if _flag is None:
+        return
+    _flag[0] = True
     if frame is None or frame.f_code is _RUN:
         return
     f = frame.f_back
@@ -191,9 +193,16 @@ _CLOCK_MONOTONIC, _SIGEV_THREAD_ID = 1, 4
 
 
 def _spec(seconds: float, repeat: float) -> _Itimerspec:
+    """The timer's setting: first after ``seconds``, then every ``repeat``, each in whole
+    nanoseconds below a second (0.9999999999 s is 1 s 0 ns: 1,000,000,000 ns the system refuses).
+
+    >>> t = _spec(0.9999999999, 0.5)
+    >>> (t.it_value.tv_sec, t.it_value.tv_nsec), (t.it_interval.tv_sec, t.it_interval.tv_nsec)
+    ((1, 0), (0, 500000000))
+    """
     def ts(s: float) -> _Timespec:
-        whole = int(s)
-        return _Timespec(whole, int(round((s - whole) * 1e9)))
+        whole, ns = divmod(round(s * 1e9), 1_000_000_000)
+        return _Timespec(whole, ns)
     return _Itimerspec(ts(repeat), ts(seconds))
 
 

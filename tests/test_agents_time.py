@@ -76,10 +76,10 @@ def test_an_agent_in_time_plays_and_the_limit_leaves_nothing_behind(way) -> None
     assert bot.choose(session) == session.choices("mafia").legal[-1]
 
 
-def test_the_time_up_is_raised_in_the_agents_code_only() -> None:
+def test_the_time_up_is_raised_in_the_agents_code_only_while_a_limit_runs() -> None:
+    """Only in code called under ``run``, and only while a limit runs: a signal left over from
+    a limit that ended (or an agent's own SIGUSR2) raises nothing in later agent code."""
     here = sys._getframe()
-    assert _time_up(SIGNAL, here) is None  # the referee's frame
-    assert _time_up(SIGNAL, None) is None
 
     def agent() -> None:
         def deeper() -> None:
@@ -87,13 +87,17 @@ def test_the_time_up_is_raised_in_the_agents_code_only() -> None:
 
         deeper()
 
-    with pytest.raises(TimeUp):
-        deadline.run(agent)
-
     def frame() -> object:
         return sys._getframe().f_back.f_back  # run's own frame (under it, _called's): the call begun or returned
 
-    assert _time_up(SIGNAL, deadline.run(frame)) is None
+    with deadline.limited(60) as flag:
+        assert _time_up(SIGNAL, here) is None  # the referee's frame
+        assert _time_up(SIGNAL, None) is None
+        with pytest.raises(TimeUp):
+            deadline.run(agent)
+        assert _time_up(SIGNAL, deadline.run(frame)) is None
+    assert flag == [True]  # (each signal marks the time as run out)
+    deadline.run(agent)  # no limit runs: nothing raised
 
 
 def test_a_close_past_its_time_ends_quietly(way) -> None:
