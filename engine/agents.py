@@ -179,6 +179,21 @@ def _seconds(timeout: object) -> float | None:
     return float(timeout)
 
 
+def answer_words(answer: str, seat: str) -> str:
+    """An agent's answer (a ``str``) as the words the seat plays: its text as a plain ``str`` (a
+    subclass's methods are the agent's code), white space collapsed (a line's end too, which a
+    language model's answer often has) and the seat's own name in front left out. How the
+    referee reads a ``py:`` agent's answer (``AgentBot``), and the library an agent's ``step``.
+
+    >>> answer_words("p1 Vote  yes\\n", "p1")
+    'Vote yes'
+    """
+    words = str.__str__(answer).split()
+    if words and words[0].lower() == seat:
+        words = words[1:]
+    return " ".join(words)
+
+
 def _agent_call(agent: Any, method: str, args: tuple[Any, ...], needed: bool = True) -> Any:
     """The agent's ``method`` called with ``args`` (not ``needed``: None where the agent has no
     such method). Looking the method up runs the agent's code too (a property, ``__getattr__``)."""
@@ -221,10 +236,7 @@ class AgentBot:
             raise BotFailure(f"the agent {self.name} had no input to give")
         if not issubclass(type(answer), str):  # (isinstance would ask the answer its __class__: its code)
             raise BotFailure(f"the agent {self.name} answered {type(answer).__name__}, not text")
-        words = str.__str__(answer).split()  # its text as a plain str: a subclass's methods are the agent's code
-        if words and words[0].lower() == self.seat:
-            words = words[1:]
-        return " ".join(words)
+        return answer_words(answer, self.seat)
 
     def _call(self, method: str, *args: Any, needed: bool = True) -> Any:
         """``_agent_call`` of the agent's ``method``, held to its time (``engine.deadline``);

@@ -35,7 +35,7 @@ from typing import Any
 
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
-from arbiter.engine.agents import Agent, agent_info, news
+from arbiter.engine.agents import Agent, agent_info, answer_words, news
 from arbiter.engine import clock
 from arbiter.engine.clock import MAX_MS, parse_seconds
 from arbiter.engine.errors import InputError, SetupError, SyntaxInputError, TimeError, UnknownSeatError, counted, quoted
@@ -343,7 +343,10 @@ class Game:
         ``agent_iter`` asks the seat again. A seat the game
         does not have is an ``UnknownSeatError`` before time acts, as ``play``'s is: time
         acting first once let a misspelt seat move the game's clock. An answer that is neither
-        words nor None is a ``TypeError`` first, as ``play``'s is."""
+        words nor None is a ``TypeError`` first, as ``play``'s is. The answer is read as the
+        referee reads a ``py:`` agent's (``agents.answer_words``): white space collapsed, a
+        line's end too, and the seat's own name in front left out; so the same agent plays
+        the same here and under ``arbiter play --bot SEAT=py:...``."""
         if text is not None and not isinstance(text, str):
             raise TypeError(f"step: the input is its words (a str) or None, not {type(text).__name__}")
         self._seat_first("step", seat, text)
@@ -355,7 +358,7 @@ class Game:
         if self.realtime and self.session.state.changes_by_time(at):
             self._stepped = True  # time acts first (the sand, a vote): the agent is asked again
             return self.wait()
-        return self.play(seat, text)
+        return self.play(seat, answer_words(text, seat))
 
 
 def new_game(game: str, variant: str | None = None, *, players: int | None = None, deck: str | Path | None = None,

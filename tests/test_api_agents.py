@@ -201,3 +201,39 @@ def test_play_agents_names_a_game_that_is_not_one() -> None:
     (``'str' object has no attribute 'seats'``)."""
     with pytest.raises(TypeError, match="^play_agents: game is a Game \\(new_game, load_game\\), not str$"):
         play_agents("mafia", {})
+
+
+class Chatty:
+    """Answers as a language model often does: its seat's name first, a line's end after."""
+
+    def __init__(self, seat: str) -> None:
+        self.seat = seat
+
+    def act(self, observation: str, choices):
+        return f"{self.seat.upper()}  {choices.legal[0]}\n" if choices.legal else None
+
+
+class Plain:
+    def act(self, observation: str, choices):
+        return choices.legal[0] if choices.legal else None
+
+
+@pytest.mark.parametrize("game, options", [("mafia", {"players": 6}), ("fbi-mafia", {})])
+def test_step_reads_an_answer_as_the_referee_reads_a_py_agents(game: str, options: dict) -> None:
+    """``"P1  pass\\n"`` was a SyntaxInputError in ``play_agents`` (a control character), while
+    ``arbiter play --bot p1=py:...`` played the same agent's answer as ``pass``: the library's
+    loop reads it as the referee does (``agents.answer_words``), and the game is the plain one."""
+    from arbiter.engine.agents import AgentBot
+    from arbiter.engine.match import Match
+    from arbiter.engine.protocol import Protocol
+
+    chatty, plain = new_game(game, seed=3, **options), new_game(game, seed=3, **options)
+    play_agents(chatty, {s: Chatty(s) for s in chatty.seats}, max_inputs=300)
+    play_agents(plain, {s: Plain() for s in plain.seats}, max_inputs=300)
+    assert [(m.seat, m.text) for m in chatty.session.moves] == [(m.seat, m.text) for m in plain.session.moves]
+    assert len(chatty.session.moves) > 5
+    refereed = new_game(game, seed=3, **options).session  # the referee, with the same agents
+    bots = {s: AgentBot(s, Chatty(s)) for s in refereed.seats}
+    for _ in Match(Protocol(refereed), bots, None, max_moves=len(chatty.session.moves)).run():
+        pass
+    assert [(m.seat, m.text) for m in refereed.moves] == [(m.seat, m.text) for m in chatty.session.moves]
