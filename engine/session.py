@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import math
+import operator
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -242,8 +243,11 @@ class Session:
     ) -> None:
         self.rules = rules
         self.variant = variant if isinstance(variant, Variant) else rules.variant(variant)
-        if isinstance(seed, int) and not isinstance(seed, bool) and type(seed) is not int:
-            seed = int(seed)  # (an int of a subclass, an IntEnum's, say: the transcript writes an int)
+        if seed is not None and type(seed) is not int and not isinstance(seed, bool):
+            try:  # (what Python reads as a whole number, as the library takes it: an int of a subclass, an
+                seed = int(operator.index(seed))  # IntEnum's, numpy's int64; the transcript writes a plain int)
+            except TypeError:
+                pass  # (refused below, in its own words)
         if seed is not None and (type(seed) is not int or not -MAX_SEED < seed < MAX_SEED):
             raise (TypeError if type(seed) is not int else ValueError)(
                 f"seed: a whole number of at most {len(str(MAX_SEED)) - 1} digits, not {clipped(seed)}")

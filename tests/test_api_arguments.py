@@ -444,3 +444,20 @@ def test_a_seat_given_as_a_str_of_a_subclass_is_recorded_as_the_games_own_str() 
     with pytest.raises(TypeError, match="^a seat is named by a str, not Alike$"):
         game.play(Alike(), "pass")
     assert snapshot(game) == before
+
+
+def test_a_session_made_directly_takes_a_seed_python_reads_as_a_whole_number() -> None:
+    """``new_game`` took any whole number (``operator.index``) but ``Session`` used directly
+    refused one that is no ``int`` (numpy's ``int64``): the same game now, recorded the same."""
+    from arbiter.engine import registry
+    from arbiter.engine.session import Session
+
+    class Five:
+        def __index__(self) -> int:
+            return 5
+
+    rules = registry.get("mafia")
+    a, b = Session(rules, "6-players", seed=Five()), Session(rules, "6-players", seed=5)
+    assert type(a.seed) is int and a.seed == 5 and a.state.card == b.state.card
+    with pytest.raises(TypeError, match="seed: a whole number"):
+        Session(rules, "6-players", seed=5.0)
