@@ -416,15 +416,12 @@ class Session:
         not a refusal that ``except InputError`` should take for a player's. A seat given as a
         ``str`` of a subclass (numpy's ``str_``) is answered with the game's own ``str``, which
         a move records (an object that is no ``str`` but compares equal to one is refused too)."""
-        if seat != HOST and seat not in self.state.seats:
-            if not isinstance(seat, str):
-                raise TypeError(f"a seat is named by a str, not {type(seat).__name__}")
-            raise UnknownSeatError(f"no seat {quoted(seat)} in this game", self.state.seats)
         if type(seat) is not str:
             if not isinstance(seat, str):
                 raise TypeError(f"a seat is named by a str, not {type(seat).__name__}")
-            seats = self.state.seats
-            return seats[seats.index(seat)] if seat in seats else HOST
+            seat = str.__str__(seat)  # (its text as a plain str: a subclass's methods are the caller's)
+        if seat != HOST and seat not in self.state.seats:
+            raise UnknownSeatError(f"no seat {quoted(seat)} in this game", self.state.seats)
         return seat
 
     # -- changes -----------------------------------------------------------------------------
