@@ -26,7 +26,6 @@ import copy
 import decimal
 import errno
 import numbers
-import operator
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
@@ -41,7 +40,7 @@ from arbiter.engine.clock import MAX_MS, parse_seconds
 from arbiter.engine.errors import InputError, SetupError, SyntaxInputError, TimeError, UnknownSeatError, counted, quoted
 from arbiter.engine.events import HOST, Event
 from arbiter.engine.game import Result, checked_text
-from arbiter.engine.session import MAX_SEED, Choices, Session, clipped, seed_shown
+from arbiter.engine.session import MAX_SEED, Choices, Session, clipped, seed_shown, whole_number
 
 
 class Game:
@@ -392,7 +391,7 @@ def new_game(game: str, variant: str | None = None, *, players: int | None = Non
     ...
     arbiter.engine.errors.SetupError: new_game: seed -5 is negative: a new game's seed is a whole number from 0, ...
     """
-    players, roles, seed = _whole(players), _whole(roles), _whole(seed)  # (numpy's integers: plain ints)
+    players, roles, seed = map(whole_number, (players, roles, seed))  # (numpy's integers: plain ints)
     if isinstance(deck, os.PathLike) and not isinstance(deck, Path):  # (any path ``load_game`` takes)
         named = os.fspath(deck)
         deck = Path(named) if isinstance(named, str) else deck
@@ -488,7 +487,7 @@ def _at(method: str, time: Any) -> int:
     ...
     arbiter.engine.errors.TimeError: play: time -1 is not a moment of the game: a time is seconds from 0 to ...
     """
-    time = _whole(time)  # (an int of numpy's, or of any class with ``__index__``: a plain int)
+    time = whole_number(time)  # (an int of numpy's, or of any class with ``__index__``: a plain int)
     if isinstance(time, bool) or not isinstance(time, (numbers.Real, decimal.Decimal)):
         raise TypeError(f"{method}: time is seconds (a number), not {type(time).__name__}")
     if isinstance(time, int) and 0 <= time <= MAX_MS // 1000:
@@ -511,7 +510,7 @@ def seconds_name(ms: int) -> str:
     >>> seconds_name(1500), seconds_name(180000), seconds_name(-1500)
     ('1.5', '180', '-1.5')
     """
-    ms = _whole(ms)
+    ms = whole_number(ms)
     if type(ms) is not int:
         raise TypeError(f"seconds_name: a time is whole milliseconds (an int), not {type(ms).__name__}")
     if ms.bit_length() > 13_000:  # (str() of over 4,300 digits is Python's own ValueError)
@@ -529,34 +528,12 @@ def _count(method: str, max_inputs: Any) -> int:
     ...
     ValueError: agent_iter: max_inputs is a whole number from 0, not -1
     """
-    count = _whole(max_inputs)
+    count = whole_number(max_inputs)
     if type(count) is not int:
         raise TypeError(f"{method}: max_inputs is a whole number (an int), not {type(max_inputs).__name__}")
     if count < 0:
         raise ValueError(f"{method}: max_inputs is a whole number from 0, not {_number(count)}")
     return count
-
-
-def _whole(value: Any) -> Any:
-    """``value`` as a plain ``int`` when Python takes it for a whole number (``operator.index``: an
-    int of a subclass, an ``IntEnum``'s, numpy's ``int64``, any class with ``__index__``), so that
-    what a game stores, records and shows is a plain int; a ``bool`` (which is refused where a
-    number is wanted) and any other value (a float, a str, None) as it is, for the caller to
-    refuse in its own words. numpy's integers were refused as "not int64": a researcher's seeds
-    and player counts often come out of an array.
-
-    >>> class Three:
-    ...     def __index__(self):
-    ...         return 3
-    >>> _whole(Three()), _whole(True), _whole(2.0), _whole("3")
-    (3, True, 2.0, '3')
-    """
-    if type(value) is int or isinstance(value, bool):
-        return value
-    try:
-        return int(operator.index(value))
-    except TypeError:
-        return value
 
 
 def _path(method: str, path: Any) -> str | Path:

@@ -214,6 +214,28 @@ class _Record:
             self.entry(chance_entry(rec))
 
 
+def whole_number(value: Any) -> Any:
+    """``value`` as a plain ``int`` when Python takes it for a whole number (``operator.index``: an
+    int of a subclass, an ``IntEnum``'s, numpy's ``int64``, any class with ``__index__``), so that
+    what a game stores, records and shows is a plain int; a ``bool`` (which is refused where a
+    number is wanted) and any other value (a float, a str, None) as it is, for the caller to
+    refuse in its own words. numpy's integers were refused as "not int64": a researcher's seeds
+    and player counts often come out of an array.
+
+    >>> class Three:
+    ...     def __index__(self):
+    ...         return 3
+    >>> whole_number(Three()), whole_number(True), whole_number(2.0), whole_number("3")
+    (3, True, 2.0, '3')
+    """
+    if type(value) is int or isinstance(value, bool):
+        return value
+    try:
+        return int(operator.index(value))
+    except TypeError:
+        return value
+
+
 def seed_shown(seed: int) -> str:
     """A seed as a one-line summary shows it: whole, or its start and length past 20 digits (a
     seed may have 100).
@@ -243,11 +265,7 @@ class Session:
     ) -> None:
         self.rules = rules
         self.variant = variant if isinstance(variant, Variant) else rules.variant(variant)
-        if seed is not None and type(seed) is not int and not isinstance(seed, bool):
-            try:  # (what Python reads as a whole number, as the library takes it: an int of a subclass, an
-                seed = int(operator.index(seed))  # IntEnum's, numpy's int64; the transcript writes a plain int)
-            except TypeError:
-                pass  # (refused below, in its own words)
+        seed = whole_number(seed)  # (numpy's int64, say: the transcript writes a plain int)
         if seed is not None and (type(seed) is not int or not -MAX_SEED < seed < MAX_SEED):
             raise (TypeError if type(seed) is not int else ValueError)(
                 f"seed: a whole number of at most {len(str(MAX_SEED)) - 1} digits, not {clipped(seed)}")
