@@ -392,9 +392,7 @@ def new_game(game: str, variant: str | None = None, *, players: int | None = Non
     arbiter.engine.errors.SetupError: new_game: seed -5 is negative: a new game's seed is a whole number from 0, ...
     """
     players, roles, seed = map(whole_number, (players, roles, seed))  # (numpy's integers: plain ints)
-    if isinstance(deck, os.PathLike) and not isinstance(deck, Path):  # (any path ``load_game`` takes)
-        named = os.fspath(deck)
-        deck = Path(named) if isinstance(named, str) else deck
+    deck = _fs_path(deck)  # (any path ``load_game`` takes)
     for name, value, kind, wanted in (
             ("game", game, str, "a game's name (a str)"),
             ("variant", variant, str, "a mode's or scenario's name (a str, as '1')"),
@@ -541,13 +539,20 @@ def _path(method: str, path: Any) -> str | Path:
     ``os.PathLike``, as a ``Path``): another value was refused by ``pathlib`` or ``open``, in
     words that named neither the method nor what it takes (``expected str, bytes or os.PathLike
     object, not NoneType``)."""
-    if isinstance(path, str):
+    path = _fs_path(path)
+    if isinstance(path, (str, Path)):
         return path
-    if isinstance(path, os.PathLike):
+    raise TypeError(f"{method}: path is a file's path (a str or a Path), not {type(path).__name__}")
+
+
+def _fs_path(path: Any) -> Any:
+    """A path object naming a file by text (an ``os.PathLike``: a ``PurePosixPath``, another
+    library's) as a ``Path``; anything else (a ``str``, a ``Path``, ``bytes``) as it is."""
+    if isinstance(path, os.PathLike) and not isinstance(path, Path):
         named = os.fspath(path)
         if isinstance(named, str):
             return Path(named)
-    raise TypeError(f"{method}: path is a file's path (a str or a Path), not {type(path).__name__}")
+    return path
 
 
 def _negative_seed(seed: int) -> str:
