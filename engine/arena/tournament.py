@@ -17,7 +17,6 @@ so its result is the entrants' skill with the deal's luck cancelled, as chess's 
 from __future__ import annotations
 
 import copy
-import heapq
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -325,40 +324,26 @@ def _restated(exc: ArbiterError, message: str) -> ArbiterError:
 
 
 class Standing:
-    """Each entrant's seats played and won in the finished games recorded so far (``add``),
-    and the leader among them (``leader``), kept as the games come: a heap of each entrant's
-    key (its seat win rate, best first, then its name), pushed as a game changes its tally, a
-    key that a later game made stale dropped when it reaches the top (and every stale key once
-    they are many). Finding the leader after each game by a scan of every entrant's tally cost
-    42 us a game at 500 entrants; this costs what the game's own entrants cost (2.4 us)."""
+    """Each entrant's seats played and won in the finished games recorded so far (``add``), and
+    the leader among them (``leader``), which the live progress names after each game."""
 
     def __init__(self, names: list[str]) -> None:
         self.tallies = {name: Tally() for name in names}
-        self._keys: list[tuple[float, str, int]] = []  # (-rate, name, seats when pushed): a heap
 
     def add(self, record: dict[str, Any]) -> None:
-        if not record.get("finished"):
-            return
-        for seat, name in record["seats"].items():
-            if name in self.tallies:
-                self.tallies[name].add(record["outcome"].get(seat) == "won")
-        for name in dict.fromkeys(record["seats"].values()):  # (each of its entrants once)
-            if (t := self.tallies.get(name)) is not None:
-                heapq.heappush(self._keys, (-t.wins / t.seats, name, t.seats))
-        if len(self._keys) > 2 * len(self.tallies) + 64:  # mostly stale: kept to one key an entrant
-            self._keys = [(-t.wins / t.seats, name, t.seats) for name, t in self.tallies.items() if t.seats]
-            heapq.heapify(self._keys)
+        if record.get("finished"):
+            for seat, name in record["seats"].items():
+                if name in self.tallies:
+                    self.tallies[name].add(record["outcome"].get(seat) == "won")
 
     def leader(self) -> tuple[str, float] | None:
         """The entrant with the best seat win rate so far, and that rate; of a tie, the name
         that sorts first (as the tables list them); None before any entrant held a seat of a
         finished game."""
-        keys = self._keys
-        while keys and keys[0][2] != self.tallies[keys[0][1]].seats:  # (an entrant's seats only grow)
-            heapq.heappop(keys)
-        if not keys:
+        played = [(-t.wins / t.seats, name) for name, t in self.tallies.items() if t.seats]
+        if not played:
             return None
-        rate, name, _ = keys[0]
+        rate, name = min(played)
         return name, -rate
 
 
