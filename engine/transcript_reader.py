@@ -196,6 +196,11 @@ def _not_a_cut_text(rest: str) -> str | None:
     return None
 
 
+def _edited_ending(source: str, line: int, problem: str) -> TranscriptError:
+    """The refusal of an ending from ``line`` on that a hand changed, not a crash cut short."""
+    return TranscriptError(f"{source} (line {line} on): its ending was edited, not cut off by a crash: {problem}")
+
+
 def _by_lines(text: str, source: str, entries: list[Any] | None = None) -> tuple[dict[str, Any], list[str], str | None]:
     """Read a transcript the writer wrote but a crash cut short: the header, then the log line
     by line up to the last whole entry; an ending that does not read whole is left out (the
@@ -238,14 +243,10 @@ def _by_lines(text: str, source: str, entries: list[Any] | None = None) -> tuple
         if isinstance(ending, dict) and set(ending) <= {"result", "events"} and not _ending_problem(ending):
             doc.update(ending)
         elif isinstance(ending, dict) and (problem := _not_a_cut_ending(ending, rest)):
-            line = data[:log_end].count(b"\n") + 1
-            raise TranscriptError(f"{source} (line {line} on): its ending was edited, not cut off by a crash: "
-                                  f"{problem}")
+            raise _edited_ending(source, data[:log_end].count(b"\n") + 1, problem)
         elif rest.lstrip().startswith(("result:", "events:")):
             if problem := _not_a_cut_text(rest):  # (``replay --update`` would drop what follows)
-                line = data[:log_end].count(b"\n") + 1
-                raise TranscriptError(f"{source} (line {line} on): its ending was edited, not cut off by a crash: "
-                                      f"{problem}")
+                raise _edited_ending(source, data[:log_end].count(b"\n") + 1, problem)
             notes.append(f"{source}: its ending was cut off; the result follows from the moves")
             torn = rest
         elif "\n" not in rest:
