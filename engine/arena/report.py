@@ -290,10 +290,6 @@ def tables(report: dict[str, Any]) -> str:
     # head-to-head
     rows = []
     for h in report["head_to_head"]:
-        if h["a_score"] is None and h["sides_even"] is None:  # they never met (most pairs of many entrants)
-            rows.append([f"{label[h['a']]} - {label[h['b']]}", f"{h['a_wins']}", f"{h['b_wins']}", f"{h['draws']}",
-                         "-", "-", "-"])
-            continue
         # the scores the Elo figures come from; none when they never met (no figure, not an infinite one)
         score, low, high = h["a_score"], h["a_score_low"], h["a_score_high"]
         uneven = "*" if h["sides_even"] is False else ""
