@@ -26,7 +26,9 @@ MAX_LINE_BYTES = 8192
 person, a file of moves or a bot; a longer one is refused (a bot that sends one forfeits)."""
 
 _CHUNK = 65536
-_BOM = "\ufeff".encode()
+BOM = "\ufeff".encode()
+"""A byte order mark, which some editors and runtimes write at the start of a file or output
+(Notepad, .NET, PowerShell): read as nothing where text starts."""
 
 
 @dataclass(frozen=True)
@@ -175,10 +177,10 @@ class LineReader:
         ``timeout`` seconds (None: wait as long as it takes)."""
         end = None if timeout is None else time.monotonic() + timeout
         while True:
-            if self._first and (self._eof or not _BOM.startswith(bytes(self._buffer[:3]))
+            if self._first and (self._eof or not BOM.startswith(bytes(self._buffer[:3]))
                                 or len(self._buffer) >= 3):  # (else too few bytes yet to tell)
                 self._first = False  # a file saved by an editor that marks UTF-8 with a BOM (U+FEFF)
-                if self._buffer.startswith(_BOM):
+                if self._buffer.startswith(BOM):
                     del self._buffer[:3]
             line = None if self._first else self._take()
             if line is not None:

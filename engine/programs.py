@@ -47,7 +47,7 @@ from arbiter.engine import orphans
 from arbiter.engine import procs
 from arbiter.engine.bots import MACHINE_ERRNOS, STDERR_TAIL, BotFailure, MachineError
 from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, quoted
-from arbiter.engine.lines import MAX_LINE_BYTES, BadLine, check_text, printable
+from arbiter.engine.lines import BOM, MAX_LINE_BYTES, BadLine, check_text, printable
 from arbiter.engine.session import Session
 
 MAX_UNSENT = 1 << 20
@@ -146,9 +146,6 @@ def _open_log(seat: str, log: str | Path) -> BinaryIO:
     except OSError as exc:
         raise MachineError(f"cannot open the log of {seat}'s bot: {log}: {exc.strerror or exc}") from None
 
-
-_BOM = "\ufeff".encode("utf-8")
-"""A byte order mark, which some runtimes write at the start of their output (.NET, PowerShell)."""
 
 
 def _printable(data: bytes) -> str:
@@ -268,10 +265,10 @@ class ProcessBot:
             self._eof = self._eof or data == b""
             return
         self._partial += data
-        if self._bom_unseen and (len(self._partial) >= len(_BOM) or b"\n" in self._partial):
+        if self._bom_unseen and (len(self._partial) >= len(BOM) or b"\n" in self._partial):
             self._bom_unseen = False  # (the very start of its output, a process's once: .NET writes one there)
-            if self._partial.startswith(_BOM):
-                del self._partial[:len(_BOM)]
+            if self._partial.startswith(BOM):
+                del self._partial[:len(BOM)]
         while self._problem is None and (end := self._partial.find(b"\n")) >= 0:
             line = bytes(self._partial[:end])
             del self._partial[: end + 1]

@@ -46,6 +46,7 @@ from arbiter.engine.arena.runner import transcript_name
 from arbiter.engine.arena.schedule import FORMAT, Game
 from arbiter.engine.errors import ArbiterError, quoted
 from arbiter.engine.files import FileTooLarge, not_regular, not_utf8, read_bytes_capped, write_whole
+from arbiter.engine.lines import BOM
 
 CONFIG, RESULTS, LOCK = "tournament.json", "results.jsonl", ".lock"
 CONFIG_MAX_BYTES = 16 * 1024 * 1024
@@ -143,7 +144,7 @@ class Folder:
         except OSError as exc:
             raise FolderError(f"{p / CONFIG}: cannot read it: {exc.strerror or exc}") from None
         try:
-            config = _json(data.removeprefix(_BOM).decode("utf-8"), unique=True)
+            config = _json(data.removeprefix(BOM).decode("utf-8"), unique=True)
         except UnicodeDecodeError as exc:
             raise FolderError(f"{p / CONFIG}: cannot read it: {not_utf8(exc)}; the file is UTF-8") from None
         except ValueError as exc:
@@ -325,9 +326,6 @@ def _no_tournament(p: Path) -> FolderError:
                            f"({CONFIG}), so no game was played; start it again with the same command "
                            f"(--out {p}), not with --resume")
     return FolderError(f"{p} holds no tournament (no {CONFIG})")
-
-
-_BOM = "\ufeff".encode()
 
 
 def _json(text: str | bytes, unique: bool = False) -> Any:
