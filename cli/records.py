@@ -67,11 +67,11 @@ def replay(files: tuple[str, ...], update: bool, diff: bool, workers: int | None
 
 
 def _unnamed(message: str, path: str) -> str:
-    """A reader's message without the file's name it starts with (``PATH: ...`` or ``PATH (line
-    N): ...``): the report's line names the file once."""
+    """A reader's message without the file's name it starts with (``PATH: ...``, ``PATH (line
+    N): ...`` or ``PATH (line N on): ...``): the report's line names the file once."""
     if message.startswith(f"{path}: "):
         return message[len(path) + 2:]
-    at = re.match(re.escape(path) + r" \((line \d+)\): ", message)
+    at = re.match(re.escape(path) + r" \((line \d+(?: on)?)\): ", message)
     return f"{at.group(1)}: {message[at.end():]}" if at else message
 
 

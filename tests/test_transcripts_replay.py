@@ -425,6 +425,7 @@ def test_replay_update_never_drops_text_after_an_ending(tmp_path):
         r = run("replay", *update, path)
         assert r.exit_code == 1 and "its ending was edited, not cut off by a crash: text after its events line: " \
             "'---'" in r.output, r.output
+        assert f"FAIL {path}: line " in r.output and r.output.count(str(path)) == 1, r.output  # (named once)
         assert path.read_text(encoding="utf-8") == text + "---\n" + text
 
 
