@@ -7,9 +7,9 @@ The limited code runs under ``run``'s frame, inside ``limited(seconds)``. When t
 signal (``SIGNAL``) comes to the main thread, and its handler raises ``TimeUp`` only if the
 thread is in code that frame called: never in the caller's code around it (a signal that came
 just as the call returned does nothing but mark the time as run out). On Linux the signal comes
-from a POSIX timer aimed at the main thread (``timer_create``: a few microseconds a call, which
-an agent that answers in microseconds would feel); elsewhere from a thread started for the call
-(a few hundred). Where neither can be had (not the main thread, which alone runs signal
+from a POSIX timer aimed at the main thread (``engine.threadtimer``: a few microseconds a call,
+which an agent that answers in microseconds would feel); elsewhere from a thread started for the
+call (a few hundred). Where neither can be had (not the main thread, which alone runs signal
 handlers; a system without the signal) the code runs untimed.
 
 >>> import time
@@ -25,7 +25,6 @@ time up
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import sys
@@ -33,7 +32,10 @@ import threading
 import time
 from collections.abc import Callable
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from arbiter.engine.threadtimer import MainThreadTimer
 
 SIGNAL: signal.Signals | None = getattr(signal, "SIGUSR2", None)
 """The signal that brings the time-up. Its handler is this module's from the first limit on
@@ -173,81 +175,24 @@ class _Watch:
             pass
 
 
-class _Timespec(ctypes.Structure):
-    _fields_ = [("tv_sec", ctypes.c_long), ("tv_nsec", ctypes.c_long)]
+_the_timer: MainThreadTimer | None | bool = None  # made at the first limit; False where none can be
 
 
-class _Itimerspec(ctypes.Structure):
-    _fields_ = [("it_interval", _Timespec), ("it_value", _Timespec)]
-
-
-class _Sigevent(ctypes.Structure):
-    """Linux's ``struct sigevent`` (64 bytes), as far as a signal aimed at one thread needs."""
-
-    _fields_ = [("sigev_value", ctypes.c_void_p), ("sigev_signo", ctypes.c_int), ("sigev_notify", ctypes.c_int),
-                ("sigev_notify_thread_id", ctypes.c_int),
-                ("_pad", ctypes.c_byte * (64 - ctypes.sizeof(ctypes.c_void_p) - 3 * ctypes.sizeof(ctypes.c_int)))]
-
-
-_CLOCK_MONOTONIC, _SIGEV_THREAD_ID = 1, 4
-
-
-def _spec(seconds: float, repeat: float) -> _Itimerspec:
-    """The timer's setting: first after ``seconds``, then every ``repeat``, each in whole
-    nanoseconds below a second (0.9999999999 s is 1 s 0 ns: 1,000,000,000 ns the system refuses).
-
-    >>> t = _spec(0.9999999999, 0.5)
-    >>> (t.it_value.tv_sec, t.it_value.tv_nsec), (t.it_interval.tv_sec, t.it_interval.tv_nsec)
-    ((1, 0), (0, 500000000))
-    """
-    def ts(s: float) -> _Timespec:
-        whole, ns = divmod(round(s * 1e9), 1_000_000_000)
-        return _Timespec(whole, ns)
-    return _Itimerspec(ts(repeat), ts(seconds))
-
-
-class _Timer:
-    """A POSIX timer of this process's (Linux) whose expiry sends ``SIGNAL`` to the main thread."""
-
-    def __init__(self) -> None:
-        libc = ctypes.CDLL(None, use_errno=True)
-        self._settime = libc.timer_settime
-        self._settime.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(_Itimerspec), ctypes.c_void_p]
-        create = libc.timer_create
-        create.argtypes = [ctypes.c_int, ctypes.POINTER(_Sigevent), ctypes.POINTER(ctypes.c_void_p)]
-        event = _Sigevent(sigev_signo=SIGNAL, sigev_notify=_SIGEV_THREAD_ID,
-                          sigev_notify_thread_id=threading.main_thread().native_id)
-        self.id = ctypes.c_void_p()
-        if create(_CLOCK_MONOTONIC, ctypes.byref(event), ctypes.byref(self.id)) != 0:
-            raise OSError(ctypes.get_errno(), "timer_create")
-        self.pid = os.getpid()
-        self._off = _spec(0, 0)
-        self._armed: tuple[float, _Itimerspec] | None = None
-
-    def arm(self, seconds: float) -> bool:
-        """Start the time (False: the system refused, and the limit must be kept otherwise)."""
-        if self._armed is None or self._armed[0] != seconds:  # (made once for a bot's time)
-            self._armed = (seconds, _spec(max(seconds, 1e-9), REPEAT_S))
-        return self._settime(self.id, 0, ctypes.byref(self._armed[1]), None) == 0
-
-    def disarm(self) -> None:
-        self._settime(self.id, 0, ctypes.byref(self._off), None)
-
-
-_the_timer: _Timer | None | bool = None  # made at the first limit; False where none can be
-
-
-def _timer() -> _Timer | None:
+def _timer() -> MainThreadTimer | None:
     """This process's timer (a process made by ``fork`` makes its own: timers are not inherited),
     or None where there is none to be had (not Linux, or the system refused one)."""
     global _the_timer
-    if isinstance(_the_timer, _Timer) and _the_timer.pid == os.getpid():
-        return _the_timer
-    if _the_timer is False or not sys.platform.startswith("linux"):
+    timer = _the_timer
+    if timer is False:
+        return None
+    if timer is not None and timer.pid == os.getpid():  # type: ignore[union-attr]
+        return timer  # type: ignore[return-value]
+    if not sys.platform.startswith("linux"):
         _the_timer = False
         return None
     try:
-        _the_timer = _Timer()
+        from arbiter.engine.threadtimer import MainThreadTimer  # (ctypes: at the first limit, not at start-up)
+        _the_timer = MainThreadTimer(SIGNAL, REPEAT_S)  # type: ignore[arg-type]
     except (OSError, AttributeError):  # (no such function in this libc, or no timer for this process)
         _the_timer = False
         return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -18,7 +19,7 @@ import time
 import pytest
 
 from arbiter.engine import registry
-from arbiter.engine import deadline
+from arbiter.engine import deadline, threadtimer
 from arbiter.engine.agents import AgentBot
 from arbiter.engine.deadline import SIGNAL, TimeUp, _time_up
 from arbiter.engine.arena.stats import forfeit_kind
@@ -179,12 +180,12 @@ def test_a_limit_whose_start_is_interrupted_leaves_no_limit_behind(way, monkeypa
     code of no limit's. The limit that could not start ends itself."""
     started = []
     if way == "timer":
-        arm = deadline._Timer.arm
+        arm = threadtimer.MainThreadTimer.arm
 
         def interrupted(self, seconds):
             started.append(arm(self, seconds))
             raise KeyboardInterrupt
-        monkeypatch.setattr(deadline._Timer, "arm", interrupted)
+        monkeypatch.setattr(threadtimer.MainThreadTimer, "arm", interrupted)
     else:
         start = threading.Thread.start
 
@@ -250,3 +251,13 @@ def test_an_agent_that_blocks_the_time_up_still_forfeits_for_its_late_answer(way
             AgentBot("mafia", Blocks(), timeout=0.1).choose(fbi())
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, (SIGNAL,))
+
+
+def test_the_timer_is_loaded_at_the_first_limit_not_at_start_up() -> None:
+    """The timer's ``ctypes`` (about 2 ms of a command's start-up) is loaded at the first limit:
+    ``arbiter play`` imports the agents' module for every game, agents or not, and a game
+    between built-in bots or programs loaded ``ctypes`` for nothing."""
+    code = ("import sys\nfrom arbiter.engine import agents, deadline\nprint('ctypes' in sys.modules)\n"
+            "with deadline.limited(5):\n    deadline.run(len, 'x')\nprint('ctypes' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", str(sys.platform.startswith("linux"))], out.stderr
