@@ -183,9 +183,24 @@ class Game:
     # -- playing -------------------------------------------------------------------------------
     def play(self, seat: str, text: str, time: float | None = None) -> list[Event]:
         """Play ``text`` (the words after the seat) for ``seat``, at ``time`` seconds (default:
-        the clock plus the game's step); the events it caused, all of them (the host's)."""
+        the clock plus the game's step); the events it caused, all of them (the host's).
+
+        The words are read as the protocol reads a line's: white space (a tab, a carriage
+        return) is collapsed, and one line's end at the very end (``"pass\\n"``, ``"\\r\\n"``, as
+        ``readline()`` leaves it on a line) ends the line, as the protocol's reader takes
+        it off; ``step`` reads an agent's answer so too. A line's end inside the words is two
+        lines, not one input (``"say hi\\nvote p2"`` would be read as one ``say``): refused, as
+        any other control character, an over-long text or a lone surrogate is, with a
+        ``SyntaxInputError`` naming it and its column, changing nothing.
+
+        >>> game = new_game("mafia", players=6, seed=1)
+        >>> [e.kind for e in game.play("p1", "pass\\n")], game.session.moves[-1].text
+        (['pass'], 'pass')
+        """
         if not isinstance(text, str):
             raise TypeError(f"play: the input is its words (a str), not {type(text).__name__}")
+        if text.endswith("\n"):  # (one line's end, as ``lines`` reads a line: its "\r" is white space)
+            text = text[:-1]
         self._seat_first("play", seat, text)
         session = self.session
         at = session.clock_ms + session.state.clock_step_ms if time is None else _at("play", time)

@@ -35,6 +35,34 @@ def test_the_library_refuses_the_texts_a_protocol_line_could_not_hold(text: str,
     assert load_game_text(game).events() == game.events()
 
 
+@pytest.mark.parametrize("game, variant, options, words", [
+    ("mafia", None, {"players": 6}, "pass"),
+    ("fbi-mafia", "duel-3v3", {}, "shift row 1 left"),
+    ("magic-maze", "1", {"players": 2}, "say hi"),  # (real time: checked before time passes too)
+])
+def test_play_takes_one_lines_end_at_the_end_of_its_words_as_step_does(game, variant, options, words) -> None:
+    """``play(seat, "pass\\n")`` was a SyntaxInputError (a control character), while ``step``
+    played the same answer: a line's end at the very end ends the line, as the protocol's
+    reader takes it off, and the game is the one the plain words play; a line's end inside the
+    words (two lines, one of which would be read into the other), or a second one, is refused,
+    naming its column, and changes nothing."""
+    plain, ended = new_game(game, variant, seed=1, **options), new_game(game, variant, seed=1, **options)
+    seat = plain.awaiting()[0]
+    played = plain.play(seat, words)
+    for ending in ("\n", "\r\n"):
+        lined = ended.copy()
+        assert lined.play(seat, words + ending) == played
+        assert lined.transcript() == plain.transcript()
+    before = snapshot(ended)
+    inside = words.replace(" ", "\n", 1) if " " in words else "pa\nss"
+    for text, column in ((inside, inside.index("\n") + 1), (words + "\n\n", len(words) + 1)):
+        with pytest.raises(SyntaxInputError) as caught:
+            ended.play(seat, text)
+        assert caught.value.message == (f"the text holds a control character (U+000A) at column {column}; "
+                                        "only printable text is read")
+        assert snapshot(ended) == before
+
+
 @pytest.mark.parametrize("seed, kind", [(True, TypeError), (1.5, TypeError), ("1", TypeError), ([1], TypeError),
                                         (float("nan"), TypeError), (10**100, ValueError), (-(10**100), ValueError),
                                         pytest.param(10**5000, ValueError, id="5001-digits")])
