@@ -42,6 +42,12 @@ from arbiter.engine.events import HOST, Event
 from arbiter.engine.game import Result, checked_text
 from arbiter.engine.session import MAX_SEED, Choices, Session, clipped, seed_shown, whole_number
 
+REFUSALS_IN_A_ROW = 20
+"""How many answers in a row ``agent_iter`` takes that the game refused and that changed
+nothing (nor did time meanwhile) before it stops with a ``RuntimeError``: an agent may retry a
+refused answer, but one that answers what the game refuses for ever would hold the loop for
+ever. (``arbiter play`` forfeits a bot at its first refused answer.)"""
+
 
 class Game:
     """One game in progress, seen from the host (who sees everything); every per-seat method
@@ -55,6 +61,7 @@ class Game:
                             f"not {type(session).__name__}")
         self.session = session
         self._observed: dict[str, tuple[int, int, int]] = {}  # per seat, what its observations told (``agents.news``)
+        self._answered = False  # whether ``play`` or ``step`` answered since ``agent_iter`` last asked
 
     def copy(self) -> Game:
         """An independent game at the same point (as python-chess's ``Board.copy``): playing on
@@ -199,6 +206,7 @@ class Game:
         """
         if not isinstance(text, str):
             raise TypeError(f"play: the input is its words (a str), not {type(text).__name__}")
+        self._answered = True  # (an answer to ``agent_iter``, accepted or refused)
         if text.endswith("\n"):  # (one line's end, as ``lines`` reads a line: its "\r" is white space)
             text = text[:-1]
         self._seat_first("play", seat, text)
@@ -323,24 +331,38 @@ class Game:
         (``None``: nothing now, in a real-time game; an input played with ``play`` is an answer
         too). In a real-time game every seat that may send something now is asked in turn (a
         Hidden Roles phantom, which may only talk, too); when a whole round of seats had nothing to do, time passes to the next moment
-        it changes the game. Ends when the game is over (or after ``max_inputs`` inputs, a whole
-        number from 0: another value is a ``TypeError`` or a ``ValueError`` at once)."""
+        it changes the game. Ends when the game is over, or once ``max_inputs`` inputs were played
+        (a whole number from 0: another value is a ``TypeError`` or a ``ValueError`` at once):
+        the moves on record, as ``arbiter play --max-moves`` counts them. An answer the game
+        refused (its ``InputError`` caught by the caller) is not one: the seat is asked again,
+        as an agent retrying may want; but ``REFUSALS_IN_A_ROW`` answers in a row that
+        changed nothing end the loop with a ``RuntimeError`` (an agent answering garbage for
+        ever would hold it for ever; the referee forfeits a bot at its first refused answer)."""
         return self._agent_loop(_count("agent_iter", max_inputs))
 
     def _agent_loop(self, max_inputs: int) -> Iterator[tuple[str, str, Choices]]:
-        inputs = 0
+        session, inputs, refused = self.session, 0, 0
         while not self.over and inputs < max_inputs:
             idle = True
             # (real time: every seat that may send something, a phantom that may only talk too,
             # which the game does not await)
             seats = [s for s in self.seats if _may_send(self.choices(s))] if self.realtime else self.awaiting()
             for seat in seats:
-                if self.over:
+                if self.over or inputs >= max_inputs:  # (a real-time round stops there too)
                     break
-                self._stepped, played = False, len(self.session.moves)
+                self._answered, before = False, (len(session.moves), len(session.events), session.clock_ms)
                 yield seat, self.observation(seat), self.choices(seat)
-                if self._stepped or len(self.session.moves) > played:  # (an answer by ``play`` counts too)
-                    idle, inputs = False, inputs + 1
+                if len(session.moves) > before[0]:  # (an answer by ``play`` counts too)
+                    idle, inputs, refused = False, inputs + len(session.moves) - before[0], 0
+                elif self._answered:  # refused, or time acted first (``step``): the seat is asked again
+                    idle = False
+                    changed = (len(session.events), session.clock_ms) != before[1:]
+                    refused = 0 if changed else refused + 1
+                    if refused >= REFUSALS_IN_A_ROW:
+                        raise RuntimeError(f"agent_iter: {refused} answers in a row were refused, the last "
+                                           f"{seat}'s, and nothing else changed the game: the loop stops "
+                                           f"(an agent that answers what the game refuses would be asked "
+                                           f"for ever)")
                 elif not self.realtime:
                     raise RuntimeError(f"agent_iter: {seat} was asked for an input and gave none (step)")
                 if not self.realtime:
@@ -363,15 +385,15 @@ class Game:
         the same here and under ``arbiter play --bot SEAT=py:...``."""
         if text is not None and not isinstance(text, str):
             raise TypeError(f"step: the input is its words (a str) or None, not {type(text).__name__}")
+        if text is not None:
+            self._answered = True  # (an answer refused is one too: ``agent_iter`` bounds them)
         self._seat_first("step", seat, text)
         self._player(seat)
-        self._stepped = text is not None
         if text is None:
             return []
         at = self.session.clock_ms + self.session.state.clock_step_ms
         if self.realtime and self.session.state.changes_by_time(at):
-            self._stepped = True  # time acts first (the sand, a vote): the agent is asked again
-            return self.wait()
+            return self.wait()  # time acts first (the sand, a vote): the agent is asked again
         return self.play(seat, answer_words(text, seat))
 
 

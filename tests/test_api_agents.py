@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from arbiter.engine.api import Game, new_game, play_agents
-from arbiter.engine.errors import UnknownSeatError
+from arbiter.engine.api import REFUSALS_IN_A_ROW, Game, new_game, play_agents
+from arbiter.engine.errors import InputError, UnknownSeatError
 from tests.agents_for_tests import Idle
 from tests.api_staging import OPEN_VOTE, Drawn, snapshot
 
@@ -29,6 +29,53 @@ def test_play_agents_stops_after_max_inputs_unfinished() -> None:
     game = new_game("mafia", "8-players", seed=2)
     assert play_agents(game, {s: Drawn(i) for i, s in enumerate(game.seats)}, max_inputs=5) is None
     assert len(game.session.moves) == 5 and not game.over and game.outcome("p1") is None
+
+
+@pytest.mark.parametrize("game, variant, options", [("mafia", None, {"players": 6}), ("fbi-mafia", "duel-3v3", {}),
+                                                    ("magic-maze", "1", {"players": 3})])
+def test_max_inputs_counts_the_inputs_played_not_the_answers_refused(game, variant, options) -> None:
+    """An answer the game refused, its refusal caught by the loop, was counted as an input: a
+    loop told ``max_inputs=12`` whose agent retried each go twice played 4 moves."""
+    played = new_game(game, variant, seed=2, **options)
+    rng, refusals = random.Random(1), 0
+    for seat, _, choices in played.agent_iter(max_inputs=12):
+        for answer in ("no such input", "p9 " + choices.legal[0], rng.choice(choices.legal)):
+            try:
+                played.step(seat, answer)
+                break
+            except InputError:
+                refusals += 1
+    assert refusals >= 24 and len(played.session.moves) == 12 and not played.over
+    plain = new_game(game, variant, seed=2, **options)  # the same game without the refused answers
+    rng = random.Random(1)
+    for seat, _, choices in plain.agent_iter(max_inputs=12):
+        plain.step(seat, rng.choice(choices.legal))
+    assert plain.transcript() == played.transcript()
+
+
+def test_a_real_time_round_stops_at_max_inputs() -> None:
+    """A real-time round asked its last seats past ``max_inputs``: 3 players, 4 inputs, 6 played."""
+    game = new_game("magic-maze", "1", players=3, seed=3)
+    assert play_agents(game, {s: Drawn(i) for i, s in enumerate(game.seats)}, max_inputs=4) is None
+    assert len(game.session.moves) == 4
+
+
+@pytest.mark.parametrize("game, variant, options", [("mafia", None, {"players": 6}), ("magic-maze", "1", {"players": 2})])
+def test_an_agent_answering_what_the_game_refuses_for_ever_does_not_hold_the_loop_for_ever(game, variant,
+                                                                                            options) -> None:
+    """Refused answers no longer count towards ``max_inputs``: ``REFUSALS_IN_A_ROW`` of them,
+    nothing else changing the game, end the loop with a ``RuntimeError`` naming the last seat,
+    the game as it was."""
+    stuck = new_game(game, variant, seed=1, **options)
+    before, refusals = snapshot(stuck), 0
+    with pytest.raises(RuntimeError, match=f"^agent_iter: {REFUSALS_IN_A_ROW} answers in a row were refused, "
+                                           f"the last p[12]'s, and nothing else changed the game: the loop stops"):
+        for seat, _, _ in stuck.agent_iter():
+            try:
+                stuck.play(seat, "no such input")
+            except InputError:
+                refusals += 1
+    assert refusals == REFUSALS_IN_A_ROW == 20 and snapshot(stuck) == before
 
 
 def test_agent_iter_lets_each_change_of_time_pass_until_the_end_when_no_agent_acts() -> None:
