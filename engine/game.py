@@ -126,6 +126,15 @@ def words_of(move: object, kinds: Any = (), name: Callable[[Any], str] = str) ->
     return " ".join(words.split())
 
 
+def slotted_state(obj: Any) -> Any:
+    """An object's state as ``pickle`` and ``copy`` take it by default (its dict and its
+    slots), as the ``__getstate__`` of a class with ``__slots__``: pickle's protocols 0 and 1
+    refuse an object of such a class unless the class defines one ("a class that defines
+    __slots__ without defining __getstate__ cannot be pickled"); protocols 2 and later take
+    this state anyway, so their pickles are unchanged."""
+    return object.__getstate__(obj)
+
+
 class GameState(ABC):
     """One game in progress. Inputs go through ``apply``, which validates completely before it
     changes anything, and reports every change as events in ``self.events``."""
@@ -154,6 +163,8 @@ class GameState(ABC):
     worked out from it once (tables, the seats, who holds which card). A copy of the game
     (``Session.copy``) shares them instead of copying them, as it shares any frozen dataclass
     the state holds; the contract checks that no input changes them."""
+
+    __getstate__ = slotted_state  # (Classic Mafia's and FBI vs Mafia's states keep their facts in slots)
 
     def next_deadline(self) -> int | None:
         """In a real-time game, the next moment at which time alone changes the game if nobody

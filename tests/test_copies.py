@@ -11,6 +11,7 @@ to see it caught.
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 
 import pytest
@@ -79,6 +80,27 @@ def play_copies(name: str, variant: str | None, options: dict, seed: int, moves:
 def test_a_copy_plays_on_as_its_game_and_neither_changes_the_other(name: str, variant: str | None,
                                                                     options: dict) -> None:
     assert sum(play_copies(name, variant, options, seed, moves=60) for seed in (1, 2)) >= 6
+
+
+@pytest.mark.parametrize("name, variant, options", GAMES, ids=[f"{g}-{v}-{o}" for g, v, o in GAMES])
+def test_a_game_and_its_session_pickle_with_every_protocol_and_play_on_as_the_game(name, variant, options) -> None:
+    """Pickle's protocols 0 and 1 refused a Classic Mafia or FBI vs Mafia game ("a class that
+    defines __slots__ without defining __getstate__ cannot be pickled"; its state keeps its
+    facts in slots); every protocol now gives the game back whole, and it plays on as the game."""
+    game = new_game(name, variant, seed=3, **options)
+    rng = random.Random(3)
+    played(game, [random_input(game, rng) for _ in range(4)])
+    probe, ahead = game.copy(), []
+    for _ in range(3):
+        ahead.append(random_input(probe, rng))
+        played(probe, ahead[-1:])
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        back, session = pickle.loads(pickle.dumps(game, protocol)), pickle.loads(pickle.dumps(game.session, protocol))
+        assert isinstance(back, Game) and back.session is not game.session
+        for twin in (back, Game(session)):
+            assert twin.transcript() == game.transcript()
+            assert all(game.view(s) == twin.view(s) and game.legal(s) == twin.legal(s) for s in game.seats)
+            assert played(twin, ahead) == played(game.copy(), ahead) and twin.transcript() == probe.transcript()
 
 
 def test_a_copy_of_a_copy_and_deepcopy_of_a_list_of_games_are_games_of_their_own() -> None:

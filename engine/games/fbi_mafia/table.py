@@ -12,6 +12,7 @@ from itertools import combinations
 from math import comb
 from typing import Literal
 
+from arbiter.engine.game import slotted_state
 from arbiter.engine.games.fbi_mafia import grid
 from arbiter.engine.games.fbi_mafia.board import ALIVE, DEAD
 from arbiter.engine.games.fbi_mafia.data import Limits, RoleSpec
@@ -271,6 +272,7 @@ class ActorFacts:
 
     __slots__ = ("verbs", "distances", "shifts", "places", "rules", "team", "kills_at_start",
                  "protection_first", "threats_after")
+    __getstate__ = slotted_state  # (pickle's protocols 0 and 1 need it said)
 
     def __init__(self, role: RoleSpec, size: int, limits: Limits) -> None:
         self.verbs = _verbs(role.actions)
