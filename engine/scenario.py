@@ -402,11 +402,32 @@ def deck_kind(doc: Node) -> tuple[Any, Any, str]:
     value = doc.value
     if not isinstance(value, dict):
         held = ("nothing" if value is None else "a list" if isinstance(value, list)
-                else f"one value ({type(value).__name__})")
+                else f"one value ({_kind(value)})")
         return None, None, f"this file holds {held}, not a mapping with game: and kind:"
-    if "game" not in value and "kind" not in value:
+    game, kind = value.get("game"), value.get("kind")
+    if game is None and kind is None:  # (absent, or written with no value: YAML's null)
         return None, None, "this file names no game: and no kind:"
-    return value.get("game"), value.get("kind"), f"this file is game: {value.get('game')}, kind: {value.get('kind')}"
+    said = ", ".join(f"{key}: {_value_shown(v)}" for key, v in (("game", game), ("kind", kind)) if v is not None)
+    unsaid = next((key for key, v in (("game", game), ("kind", kind)) if v is None), None)
+    return game, kind, f"this file is {said}" + (f" and names no {unsaid}:" if unsaid else "")
+
+
+def _value_shown(value: Any) -> str:
+    """A value of a ``game:`` or ``kind:`` key as a refusal shows it to a person: a plain word
+    as the file writes it, other text quoted (cut if long), ``true``/``false``, a number, or
+    what it is (a list, a mapping), never Python's words for it.
+
+    >>> _value_shown("mafia"), _value_shown("two words"), _value_shown(True), _value_shown(7), _value_shown([1])
+    ('mafia', "'two words'", 'true', '7', 'a list')
+    """
+    if isinstance(value, str):
+        plain = 0 < len(value) <= QUOTED_CHARS and value.isprintable() and not any(c in value for c in " ,:;'\"")
+        return value if plain else quoted(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return quoted(value)
+    return _kind(value)
 
 
 def _package_locations() -> list[str]:

@@ -507,7 +507,7 @@ def test_a_tournament_plays_a_custom_deck_kept_in_its_folder(tmp_path):
     roles = tmp_path / "roles.yaml"
     roles.write_text("game: magic-maze\nkind: roles\nlevel: 2\ncards: {traitor: 1, hero: 3}\n")
     r = run("match", "mafia", "--deck", roles, "a=random", "b=random", "--out", tmp_path / "m")
-    assert r.exit_code == 2 and f"--deck {roles}: Classic Mafia takes a deck" in r.output, r.output
+    assert r.exit_code == 2 and f"Invalid value for --deck: {roles}: Classic Mafia takes a deck" in r.output, r.output
     assert not (tmp_path / "m").exists()
     r = run("match", "magic-maze", "--deck", roles, "--scenario", "1", "a=planner", "b=random", "--games", "2",
             "--workers", "1", "--out", tmp_path / "r")

@@ -274,7 +274,7 @@ def test_another_games_file_as_the_deck_is_a_usage_error_either_way(tmp_path: Pa
 
 @pytest.mark.parametrize("text, what", [("", "this file holds nothing, not a mapping with game: and kind:"),
                                         ("- a\n", "this file holds a list, not a mapping with game: and kind:"),
-                                        ("seven\n", "this file holds one value (str), not a mapping with game: and kind:"),
+                                        ("seven\n", "this file holds one value (text), not a mapping with game: and kind:"),
                                         ("cards: {}\n", "this file names no game: and no kind:")])
 @pytest.mark.parametrize("game", ["mafia", "magic-maze"])
 def test_a_deck_file_of_no_kind_says_what_it_holds(tmp_path: Path, text: str, what: str, game: str) -> None:
@@ -283,6 +283,31 @@ def test_a_deck_file_of_no_kind_says_what_it_holds(tmp_path: Path, text: str, wh
     (tmp_path / "d.yaml").write_text(text)
     r = run("play", game, "--deck", tmp_path / "d.yaml", "--bots", "random")
     assert r.exit_code == 2 and f"{what}\n" in r.output and "None" not in r.output, r.output
+
+
+@pytest.mark.parametrize("text, what", [
+    ("kind: roles\ncards: []\n", "this file is kind: roles and names no game:"),
+    ("game: mafia\ncards: {}\n", "this file is game: mafia and names no kind:"),
+    ("game:\nkind: deck\n", "this file is kind: deck and names no game:"),
+    ("game: [mafia]\nkind: true\n", "this file is game: a list, kind: true"),
+    ("game: magic maze\nkind: 3\n", "this file is game: 'magic maze', kind: 3"),
+])
+@pytest.mark.parametrize("command", [["play", "mafia"], ["bench", "mafia"], ["play", "magic-maze", "--scenario", "1"],
+                                     ["bench", "magic-maze", "--roles", "1"],
+                                     ["tournament", "mafia", "--entrant", "a=random", "--entrant", "b=random"]])
+def test_a_deck_file_of_another_kind_is_named_once_in_the_users_words(tmp_path: Path, text: str, what: str,
+                                                                       command: list[str]) -> None:
+    """A file naming a kind but no game was "Invalid value for --deck: --deck F: Classic Mafia
+    takes a deck (...); this file is game: None, kind: roles": the option said twice, and
+    Python's None (or a list's repr) shown for what the file does not say."""
+    deck = tmp_path / "d.yaml"
+    deck.write_text(text, encoding="utf-8")
+    r = run(*command, "--deck", deck, "--games", 1, "--out", tmp_path / "out") if command[0] == "tournament" else \
+        run(*command, "--deck", deck, *(["--bots", "random"] if command[0] == "play" else ["--games", "1"]))
+    takes = ("Classic Mafia takes a deck (game: mafia, kind: deck)" if command[1] == "mafia" else
+             "Magic Maze takes a Hidden Roles deck (game: magic-maze, kind: roles, with a level)")
+    assert r.exit_code == 2 and f"Error: Invalid value for --deck: {deck}: {takes}; {what}\n" in r.output, r.output
+    assert r.output.count("--deck") == 1 and "None" not in r.output and not (tmp_path / "out").exists()
 
 
 def test_deck_refusal_names_every_broken_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

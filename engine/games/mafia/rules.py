@@ -63,7 +63,7 @@ class MafiaRules(Rules):
             doc = deck_document(deck_file)
             game, kind, what = deck_kind(doc)
             if (game, kind) != ("mafia", "deck"):  # another game's file: a usage error
-                raise SetupError(f"--deck {doc.source}: Classic Mafia takes a deck (game: mafia, kind: deck); {what}",
+                raise SetupError(f"{doc.source}: Classic Mafia takes a deck (game: mafia, kind: deck); {what}",
                                  option="--deck")
             with lines_named(doc):
                 title, deck = md.parse_deck_document(doc, md.load())

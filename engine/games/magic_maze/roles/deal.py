@@ -105,7 +105,7 @@ def _check_kind(doc: Node) -> None:
     """A usage error of ``--deck`` unless ``doc`` is a Hidden Roles deck (game and kind)."""
     game, kind, what = deck_kind(doc)
     if (game, kind) != (rd.GAME, "roles"):
-        raise SetupError(f"--deck {doc.source}: Magic Maze takes a Hidden Roles deck (game: {rd.GAME}, kind: "
+        raise SetupError(f"{doc.source}: Magic Maze takes a Hidden Roles deck (game: {rd.GAME}, kind: "
                          f"roles, with a level); {what}", option="--deck")
 
 
