@@ -19,11 +19,12 @@ from arbiter.cli.types import (
     BotKindType, Count, Decimal, ExistingPath, GameType, NewPath, SeedType, VariantType, check_variant, seconds,
 )
 from arbiter.engine import registry
-from arbiter.engine.arena.config import BOT_TIMEOUT, check_configuration, check_sprt
+from arbiter.engine.arena.config import check_configuration, check_sprt
 from arbiter.engine.arena.schedule import MAX_ENTRANTS, MAX_GAMES, rounded_games
 from arbiter.engine.arena.sprt import MAX_ELO
 from arbiter.engine.errors import ArbiterError, ScenarioError
 from arbiter.engine.scenario import deck_document
+from arbiter.engine.session import BOT_TIMEOUT
 
 
 def _ray_address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

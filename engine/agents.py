@@ -37,7 +37,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import io
-import numbers
 import signal
 import sys
 from contextlib import redirect_stdout
@@ -48,7 +47,7 @@ from arbiter.engine import deadline
 from arbiter.engine.bots import BotFailure
 from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, quoted
 from arbiter.engine.lines import printable
-from arbiter.engine.session import BOT_TIMEOUT, Choices, Session
+from arbiter.engine.session import Choices, Session, bot_timeout_seconds
 
 
 class Agent(Protocol):
@@ -164,19 +163,16 @@ def agent_info(session: Session, seat: str) -> dict[str, Any]:
 
 
 def _seconds(timeout: object) -> float | None:
-    """``AgentBot``'s ``timeout``: None, or seconds within ``BOT_TIMEOUT`` (as ``--bot-timeout``
-    takes them), as a float; else a ``TypeError`` (not a number) or ``ValueError`` (out of range,
+    """``AgentBot``'s ``timeout``: None, or seconds as ``bot_timeout_seconds`` takes them (as
+    ``--bot-timeout`` does), as a float; else a ``TypeError`` (not a number) or ``ValueError`` (out of range,
     NaN), raised as the bot is made: NaN, infinity or a text were the agent's forfeit at its first
     call, blamed on it, and 0 or less a forfeit for its time at once."""
     if timeout is None:
         return None
-    low, high = BOT_TIMEOUT
-    wrong = f"timeout: expected None or seconds from {low:g} to {high:g}, not {quoted(timeout)}"
-    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real):
-        raise TypeError(wrong)
-    if not low <= timeout <= high:  # (NaN too)
-        raise ValueError(wrong)
-    return float(timeout)
+    try:
+        return bot_timeout_seconds(timeout)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"timeout: expected None or {exc}, not {quoted(timeout)}") from None
 
 
 def answer_words(answer: str, seat: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import math
+import numbers
 import operator
 import secrets
 from collections.abc import Callable, Sequence
@@ -125,6 +126,29 @@ and reads it back, as a plain number."""
 BOT_TIMEOUT = (0.01, 3600)
 """The seconds an ``exec:`` bot may be given to answer, least and most (``--bot-timeout`` of
 ``play`` and the arena; a transcript's ``session`` header and a tournament's configuration)."""
+
+BOT_TIMEOUT_WORDS = f"seconds from {BOT_TIMEOUT[0]:g} to {BOT_TIMEOUT[1]:g}"
+"""What ``bot_timeout_seconds`` allows, in the words each refusal of a bot's time says it."""
+
+
+def bot_timeout_seconds(value: object) -> float:
+    """``value`` as the seconds a bot is given to answer, a float, when it is a real number (not
+    true or false, nor a text) within ``BOT_TIMEOUT``; else a ``TypeError`` (not a number) or a
+    ``ValueError`` (out of range, NaN, infinity) whose text is ``BOT_TIMEOUT_WORDS``. The one
+    rule of a tournament's configuration, a transcript's ``session`` header and ``AgentBot``'s
+    ``timeout``, each of which puts the words in a refusal of its own kind.
+
+    >>> bot_timeout_seconds(2)
+    2.0
+    >>> bot_timeout_seconds(float("nan"))
+    Traceback (most recent call last):
+    ValueError: seconds from 0.01 to 3600
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(BOT_TIMEOUT_WORDS)
+    if not BOT_TIMEOUT[0] <= value <= BOT_TIMEOUT[1]:  # (NaN too)
+        raise ValueError(BOT_TIMEOUT_WORDS)
+    return float(value)
 
 CHOSEN_SEEDS = 2**53
 """How many seeds a game whose seed is not given is drawn from. The seed decides every secret,

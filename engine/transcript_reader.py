@@ -27,7 +27,7 @@ from arbiter.engine.clock import MAX_MS, parse_seconds, seconds_name
 from arbiter.engine.errors import TranscriptError, counted, quoted
 from arbiter.engine.files import FileTooLarge, not_utf8, read_bytes_capped
 from arbiter.engine.logline import read_block, read_entry_line
-from arbiter.engine.session import BOT_TIMEOUT, MAX_SEED
+from arbiter.engine.session import MAX_SEED, bot_timeout_seconds
 
 FORMAT = 1
 KEYS = ("format", "game", "variant", "data", "seed", "seats", "options", "session", "log", "result", "events")
@@ -482,7 +482,7 @@ def settings_problem(settings: dict[str, Any], seats: list[str]) -> str | None:
     """What is wrong with a ``session`` mapping, or None: its keys are ``SETTINGS``; ``as`` is
     one of the game's seats (or null: the host); ``bots`` maps seats to bot kinds (text), and
     ``entrants`` seats to entrants' names; ``json`` and ``realtime`` are true or false;
-    ``bot_timeout`` is seconds within ``BOT_TIMEOUT``; ``tournament`` holds whole numbers
+    ``bot_timeout`` is seconds as ``bot_timeout_seconds`` takes them; ``tournament`` holds whole numbers
     ``seed`` and ``game`` (from 0).
 
     >>> settings_problem({"as": "p1", "bots": {"p2": "random"}, "bot_timeout": 2.5}, ["p1", "p2"])
@@ -511,9 +511,10 @@ def settings_problem(settings: dict[str, Any], seats: list[str]) -> str | None:
         if key in settings and not isinstance(settings[key], bool):
             return f"{key}: expected true or false, found {quoted(settings[key])}"
     if "bot_timeout" in settings:
-        value, (low, high) = settings["bot_timeout"], BOT_TIMEOUT
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-            return f"bot_timeout: expected seconds from {low:g} to {high:g}, found {quoted(value)}"
+        try:
+            bot_timeout_seconds(settings["bot_timeout"])
+        except (TypeError, ValueError) as exc:
+            return f"bot_timeout: expected {exc}, found {quoted(settings['bot_timeout'])}"
     place = settings.get("tournament")
     if place is not None and not (isinstance(place, dict) and set(place) == {"seed", "game"} and all(
             isinstance(place[k], int) and not isinstance(place[k], bool) for k in place) and place["game"] >= 0):

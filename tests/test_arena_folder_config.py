@@ -319,10 +319,10 @@ EDITS = [
     (_set("seed", 10**200), '"seed": a whole number of at most 100 digits (as --seed), not one of 201 digits '
                             '(10000000000000000000...)'),
     (_set("seed", -10**100), '"seed": a whole number of at most 100 digits (as --seed), not one of 101 digits'),
-    (_set("bot_timeout", 0), '"bot_timeout": a number from 0.01 to 3600, not 0'),
-    (_set("bot_timeout", "10"), '"bot_timeout": a number from 0.01 to 3600, not \'10\''),
+    (_set("bot_timeout", 0), '"bot_timeout": seconds from 0.01 to 3600, not 0'),
+    (_set("bot_timeout", "10"), '"bot_timeout": seconds from 0.01 to 3600, not \'10\''),
     # a whole number past a float's range (math.isfinite raised OverflowError: a traceback)
-    (_set("bot_timeout", 10**400), '"bot_timeout": a number from 0.01 to 3600, not 1000000000'),
+    (_set("bot_timeout", 10**400), '"bot_timeout": seconds from 0.01 to 3600, not 1000000000'),
     (_set("sprt", {"elo0": 0, "elo1": 10**400, "alpha": 0.05, "beta": 0.05}),
      '"sprt": SPRT\'s ELO0 and ELO1 are finite numbers from -1000 to 1000, not 0 and 1000000000'),
     (_set("reuse", 1), '"reuse": true or false, not 1'),

@@ -19,10 +19,10 @@ from typing import Any
 from arbiter.engine import registry
 from arbiter.engine.arena.entrants import NAME, Entrant, check_entrants, check_spec
 from arbiter.engine.arena.schedule import check_games
-from arbiter.engine.arena.sprt import Sprt, finite
+from arbiter.engine.arena.sprt import Sprt
 from arbiter.engine.errors import ArbiterError, quoted
 from arbiter.engine.scenario import Node
-from arbiter.engine.session import BOT_TIMEOUT, MAX_SEED
+from arbiter.engine.session import MAX_SEED, bot_timeout_seconds
 
 KEYS = ("format", "game", "modes", "players", "roles", "deck", "entrants", "games", "seed", "bot_timeout",
         "reuse", "max_moves", "sprt", "cwd")
@@ -152,10 +152,12 @@ def _seed(config: dict[str, Any]) -> None:
                            f"{len(shown.lstrip('-'))} digits ({shown[:20]}...)")
 
 
-def _number(value: object, least: float, most: float) -> None:
-    """A finite number from ``least`` to ``most``."""
-    if not (finite(value) and least <= value <= most):  # type: ignore[operator]
-        raise ArbiterError(f"a number from {least:g} to {most:g}, not {quoted(value)}")
+def _bot_timeout(value: object) -> None:
+    """Seconds as ``bot_timeout_seconds`` takes them (as ``--bot-timeout`` does)."""
+    try:
+        bot_timeout_seconds(value)
+    except (TypeError, ValueError) as exc:
+        raise ArbiterError(f"{exc}, not {quoted(value)}") from None
 
 
 def _reuse(config: dict[str, Any]) -> None:
@@ -193,7 +195,7 @@ _CHECKS: tuple[tuple[str, Callable[[dict[str, Any]], object]], ...] = (
     ('"entrants"', _entrants),
     ('"games"', lambda c: check_games(c["games"])),
     ('"seed"', _seed),
-    ('"bot_timeout"', lambda c: _number(c["bot_timeout"], *BOT_TIMEOUT)),
+    ('"bot_timeout"', lambda c: _bot_timeout(c["bot_timeout"])),
     ('"reuse"', _reuse),
     ('"max_moves"', lambda c: _whole(c["max_moves"], 1)),
     ('"sprt"', _sprt),
