@@ -19,6 +19,7 @@ import click
 from click.shell_completion import CompletionItem
 
 from arbiter.engine.errors import quoted
+from arbiter.engine.files import dangling_link
 
 
 def _rules(ctx: click.Context | None) -> Any:
@@ -311,11 +312,10 @@ def out_of_reach(path: str | bytes, exc: OSError) -> str | None:
 
 def leads_nowhere(path: str | bytes, exc: OSError) -> str | None:
     """That ``path`` is a symbolic link that leads nowhere (its target gone, or a loop of links),
-    when ``exc`` (what ``os.stat`` raised) says it was not found and it is one, else None: Click
+    when ``exc`` (what ``os.stat`` raised) says so (``engine.files.dangling_link``), else None: Click
     said "No such file or directory" of a name ``ls`` lists."""
-    if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP) and os.path.islink(path):
-        return f"{click.format_filename(path)!r} is a symbolic link that leads nowhere ({exc.strerror or exc})"
-    return None
+    kind = dangling_link(path, exc)
+    return None if kind is None else f"{click.format_filename(path)!r} is {kind} ({exc.strerror or exc})"
 
 
 class ExistingPath(click.Path):

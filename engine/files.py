@@ -240,6 +240,32 @@ def not_regular(path: str | Path) -> str | None:
     return None if stat.S_ISREG(mode) else _kind(mode)
 
 
+def dangling_link(path: str | bytes | Path, exc: OSError | None = None) -> str | None:
+    """What ``path`` is, in words, when it is a symbolic link that leads nowhere: following it
+    finds nothing (its target gone, or a way through a file) or goes round a loop of links;
+    None for anything else (a link whose target is there but out of reach leads somewhere).
+    ``exc``: what following it (``os.stat``) raised, where the caller has it; else it is
+    followed here. One test for every reader that names such a link, where the system says
+    only "No such file or directory" of a name ``ls`` lists.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> (folder / "link").symlink_to(folder / "gone")
+    >>> dangling_link(folder / "link"), dangling_link(folder / "gone"), dangling_link(folder)
+    ('a symbolic link that leads nowhere', None, None)
+    >>> import shutil; shutil.rmtree(folder)
+    """
+    if exc is None:
+        try:
+            os.stat(path)
+            return None
+        except OSError as raised:
+            exc = raised
+    if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP) and os.path.islink(path):
+        return "a symbolic link that leads nowhere"
+    return None
+
+
 def not_utf8(exc: UnicodeDecodeError) -> str:
     """Where the bytes a ``UnicodeDecodeError`` was raised for stop being UTF-8, in words
     (line and column counted in bytes from 1), for a reader's refusal of a whole file.

@@ -667,6 +667,41 @@ def test_a_folders_file_that_is_a_link_leading_nowhere_is_refused_not_made_where
         assert_free(folder)
 
 
+@pytest.mark.parametrize("way", ["target gone", "loop", "through a file"])
+def test_every_reader_of_a_folder_says_alike_which_link_leads_nowhere(tmp_path, way):
+    """The results file, the lock, transcripts/ and a command's path (``cli.types.leads_nowhere``)
+    each asked on its own whether a link leads nowhere, and not alike: a results.jsonl linked in
+    a loop, or through a file, was "Too many levels of symbolic links" or "Not a directory"
+    where the lock and transcripts/ named the link. One test (``files.dangling_link``) now."""
+    from arbiter.cli.types import leads_nowhere
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (tmp_path / "file").write_text("a file, not a folder")
+    for name in ("results.jsonl", ".lock", "transcripts"):
+        path = folder / name
+        path.symlink_to({"target gone": tmp_path / "gone", "loop": path,
+                         "through a file": tmp_path / "file" / "x"}[way])
+    nowhere = "is a symbolic link that leads nowhere"
+    with pytest.raises(FolderError) as caught:
+        read_results(folder / "results.jsonl")
+    assert caught.value.message == (f"{folder / 'results.jsonl'}: cannot read it: a symbolic link that leads nowhere; "
+                                    "a tournament's results are a file in its folder")
+    with pytest.raises(FolderError) as caught:
+        Folder(folder).lock()
+    assert caught.value.message == (f"cannot hold the tournament's folder {folder}: its .lock {nowhere}; a "
+                                    "tournament's lock is a file in its folder")
+    with pytest.raises(FolderError) as caught:
+        Folder(folder)._open_transcripts()
+    assert caught.value.message == (f"cannot open the tournament's folder {folder}: its transcripts/ {nowhere}, "
+                                    "not a folder")
+    for name in ("results.jsonl", ".lock", "transcripts"):
+        with pytest.raises(OSError) as stat_error:
+            os.stat(folder / name)
+        assert leads_nowhere(str(folder / name), stat_error.value).startswith(f"'{folder / name}' {nowhere} (")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "t"]  # nothing made where a link led
+
+
 def put_special(path: Path, kind: str) -> str:
     """Put in place of the file ``path`` a FIFO, a link to a device or a folder (``kind``); what
     a refusal calls it."""

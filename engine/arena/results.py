@@ -45,7 +45,7 @@ from arbiter.engine.arena.record import check_record
 from arbiter.engine.arena.runner import transcript_name
 from arbiter.engine.arena.schedule import FORMAT, Game
 from arbiter.engine.errors import ArbiterError, quoted
-from arbiter.engine.files import FileTooLarge, not_regular, not_utf8, read_bytes_capped, write_whole
+from arbiter.engine.files import FileTooLarge, dangling_link, not_regular, not_utf8, read_bytes_capped, write_whole
 from arbiter.engine.lines import BOM
 
 CONFIG, RESULTS, LOCK = "tournament.json", "results.jsonl", ".lock"
@@ -168,8 +168,7 @@ class Folder:
             self.transcripts.mkdir(exist_ok=True)
         except OSError as exc:  # (a file in its place was only "File exists")
             t = self.transcripts
-            kind = not_regular(t) or ("a file" if t.exists() else "a symbolic link that leads nowhere"
-                                      if t.is_symlink() else None)
+            kind = not_regular(t) or ("a file" if t.exists() else dangling_link(t))
             why = f"its transcripts/ is {kind}, not a folder" if exc.errno == errno.EEXIST and kind else \
                 exc.strerror or str(exc)
             raise FolderError(f"cannot open the tournament's folder {self.path}: {why}") from None
@@ -194,9 +193,9 @@ class Folder:
         file, opened without waiting: a FIFO put in its place waited for a reader for ever; a
         symbolic link that leads nowhere is refused, as ``read_results`` refuses one."""
         path = self.path / LOCK
-        if path.is_symlink() and not path.exists():  # (opened, it made a file where it led, out of the folder)
-            raise FolderError(f"cannot hold the tournament's folder {self.path}: its {LOCK} is a symbolic link "
-                              "that leads nowhere; a tournament's lock is a file in its folder")
+        if (kind := dangling_link(path)) is not None:  # (opened, it made a file where it led, out of the folder)
+            raise FolderError(f"cannot hold the tournament's folder {self.path}: its {LOCK} is {kind}; a tournament's "
+                              "lock is a file in its folder")
         try:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
         except OSError as exc:  # (a FIFO without a reader: "No such device or address"; a folder)
@@ -398,15 +397,17 @@ def read_results(path: Path, games: Sequence[Game] | None = None, tournament_see
     line and what is wrong in it."""
     try:  # a regular file only: a FIFO put there waited for a writer for ever, /dev/zero filled memory
         data = read_bytes_capped(path, RESULTS_MAX_BYTES)
-    except FileNotFoundError:
-        if path.is_symlink():  # (no record read, every game played again, its lines written where it led)
-            raise FolderError(f"{path}: cannot read it: a symbolic link that leads nowhere; a tournament's results "
-                              "are a file in its folder") from None
-        return [], 0
     except FileTooLarge as exc:
         raise FolderError(f"{path}: cannot read it: {exc.size} bytes is more than a results file can be "
                           f"({RESULTS_MAX_BYTES // (1024 * 1024)} MiB at most)") from None
     except OSError as exc:
+        # a link that leads nowhere was read as no record: every game played again, its lines
+        # written where it led
+        if (kind := dangling_link(path, exc)) is not None:
+            raise FolderError(f"{path}: cannot read it: {kind}; a tournament's results are a file in "
+                              "its folder") from None
+        if isinstance(exc, FileNotFoundError):
+            return [], 0
         raise FolderError(f"{path}: cannot read it: {exc.strerror or exc}") from None
     records: list[dict[str, Any]] = []
     seen: dict[int, tuple[int, int]] = {}  # game -> its record's place in ``records``, and its line
