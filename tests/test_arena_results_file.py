@@ -136,6 +136,21 @@ def test_files_a_worker_returns_with_a_bad_name_are_refused(tmp_path: Path, name
     folder.unlock()
 
 
+def test_the_transcripts_listed_are_those_named_as_a_run_names_them(tmp_path: Path):
+    """``transcript_games`` counts a file only when its name is the one ``transcript_name`` gives
+    its game: not another count of zeros, other scripts' digits, a temporary file or a log."""
+    from arbiter.engine.arena.runner import transcript_name
+
+    folder = Folder.create(tmp_path / "t", {})
+    names = [transcript_name(7), transcript_name(123456), "game-000008.yaml", "game-\u0669\u0669\u0669\u0669\u0669.yaml",
+             "game-0009.yaml", "game-00010.yaml.tmp", ".game-00011.yaml.7-0.tmp", "game-00012.p1.stderr.log",
+             "game-00013.yml", "notes.txt"]
+    for name in names:
+        (folder.transcripts / name).write_text("x")
+    assert folder.transcript_games() == {7, 123456}
+    folder.unlock()
+
+
 def test_forfeit_kinds():
     assert stats.forfeit_kind("no answer within 0.3 s") == "timeout"
     assert stats.forfeit_kind("the bot closed its output (exit status 3)") == "crash"

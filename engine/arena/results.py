@@ -249,10 +249,9 @@ class Folder:
         named exactly as a run names it), in one listing of the folder."""
         try:
             with os.scandir(self.transcripts) as entries:
-                numbers = {e.name: int(m[1]) for e in entries if (m := _TRANSCRIPT.fullmatch(e.name))}
+                return {n for e in entries if (n := _transcript_game(e.name)) is not None}
         except OSError as exc:
             raise FolderError(f"cannot list {self.transcripts}: {exc.strerror or exc}") from None
-        return {n for name, n in numbers.items() if name == transcript_name(n)}  # (not game-000007.yaml)
 
     def write_files(self, files: dict[str, bytes]) -> None:
         """Files a worker returned (Ray): written whole into ``transcripts/``, byte for byte."""
@@ -263,6 +262,13 @@ class Folder:
                 write_whole(self.transcripts / name, data)
             except OSError as exc:
                 raise write_error(self.transcripts / name, exc) from None
+
+
+def _transcript_game(name: str) -> int | None:
+    """The game a file of ``name`` is the transcript of, when a run names it so (``transcript_name``:
+    ``game-00007.yaml``, not ``game-000007.yaml`` nor other scripts' digits), else None."""
+    found = _TRANSCRIPT.fullmatch(name)
+    return int(found[1]) if found and name == transcript_name(int(found[1])) else None
 
 
 def _leftovers(p: Path) -> list[Path] | None:
