@@ -201,10 +201,10 @@ def _grid(rows: list[list[Any]], headers: list[str]) -> str:
     cells = rows
     try:
         joined = "\0".join(chain(headers, *rows))
-    except TypeError:  # a cell not a string: a number is shown as f"{x}", as tabulate shows it parsing none
-        cells = None if any(None in row for row in rows) else [list(map(str, row)) for row in rows]
-        joined = "" if cells is None else "\0".join(chain(headers, *cells))
-    if (cells is None or len({len(headers), *map(len, cells)}) > 1 or _UNPLAIN.search(joined)
+    except TypeError:  # a whole number: shown as f"{x}", as tabulate shows it parsing none
+        cells = [list(map(str, row)) for row in rows]
+        joined = "\0".join(chain(headers, *cells))
+    if (len({len(headers), *map(len, cells)}) > 1 or _UNPLAIN.search(joined)
             or joined.startswith(" ") or joined.endswith(" ") or " \0" in joined or "\0 " in joined):
         import tabulate as tabulating
         from tabulate import tabulate
