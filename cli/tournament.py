@@ -276,7 +276,8 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
         summary = report.summary(config, outcome.records, len(t.games), outcome.sprt)
         summary.update({"folder": str(folder.path), "played": outcome.played, "seconds": round(outcome.elapsed, 3),
                         "games_per_s": outcome.played / outcome.elapsed if outcome.elapsed > 0 else None,
-                        "workers": pool.workers, "interrupted": outcome.interrupted})
+                        "workers": pool.workers, "interrupted": outcome.interrupted,
+                        "from_transcripts": len(outcome.recovered)})
         text = json.dumps(summary) if o["json_mode"] else report.tables(summary)
     except KeyboardInterrupt:
         interrupted(f"interrupted before the report; every game played is recorded in {folder.path}: arbiter "
@@ -286,8 +287,9 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
         if not o["json_mode"]:
             rate = f", {summary['games_per_s']:.1f} games/s" if summary["games_per_s"] else ""
             decided = not outcome.played and not outcome.interrupted and (outcome.sprt or {}).get("result")
-            click.echo(f"{len(outcome.records)} of {len(t.games)} games recorded; {outcome.played} played by this "
-                       f"run{', as the SPRT had decided' if decided else ''}\nin {outcome.elapsed:.1f} s{rate} "
+            got = f"{len(outcome.recovered)} from their transcripts, " if outcome.recovered else ""
+            click.echo(f"{len(outcome.records)} of {len(t.games)} games recorded; {got}{outcome.played} played by "
+                       f"this run{', as the SPRT had decided' if decided else ''}\nin {outcome.elapsed:.1f} s{rate} "
                        f"({pool.workers} worker{'s' * (pool.workers != 1)})")
     except OSError as exc:  # the output a full disk or a closed pipe refused: the results are safe in the folder
         message = (f"cannot write the report: {exc.strerror or exc}; every result is in {folder.path}, and "
@@ -327,17 +329,16 @@ def _entrants(entrants: list[Any]) -> str:
 
 
 def _accounted(outcome: Any) -> list[str]:
-    """What the run said of the transcripts of games it left without a record, past the SPRT's
-    decision (``Tournament._account``): those recorded now from their transcripts, and each one
-    left as it is, with why."""
+    """What the run said of the transcripts of games a stopped run left without a record
+    (``Tournament._account``): those recorded from their transcripts as it started (none is
+    played again), and each one left as it is past the SPRT's decision, with why."""
     lines = []
     if games := outcome.recovered:
         one = len(games) == 1
         its, it, they = ("its", "it", "it") if one else ("their", "them", "they")
         lines.append(f"# game{'s' * (not one)} {', '.join(map(str, games))} ended without {its} record{'s' * (not one)} "
-                     f"(a run stopped before writing {it}), and no run plays {it} again (past the SPRT's decision): "
-                     f"recorded now from {its} transcript{'s' * (not one)}, without the seconds {they} took or the "
-                     "names exec: programs gave (a transcript holds neither)")
+                     f"(a run stopped before writing {it}): recorded now from {its} transcript{'s' * (not one)}, "
+                     f"without the seconds {they} took or the names exec: programs gave (a transcript holds neither)")
     for game, why in outcome.unrecorded:
         lines.append(f"# game {game} has no record, and no run plays it again (past the SPRT's decision): {why}; "
                      "its transcript is left as it is")

@@ -1,6 +1,6 @@
 """What the tournament tests (``test_arena_run.py``, ``test_arena_ray.py``, ``test_arena_pool.py``)
 share: a small tournament played by local workers into a folder, its records without their
-times, and the transcripts it wrote; a tournament whose game is stuck on a bot; and records made
+times, and the transcripts it wrote; a pool playing in this process (``InProcess``); a tournament whose game is stuck on a bot; and records made
 by hand (``rec``, ``whole_rec``) and a two-entrant duel tournament (``duel_tournament``) for the
 arithmetic, the SPRT and the report (``test_arena_stats.py``, ``test_arena_sprt.py``,
 ``test_arena_report.py``).
@@ -86,6 +86,38 @@ class Replaying(QuietPool):
 
     def done(self, timeout: float) -> list[tuple[Game, dict]]:
         out, self.pending = [(g, dict(self.records[g.index])) for g in self.pending], []
+        return out
+
+
+class InProcess(QuietPool):
+    """A pool of one worker in this process, playing into ``directory``: the games submitted
+    (``submitted``, in order) are played when ``done`` asks, all that wait in one look, as a
+    main process slow to look finds several ended. ``stop_at``: a look whose games include that
+    one ends in a Ctrl-C instead of handing them back: they ended, their transcripts are
+    written, and no record is (a run stopped between the two)."""
+
+    workers = 1
+
+    def __init__(self, settings, directory: Path, stop_at: int | None = None) -> None:
+        from arbiter.engine.arena.runner import Worker
+
+        self.worker, self.directory, self.stop_at = Worker(settings), directory, stop_at
+        self.pending: list[Game] = []
+        self.submitted: list[int] = []
+
+    @property
+    def busy(self) -> int:
+        return len(self.pending)
+
+    def submit(self, game: Game) -> None:
+        self.pending.append(game)
+        self.submitted.append(game.index)
+
+    def done(self, timeout: float) -> list[tuple[Game, dict]]:
+        games, self.pending = self.pending, []
+        out = [(g, self.worker.play(g, self.directory)) for g in games]
+        if self.stop_at in {g.index for g in games}:
+            raise KeyboardInterrupt
         return out
 
 

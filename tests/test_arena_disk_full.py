@@ -62,7 +62,9 @@ def test_a_results_file_past_the_size_limit_ends_the_run_clearly_and_resumes_who
     path = folder / "results.jsonl"
     lines = path.read_text().splitlines(keepends=True)
     (tmp_path / "records.jsonl").write_text("".join(lines))
-    path.write_text("")  # no game recorded yet
+    path.write_text("")  # no game recorded yet (nor played: the pool below hands back the records)
+    shutil.rmtree(folder / "transcripts")
+    (folder / "transcripts").mkdir()
     limit = len(lines[0].encode()) + len(lines[1].encode()) // 2  # the second line is cut in the middle
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = subprocess.run([sys.executable, "-c", LIMITED, str(folder), str(tmp_path / "records.jsonl"), str(limit)],
@@ -109,9 +111,15 @@ def test_a_full_disk_while_recording_ends_the_command_with_status_1_and_a_way_on
     assert "games recorded" not in r.output
     monkeypatch.undo()
     assert len((folder / "results.jsonl").read_text().splitlines()) == 2, "the part of the third line is cut off"
+    transcript = (folder / "transcripts" / "game-00002.yaml").read_bytes()  # its game ended: its record is due
     r = run("tournament", "--resume", folder, "--workers", "1", "--json")
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output.splitlines()[-1])["played"] == 4
+    summary = json.loads(r.output.splitlines()[-1])  # (game 3, running as the run stopped, may have ended too)
+    assert summary["played"] + summary["from_transcripts"] == 4 and summary["from_transcripts"] in (1, 2)
+    assert "# game 2 ended without its record" in r.stderr or "# games 2, 3 ended without" in r.stderr, r.stderr
+    assert (folder / "transcripts" / "game-00002.yaml").read_bytes() == transcript, "not played again"
+    assert sorted(json.loads(line)["game"] for line in (folder / "results.jsonl").read_text().splitlines()) == \
+        list(range(6))
 
 
 def test_a_line_the_disk_cut_and_could_not_take_back_is_a_torn_line_and_close_is_safe(tmp_path, monkeypatch):
@@ -201,7 +209,9 @@ def test_ctrl_c_between_a_records_write_and_its_count_is_reported_as_the_file_ho
     shutil.copytree(played, folder)
     path = folder / "results.jsonl"
     records = {r["game"]: r for r in map(json.loads, path.read_text().splitlines())}
-    path.write_text("")
+    path.write_text("")  # (nor played: the pool below hands back the records)
+    shutil.rmtree(folder / "transcripts")
+    (folder / "transcripts").mkdir()
     written = ResultsWriter.append
 
     def append_then_ctrl_c(self, record):

@@ -18,7 +18,7 @@ import pytest
 from arbiter.engine.arena import pool
 from arbiter.engine.arena.pool import LocalPool
 
-from tests.arena_staging import QuietPool, stuck_tournament
+from tests.arena_staging import InProcess, stuck_tournament
 from tests.helpers import REPO, tree_env
 from tests.hostile import assert_group_ended, kill_group, pid_named_in, stuck_bot, within
 
@@ -447,28 +447,6 @@ def test_a_worker_gone_before_its_game_or_a_ray_actor_killed_is_a_kill_said_whol
         "game 3 failed on Ray: Died: The actor died unexpectedly before finishing this task")
 
 
-class _InProcess(QuietPool):
-    """A pool of one worker in this process: each game submitted is played when ``done`` asks."""
-
-    workers = 1
-
-    def __init__(self, settings, directory: Path) -> None:
-        from arbiter.engine.arena.runner import Worker
-
-        self.worker, self.directory, self.pending = Worker(settings), directory, []
-
-    @property
-    def busy(self) -> int:
-        return len(self.pending)
-
-    def submit(self, game) -> None:
-        self.pending.append(game)
-
-    def done(self, timeout):
-        game = self.pending.pop(0)
-        return [(game, self.worker.play(game, self.directory))]
-
-
 @pytest.mark.parametrize("stop", ["ctrl-c", "disk full"])
 def test_a_failure_held_while_the_games_before_it_are_recorded_is_said_when_the_recording_stops(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: str) -> None:
@@ -476,7 +454,8 @@ def test_a_failure_held_while_the_games_before_it_are_recorded_is_said_when_the_
     failure while the run recorded 0 and 1. A Ctrl-C, or a results line the disk refused, as
     game 1 was recorded ended the run with that alone: the failure was never said (a resume met
     it again unwarned), and games 1 and 2 left transcripts in no record. The run's error now
-    names both; the resumed run replaces those transcripts and records every game once."""
+    names both; the resumed run records game 1 from its transcript (it ended: it is not played
+    again), replaces game 2's (it did not end) and records every game once."""
     import errno
     from concurrent.futures import Future
     from types import SimpleNamespace
@@ -493,10 +472,7 @@ def test_a_failure_held_while_the_games_before_it_are_recorded_is_said_when_the_
                                            modes=("duel-3v3",), cwd=str(tmp_path))}
     t = Tournament(config)
     folder = Folder.create(tmp_path / "t", config)
-    worker, futures = Worker(t.settings), {}
-    for game in t.games[:2]:  # ended well: their transcripts written, as a worker writes them
-        futures[game.index] = Future()
-        futures[game.index].set_result(worker.play(game, folder.path))
+    worker = Worker(t.settings)
     real = Match.play
 
     def fails(self):  # the referee's own failure mid-game: the worker keeps what it held, to see why
@@ -504,16 +480,23 @@ def test_a_failure_held_while_the_games_before_it_are_recorded_is_said_when_the_
             pass
         raise RuntimeError("a referee's bug")
 
-    monkeypatch.setattr(Match, "play", fails)
-    futures[2] = Future()
-    with pytest.raises(RuntimeError) as failure:
-        worker.play(t.games[2], folder.path)
-    futures[2].set_exception(failure.value)
-    monkeypatch.setattr(Match, "play", real)
-    futures[3] = Future()  # still running when the run stops
+    def submit(play, game):  # (the games are played as they are submitted, as workers play them)
+        future: Future = Future()
+        if game.index < 2:  # ended well: their transcripts written, as a worker writes them
+            future.set_result(worker.play(game, folder.path))
+        elif game.index == 2:
+            monkeypatch.setattr(Match, "play", fails)
+            try:
+                worker.play(game, folder.path)
+            except RuntimeError as exc:
+                future.set_exception(exc)
+            finally:
+                monkeypatch.setattr(Match, "play", real)
+        return future  # (3: still running when the run stops)
+
     local = LocalPool.__new__(LocalPool)  # (no processes: the futures stand for its workers' games)
     local.workers, local._running, local._agents = 2, {}, set()
-    local._executor = SimpleNamespace(submit=lambda play, game: futures[game.index], shutdown=lambda **kw: None)
+    local._executor = SimpleNamespace(submit=submit, shutdown=lambda **kw: None)
     results = folder.path / "results.jsonl"
     append = ResultsWriter.append
 
@@ -543,10 +526,13 @@ def test_a_failure_held_while_the_games_before_it_are_recorded_is_said_when_the_
 
     monkeypatch.setattr(ResultsWriter, "append", append)
     again, config = Folder.existing(folder.path)
-    outcome = Tournament(config).run(again, _InProcess(t.settings, again.path))
+    ended = (folder.transcripts / "game-00001.yaml").read_bytes()
+    outcome = Tournament(config).run(again, InProcess(t.settings, again.path))
     again.unlock()
     lines = [json.loads(line) for line in results.read_text().splitlines()]
-    assert [r["game"] for r in lines] == [0, 1, 2, 3] and outcome.played == 3 and not outcome.interrupted
+    assert [r["game"] for r in lines] == [0, 1, 2, 3] and not outcome.interrupted
+    assert (outcome.recovered, outcome.played, lines[1]["time"]) == ([1], 2, None)
+    assert (folder.transcripts / "game-00001.yaml").read_bytes() == ended
     assert sorted(p.name for p in folder.transcripts.glob("*.yaml")) == sorted(
         r["transcript"].split("/")[1] for r in lines)
     for r in lines:  # each transcript is its record's game, played whole (2's part replaced)
@@ -600,7 +586,9 @@ def test_a_ctrl_c_as_the_games_before_a_failure_are_recorded_ends_the_command_na
         f"on with: arbiter tournament --resume {out}\n"), r.output
     monkeypatch.undo()
     r = run("tournament", "--resume", out, "--workers", "1", "--json")
-    assert r.exit_code == 0 and json.loads(r.output.splitlines()[-1])["played"] == 3, r.output
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.output.splitlines()[-1])  # game 1 ended: recorded from its transcript, not played again
+    assert (summary["played"], summary["from_transcripts"]) == (2, 1), r.output
     lines = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert sorted(r["game"] for r in lines) == [0, 1, 2, 3]
     assert sorted(p.name for p in (out / "transcripts").glob("*.yaml")) == sorted(

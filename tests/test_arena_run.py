@@ -25,7 +25,7 @@ from arbiter.engine.arena.runner import Worker
 from arbiter.engine.arena.tournament import Tournament, configuration
 from arbiter.engine import transcript as tr
 
-from tests.arena_staging import play, transcripts, without_time
+from tests.arena_staging import InProcess, play, transcripts, without_time
 from tests.helpers import REPO, run
 
 PY = sys.executable
@@ -82,8 +82,8 @@ def test_a_run_killed_with_sigkill_resumes_and_ends_as_an_uninterrupted_one(tmp_
     done = subprocess.run([PY, "-m", "arbiter.cli.main", "tournament", "--resume", str(killed), "--json"], cwd=tmp_path,
                           env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    resumed = json.loads(done.stdout)
-    assert resumed["played"] == 16 - len(before) and resumed["recorded"] == 16
+    resumed = json.loads(done.stdout)  # (a game that ended as the run was killed is recorded from its transcript)
+    assert resumed["played"] + resumed["from_transcripts"] == 16 - len(before) and resumed["recorded"] == 16
     lines = [json.loads(line) for line in results.read_text().splitlines()]
     assert sorted(r["game"] for r in lines) == list(range(16)), "no game lost, none played twice"
     whole = subprocess.run([PY, "-m", "arbiter.cli.main", *args, "--out", str(tmp_path / "whole"), "--json"], cwd=tmp_path,
@@ -501,7 +501,9 @@ def test_a_tournament_plays_a_custom_deck_kept_in_its_folder(tmp_path):
     assert all(rec["options"]["title"] == "Friday table" for rec in records)
     deck.unlink()
     lines = (out / "results.jsonl").read_text().splitlines(keepends=True)
-    (out / "results.jsonl").write_text("".join(lines[:2]))  # two games to play again
+    (out / "results.jsonl").write_text("".join(lines[:2]))  # two games to play again: never ended, no transcript
+    for n in (2, 3):
+        (out / "transcripts" / f"game-0000{n}.yaml").unlink()
     r = run("tournament", "--resume", out, "--workers", "1", "--json")
     assert r.exit_code == 0 and json.loads(r.output.splitlines()[-1])["played"] == 2, r.output
     roles = tmp_path / "roles.yaml"
@@ -666,3 +668,64 @@ def test_a_record_made_from_a_transcript_is_the_workers_but_for_its_time(tmp_pat
         assert record_from_transcript(g, tmp_path / r["transcript"], t.settings) == {**r, "time": None}
     with pytest.raises(TranscriptError, match=r"game-00001.yaml: not a transcript of this tournament's game 0 "):
         record_from_transcript(t.games[0], tmp_path / records[1]["transcript"], t.settings)
+
+
+# -- games a stopped run left ended, without their records ------------------------------------------
+
+
+def _stopped(tmp_path: Path) -> tuple[Tournament, Folder, dict[int, tuple[int, bytes]]]:
+    """A tournament of six Classic Mafia games that a Ctrl-C stopped as its main process found
+    games 2 and 3 ended (their transcripts written, their lines not), its folder (held) and those
+    two transcripts (inode, bytes)."""
+    config = {"format": 2, **configuration("mafia", [Entrant("rnd", "random"), Entrant("sleuth", "sleuth")], 6,
+                                           players=6, cwd=str(tmp_path))}
+    t = Tournament(config)
+    folder = Folder.create(tmp_path / "t", config)
+    stopped = t.run(folder, InProcess(t.settings, folder.path, stop_at=2))
+    folder.unlock()
+    assert stopped.interrupted and [r["game"] for r in stopped.records] == [0, 1]
+    left = {n: folder.transcripts / f"game-0000{n}.yaml" for n in (2, 3)}
+    return t, Folder.existing(folder.path)[0], {n: (p.stat().st_ino, p.read_bytes()) for n, p in left.items()}
+
+
+def test_a_resume_records_the_games_a_stopped_run_left_ended_from_their_transcripts(tmp_path):
+    """A run stopped (Ctrl-C, ``kill -9``, a failure) after games ended and before their lines
+    were written left their transcripts without a record, and the resume played them again,
+    replacing the transcripts: with a bot that does not play the same way twice (a language
+    model, a person) a real game was replaced by another. The resume records them from their
+    transcripts before it schedules anything, and plays only the others; the report counts them,
+    as it would have counted the lines the stopped run did not write."""
+    t, folder, left = _stopped(tmp_path)
+    pool = InProcess(t.settings, folder.path)
+    outcome = t.run(folder, pool)
+    folder.unlock()
+    assert pool.submitted == [4, 5] and outcome.played == 2 and outcome.recovered == [2, 3]
+    for n, (inode, data) in left.items():  # not played again: the very file, untouched
+        path = folder.transcripts / f"game-0000{n}.yaml"
+        assert (path.stat().st_ino, path.read_bytes()) == (inode, data)
+    lines = [json.loads(line) for line in (folder.path / "results.jsonl").read_text().splitlines()]
+    assert [r["game"] for r in lines] == [0, 1, 2, 3, 4, 5] and [r["time"] is None for r in lines] == [
+        False, False, True, True, False, False]
+    _, whole = play(tmp_path / "whole", 1)  # the same tournament, uninterrupted
+    assert without_time(outcome.records) == without_time(whole) == without_time(lines)
+    assert transcripts(folder.path) == transcripts(tmp_path / "whole")
+    summary = report.summary(t.config, outcome.records, len(t.games))
+    assert summary["recorded"] == 6 and summary == report.summary(t.config, whole, len(t.games))
+
+
+def test_a_resumed_command_says_how_many_games_it_recorded_from_their_transcripts(tmp_path):
+    """The command's side: the resume names the games it recorded from their transcripts, counts
+    them on its last line and in ``--json``, and then a resume has nothing left to do."""
+    t, folder, left = _stopped(tmp_path)
+    folder.unlock()
+    r = run("tournament", "--resume", folder.path, "--workers", "1")
+    assert r.exit_code == 0, r.output
+    assert ("# games 2, 3 ended without their records (a run stopped before writing them): recorded now from their "
+            "transcripts, without the seconds they took or the names exec: programs gave (a transcript holds "
+            "neither)\n") in r.stderr, r.stderr
+    assert "6 of 6 games recorded; 2 from their transcripts, 2 played by this run\n" in r.stdout, r.stdout
+    assert all((folder.transcripts / f"game-0000{n}.yaml").read_bytes() == data for n, (_, data) in left.items())
+    again = run("tournament", "--resume", folder.path, "--workers", "1", "--json")
+    assert again.exit_code == 0 and "# game" not in again.stderr, again.output
+    summary = json.loads(again.stdout)
+    assert (summary["recorded"], summary["played"], summary["from_transcripts"]) == (6, 0, 0)

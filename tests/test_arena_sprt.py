@@ -386,8 +386,8 @@ def test_a_game_that_ended_past_the_decision_without_its_record_is_recorded_from
     t, game, played = _past_decision(folder)
     r = run("tournament", "--resume", folder, "--json")
     assert r.exit_code == 0, r.output
-    assert f"# game {game.index} ended without its record (a run stopped before writing it), and no run plays it " \
-           "again (past the SPRT's decision): recorded now from its transcript" in r.stderr, r.stderr
+    assert f"# game {game.index} ended without its record (a run stopped before writing it): recorded now from its " \
+           "transcript, without the seconds it took" in r.stderr, r.stderr
     record = _lines(folder)[game.index]
     assert record == {**played, "time": None}  # (names: none of this game's bots gave one)
     after = json.loads(r.stdout)
@@ -417,11 +417,39 @@ def test_a_resume_that_decides_records_a_game_an_earlier_run_left_past_the_decis
     t, game, played = _past_decision(folder, beyond=True)  # (past the games a resume's one worker may start)
     lines = (folder / "results.jsonl").read_text().splitlines(keepends=True)
     (folder / "results.jsonl").write_text("".join(line for line in lines if json.loads(line)["game"] != 3))
+    (folder / "transcripts" / "game-00003.yaml").unlink()  # (game 3 never ended: the resume plays it)
     r = run("tournament", "--resume", folder, "--workers", "1", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["played"] >= 1 and json.loads(r.stdout)["sprt"]["result"] == "H0"
     assert 3 in _lines(folder)
     assert _lines(folder)[game.index] == {**played, "time": None}
+
+
+def test_games_a_stopped_run_left_ended_count_in_the_sprt_before_anything_is_played(tmp_path):
+    """A run of ``DECIDING`` stopped before its decision, after games 12 to 17 ended and before
+    their lines were written (the test decides with game 17, after 9 blocks): the resume played
+    them again, though they were played. It records them from their transcripts first, and the
+    test counts them: it decides at once, and the resume plays nothing."""
+    import json
+
+    from arbiter.engine.arena.runner import Worker
+    from arbiter.engine.arena.tournament import Tournament
+    from tests.helpers import run
+
+    out = tmp_path / "t"
+    config = {"format": 2, **configuration("fbi-mafia", [Entrant("gone", "exec:/no/such/bot"), Entrant("rnd", "random")],
+                                           200, modes=("duel-3v3",), sprt=Sprt(0, 100, 0.05, 0.05), cwd=str(tmp_path))}
+    Folder.create(out, config).unlock()
+    t = Tournament(config)
+    worker = Worker(t.settings)
+    records = [worker.play(g, out) for g in t.games[:18]]
+    (out / "results.jsonl").write_text("".join(json.dumps(rec) + "\n" for rec in records[:12]))
+    r = run("tournament", "--resume", out, "--workers", "1", "--json")
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.stdout)
+    assert (summary["played"], summary["from_transcripts"], summary["recorded"]) == (0, 6, 18), r.output
+    assert summary["sprt"]["result"] == "H0" and summary["sprt"]["blocks"] == 9
+    assert _lines(out) == {n: {**rec, "time": None} if n >= 12 else rec for n, rec in enumerate(records)}
 
 
 def test_a_transcript_past_the_decision_whose_game_did_not_end_is_left_and_said(decided, tmp_path):

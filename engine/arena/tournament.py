@@ -7,9 +7,10 @@ the games that have a record are left out, and the rest are played by a pool
 SPRT, the test is evaluated after each result on the longest run of whole blocks (a deal with
 all its rotations) from the start of the schedule, so the moment it decides does not depend on
 how many workers play nor on the order they finish in; once it decides, no new game starts
-(those running finish and are recorded); a game a stopped run left with its transcript and
-no record, which past the decision no run plays again, is recorded from its transcript
-(``Tournament._account``). Each whole block is one outcome of the test
+(those running finish and are recorded). A game a stopped run left with its transcript and
+no record (it ended, its line was not written yet) is recorded from its transcript as the run
+starts (``Tournament._account``), before anything is scheduled: an ended game is never played
+twice. Each whole block is one outcome of the test
 (``engine.arena.stats.block_result``): both entrants played every seat of the same deal in it,
 so its result is the entrants' skill with the deal's luck cancelled, as chess's game pairs.
 """
@@ -102,9 +103,10 @@ class Outcome:
     sprt: dict[str, Any] | None = None
     interrupted: bool = False
     recovered: list[int] = field(default_factory=list)
-    """Games recorded from their transcripts (``Tournament._account``)."""
+    """Games recorded from their transcripts as the run started (``Tournament._account``)."""
     unrecorded: list[tuple[int, str]] = field(default_factory=list)
-    """Games whose transcripts are left without a record, and why (``Tournament._account``)."""
+    """Games whose transcripts are left without a record at the end, past the SPRT's decision,
+    and why (``Tournament._account``)."""
 
 
 class Tournament:
@@ -161,31 +163,34 @@ class Tournament:
     def run(self, folder: Folder, pool: Pool, on_progress: Callable[[Progress], None] | None = None,
             clock: Callable[[], float] = time.monotonic) -> Outcome:
         """Play every scheduled game without a record (until the SPRT decides); the records.
+        First, every game a stopped run left ended, with its transcript and without its line, is
+        recorded from that transcript (``_account``), so it is counted and never played again.
 
         Ctrl-C (``KeyboardInterrupt``) stops the pool, keeps every record written, and ends the
         run with ``interrupted`` set; so it does as the workers end after the last game, and while
-        games past an SPRT's decision are recorded from their transcripts (``_account``). A
+        the games a stopped run left are recorded from their transcripts (``_account``). A
         worker's failure the pool held while the games that ended with it were recorded
         (``LocalPool.done``) is not lost when the run stops there: a Ctrl-C then raises that
         failure, saying the run was interrupted, and a write the system refused (an
         ``ArbiterError``) is raised naming the failure too."""
         recorded = self.recorded(folder)
         failed = {r["game"] for r in folder.read_results(self.games, self.config["seed"]) if r.get("error") is not None}
-        folder.remove_temporary()  # of a killed run: its games without a record are played again
-        todo: Iterator[Game] = iter([g for g in self.games if g.index not in recorded])
-        standing = Standing(self.names)
-        for r in recorded.values():
-            standing.add(r)
+        folder.remove_temporary()  # of a killed run: the games it had in progress are played again
         start = clock()
         played = 0
         count = SprtCount(self) if self.sprt is not None else None  # counts each block once, as records come
-        state = count.update(recorded) if count is not None else None
-        stop = state is not None and state["result"] is not None
         writer = folder.writer()
         interrupted = False
-        recovered: list[int] = []
+        recovered: list[int] = []  # (each named before its line is written: the file says which were)
         unrecorded: list[tuple[int, str]] = []
         try:
+            unrecorded = self._account(folder, writer, recorded, failed, recovered)
+            todo: Iterator[Game] = iter([g for g in self.games if g.index not in recorded])
+            standing = Standing(self.names)
+            for r in recorded.values():
+                standing.add(r)
+            state = count.update(recorded) if count is not None else None
+            stop = state is not None and state["result"] is not None
             more = True
             while True:
                 while more and not stop and pool.busy < 2 * pool.workers:
@@ -229,7 +234,6 @@ class Tournament:
         else:
             try:  # (waiting for the workers to end: they close the bots kept for another game, --reuse)
                 pool.close()
-                recovered, unrecorded = self._account(folder, writer, recorded, failed)
             except KeyboardInterrupt:  # (as in the games: every record written stays, and a resume goes on)
                 interrupted = True
         finally:
@@ -239,30 +243,37 @@ class Tournament:
             raise _restated(held, "interrupted while the games that had ended before this failure were being "
                                   f"recorded: {held.message}") from None
         if interrupted:  # Ctrl-C may land between a record's write and its count here: the file is what counts
-            counted = len(recorded)
+            counted = set(recorded)
             # (a record the machine could not start counts when this run wrote it, not one an earlier
             # run left to play again: which are this run's the file says, as it does of the others)
             mine = writer.written()
+            recovered = [n for n in recovered if n in mine]
             recorded = {r["game"]: r for r in folder.read_results(self.games, self.config["seed"])
                         if r.get("error") is None or r["game"] in mine}
-            played += len(recorded) - counted
+            played += len(set(recorded) - counted - set(recovered))
+        # (a transcript left as it was is said when its game was not played again: past the decision)
+        unrecorded = [] if interrupted else [(n, why) for n, why in unrecorded if n not in recorded]
         records = sorted(recorded.values(), key=lambda r: r["game"])
         return Outcome(records, played, clock() - start, count.update(recorded) if count is not None else None,
                        interrupted, recovered, unrecorded)
 
     def _account(self, folder: Folder, writer: ResultsWriter, recorded: dict[int, dict[str, Any]],
-                 failed: set[int]) -> tuple[list[int], list[tuple[int, str]]]:
-        """At the end of a run that leaves games without a record (the SPRT decided: no run
-        plays them), every transcript of such a game accounted for: a run stopped (Ctrl-C,
-        ``kill -9``, a failure) between a game's transcript and its line left it, and the game,
-        past the decision, was never played again. A game that ended is recorded from its
-        transcript (``record_from_transcript``: the game was played, its data is real), unless
-        it is the transcript of a game the machine could not start that has its line already
-        (``failed``); any other transcript is left as it is, and said (the second list).
-        Returns the games recorded and those left, with why."""
+                 failed: set[int], recovered: list[int]) -> list[tuple[int, str]]:
+        """As a run starts, every transcript of a game without a record accounted for: a run
+        stopped (Ctrl-C, ``kill -9``, a failure, a full disk) between a game's transcript and its
+        line left it. A game that ended is recorded from its transcript
+        (``record_from_transcript``: the game was played, its data is real; a bot that does not
+        play the same way twice, a language model or a person, would play another game if it
+        were played again), added to ``recorded`` and to ``recovered``. The transcript of a game
+        the machine could not start is recorded so too, unless it has its line already
+        (``failed``), and is played again, as any such game is (not added to ``recorded``). Any
+        other transcript (its game did not end: a worker failed in it; it does not replay; it is
+        not the game of its name) is left as it is: its game is played again, which replaces it,
+        unless the SPRT decides first. Returns those, with why (the run says them when their games
+        were not played again)."""
         if len(recorded) == len(self.games):
-            return [], []
-        recovered, unrecorded = [], []
+            return []
+        unrecorded = []
         for n in sorted(folder.transcript_games()):
             if n >= len(self.games) or n in recorded:
                 continue
@@ -272,10 +283,11 @@ class Tournament:
                 unrecorded.append((n, exc.message))
                 continue
             if record["error"] is None or n not in failed:
-                writer.append(record)
-                recorded[n] = record
                 recovered.append(n)
-        return recovered, unrecorded
+                writer.append(record)
+                if record["error"] is None:
+                    recorded[n] = record
+        return unrecorded
 
 
 class SprtCount:
