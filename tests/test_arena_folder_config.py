@@ -607,7 +607,8 @@ def test_json_nested_too_deeply_is_refused_as_any_text_that_is_no_json(played, t
 def test_a_run_with_games_left_for_a_program_is_refused_when_its_bots_folder_is_gone(tmp_path, monkeypatch):
     """A resume after the bots' folder moved started them wherever it was typed: an exec: bot
     named by a relative path crashed in every game left, each a loss for its entrant. Refused,
-    nothing changed; but a run with nothing left to play, or built-in bots only, needs no folder."""
+    nothing changed; but a run with nothing left to play, or built-in bots only, needs no folder:
+    nor does one whose games left all ended, which it records from their transcripts."""
     bots = tmp_path / "bots"
     bots.mkdir()
     (bots / "rb.py").write_text((REPO / "docs" / "examples" / "random_bot.py").read_text())
@@ -619,14 +620,19 @@ def test_a_run_with_games_left_for_a_program_is_refused_when_its_bots_folder_is_
     monkeypatch.chdir(tmp_path)
     whole = (out / "results.jsonl").read_text()
     (out / "results.jsonl").write_text("".join(whole.splitlines(keepends=True)[:2]))  # as a kill would leave it
+    ended = (out / "transcripts" / "game-00002.yaml").read_bytes()
+    (out / "transcripts" / "game-00002.yaml").unlink()  # (game 2 in progress; 3 ended, its line not written)
     bots.rename(tmp_path / "moved")
     before = snapshot(out)
     r = run("tournament", "--resume", out, "--workers", 1)
     assert r.exit_code == 1 and f'tournament.json: "cwd": the folder the bots start in, \'{bots}\', is not there' \
         in r.output, r.output
     assert snapshot(out) == before
-    (out / "results.jsonl").write_text(whole)  # every game recorded: the report, nothing to play
-    assert run("tournament", "--resume", out, "--workers", 1, "--json").exit_code == 0
+    (out / "transcripts" / "game-00002.yaml").write_bytes(ended)  # both ended: nothing to play
+    r = run("tournament", "--resume", out, "--workers", 1, "--json")
+    assert r.exit_code == 0, r.output
+    assert (json.loads(r.stdout)["played"], json.loads(r.stdout)["from_transcripts"]) == (0, 2)
+    assert run("tournament", "--resume", out, "--workers", 1, "--json").exit_code == 0  # every game recorded
 
 
 @pytest.mark.parametrize("name", ["tournament.json", "results.jsonl"])

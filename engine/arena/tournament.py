@@ -155,8 +155,24 @@ class Tournament:
 
     def cannot_go_on_here(self, folder: Folder) -> str | None:
         """Why the games ``folder`` has left to play cannot be played here (``missing_cwd``), or
-        None: a run with nothing left to play, or built-in bots only, needs no folder of its own."""
+        None: a run with nothing left to play, or built-in bots only, needs no folder of its own.
+        A game a stopped run left ended, which the run records from its transcript (``_account``),
+        is not left to play (its transcripts are read only when the folder is missing)."""
         done = self.recorded(folder)
+        if self._missing_cwd(done) is None:
+            return None
+        for n in sorted(folder.transcript_games()):
+            if n < len(self.games) and n not in done:
+                try:
+                    record = record_from_transcript(self.games[n], folder.transcripts / transcript_name(n),
+                                                    self.settings)
+                except TranscriptError:
+                    continue
+                if record["error"] is None:  # (a game the machine could not start is played again)
+                    done[n] = record
+        return self._missing_cwd(done)
+
+    def _missing_cwd(self, done: dict[int, dict[str, Any]]) -> str | None:
         left = {name for g in self.games if g.index not in done for name in g.entrants}
         return missing_cwd(self.config, [e.spec for e in self.entrants if e.name in left])
 
