@@ -88,7 +88,7 @@ SLOW: dict[str, float] = {
     "tests/test_fbi_fast_checks.py::test_one_cell_checks_answer_as_the_listings_do": 3.0,
     "tests/test_record.py::test_whatever_happens_the_written_transcript_replays_the_game": 3.0,
     "tests/test_transcript_reading.py::test_any_line_the_writer_writes_reads_back_as_the_library_reads_it": 3.0,
-    "tests/test_bots_hostile.py::test_a_bot_whose_child_holds_its_pipes_cannot_hang_the_referee": 2.5,
+    "tests/test_bots_close.py::test_a_bot_whose_child_holds_its_pipes_cannot_hang_the_referee": 2.5,
     "tests/test_maze_cli_tools.py::test_bench_with_roles_reports_the_hidden_roles_figures": 2.5,
     "tests/test_hidden_info_twins.py::test_twins_replaying_random_games": 2.0,
     "tests/test_hidden_info_direct.py::test_identities_field_shows_only_the_seats_own": 2.0,

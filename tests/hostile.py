@@ -1,7 +1,9 @@
-"""What the tests of misbehaving bots share (``test_bots_hostile.py``: the bot's process, its
-pipes and its lines; ``test_bots_talk.py``: lines nobody asked for, what a bot is told, a bot
-kept for the next game): a watchdog for calls that might hang, bot programs written as tiny
-scripts and started with this Python, sessions for them to play, and readings of ``/proc``.
+"""What the tests of misbehaving bots share (``test_bots_close.py``: a bot's close ends its
+processes; ``test_bots_orphans.py``: a referee killed or stopped ends them too;
+``test_bots_pipes.py``: its pipes and its lines; ``test_bots_failures.py``: why it failed, its
+stderr; ``test_bots_talk.py``: lines nobody asked for, what a bot is told, a bot kept for the
+next game): a watchdog for calls that might hang, bot programs written as tiny scripts and
+started with this Python, sessions for them to play, and readings of ``/proc``.
 """
 
 from __future__ import annotations

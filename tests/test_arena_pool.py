@@ -367,7 +367,7 @@ except SystemExit as first:
 def test_a_worker_stops_once_and_a_second_sigterm_leaves_the_first_to_unwind() -> None:
     """A second SIGTERM (the run's cancel after a stop that reached its whole process group, or
     the executor's own after another worker died) raised its exit out of a bot's close, which
-    then never ended the bot's children (tests/test_bots_hostile.py)."""
+    then never ended the bot's children (tests/test_bots_close.py)."""
     out = run_worker_script(STOPPED_TWICE)
     assert (out.returncode, out.stdout, out.stderr) == (0, "unwound 143\n", "")
 

@@ -331,7 +331,7 @@ def test_a_ray_that_fails_to_import_is_said_in_one_line_and_nothing_is_made(tmp_
 def test_a_ray_actor_starts_its_bots_watcher_apart(tmp_path, monkeypatch):
     """Ray kills a dying actor's children, and the watcher that ends the bots' groups was one:
     the actor (``_RayWorker``, made here as Ray makes it, in this process) starts its watcher
-    apart (``orphans.watch_apart``; ``tests/test_bots_hostile.py`` kills a referee as Ray does)."""
+    apart (``orphans.watch_apart``; ``tests/test_bots_orphans.py`` kills a referee as Ray does)."""
     from arbiter.engine import orphans
     from arbiter.engine.arena.runner import Settings
 
