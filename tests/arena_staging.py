@@ -3,11 +3,16 @@ share: a small tournament played by local workers into a folder, its records wit
 times, and the transcripts it wrote; a pool playing in this process (``InProcess``); a tournament whose game is stuck on a bot; and records made
 by hand (``rec``, ``whole_rec``) and a two-entrant duel tournament (``duel_tournament``) for the
 arithmetic, the SPRT and the report (``test_arena_stats.py``, ``test_arena_sprt.py``,
-``test_arena_report.py``).
+``test_arena_report.py``); and for the tests of a folder a run resumes (``test_arena_folder.py``,
+``test_arena_config_edits.py``, ``test_arena_records.py``, ``test_arena_disk_full.py``), a
+finished match to copy (``played``, ``copy_of``), a folder's every file (``snapshot``) and its
+lock found free (``assert_free``).
 """
 
 from __future__ import annotations
 
+import fcntl
+import shutil
 from pathlib import Path
 
 import pytest
@@ -52,6 +57,23 @@ def played(tmp_path_factory) -> Path:
         assert r.exit_code == 0, r.output
         _PLAYED.append(out)
     return _PLAYED[0]
+
+
+def snapshot(folder: Path) -> dict[str, bytes | None]:
+    """Every file and folder under ``folder`` (hidden ones too) and each file's bytes."""
+    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None) for p in sorted(folder.rglob("*"))}
+
+
+def assert_free(folder: Path) -> None:
+    """No run holds ``folder`` (a refused run let its lock go)."""
+    with (folder / ".lock").open("ab") as f:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def copy_of(played: Path, tmp_path: Path) -> Path:
+    folder = tmp_path / "t"
+    shutil.copytree(played, folder)
+    return folder
 
 
 class QuietPool:
