@@ -82,7 +82,7 @@ SLOW: dict[str, float] = {
     "tests/test_arena_ray.py::": 7.0,  # Ray starts for it
     "tests/test_roles_bot.py::test_the_bot_decides_from_its_seats_knowledge_only": 5.0,
     "tests/test_transcripts_lines.py::test_a_log_line_is_what_the_yaml_library_writes": 5.0,
-    "tests/test_arena_run.py::test_a_run_killed_with_sigkill_resumes_and_ends_as_an_uninterrupted_one": 4.0,
+    "tests/test_arena_resume.py::test_a_run_killed_with_sigkill_resumes_and_ends_as_an_uninterrupted_one": 4.0,
     "tests/test_maze_play_property.py::test_random_legal_inputs_keep_the_invariants": 3.5,
     "tests/test_mafia_invariants.py::test_invariants_hold_after_every_input": 3.5,
     "tests/test_fbi_fast_checks.py::test_one_cell_checks_answer_as_the_listings_do": 3.0,
@@ -103,7 +103,7 @@ SLOW: dict[str, float] = {
     "tests/test_roles_bot.py::test_a_whole_bot_game_finishes_and_replays": 1.5,
     "tests/test_hidden_info_direct.py::test_criminalist_hand_is_absent_from_other_seats": 1.5,
     "tests/test_transcript_reading.py::test_every_golden_reads_as_the_yaml_library_reads_it_and_fast": 1.5,
-    "tests/test_arena_run.py::test_crashing_hanging_and_cheating_entrants_forfeit_and_the_tournament_finishes": 1.5,
+    "tests/test_arena_forfeits.py::test_crashing_hanging_and_cheating_entrants_forfeit_and_the_tournament_finishes": 1.5,
     "tests/test_protocol_framing.py::test_garbage_lines_as_host": 1.5,
     "tests/test_contract.py::test_every_game_keeps_the_contract": 1.0,
     "tests/test_maze_play.py::test_planner_bots_win_every_later_scenario_on_the_first_seeds": 1.0,
