@@ -219,6 +219,19 @@ signal.signal(signal.SIGTERM, signal.SIG_IGN)  # only SIGKILL ends this one
 time.sleep(987654)
 '''
 
+CHILD_AT_GO_THEN_HANG = r'''
+import signal, subprocess, sys, time
+for line in sys.stdin:  # asked to act: the referee is in the game, its transcript open
+    if line.startswith("go "):
+        break
+subprocess.Popen(["sleep", sys.argv[1]])
+signal.signal(signal.SIGTERM, signal.SIG_IGN)  # only SIGKILL ends this one
+time.sleep(987654)
+'''
+"""``CHILD_THEN_HANG``, its child started at its first ``go``: a referee stopped once the child
+sleeps has begun the game (a bot starts before its game's transcript is opened: a stop before
+then has no transcript to name)."""
+
 DEAF = "import time\ntime.sleep(987654)\n"
 
 ANSWER_BYTES = r'''

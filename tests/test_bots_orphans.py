@@ -26,6 +26,7 @@ import pytest
 from tests.helpers import REPO, tree_env
 from tests.hostile import (
     within, script, assert_group_ended, sleepers, stuck_bot, pid_named_in, kill_group, CHILD_THEN_HANG,
+    CHILD_AT_GO_THEN_HANG,
 )
 
 
@@ -246,7 +247,7 @@ def test_a_referee_told_to_stop_ends_its_bots_children_too(tmp_path: Path, signu
     Before, the referee simply died: its bots' own processes went with it (the parent-death
     signal), their children ran on under init."""
     token = random.randrange(10**6, 10**7)
-    command = script(tmp_path, "hang", CHILD_THEN_HANG, token)
+    command = script(tmp_path, "hang", CHILD_AT_GO_THEN_HANG, token)
     env = tree_env()
     referee = subprocess.Popen([sys.executable, "-m", "arbiter", "play", "fbi-mafia", "--seed", "1", "--bots", "random",
                                 "--bot", f"bandit=exec:{command}", "--bot-timeout", "120", "--transcript", "t.yaml"],
