@@ -176,6 +176,8 @@ def test_a_folders_file_that_is_no_regular_file_is_refused_without_reading_it(pl
 
 
 @pytest.mark.parametrize("name, refusal", [
+    ("tournament.json", "{path}: cannot read it: a symbolic link that leads nowhere; a tournament's configuration is "
+                        "a file in its folder"),
     ("results.jsonl", "{path}: cannot read it: a symbolic link that leads nowhere; a tournament's results are a file "
                       "in its folder"),
     (".lock", "cannot hold the tournament's folder {folder}: its .lock is a symbolic link that leads nowhere; a "
@@ -185,7 +187,8 @@ def test_a_folders_file_that_is_a_link_leading_nowhere_is_refused_not_made_where
                                                                                           refusal):
     """A folder's file that is a symbolic link whose target is gone: results.jsonl read as no
     record at all (every game was played again, the new lines written where the link led, out
-    of the folder); a .lock was opened to create, which made an empty file there and held it.
+    of the folder); a .lock was opened to create, which made an empty file there and held it;
+    tournament.json was "holds no tournament (no tournament.json)", of a name ``ls`` lists.
     Each is refused, naming the file; nothing is made and nothing changes."""
     folder = copy_of(played, tmp_path)
     path = folder / name
@@ -204,17 +207,22 @@ def test_every_reader_of_a_folder_says_alike_which_link_leads_nowhere(tmp_path, 
     """The results file, the lock, transcripts/ and a command's path (``cli.types.leads_nowhere``)
     each asked on its own whether a link leads nowhere, and not alike: a results.jsonl linked in
     a loop, or through a file, was "Too many levels of symbolic links" or "Not a directory"
-    where the lock and transcripts/ named the link. One test (``files.dangling_link``) now."""
+    where the lock and transcripts/ named the link; tournament.json was one of those, or "no
+    tournament.json". One test (``files.dangling_link``) now."""
     from arbiter.cli.types import leads_nowhere
 
     folder = tmp_path / "t"
     folder.mkdir()
     (tmp_path / "file").write_text("a file, not a folder")
-    for name in ("results.jsonl", ".lock", "transcripts"):
+    for name in ("tournament.json", "results.jsonl", ".lock", "transcripts"):
         path = folder / name
         path.symlink_to({"target gone": tmp_path / "gone", "loop": path,
                          "through a file": tmp_path / "file" / "x"}[way])
     nowhere = "is a symbolic link that leads nowhere"
+    with pytest.raises(FolderError) as caught:
+        Folder.existing(folder)
+    assert caught.value.message == (f"{folder / 'tournament.json'}: cannot read it: a symbolic link that leads "
+                                    "nowhere; a tournament's configuration is a file in its folder")
     with pytest.raises(FolderError) as caught:
         read_results(folder / "results.jsonl")
     assert caught.value.message == (f"{folder / 'results.jsonl'}: cannot read it: a symbolic link that leads nowhere; "
@@ -227,7 +235,7 @@ def test_every_reader_of_a_folder_says_alike_which_link_leads_nowhere(tmp_path, 
         Folder(folder)._open_transcripts()
     assert caught.value.message == (f"cannot open the tournament's folder {folder}: its transcripts/ {nowhere}, "
                                     "not a folder")
-    for name in ("results.jsonl", ".lock", "transcripts"):
+    for name in ("tournament.json", "results.jsonl", ".lock", "transcripts"):
         with pytest.raises(OSError) as stat_error:
             os.stat(folder / name)
         assert leads_nowhere(str(folder / name), stat_error.value).startswith(f"'{folder / name}' {nowhere} (")

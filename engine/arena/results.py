@@ -136,12 +136,16 @@ class Folder:
         p = Path(path)
         try:  # a regular file only: a FIFO put there waited for a writer for ever, /dev/zero filled memory
             data = read_bytes_capped(p / CONFIG, CONFIG_MAX_BYTES)
-        except FileNotFoundError:
-            raise _no_tournament(p) from None
         except FileTooLarge as exc:
             raise FolderError(f"{p / CONFIG}: cannot read it: {exc.size} bytes is more than a tournament's "
                               f"configuration can be ({CONFIG_MAX_BYTES // (1024 * 1024)} MiB at most)") from None
         except OSError as exc:
+            # a link that leads nowhere was "holds no tournament (no tournament.json)", of a name ls lists
+            if (kind := dangling_link(p / CONFIG, exc)) is not None:
+                raise FolderError(f"{p / CONFIG}: cannot read it: {kind}; a tournament's configuration is a "
+                                  "file in its folder") from None
+            if isinstance(exc, FileNotFoundError):
+                raise _no_tournament(p) from None
             raise FolderError(f"{p / CONFIG}: cannot read it: {exc.strerror or exc}") from None
         try:
             config = _json(data.removeprefix(BOM).decode("utf-8"), unique=True)
