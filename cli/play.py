@@ -14,8 +14,8 @@ from arbiter.cli.common import (
     EXIT_REFUSED, EXIT_UNFINISHED, SETUP_ERRORS, explain, fail, interrupted, setup_usage, usage,
 )
 from arbiter.cli.types import (
-    BotKindType, BotSpecType, Count, ExistingPath, GameType, MovesFile, NewPath, SeatType, SeedType, VariantType,
-    check_kind, check_seat, check_variant, seconds, stdin_bytes,
+    BotKindType, BotSpecType, BotTimeout, Count, ExistingPath, GameType, MovesFile, NewPath, SeatType, SeedType,
+    VariantType, check_kind, check_seat, check_variant, stdin_bytes,
 )
 from arbiter.cli.entry import output_failed, output_refused
 from arbiter.engine import registry
@@ -27,7 +27,7 @@ from arbiter.engine.files import not_regular
 from arbiter.engine.lines import LineReader, printable
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol, event_line
-from arbiter.engine.session import BOT_TIMEOUT, Session
+from arbiter.engine.session import Session
 
 
 
@@ -187,7 +187,7 @@ def _header(session: Session, protocol: Protocol, perspective: str, as_seat: str
               help="Let a bot play SEAT: a built-in KIND (random; planner in Magic Maze), exec:COMMAND (a program) "
                    "or py:MODULE:CLASS (a Python class, in-process). Repeatable.")
 @click.option("--bots", "all_bots", type=BotKindType(), help="A bot on every seat but yours (--as), of any KIND --bot takes.")
-@click.option("--bot-timeout", type=seconds(*BOT_TIMEOUT),
+@click.option("--bot-timeout", type=BotTimeout(),
               help="Seconds an exec: bot or a py: agent may take to answer (0.01 to 3600; default 10).")
 @click.option("--max-moves", type=Count(min=1),
               help="Stop once the game has this many moves, a resumed game's counted from its start "

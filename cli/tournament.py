@@ -16,7 +16,7 @@ from click.shell_completion import CompletionItem
 from arbiter.cli.common import explain, fail, interrupted, setup_usage, usage
 from arbiter.cli.entry import output_gone, reader_gone
 from arbiter.cli.types import (
-    BotKindType, Count, Decimal, ExistingPath, GameType, NewPath, SeedType, VariantType, check_variant, seconds,
+    BotKindType, BotTimeout, Count, Decimal, ExistingPath, GameType, NewPath, SeedType, VariantType, check_variant,
 )
 from arbiter.engine import registry
 from arbiter.engine.arena.config import check_configuration, check_sprt
@@ -24,7 +24,6 @@ from arbiter.engine.arena.schedule import MAX_ENTRANTS, MAX_GAMES, rounded_games
 from arbiter.engine.arena.sprt import MAX_ELO
 from arbiter.engine.errors import ArbiterError, ScenarioError
 from arbiter.engine.scenario import deck_document
-from arbiter.engine.session import BOT_TIMEOUT
 
 
 def _ray_address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -70,7 +69,7 @@ def _with_options(fn: Callable[..., Any], hide_resume: bool) -> Callable[..., An
                      help="Play the games as Ray tasks on a cluster (HOST:PORT, ray://HOST:PORT or auto), "
                           "or on a new local Ray instance (local). Needs arbiter-referee[ray]."),
         click.option("--seed", type=SeedType(negative=True), help="The tournament's seed: it fixes every deal (default 1)."),
-        click.option("--bot-timeout", type=seconds(*BOT_TIMEOUT),
+        click.option("--bot-timeout", type=BotTimeout(),
                      help="Seconds an exec: bot or a py: agent may take to answer (default 10)."),
         click.option("--reuse", is_flag=True, default=None, help="Keep each exec: bot process for its worker's next game "
                      "(it is told new-game), for bots slow to start."),

@@ -20,6 +20,7 @@ from click.shell_completion import CompletionItem
 
 from arbiter.engine.errors import quoted
 from arbiter.engine.files import dangling_link
+from arbiter.engine.session import BOT_TIMEOUT, bot_timeout_seconds
 
 
 def _rules(ctx: click.Context | None) -> Any:
@@ -219,8 +220,29 @@ class Decimal(click.FloatRange):
         return "" if self.min is None and self.max is None else super()._describe_range()
 
 
-def seconds(low: float, high: float) -> Decimal:
-    return Decimal(low, high, what="number of seconds", metavar="SECONDS")
+class BotTimeout(Decimal):
+    """``--bot-timeout``: seconds as ``engine.session.bot_timeout_seconds`` takes them, a number
+    outside its range refused in its words, as a tournament's configuration, a transcript's
+    header and ``AgentBot`` word it (not Click's "-1.0 is not in the range 0.01<=x<=3600"), with
+    the number as it was typed. ``--help`` shows the range as Click does for every number.
+
+    >>> BotTimeout().convert("2.5", None, None)
+    2.5
+    >>> BotTimeout().convert("-1", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: seconds from 0.01 to 3600, not -1
+    """
+
+    def __init__(self) -> None:
+        super().__init__(*BOT_TIMEOUT, what="number of seconds", metavar="SECONDS")
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
+            try:
+                return bot_timeout_seconds(float(value))
+            except ValueError as exc:
+                self.fail(f"{exc}, not {value.strip()}", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def check_variant(rules: Any, name: str | None) -> None:
