@@ -1,14 +1,14 @@
 """What the tournament tests (``test_arena_games.py``, ``test_arena_forfeits.py``,
-``test_arena_resume.py``, ``test_arena_ray.py``, ``test_arena_pool.py``) share: a small
-tournament played by local workers into a folder, its records without their times, and the
-transcripts it wrote; the Python their ``exec:`` bots run with (``PY``); a pool playing in this
-process (``InProcess``); a tournament whose game is stuck on a bot; and records made by hand
-(``rec``, ``whole_rec``) and a two-entrant duel tournament (``duel_tournament``) for the
-arithmetic, the SPRT and the report (``test_arena_stats.py``, ``test_arena_sprt.py``,
-``test_arena_report.py``). For the tests of a folder a run resumes (``test_arena_folder.py``,
-``test_arena_config_edits.py``, ``test_arena_records.py``, ``test_arena_disk_full.py``): a
-finished match to copy (``played``, ``copy_of``), a folder's every file (``snapshot``), and its
-lock found free (``assert_free``).
+``test_arena_resume.py``, ``test_arena_ray.py``, ``test_arena_pool_stop.py``,
+``test_arena_pool_failures.py``) share: a small tournament played by local workers into a
+folder, its records without their times, and the transcripts it wrote; the Python their
+``exec:`` bots run with (``PY``); a pool playing in this process (``InProcess``); a tournament
+whose game is stuck on a bot; and records made by hand (``rec``, ``whole_rec``) and a
+two-entrant duel tournament (``duel_tournament``) for the arithmetic, the SPRT and the report
+(``test_arena_stats.py``, ``test_arena_sprt.py``, ``test_arena_report.py``). For the tests of a
+folder a run resumes (``test_arena_folder.py``, ``test_arena_config_edits.py``,
+``test_arena_records.py``, ``test_arena_disk_full.py``): a finished match to copy (``played``,
+``copy_of``), a folder's every file (``snapshot``), and its lock found free (``assert_free``).
 """
 
 from __future__ import annotations
