@@ -177,3 +177,35 @@ def test_a_game_the_machine_could_not_start_is_played_again_by_a_resume(tmp_path
     assert sorted(records) == [0, 1] and all(r["finished"] and r["error"] is None for r in records.values())
     r = run("tournament", "--resume", tmp_path / "t", "--workers", "1", "--json")  # nothing more to play
     assert r.exit_code == 0 and json.loads(r.output.splitlines()[-1])["played"] == 0, r.output
+
+
+def test_a_game_the_machine_could_not_start_left_without_its_line_is_not_counted_as_ended(tmp_path, monkeypatch):
+    """A run stopped after such a game's transcript was written and before its line: the resume
+    writes its record from the transcript (its ``error``) and plays it again, as any such game.
+    It said "game 0 ended without its record ... recorded now from its transcript" of a game
+    that did not end, and counted it twice: "2 of 2 games recorded; 1 from their transcripts,
+    2 played by this run". It is counted once, as played by the run."""
+    import errno
+
+    (tmp_path / "bot.py").write_text((REPO / "docs" / "examples" / "random_bot.py").read_text())
+    entrants = [Entrant("prog", f"exec:{PY} {tmp_path / 'bot.py'}"), Entrant("rnd", "random")]
+    config = configuration("fbi-mafia", entrants, 2, modes=("duel-3v3",), cwd=str(tmp_path))
+    t = Tournament({"format": 2, **config})
+    folder = Folder.create(tmp_path / "t", t.config)
+
+    def no_more_files(*args, **kw):
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    with monkeypatch.context() as m:
+        m.setattr(subprocess, "Popen", no_more_files)
+        failed = Worker(t.settings).play(t.games[0], folder.path)  # its transcript written, its line not
+    folder.unlock()
+    assert failed["error"] and (folder.transcripts / "game-00000.yaml").exists()
+    r = run("tournament", "--resume", tmp_path / "t", "--workers", "1", "--json")
+    assert r.exit_code == 0, r.output
+    assert "ended without" not in r.stderr, r.stderr
+    summary = json.loads(r.stdout)
+    assert (summary["recorded"], summary["played"], summary["from_transcripts"]) == (2, 2, 0)
+    lines = [json.loads(line) for line in (tmp_path / "t" / "results.jsonl").read_text().splitlines()]
+    assert [(r["game"], r["error"] is None, r["time"] is None) for r in lines] == [
+        (0, False, True), (0, True, False), (1, True, False)]  # its error kept, then the game played again

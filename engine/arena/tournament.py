@@ -198,9 +198,10 @@ class Tournament:
         writer = folder.writer()
         interrupted = False
         recovered: list[int] = []  # (each named before its line is written: the file says which were)
+        noted: list[int] = []  # (games the machine could not start, so recorded: played again)
         unrecorded: list[tuple[int, str]] = []
         try:
-            unrecorded = self._account(folder, writer, recorded, failed, recovered)
+            unrecorded = self._account(folder, writer, recorded, failed, recovered, noted)
             todo: Iterator[Game] = iter([g for g in self.games if g.index not in recorded])
             standing = Standing(self.names)
             for r in recorded.values():
@@ -266,7 +267,9 @@ class Tournament:
             recovered = [n for n in recovered if n in mine]
             recorded = {r["game"]: r for r in folder.read_results(self.games, self.config["seed"])
                         if r.get("error") is None or r["game"] in mine}
-            played += len(set(recorded) - counted - set(recovered))
+            # (a game's last record made from its transcript has no time: not played by this run)
+            copied = set(recovered) | set(noted)
+            played += sum(1 for n in set(recorded) - counted if n not in copied or recorded[n].get("time") is not None)
         # (a transcript left as it was is said when its game was not played again: past the decision)
         unrecorded = [] if interrupted else [(n, why) for n, why in unrecorded if n not in recorded]
         records = sorted(recorded.values(), key=lambda r: r["game"])
@@ -274,7 +277,7 @@ class Tournament:
                        interrupted, recovered, unrecorded)
 
     def _account(self, folder: Folder, writer: ResultsWriter, recorded: dict[int, dict[str, Any]],
-                 failed: set[int], recovered: list[int]) -> list[tuple[int, str]]:
+                 failed: set[int], recovered: list[int], noted: list[int]) -> list[tuple[int, str]]:
         """As a run starts, every transcript of a game without a record accounted for: a run
         stopped (Ctrl-C, ``kill -9``, a failure, a full disk) between a game's transcript and its
         line left it. A game that ended is recorded from its transcript
@@ -282,7 +285,8 @@ class Tournament:
         play the same way twice, a language model or a person, would play another game if it
         were played again), added to ``recorded`` and to ``recovered``. The transcript of a game
         the machine could not start is recorded so too, unless it has its line already
-        (``failed``), and is played again, as any such game is (not added to ``recorded``). Any
+        (``failed``), and is played again, as any such game is (added to ``noted``, not to
+        ``recorded`` nor to ``recovered``: it did not end, and the run plays it). Any
         other transcript (its game did not end: a worker failed in it; it does not replay; it is
         not the game of its name) is left as it is: its game is played again, which replaces it,
         unless the SPRT decides first. Returns those, with why (the run says them when their games
@@ -298,11 +302,13 @@ class Tournament:
             except TranscriptError as exc:
                 unrecorded.append((n, exc.message))
                 continue
-            if record["error"] is None or n not in failed:
+            if record["error"] is None:
                 recovered.append(n)
                 writer.append(record)
-                if record["error"] is None:
-                    recorded[n] = record
+                recorded[n] = record
+            elif n not in failed:
+                noted.append(n)
+                writer.append(record)
         return unrecorded
 
 
