@@ -202,3 +202,23 @@ def test_a_record_made_from_a_transcript_is_the_workers_but_for_its_time(tmp_pat
         assert record_from_transcript(g, tmp_path / r["transcript"], t.settings) == {**r, "time": None}
     with pytest.raises(TranscriptError, match=r"game-00001.yaml: not a transcript of this tournament's game 0 "):
         record_from_transcript(t.games[0], tmp_path / records[1]["transcript"], t.settings)
+
+
+def test_a_transcript_of_the_same_games_played_by_other_bots_is_not_this_tournaments(tmp_path):
+    """Another tournament of the same seed, setup and entrants' names, whose entrants are other
+    programs, has the same games, deals and seatings: its transcript, put in this folder, was
+    recorded by a resume as this tournament's game, its result credited to bots that never
+    played it. The header's bots are this tournament's, or the transcript is refused."""
+    from arbiter.engine.arena.runner import record_from_transcript
+    from arbiter.engine.errors import TranscriptError
+
+    ours = Tournament({"format": 2, **configuration("mafia", [Entrant("a", "random"), Entrant("b", "sleuth")], 2,
+                                                    players=6)})
+    theirs = Tournament({"format": 2, **configuration("mafia", [Entrant("a", "sleuth"), Entrant("b", "random")], 2,
+                                                      players=6)})
+    assert ours.games == theirs.games  # (the same games, deals and seatings)
+    record = Worker(theirs.settings).play(theirs.games[0], tmp_path)
+    assert record_from_transcript(theirs.games[0], tmp_path / record["transcript"], theirs.settings)["finished"]
+    with pytest.raises(TranscriptError, match=r"game-00000.yaml: not a transcript of this tournament's game 0 \("
+                                              r"its header says another game, deal, seating, bots or tournament\)"):
+        record_from_transcript(ours.games[0], tmp_path / record["transcript"], ours.settings)

@@ -286,13 +286,17 @@ def record_from_transcript(game: Game, path: Path, settings: Settings) -> dict[s
     game: it cannot be read or does not replay, it is not this tournament's game, or its
     game did not end (a worker that failed in it)."""
     t = read(path)
-    got = (t.game, t.variant, t.seed, t.seats, json.loads(json.dumps(t.options)), (t.session or {}).get("tournament"),
-           (t.session or {}).get("entrants"))
+    said = t.session or {}
+    got = (t.game, t.variant, t.seed, t.seats, json.loads(json.dumps(t.options)), said.get("tournament"),
+           said.get("entrants"), said.get("bots"))
+    # (the bots too: another tournament of the same seed and entrants' names, its games played
+    # by other programs, has the same games, deals and seatings)
     wanted = (settings.game, game.variant, game.seed, list(game.seats), json.loads(json.dumps(game.options)),
-              {"seed": settings.tournament_seed, "game": game.index}, dict(game.assignment))
+              {"seed": settings.tournament_seed, "game": game.index}, dict(game.assignment),
+              {seat: settings.entrants[name] for seat, name in game.assignment.items()})
     if got != wanted:
         raise TranscriptError(f"{path}: not a transcript of this tournament's game {game.index} (its header says "
-                              "another game, deal, seating or tournament)")
+                              "another game, deal, seating, bots or tournament)")
     session = replayed(t)
     notes = [e["note"]["arena"] for e in session.entries if "arena" in e.get("note", {})]
     error = notes[0].removeprefix(CANNOT_START) if notes else None
