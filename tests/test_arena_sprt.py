@@ -525,3 +525,36 @@ def test_a_ctrl_c_as_the_workers_end_after_the_last_game_says_how_to_go_on(tmp_p
     assert r.exit_code == 130, r.output
     assert f"interrupted; go on with: arbiter tournament --resume {folder}" in r.output, r.output
     assert sorted(_lines(folder)) == [0, 1]
+
+
+def test_a_decided_resume_needs_no_bots_folder(tmp_path):
+    """A resume of a tournament whose SPRT decided plays nothing, whatever games are left
+    without a record; but with its bots' folder gone (moved, deleted) it was refused, "put it
+    back", as if it had games to play: it could not even print the report. It needs no folder."""
+    import json
+
+    from arbiter.engine.arena.runner import Worker
+    from arbiter.engine.arena.tournament import Tournament
+    from tests.helpers import run
+
+    out, bots = tmp_path / "t", tmp_path / "bots"
+    bots.mkdir()
+    config = {"format": 2, **configuration("fbi-mafia", [Entrant("gone", "exec:/no/such/bot"), Entrant("rnd", "random")],
+                                           200, modes=("duel-3v3",), sprt=Sprt(0, 100, 0.05, 0.05), cwd=str(bots))}
+    Folder.create(out, config).unlock()
+    t = Tournament(config)
+    worker = Worker(t.settings)
+    records = [worker.play(g, out) for g in t.games[:18]]  # (the test decides with game 17, after 9 blocks)
+    (out / "results.jsonl").write_text("".join(json.dumps(rec) + "\n" for rec in records))
+    bots.rmdir()
+    before = (out / "results.jsonl").read_bytes()
+    r = run("tournament", "--resume", out, "--workers", "1", "--json")
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.stdout)
+    assert (summary["played"], summary["recorded"], summary["sprt"]["result"]) == (0, 18, "H0")
+    assert (out / "results.jsonl").read_bytes() == before
+    (out / "results.jsonl").write_text("".join(json.dumps(rec) + "\n" for rec in records[:16]))  # not decided yet,
+    for rec in records[16:]:  # (nor by games that ended without their lines)
+        (out / rec["transcript"]).unlink()
+    r = run("tournament", "--resume", out, "--workers", "1")
+    assert r.exit_code == 1 and '"cwd": the folder the bots start in' in r.output, r.output

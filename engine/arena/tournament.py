@@ -155,8 +155,8 @@ class Tournament:
 
     def cannot_go_on_here(self, folder: Folder) -> str | None:
         """Why the games ``folder`` has left to play cannot be played here (``missing_cwd``), or
-        None: a run with nothing left to play, or built-in bots only, needs no folder of its own.
-        A game a stopped run left ended, which the run records from its transcript (``_account``),
+        None: a run with nothing left to play (every game recorded, or the SPRT decided), or
+        built-in bots only, needs no folder of its own. A game a stopped run left ended, which the run records from its transcript (``_account``),
         is not left to play (its transcripts are read only when the folder is missing)."""
         done = self.recorded(folder)
         if self._missing_cwd(done) is None:
@@ -173,6 +173,8 @@ class Tournament:
         return self._missing_cwd(done)
 
     def _missing_cwd(self, done: dict[int, dict[str, Any]]) -> str | None:
+        if self.sprt is not None and self.sprt_state(done)["result"] is not None:
+            return None  # (the SPRT decided: no game is played, however many are left without a record)
         left = {name for g in self.games if g.index not in done for name in g.entrants}
         return missing_cwd(self.config, [e.spec for e in self.entrants if e.name in left])
 
