@@ -193,7 +193,8 @@ def _timer() -> MainThreadTimer | None:
     try:
         from arbiter.engine.threadtimer import MainThreadTimer  # (ctypes: at the first limit, not at start-up)
         _the_timer = MainThreadTimer(SIGNAL, REPEAT_S)  # type: ignore[arg-type]
-    except (OSError, AttributeError):  # (no such function in this libc, or no timer for this process)
+    except (OSError, AttributeError, ImportError):  # (no such function in this libc, no timer for this
+        # process, or no ctypes in this Python: then the limit is kept by a thread, not blamed on the agent)
         _the_timer = False
         return None
     return _the_timer

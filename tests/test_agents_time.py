@@ -261,3 +261,15 @@ def test_the_timer_is_loaded_at_the_first_limit_not_at_start_up() -> None:
             "with deadline.limited(5):\n    deadline.run(len, 'x')\nprint('ctypes' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", str(sys.platform.startswith("linux"))], out.stderr
+
+
+def test_a_python_without_ctypes_keeps_the_limit_with_a_thread() -> None:
+    """The timer is imported at the first limit, inside the agent's call: a Python built without
+    ``ctypes`` (no libffi) raised its ``ImportError`` there, and the agent forfeited for
+    "raising" it; the limit is kept by a thread, as on a system without the timer."""
+    code = ("import sys, time\nsys.modules['arbiter.engine.threadtimer'] = None  # (import fails)\n"
+            "from arbiter.engine import deadline\n"
+            "try:\n    with deadline.limited(0.05) as flag:\n        deadline.run(time.sleep, 5)\n"
+            "except deadline.TimeUp:\n    print('time up', flag[0], deadline._the_timer)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+    assert (out.returncode, out.stdout) == (0, "time up True False\n"), out.stderr
