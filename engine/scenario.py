@@ -15,6 +15,7 @@ arbiter.engine.errors.ScenarioError: modes.yaml: board: missing (required)
 from __future__ import annotations
 
 import contextlib
+import datetime
 import functools
 import importlib
 from collections.abc import Callable, Iterator
@@ -162,10 +163,18 @@ class Node:
 
 
 def _kind(v: Any) -> str:
+    """What a YAML value is, in a person's words: every type a safe load makes has its own
+    (``2024-01-01`` is a date, ``!!binary`` data, ``!!set`` a set), never Python's name for it
+    ("date", "bytes"), which a refusal read as a word the file had written (``game: date``).
+
+    >>> _kind(datetime.date(2024, 1, 1)), _kind(datetime.datetime(2024, 1, 1)), _kind(b"x"), _kind({1})
+    ('a date', 'a date and time', 'binary data', 'a set')
+    """
     if v is None:
         return "nothing"
     return {dict: "a mapping", list: "a list", str: "text", bool: "true/false", int: "a number",
-            float: "a number"}.get(type(v), type(v).__name__)
+            float: "a number", datetime.date: "a date", datetime.datetime: "a date and time",
+            bytes: "binary data", set: "a set"}.get(type(v), type(v).__name__)
 
 
 def load_text(text: str, source: str) -> Node:
@@ -419,6 +428,8 @@ def _value_shown(value: Any) -> str:
 
     >>> _value_shown("mafia"), _value_shown("two words"), _value_shown(True), _value_shown(7), _value_shown([1])
     ('mafia', "'two words'", 'true', '7', 'a list')
+    >>> _value_shown(datetime.date(2024, 1, 1)), _value_shown(b"x")
+    ('a date', 'binary data')
     """
     if isinstance(value, str):
         plain = 0 < len(value) <= QUOTED_CHARS and value.isprintable() and not any(c in value for c in " ,:;'\"")

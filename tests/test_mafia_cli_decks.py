@@ -291,6 +291,10 @@ def test_a_deck_file_of_no_kind_says_what_it_holds(tmp_path: Path, text: str, wh
     ("game:\nkind: deck\n", "this file is kind: deck and names no game:"),
     ("game: [mafia]\nkind: true\n", "this file is game: a list, kind: true"),
     ("game: magic maze\nkind: 3\n", "this file is game: 'magic maze', kind: 3"),
+    # (YAML's dates, binary data and sets were shown by Python's names, as if the file said them:
+    # "this file is game: date, kind: bytes")
+    ("game: 2024-01-01\nkind: !!binary aGk=\n", "this file is game: a date, kind: binary data"),
+    ("game: !!set {mafia}\nkind: 2024-01-01 10:00:00\n", "this file is game: a set, kind: a date and time"),
 ])
 @pytest.mark.parametrize("command", [["play", "mafia"], ["bench", "mafia"], ["play", "magic-maze", "--scenario", "1"],
                                      ["bench", "magic-maze", "--roles", "1"],
