@@ -327,15 +327,29 @@ def _entrants(entrants: list[Any]) -> str:
             f"({CONFIG} lists them)")
 
 
+GAMES_SHOWN = 10
+"""The most games the line of those recorded from their transcripts names; of more, it names
+the first few and counts the others (a results file lost whole, its 20,000 games recorded
+again from their transcripts, made a line of 140,000 characters)."""
+
+
 def _accounted(outcome: Any) -> list[str]:
     """What the run said of the transcripts of games a stopped run left without a record
     (``Tournament._account``): those recorded from their transcripts as it started (none is
-    played again), and each one left as it is past the SPRT's decision, with why."""
+    played again; past ``GAMES_SHOWN``, the first few and how many more), and each one left as
+    it is past the SPRT's decision, with why.
+
+    >>> from types import SimpleNamespace as O
+    >>> _accounted(O(recovered=list(range(4, 30)), unrecorded=[]))[0][:80]
+    '# games 4, 5, 6, 7, 8, 9, 10, 11, 12 and 17 more ended without their records (a '
+    """
     lines = []
     if games := outcome.recovered:
         one = len(games) == 1
         its, it, they = ("its", "it", "it") if one else ("their", "them", "they")
-        lines.append(f"# game{'s' * (not one)} {', '.join(map(str, games))} ended without {its} record{'s' * (not one)} "
+        named = ", ".join(map(str, games)) if len(games) <= GAMES_SHOWN else \
+            f"{', '.join(map(str, games[:GAMES_SHOWN - 1]))} and {len(games) - GAMES_SHOWN + 1} more"
+        lines.append(f"# game{'s' * (not one)} {named} ended without {its} record{'s' * (not one)} "
                      f"(a run stopped before writing {it}): recorded now from {its} transcript{'s' * (not one)}, "
                      f"without the seconds {they} took or the names exec: programs gave (a transcript holds neither)")
     for game, why in outcome.unrecorded:
