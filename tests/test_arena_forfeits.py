@@ -209,3 +209,39 @@ def test_a_game_the_machine_could_not_start_left_without_its_line_is_not_counted
     lines = [json.loads(line) for line in (tmp_path / "t" / "results.jsonl").read_text().splitlines()]
     assert [(r["game"], r["error"] is None, r["time"] is None) for r in lines] == [
         (0, False, True), (0, True, False), (1, True, False)]  # its error kept, then the game played again
+
+
+def test_a_ctrl_c_as_such_a_game_played_again_is_recorded_counts_it_as_played(tmp_path, monkeypatch):
+    """The same game, played again by the resume, its new record written just as a Ctrl-C came
+    (before the run counted it): the interrupted run counts from the file, and a game whose
+    line it had written from the transcript was left out of what it played. Its last record,
+    the worker's (it has a time), is this run's play."""
+    import errno
+
+    from arbiter.engine.arena import results
+    from tests.arena_staging import InProcess
+
+    (tmp_path / "bot.py").write_text((REPO / "docs" / "examples" / "random_bot.py").read_text())
+    entrants = [Entrant("prog", f"exec:{PY} {tmp_path / 'bot.py'}"), Entrant("rnd", "random")]
+    config = {"format": 2, **configuration("fbi-mafia", entrants, 2, modes=("duel-3v3",), cwd=str(tmp_path))}
+    t = Tournament(config)
+    folder = Folder.create(tmp_path / "t", config)
+
+    def no_more_files(*args, **kw):
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    with monkeypatch.context() as m:
+        m.setattr(subprocess, "Popen", no_more_files)
+        Worker(t.settings).play(t.games[0], folder.path)  # its transcript written, its line not
+
+    class Interrupted(results.ResultsWriter):
+        def append(self, record: dict) -> None:
+            super().append(record)
+            if record["time"] is not None:  # game 0 played again: written whole, not yet counted
+                raise KeyboardInterrupt
+
+    monkeypatch.setattr(results, "ResultsWriter", Interrupted)
+    outcome = t.run(folder, InProcess(t.settings, folder.path))
+    folder.unlock()
+    assert outcome.interrupted and (outcome.played, outcome.recovered) == (1, [])
+    assert [(r["game"], r["error"]) for r in outcome.records] == [(0, None)]
