@@ -554,7 +554,7 @@ def test_a_decided_resume_needs_no_bots_folder(tmp_path):
     assert (summary["played"], summary["recorded"], summary["sprt"]["result"]) == (0, 18, "H0")
     assert (out / "results.jsonl").read_bytes() == before
     (out / "results.jsonl").write_text("".join(json.dumps(rec) + "\n" for rec in records[:16]))  # not decided yet,
-    for rec in records[16:]:  # (nor by games that ended without their lines)
-        (out / rec["transcript"]).unlink()
+    for record in records[16:]:  # (nor by games that ended without their lines)
+        (out / record["transcript"]).unlink()
     r = run("tournament", "--resume", out, "--workers", "1")
     assert r.exit_code == 1 and '"cwd": the folder the bots start in' in r.output, r.output
