@@ -156,8 +156,9 @@ class Tournament:
     def cannot_go_on_here(self, folder: Folder) -> str | None:
         """Why the games ``folder`` has left to play cannot be played here (``missing_cwd``), or
         None: a run with nothing left to play (every game recorded, or the SPRT decided), or
-        built-in bots only, needs no folder of its own. A game a stopped run left ended, which the run records from its transcript (``_account``),
-        is not left to play (its transcripts are read only when the folder is missing)."""
+        built-in bots only, needs no folder of its own. A game a stopped run left ended, which
+        the run records from its transcript (``_account``), is not left to play (its
+        transcripts are read only when the folder is missing)."""
         done = self.recorded(folder)
         if self._missing_cwd(done) is None:
             return None
