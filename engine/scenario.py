@@ -18,6 +18,7 @@ import contextlib
 import datetime
 import functools
 import importlib
+import math
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -428,14 +429,16 @@ def _value_shown(value: Any) -> str:
 
     >>> _value_shown("mafia"), _value_shown("two words"), _value_shown(True), _value_shown(7), _value_shown([1])
     ('mafia', "'two words'", 'true', '7', 'a list')
-    >>> _value_shown(datetime.date(2024, 1, 1)), _value_shown(b"x")
-    ('a date', 'binary data')
+    >>> _value_shown(datetime.date(2024, 1, 1)), _value_shown(b"x"), _value_shown(float("-inf"))
+    ('a date', 'binary data', '-.inf')
     """
     if isinstance(value, str):
         plain = 0 < len(value) <= QUOTED_CHARS and value.isprintable() and not any(c in value for c in " ,:;'\"")
         return value if plain else quoted(value)
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value):  # (as YAML writes them, not Python's nan, inf)
+        return ".nan" if value != value else ".inf" if value > 0 else "-.inf"
     if isinstance(value, (int, float)):
         return quoted(value)
     return _kind(value)

@@ -295,6 +295,8 @@ def test_a_deck_file_of_no_kind_says_what_it_holds(tmp_path: Path, text: str, wh
     # "this file is game: date, kind: bytes")
     ("game: 2024-01-01\nkind: !!binary aGk=\n", "this file is game: a date, kind: binary data"),
     ("game: !!set {mafia}\nkind: 2024-01-01 10:00:00\n", "this file is game: a set, kind: a date and time"),
+    # (and YAML's not-a-number and infinities as YAML writes them, not Python's "nan" and "inf")
+    ("game: .nan\nkind: -.inf\n", "this file is game: .nan, kind: -.inf"),
 ])
 @pytest.mark.parametrize("command", [["play", "mafia"], ["bench", "mafia"], ["play", "magic-maze", "--scenario", "1"],
                                      ["bench", "magic-maze", "--roles", "1"],
