@@ -97,6 +97,51 @@ def test_a_local_worker_asks_to_be_killed_when_the_tournament_dies() -> None:
     assert (before, after) == (0, kill)
 
 
+KILLED_WITH_WORKERS = """
+import sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from arbiter.engine.arena.pool import LocalPool
+from arbiter.engine.arena.runner import Settings
+p = LocalPool(Settings("mafia", {"a": "random"}, 1, cwd="."), 2, Path("."))
+for f in [p._executor.submit(time.sleep, 0.2) for _ in range(2)]:
+    f.result()
+print(*p._executor._processes, flush=True)
+time.sleep(60)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_tournaments_workers_die_at_once_when_it_is_killed_outright(tmp_path) -> None:
+    """The whole of what the test above asks for: the workers of a pool whose process is killed
+    with SIGKILL are gone within moments (a worker living on would wait for ever, or write a
+    transcript a resumed run is replaying). The SIGKILL resume test passes with workers left."""
+    main = subprocess.Popen([sys.executable, "-c", KILLED_WITH_WORKERS, str(REPO)], cwd=tmp_path,
+                            stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        workers = [int(w) for w in main.stdout.readline().split()]  # type: ignore[union-attr]
+        assert len(workers) == 2 and all(map(_alive, workers))
+        os.kill(main.pid, signal.SIGKILL)
+        main.wait()
+        deadline = time.monotonic() + 5
+        while any(map(_alive, workers)) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not any(map(_alive, workers)), "a worker outlived its tournament"
+    finally:
+        try:
+            os.killpg(main.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        main.wait()
+
+
 def test_a_run_refused_before_its_games_leaves_the_folder_free(tmp_path, monkeypatch):
     """A resumed tournament takes its folder's lock first; refused after that (a game that is
     not its game, a pool that cannot start), it lets the lock go, so the next run in the same
