@@ -147,10 +147,10 @@ def test_a_py_agent_is_found_where_the_games_run_not_where_the_tournament_is_set
     assert len(outcome.records) == 2 and not any(r["forfeits"] for r in outcome.records)
 
 
-def test_a_game_the_machine_could_not_start_is_played_again_by_a_resume(tmp_path, monkeypatch):
-    """Such a game (its record's ``error``) stayed unfinished for good: a resume once the
-    machine had files again played none of them, and an SPRT's block with one stayed void. A
-    resume plays it again; its new record is the game's."""
+def _could_not_start(tmp_path, monkeypatch) -> tuple[Folder, dict]:
+    """A tournament's folder (an exec: entrant and a built-in one, two games) and the record of
+    its game 0 played when the machine could not start the program (no more files): its
+    transcript is written, its line is not."""
     import errno
 
     (tmp_path / "bot.py").write_text((REPO / "docs" / "examples" / "random_bot.py").read_text())
@@ -164,7 +164,14 @@ def test_a_game_the_machine_could_not_start_is_played_again_by_a_resume(tmp_path
 
     with monkeypatch.context() as m:
         m.setattr(subprocess, "Popen", no_more_files)
-        failed = Worker(t.settings).play(t.games[0], folder.path)
+        return folder, Worker(t.settings).play(t.games[0], folder.path)
+
+
+def test_a_game_the_machine_could_not_start_is_played_again_by_a_resume(tmp_path, monkeypatch):
+    """Such a game (its record's ``error``) stayed unfinished for good: a resume once the
+    machine had files again played none of them, and an SPRT's block with one stayed void. A
+    resume plays it again; its new record is the game's."""
+    folder, failed = _could_not_start(tmp_path, monkeypatch)
     assert failed["error"] and not failed["finished"]
     writer = folder.writer()
     writer.append(failed)
@@ -185,20 +192,7 @@ def test_a_game_the_machine_could_not_start_left_without_its_line_is_not_counted
     It said "game 0 ended without its record ... recorded now from its transcript" of a game
     that did not end, and counted it twice: "2 of 2 games recorded; 1 from their transcripts,
     2 played by this run". It is counted once, as played by the run."""
-    import errno
-
-    (tmp_path / "bot.py").write_text((REPO / "docs" / "examples" / "random_bot.py").read_text())
-    entrants = [Entrant("prog", f"exec:{PY} {tmp_path / 'bot.py'}"), Entrant("rnd", "random")]
-    config = configuration("fbi-mafia", entrants, 2, modes=("duel-3v3",), cwd=str(tmp_path))
-    t = Tournament({"format": 2, **config})
-    folder = Folder.create(tmp_path / "t", t.config)
-
-    def no_more_files(*args, **kw):
-        raise OSError(errno.EMFILE, "Too many open files")
-
-    with monkeypatch.context() as m:
-        m.setattr(subprocess, "Popen", no_more_files)
-        failed = Worker(t.settings).play(t.games[0], folder.path)  # its transcript written, its line not
+    folder, failed = _could_not_start(tmp_path, monkeypatch)  # its transcript written, its line not
     folder.unlock()
     assert failed["error"] and (folder.transcripts / "game-00000.yaml").exists()
     r = run("tournament", "--resume", tmp_path / "t", "--workers", "1", "--json")
