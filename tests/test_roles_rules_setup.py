@@ -22,7 +22,7 @@ from arbiter.engine.scenario import load_text
 from arbiter.engine.session import Session
 
 from tests.helpers import precondition, roles_game, run, write
-from tests.roles_staging import D, MAZE, of_kind, refused, replays
+from tests.roles_staging import D, MAZE, escape, item_roles, of_kind, refused, replays, theft
 
 
 # ============================================================================ setting up
@@ -259,6 +259,23 @@ def test_a_card_counted_zero_is_left_out_as_in_a_classic_mafia_deck(tmp_path: Pa
     many = write(tmp_path / "many.yaml", "game: magic-maze\nkind: roles\nlevel: 2\ncards: {traitor: 21, hero: 3}\n")
     with pytest.raises(ScenarioError, match=r"many\.yaml:4: cards\.traitor: 21 is out of range \(allowed: 0\.\.20\)"):
         MAZE.choose_setup("1", 4, str(many), None)
+
+
+def test_a_custom_deck_may_hold_more_copies_than_the_levels_and_each_is_judged_apart(tmp_path: Path) -> None:
+    """The copies in roles.yaml are what the levels deal from, not a box's count: a custom deck
+    (a variant, public) may name more, and each copy is a card of its own seat. Two
+    ``mage-first`` are both done when the purple mage leaves first; of two ``master-thief`` only
+    the seat whose input completes the theft succeeds (the other fails at once)."""
+    deck = write(tmp_path / "copies.yaml", "game: magic-maze\nkind: roles\nlevel: 3\n"
+                                           "cards: {traitor: 5, mage-first: 2, master-thief: 2}\n")
+    recorded = MAZE.choose_setup("1", 4, str(deck), None)[1]["deck"]
+    assert recorded["cards"] == {"traitor": 5, "mage-first": 2, "master-thief": 2}
+    s = item_roles(["mage-first", "master-thief", "mage-first", "master-thief"], deck=recorded)
+    theft(s, time_ms=50_000)  # four players: p4 (north) completes it
+    assert [e.data["seat"] for e in of_kind(s.events, "failed")] == ["p2"]
+    for n, hero in enumerate(("purple", "yellow", "green", "orange")):
+        escape(s, hero, 60_000 + n * 1000)
+    assert s.state.result.winners == ("p1", "p3", "p4")  # both mage-first, and the master-thief who stole
 
 
 # ============================================================================ the command line
