@@ -20,7 +20,6 @@ from click.shell_completion import CompletionItem
 
 from arbiter.engine.errors import quoted
 from arbiter.engine.files import dangling_link
-from arbiter.engine.session import BOT_TIMEOUT, bot_timeout_seconds
 
 
 def _rules(ctx: click.Context | None) -> Any:
@@ -234,11 +233,15 @@ class BotTimeout(Decimal):
     """
 
     def __init__(self) -> None:
+        from arbiter.engine.session import BOT_TIMEOUT  # (here: `arbiter games` reads this module, not the session's)
+
         super().__init__(*BOT_TIMEOUT, what="number of seconds", metavar="SECONDS")
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
             try:
+                from arbiter.engine.session import bot_timeout_seconds
+
                 return bot_timeout_seconds(float(value))
             except ValueError as exc:
                 self.fail(f"{exc}, not {value.strip()}", param, ctx)
