@@ -110,19 +110,18 @@ MAZE_HEROES = ("purple", "yellow", "green", "orange")
 
 def roles_game(scenario: str, cards: list[str], *, level: int = 3, players: int | None = None,
                deck: dict | None = None, stack: tuple[str, ...] | list[str] = (),
-               heroes: tuple[str, ...] = MAZE_HEROES, seed: int = 0, extra: dict | None = None) -> Session:
+               heroes: tuple[str, ...] = MAZE_HEROES, seed: int = 0) -> Session:
     """A Hidden Roles game of ``scenario`` whose role cards come off the shuffled deck in the
     order ``cards`` (p1 gets the first usable one, p2 the next, ...; a card the game cannot
     use is discarded and the seat draws again), the rest of the deck after them. The level's
     deck, or ``deck`` (a custom deck's options: title, level, cards). ``players``: the number
     of cards by default. The stack starts with ``stack``; the heroes stand on b2, c2, b3, c3 of
-    the start tile in ``heroes`` order. ``extra``: more options (``{"divining": "deck"}``, which
-    a new level-5 custom deck's game records)."""
+    the start tile in ``heroes`` order."""
     from arbiter.engine.games.magic_maze import data as mm
     from arbiter.engine.games.magic_maze.roles.deal import RoleSetup
 
     players = players if players is not None else len(cards)
-    options = {"players": players, **({"deck": deck} if deck is not None else {"roles": level}), **(extra or {})}
+    options = {"players": players, **({"deck": deck} if deck is not None else {"roles": level})}
     pool = list(RoleSetup.from_options(options).cards)
     for card in cards:
         pool.remove(card)

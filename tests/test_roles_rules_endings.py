@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.engine import transcript
-from arbiter.engine.bench import play_random
-from arbiter.engine.errors import GameOverError, IllegalMoveError, ScenarioError
+from arbiter.engine.errors import GameOverError
 from arbiter.engine.events import HOST
-from arbiter.engine.games.magic_maze.roles import data as rd
 from arbiter.engine.session import Session
 
-from tests.helpers import roles_game, write
-from tests.roles_staging import MAZE, escape, item_roles, of_kind, play, refused, replays, theft
+from tests.helpers import roles_game
+from tests.roles_staging import escape, item_roles, of_kind, play, refused, replays, theft
 
 
 # ============================================================================ elimination
@@ -211,108 +208,6 @@ def test_when_every_winning_hero_is_divined_the_traitors_win_the_escape() -> Non
     result = s.state.result
     assert result.reason == "escape" and result.winners == ("p1", "p3") and result.winner == "traitors"
     assert result.text.endswith("the traitors win (winners: p1 p3).")
-
-
-FIVE = {"title": "five", "level": 5, "cards": {"above-suspicion": 1, "mage-first": 1, "master-thief": 1, "hero": 1}}
-"""A custom level-5 deck holding two of the ten hero missions."""
-
-
-def custom_divining(cards: list[str], deck: dict = FIVE, recorded_by_older: bool = False) -> Session:
-    """Three players dealt ``cards`` from ``deck``; the theft at 50 s (p3's input), the heroes
-    out at 60 to 63 s: the divining is open. ``recorded_by_older``: the game's options lack
-    ``divining: deck``, as an older version recorded a custom deck's game."""
-    s = item_roles(cards, deck=deck, extra=None if recorded_by_older else {"divining": "deck"})
-    theft(s, time_ms=50_000)
-    for n, hero in enumerate(("purple", "yellow", "green", "orange")):
-        escape(s, hero, 60_000 + n * 1000)
-    assert s.state.divining is not None and s.state.divining.traitors == ("p1",)
-    return s
-
-
-def test_a_custom_decks_divining_names_only_the_hero_missions_the_deck_holds(tmp_path) -> None:
-    """The cards a game is dealt from are public: a hero mission the deck does not hold is held
-    by nobody, so naming it could never be right. ``legal``, ``choices`` (the protocol's
-    ``legal:`` lines) offered all ten hero missions of the role deck, and a bot picking among
-    them wasted its one divining; now they offer the deck's, and the others are refused."""
-    deck = write(tmp_path / "five.yaml", "game: magic-maze\nkind: roles\ntitle: five\nlevel: 5\n"
-                                         "cards: {above-suspicion: 1, mage-first: 1, master-thief: 1, hero: 1}\n")
-    assert MAZE.choose_setup("1", 3, str(deck), None)[1] == {"players": 3, "deck": FIVE, "divining": "deck"}
-    s = custom_divining(["above-suspicion", "mage-first", "master-thief"])
-    offered = ["divine p2 mage-first", "divine p2 master-thief", "divine p3 mage-first", "divine p3 master-thief",
-               "pass"]
-    assert s.state.legal_inputs("p1") == offered and s.choices("p1").legal == offered
-    assert s.state.hero_missions() == ["mage-first", "master-thief"]
-    with pytest.raises(IllegalMoveError) as info:
-        s.submit("p1", "divine p2 quick-hands", 64_000)
-    assert info.value.message == "quick-hands is not in the deck this game is dealt from: name one of its hero missions"
-    assert info.value.allowed == ("mage-first", "master-thief")
-    assert refused(s, "@64 p1 divine p2 quick-hands") == info.value.message  # (and nothing changed)
-    assert refused(s, "@64 p1 divine p2 hero") == "hero is not a hero mission: name one"
-    play(s, "@64 p1 divine p3 master-thief")
-    assert s.state.result.winners == ("p1", "p2")  # p2: the purple mage left first; p3 divined
-
-
-def test_a_custom_deck_game_an_older_version_recorded_divines_as_it_did() -> None:
-    """An older version let a custom deck's divining name any hero mission of the role deck, and
-    its planner bots drew from them all: its transcripts (whose options lack ``divining:
-    deck``) must still replay, so such a game keeps that rule; a new game's bot names one the
-    deck holds, and the old divining is refused under the new rule."""
-    deck = {"title": "six", "level": 5, "cards": {"above-suspicion": 1, "traitor": 1, "mage-first": 1,
-                                                  "master-thief": 1, "hero": 2}}
-    old = play_random(MAZE, "1", 7, kind="planner", options={"players": 4, "deck": deck})
-    assert [m.text for m in old.moves if m.seat == "p1"][-1] == "divine p4 elf-last"  # (not in the deck)
-    t = transcript.parse(transcript.dump(old))
-    assert "divining" not in t.options and transcript.replay(t).ok
-    new = play_random(MAZE, "1", 7, kind="planner", options={"players": 4, "deck": deck, "divining": "deck"})
-    assert [m.text for m in new.moves if m.seat == "p1"][-1] == "divine p4 mage-first"
-    t.options = {**t.options, "divining": "deck"}
-    assert transcript.replay(t).problems[-1].endswith(
-        "refused on replay: illegal: elf-last is not in the deck this game is dealt from: name one of its hero missions")
-
-
-def test_what_a_traitor_may_divine_is_the_same_whoever_holds_the_decks_missions() -> None:
-    """Twins: three deals of one custom deck that differ only in the other seats' cards (two
-    missions swapped; a mission left in the deck for a plain hero). The traitor's view, legal
-    inputs and every refusal of a divining are the same in all three, and what it is offered is
-    the deck's hero missions: the deck is public, who holds them is not."""
-    deck = {"level": 5, "cards": {"above-suspicion": 1, "mage-first": 1, "dwarf-last": 1, "hero": 1}}
-    games = [custom_divining(cards, deck=deck) for cards in (["above-suspicion", "mage-first", "dwarf-last"],
-                                                             ["above-suspicion", "dwarf-last", "mage-first"],
-                                                             ["above-suspicion", "hero", "dwarf-last"])]
-    probes = [f"@64 p1 divine {seat} {card}" for seat in ("p1", "p2", "p3") for card in rd.load().cards]
-
-    def told(s: Session) -> tuple:
-        return s.state.view("p1"), s.state.legal_inputs("p1"), [refused(s, line) for line in probes
-                                                                  if line.split(" ", 2)[2] not in s.state.legal_inputs("p1")]
-    seen = [told(s) for s in games]
-    assert seen[0] == seen[1] == seen[2]
-    assert seen[0][1] == ["divine p2 mage-first", "divine p2 dwarf-last", "divine p3 mage-first",
-                          "divine p3 dwarf-last", "pass"]
-
-
-def test_a_custom_deck_with_no_hero_mission_leaves_its_traitors_only_pass() -> None:
-    deck = {"level": 5, "cards": {"above-suspicion": 1, "mute": 1, "hero": 2}}
-    s = custom_divining(["above-suspicion", "mute", "hero"], deck=deck)
-    assert s.state.legal_inputs("p1") == ["pass"]
-    assert refused(s, "@64 p1 divine p2 mage-first") == ("mage-first is not in the deck this game is dealt from, and "
-                                                         "the deck holds no hero mission: no card can be named right; "
-                                                         "pass")
-    assert refused(s, "@64 p1 divine p2 mute") == ("mute is not a hero mission, and the deck holds no hero mission: "
-                                                   "no card can be named right; pass")
-    play(s, "@64 p1 pass")
-    assert s.over
-
-
-def test_the_recorded_divining_option_is_checked() -> None:
-    deck = {"level": 5, "cards": {"above-suspicion": 1, "mage-first": 1, "hero": 2}}
-    for options, words in (
-            ({"players": 3, "deck": deck, "divining": "any"}, "options: divining: 'any' is not one of: deck"),
-            ({"players": 3, "roles": 5, "divining": "deck"},
-             "options: divining: only a custom deck's game records it (options' deck), not a level's"),
-            ({"players": 3, "divining": "deck"}, "options: divining: unknown key; allowed here: players, roles, deck")):
-        with pytest.raises(ScenarioError) as info:
-            Session(MAZE, "1", seed=1, options=options)
-        assert info.value.message == words
 
 
 def test_the_result_has_one_line_per_player() -> None:

@@ -17,7 +17,7 @@ from arbiter.engine.games.magic_maze.moves import GAME_ACTIONS, move_name
 from arbiter.engine.games.magic_maze.render import LEGEND, render_mall
 from arbiter.engine.games.magic_maze.roles import bot as roles_bot
 from arbiter.engine.games.magic_maze.roles import data as roles_data
-from arbiter.engine.games.magic_maze.roles.deal import DIVINING, LEVEL_TITLES, RoleSetup, options_for
+from arbiter.engine.games.magic_maze.roles.deal import LEVEL_TITLES, RoleSetup, options_for
 from arbiter.engine.games.magic_maze.roles.render import render_roles
 from arbiter.engine.games.magic_maze.roles.state import HiddenRolesState
 from arbiter.engine.games.magic_maze.state import MazeState
@@ -67,7 +67,7 @@ class MagicMazeRules(Rules):
 
     def new_state(self, variant: Variant, chance: Chance, events: EventLog, options: dict[str, Any]) -> GameState:
         node = Node(dict(options), "options")
-        node.only_keys("players", "roles", "deck", *([DIVINING] if self.has_roles(options) else []))
+        node.only_keys("players", "roles", "deck")
         d = mm.load()
         if self.has_roles(options):
             players = node.optional("players", 4).integer(roles_data.MIN_PLAYERS, roles_data.MAX_PLAYERS)

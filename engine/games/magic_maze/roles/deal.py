@@ -29,11 +29,6 @@ LEVEL_TITLES = {
     4: "particular circumstances",
     5: "missions for traitors",
 }
-DIVINING, DIVINING_DECK = "divining", "deck"
-"""The option a new level-5 custom deck's game records (``divining: deck``): its divining names
-only the hero missions the deck holds. A custom deck's game recorded without it was set up by an
-older version, whose divining took any hero mission of the role deck: it still does, so the game
-replays (``RoleSetup.divine_any``)."""
 DEFAULT_PLAYERS = 4
 """The player count of a Hidden Roles game set up without ``--players``."""
 ALLOWED_PLAYERS = [f"--players {n}" for n in range(rd.MIN_PLAYERS, rd.MAX_PLAYERS + 1)]
@@ -44,10 +39,7 @@ class RoleSetup:
     """What a Hidden Roles game is dealt from: the level whose rules apply, the cards before
     the shuffle (card names, a name once per copy, in the deck's order), and a title; and
     whether the start tile's hourglass is out of order from the start (a custom deck's
-    ``out_of_order_start``). ``divine_any``: a custom deck's game an older version recorded
-    (its options lack ``divining: deck``), whose divining may name any hero mission of the role
-    deck, as that version's did, so that it replays; every other game's names only the hero
-    missions of the cards it is dealt from (``hero_missions``)."""
+    ``out_of_order_start``)."""
 
     level: int
     cards: tuple[str, ...]
@@ -55,14 +47,6 @@ class RoleSetup:
     custom: bool
     deck: rd.RoleDeck
     out_of_order_start: bool = False
-    divine_any: bool = False
-
-    def hero_missions(self) -> list[str]:
-        """The cards a divining may name, in the deck's order: the hero missions of the cards
-        the game is dealt from (public: naming another could never be right), or of the whole
-        role deck in a game that ``divine_any`` marks."""
-        return [c.id for c in self.deck.cards.values() if c.kind == "hero-mission"
-                and (self.divine_any or c.id in self.cards)]
 
     @property
     def multi(self) -> bool:
@@ -92,11 +76,6 @@ class RoleSetup:
         deck = rd.load()
         if node.has("roles") and node.has("deck"):
             raise node.key("deck").fail("a custom deck has its own level; options hold roles or deck, not both")
-        from_deck = node.has(DIVINING)  # (a new level-5 custom deck's game: else an older version's, or no divining)
-        if from_deck and not node.has("deck"):
-            raise node.key(DIVINING).fail("only a custom deck's game records it (options' deck), not a level's")
-        if from_deck:
-            node.key(DIVINING).text((DIVINING_DECK,))  # (its one value)
         if node.has("roles"):
             level = node.key("roles").integer(1, len(rd.LEVELS))
             players = node.optional("players", DEFAULT_PLAYERS).integer(rd.MIN_PLAYERS, rd.MAX_PLAYERS)
@@ -108,7 +87,7 @@ class RoleSetup:
         cards = tuple(name for name in deck.cards if name in custom.counts for _ in range(custom.counts[name]))
         start = "; the start tile's hourglass out of order" if custom.out_of_order_start else ""
         return RoleSetup(custom.level, cards, f"{custom.title} (a custom deck, level {custom.level}{start})", True,
-                         deck, custom.out_of_order_start, divine_any=not from_deck)
+                         deck, custom.out_of_order_start)
 
 
 def level_cards(deck: rd.RoleDeck, level: int, players: int) -> tuple[str, ...]:
@@ -174,9 +153,7 @@ def options_for(scenario: Scenario, maze: MazeData, players: int | None, level: 
     recorded = {"title": custom.title, "level": custom.level, "cards": dict(custom.counts)}
     if custom.out_of_order_start:  # (only when set: a deck without it is recorded as it always was)
         recorded["out_of_order_start"] = True
-    if custom.level < 5:  # (no divining: recorded as it always was)
-        return {"players": players, "deck": recorded}
-    return {"players": players, "deck": recorded, DIVINING: DIVINING_DECK}
+    return {"players": players, "deck": recorded}
 
 
 def deal(shuffled: list[str], players: int, scenario: Scenario, maze: MazeData,

@@ -87,9 +87,8 @@ class Ending:
 
     # ---------------------------------------------------------------------------- divining
     def hero_missions(self) -> list[str]:
-        """The cards a divining may name: the hero missions of the cards the game is dealt
-        from (``RoleSetup.hero_missions``)."""
-        return self.setup.hero_missions()
+        """The cards a divining may name: every hero mission of the deck."""
+        return [c.id for c in self.setup.deck.cards.values() if c.kind == "hero-mission"]
 
     def divine_targets(self, seat: str) -> list[str]:
         assert self.divining is not None
@@ -136,15 +135,8 @@ class Ending:
             raise IllegalMoveError(f"{target}'s card is face up: divine a face-down card")
         if target in div.named:
             raise IllegalMoveError(f"{target}'s card has been named already: each card can be named once")
-        missions = self.hero_missions()
-        if self.setup.deck.cards[mission].kind != "hero-mission":
-            raise IllegalMoveError(f"{mission} is not a hero mission: name one" if missions else
-                                   f"{mission} is not a hero mission, and {self._no_missions()}", missions)
-        if mission not in missions:
-            raise IllegalMoveError(f"{mission} is not in the deck this game is dealt from: name one of its hero "
-                                   "missions" if missions else
-                                   f"{mission} is not in the deck this game is dealt from, and {self._no_missions()}",
-                                   missions)
+        if mission not in self.hero_missions():
+            raise IllegalMoveError(f"{mission} is not a hero mission: name one", self.hero_missions())
         title = self.setup.deck.cards[mission].title
 
         def divine() -> None:
@@ -159,9 +151,6 @@ class Ending:
             self._reveal(target)
             self._divined(seat, None, None)
         return divine
-
-    def _no_missions(self) -> str:
-        return "the deck holds no hero mission: no card can be named right; pass"
 
     def _divined(self, seat: str, text: str | None, data: dict[str, Any] | None) -> None:
         assert self.divining is not None
