@@ -30,8 +30,8 @@ EXIT = "2.a1"
 
 
 def item_roles(cards: list[str], *, level: int = 3, scenario: str = "1", players: int | None = None,
-               more: tuple[str, ...] = ("2",)) -> Session:
-    s = roles_game(scenario, cards, level=level, players=players, stack=["6", "7", "8", "9", *more])
+               more: tuple[str, ...] = ("2",), deck: dict | None = None) -> Session:
+    s = roles_game(scenario, cards, level=level, players=players, stack=["6", "7", "8", "9", *more], deck=deck)
     clear_centre(s)
     for sq in ("1a.c1", "1a.d3", "1a.b4", "1a.a2"):
         explore_at(s, sq)

@@ -320,3 +320,20 @@ def test_a_traitor_knows_the_others_only_when_the_deck_holds_one_traitor() -> No
     pair = roles_game("3", ["traitor", "traitor", "hero", "hero"], deck=deck)
     me = bot.seat_of(pair.state, "p1")
     assert me.side == "traitor" and me.known("p2") is None and me.known("p3") is None
+
+
+def test_the_bot_divines_only_a_hero_mission_the_deck_holds() -> None:
+    """At level 5 a traitor may name any hero mission of the role cards (the rules page's
+    decision), but a custom deck's cards are public: a mission the deck does not hold is never
+    right. The bot drew its guess among all ten, and threw its one divining away."""
+    from tests.roles_staging import escape, item_roles, theft
+
+    deck = {"title": "three", "level": 5, "cards": {"above-suspicion": 1, "mage-first": 1, "quick-hands": 1, "hero": 1}}
+    s = item_roles(["above-suspicion", "mage-first", "quick-hands"], level=5, deck=deck)
+    theft(s, time_ms=50_000)
+    for n, hero in enumerate(("purple", "yellow", "green", "orange")):
+        escape(s, hero, 60_000 + n * 1000)
+    assert s.state.divining is not None and s.state.divining.traitors == ("p1",)
+    assert len(s.state.hero_missions()) == 10  # (what the seat may name)
+    named = {bot.choose(s.state, "p1", random.Random(n)).mission for n in range(40)}
+    assert named == {"mage-first", "quick-hands"}
