@@ -319,12 +319,21 @@ def _entrants(entrants: list[Any]) -> str:
     """
     from arbiter.engine.arena.results import CONFIG
 
-    named = [f"{e.name}={e.spec}" for e in entrants]
-    if len(named) <= ENTRANTS_SHOWN:
-        return "entrants " + ", ".join(named)
-    shown = ENTRANTS_SHOWN - 1
-    return (f"{len(named)} entrants: {', '.join(named[:shown])} and {len(named) - shown} more "
-            f"({CONFIG} lists them)")
+    named = _first_few([f"{e.name}={e.spec}" for e in entrants], ENTRANTS_SHOWN)
+    return f"entrants {named}" if len(entrants) <= ENTRANTS_SHOWN else \
+        f"{len(entrants)} entrants: {named} ({CONFIG} lists them)"
+
+
+def _first_few(names: list[str], most: int) -> str:
+    """``names`` joined, or past ``most`` of them the first ``most - 1`` and how many more (a line
+    names a few of many, and counts the rest).
+
+    >>> _first_few(["a", "b", "c"], 3), _first_few(["a", "b", "c", "d"], 3)
+    ('a, b, c', 'a, b and 2 more')
+    """
+    if len(names) <= most:
+        return ", ".join(names)
+    return f"{', '.join(names[:most - 1])} and {len(names) - most + 1} more"
 
 
 GAMES_SHOWN = 10
@@ -347,8 +356,7 @@ def _accounted(outcome: Any) -> list[str]:
     if games := outcome.recovered:
         one = len(games) == 1
         its, it, they = ("its", "it", "it") if one else ("their", "them", "they")
-        named = ", ".join(map(str, games)) if len(games) <= GAMES_SHOWN else \
-            f"{', '.join(map(str, games[:GAMES_SHOWN - 1]))} and {len(games) - GAMES_SHOWN + 1} more"
+        named = _first_few([str(n) for n in games], GAMES_SHOWN)
         lines.append(f"# game{'s' * (not one)} {named} ended without {its} record{'s' * (not one)} "
                      f"(a run stopped before writing {it}): recorded now from {its} transcript{'s' * (not one)}, "
                      f"without the seconds {they} took or the names exec: programs gave (a transcript holds neither)")
