@@ -455,6 +455,7 @@ def test_a_stop_an_agents_call_raised_is_not_raised_again_by_its_retry(monkeypat
     monkeypatch.setattr(agents, "stopping", False)
     monkeypatch.setattr(agents, "stop_raised", False, raising=False)
     monkeypatch.setattr(pool, "_stopping", False)
+    monkeypatch.setattr(pool, "_playing", True)  # (in a game: an idle worker's stop ends it at once)
     retries = []
     monkeypatch.setattr(signal, "setitimer", lambda which, seconds: retries.append(seconds))
     monkeypatch.setattr(pool, "_starting_a_process", lambda frame: True)

@@ -157,7 +157,8 @@ import os, signal, sys, time
 from arbiter.engine.arena import pool
 from arbiter.engine.programs import ProcessBot
 
-pool._stop_when_told()  # as a worker, once started
+pool._stop_when_told()  # as a worker, once started, in a game
+pool._playing = True
 
 
 def told_to_stop_in_a_fork_hook():
@@ -265,7 +266,8 @@ STOPPED_TWICE = """
 import os, signal
 from arbiter.engine.arena import pool
 
-pool._stop_when_told()  # as a worker, once started
+pool._stop_when_told()  # as a worker, once started, in a game
+pool._playing = True
 try:
     os.kill(os.getpid(), signal.SIGTERM)
     sum(range(10))
@@ -282,6 +284,59 @@ def test_a_worker_stops_once_and_a_second_sigterm_leaves_the_first_to_unwind() -
     then never ended the bot's children (tests/test_bots_close.py)."""
     out = run_worker_script(STOPPED_TWICE)
     assert (out.returncode, out.stdout, out.stderr) == (0, "unwound 143\n", "")
+
+
+STOPPED_AS_IT_READS_A_GAME = """
+import array, fcntl, os, pickle, signal, struct, termios, time
+from multiprocessing import get_context
+from arbiter.engine.arena import pool
+
+context = get_context("fork")
+games = context.Queue()  # as the executor's queue of games, which every idle worker reads, one at a time
+
+
+def idle_worker():
+    pool._stop_when_told()  # as a worker, once started, between games
+    games.get()
+    print("read a game")
+
+
+def unread():
+    count = array.array("i", [0])
+    fcntl.ioctl(games._reader.fileno(), termios.FIONREAD, count)
+    return count[0]
+
+
+game = pickle.dumps(("game", 7), protocol=pickle.HIGHEST_PROTOCOL)
+games._sem.acquire()  # (as put counts what the queue holds; get counts it back)
+first = context.Process(target=idle_worker)
+first.start()
+os.write(games._writer.fileno(), struct.pack("!i", len(game)))  # a game's length; its bytes to come
+while unread():
+    time.sleep(0.005)
+os.kill(first.pid, signal.SIGTERM)  # stopped as it reads the game: between its length and its bytes
+first.join()
+second = context.Process(target=idle_worker)
+second.start()
+os.write(games._writer.fileno(), game)
+deadline = time.monotonic() + 1
+while second.exitcode is None and unread() and time.monotonic() < deadline:
+    time.sleep(0.005)
+if second.exitcode is None:
+    os.kill(second.pid, signal.SIGTERM)
+second.join()
+print(first.exitcode, second.exitcode)
+"""
+
+
+def test_a_worker_stopped_as_it_reads_a_game_leaves_the_queue_to_no_other() -> None:
+    """As a stopped run ended, a worker printed a traceback ("EOFError: Ran out of input"): an
+    idle worker told to stop as it read a game from the queue all workers share raised its exit
+    there, letting go of the queue's lock in the middle of the game's bytes, and the next worker
+    to read took the rest for a new game's length. An idle worker now ends at once, lock held:
+    the others read nothing more and end when told to, quietly."""
+    out = run_worker_script(STOPPED_AS_IT_READS_A_GAME)
+    assert (out.returncode, out.stdout, out.stderr) == (0, f"{128 + signal.SIGTERM} {128 + signal.SIGTERM}\n", "")
 
 
 def test_a_worker_stopped_from_outside_ends_the_run_saying_so_and_how_to_go_on(tmp_path: Path) -> None:

@@ -7,9 +7,10 @@ so a bot process never serves two games at once, and keeps its idle bots between
 
 - ``LocalPool``: ``W`` processes of the ``spawn`` context (``concurrent.futures``). A worker
   ignores Ctrl-C from its first instant (the main process decides what to stop), ends its
-  game's bots when it is told to stop (SIGTERM) and then plays no other game, and dies with
-  the main process even when that is killed outright (Linux's parent-death signal), so no
-  worker of a killed run goes on writing a transcript that a resumed run is replaying. A stop
+  game's bots when it is told to stop (SIGTERM) and then plays no other game (an idle one ends
+  at once, without a word), and dies with the main process even when that is killed outright
+  (Linux's parent-death signal), so no worker of a killed run goes on writing a transcript
+  that a resumed run is replaying. A stop
   that comes while the worker starts a bot's process waits until that process has started (an
   exit raised inside Python's fork hooks is printed as "Exception ignored" and lost).
 - ``RayPool``: ``W`` Ray actors (one CPU each) on an existing cluster (``address``: an address
@@ -61,6 +62,9 @@ _directory: Path | None = None
 _stopping = False
 """This worker was told to stop (SIGTERM): it plays no other game."""
 
+_playing = False
+"""This worker is playing a game (``_play``), which a stop unwinds; otherwise it is idle."""
+
 STOP_RETRY_S = 0.005
 """Seconds after which a stop that came while the worker was starting a process is tried again."""
 
@@ -97,10 +101,21 @@ def _stop(signum: int, frame: FrameType | None) -> None:
     Once: a second SIGTERM while the game unwinds (the run's own cancel after a stop that
     reached its whole process group) would raise out of a bot's close before it ended the bot's
     process group, and leave the bot's children running; so would the retry, were the stop
-    already raised by an agent's call that ended meanwhile (``agents.stop_raised``)."""
+    already raised by an agent's call that ended meanwhile (``agents.stop_raised``).
+
+    An idle worker (between games: waiting for the next at the executor's queue, or handing
+    one back) has no game to unwind and ends at once, its idle bots closed, without raising:
+    an exit raised while it was reading a game from the queue that all workers share let go of
+    the queue's lock in the middle of that game's bytes, and the next worker to read took the
+    rest for a new game's length and printed a traceback ("EOFError: Ran out of input") as a
+    stopped run ended. Ended at once, it keeps the lock, and the others wait for their own stop."""
     global _stopping
     if signum == signal.SIGALRM and (not _stopping or agents.stop_raised):  # (raised by an agent's call meanwhile)
         return
+    if not _playing:
+        if _worker is not None:
+            _worker.close()  # its idle bots (--reuse)
+        os._exit(128 + signal.SIGTERM)
     if signum == signal.SIGTERM and _stopping:
         return
     _stopping = agents.stopping = True  # (the SystemExit below, raised while an agent plays, is not the agent's)
@@ -149,11 +164,16 @@ def _start_worker(settings: Settings, directory: str, parent: int) -> None:
 
 
 def _play(game: Game) -> dict[str, Any]:
+    global _playing
     assert _worker is not None
     if _stopping:  # the executor took the stopped game's exit for its failure and hands on the next
         _worker.close()  # its idle bots (--reuse)
         os._exit(128 + signal.SIGTERM)  # no other game: its bots would be killed with the worker
-    return _worker.play(game, _directory)
+    _playing = True
+    try:
+        return _worker.play(game, _directory)
+    finally:
+        _playing = False
 
 
 def worker_count(workers: int, games: int | None) -> int:
