@@ -192,19 +192,38 @@ def trial_copies(session: Session, also: Iterable[Any] = ()) -> Callable[[], Ses
     for record in (*session.events, *session.moves, *chance.records, *chance._recorded, *also):
         shared[id(record)] = record
     buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.persistent_id = lambda obj: id(obj) if id(obj) in shared else None  # type: ignore[method-assign]
-    pickler.dump(session)
+    SharingPickler(buffer, shared).dump(session)
     blob = buffer.getvalue()
 
     def copy() -> Session:
-        unpickler = pickle.Unpickler(io.BytesIO(blob))
-        unpickler.persistent_load = shared.__getitem__  # type: ignore[method-assign]
-        copied = unpickler.load()
+        copied = SharingUnpickler(io.BytesIO(blob), shared.__getitem__).load()
         assert isinstance(copied, Session) and copied is not session
         return copied
 
     return copy
+
+
+class SharingPickler(pickle.Pickler):
+    """A pickler that leaves out the objects of ``shared`` (by ``id``), naming them instead. (A
+    subclass: Python 3.13's C pickler no longer takes ``persistent_id`` set on an instance.)"""
+
+    def __init__(self, file: io.BytesIO, shared: dict[int, Any]) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self._shared = shared
+
+    def persistent_id(self, obj: Any) -> Any:
+        return id(obj) if id(obj) in self._shared else None
+
+
+class SharingUnpickler(pickle.Unpickler):
+    """An unpickler that finds what ``SharingPickler`` left out with ``find``."""
+
+    def __init__(self, file: io.BytesIO, find: Callable[[Any], Any]) -> None:
+        super().__init__(file)
+        self._find = find
+
+    def persistent_load(self, pid: Any) -> Any:
+        return self._find(pid)
 
 
 def _check_accepted(session: Session, seat: str, rng: random.Random, report: ContractReport, sample: int) -> None:

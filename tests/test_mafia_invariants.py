@@ -13,7 +13,6 @@ game checks what an arrest does to the Boss.
 from __future__ import annotations
 
 import io
-import pickle
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -27,6 +26,7 @@ from arbiter.engine import registry
 from arbiter.engine import transcript as tr
 from arbiter.engine.bots import RandomBot
 from arbiter.engine.chance import ChanceRecord
+from arbiter.engine.contract import SharingPickler, SharingUnpickler
 from arbiter.engine.errors import InputError
 from arbiter.engine.events import HOST, EventLog
 from arbiter.engine.games.mafia.rules import variant_name
@@ -218,18 +218,14 @@ def copies_of(state: MafiaState) -> Callable[[], MafiaState]:
     makes. The state is pickled once (the data and the log left out by reference) and each copy
     read from those bytes: the state is not changed while its copies are tried (only the copies
     are applied to), so each copy is the one a deepcopy made then."""
-    shared = {id(state.data): "data", id(state.events): "events"}
+    shared = {id(state.data): state.data, id(state.events): state.events}
     buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.persistent_id = lambda obj: shared.get(id(obj))  # type: ignore[method-assign]
-    pickler.dump(state)
+    SharingPickler(buffer, shared).dump(state)
     blob = buffer.getvalue()
 
     def copy() -> MafiaState:
         fresh = EventLog()
-        unpickler = pickle.Unpickler(io.BytesIO(blob))
-        unpickler.persistent_load = {"data": state.data, "events": fresh}.__getitem__  # type: ignore[method-assign]
-        copied = unpickler.load()
+        copied = SharingUnpickler(io.BytesIO(blob), {id(state.data): state.data, id(state.events): fresh}.__getitem__).load()
         assert type(copied) is type(state) and copied is not state and copied.events is fresh
         return copied
 
