@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 
 from click.testing import CliRunner, Result
 
@@ -150,6 +151,15 @@ def responses(output: str) -> list[list[str]]:
             current.append(line)
     assert current is None, f"last response not closed by an empty line: {current}"
     return out
+
+
+LIBYAML = getattr(yaml, "CSafeLoader", None) is not None
+"""Whether this PyYAML has libyaml, which reads the data files (Python's reader otherwise: the
+same values, its own words for a refusal)."""
+REFUSED_VALUE_COLON = "mapping values are not allowed " + ("in this context" if LIBYAML else "here")
+"""The reader's words for a colon YAML does not read as a key's (a key too long, a value's)."""
+REFUSED_FLOW_COLON = "did not find expected ',' or '}'" if LIBYAML else "expected ',' or '}', but got ':'"
+"""The reader's words for a colon in a flow mapping it does not read as a key's."""
 
 
 def run(*args: object, input: str | None = None) -> Result:

@@ -17,6 +17,7 @@ from arbiter.engine import transcript as tr
 from arbiter.engine import transcript_reader as reader
 from arbiter.engine import yamlio
 from arbiter.engine.logline import _echo, entry_line, read_block, read_entry_line
+from tests.helpers import REFUSED_FLOW_COLON
 from tests.transcript_staging import _VALUES, _WORDS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -472,7 +473,7 @@ def test_a_log_line_with_a_key_longer_than_yaml_reads_is_refused_as_the_library_
         try:
             reader.parse(text, "t.yaml")
         except reader.TranscriptError as exc:
-            assert str(exc) == (f"t.yaml (line {log_at + 4}): not valid YAML: did not find expected ',' or '}}' "
+            assert str(exc) == (f"t.yaml (line {log_at + 4}): not valid YAML: {REFUSED_FLOW_COLON} "
                                 "(YAML reads a key of at most 1024 characters; this one has 1100)"), exc
         else:
             raise AssertionError(f"{bad[:30]}... was read")
