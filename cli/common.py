@@ -75,3 +75,13 @@ def utf8_output() -> None:
                 pass
 
 
+def echo_counted(text: str, count: list[int]) -> None:
+    """``click.echo(text, nl=False)`` to standard output, counted in ``count[0]`` with no
+    instant between the count and the write where Python can raise a Ctrl-C (it does as Python
+    code is called, as echo's own code is, and once a call has returned): a run interrupted as
+    it reports says exactly the lines it reported. A write refused is said as echo's is
+    (``entry.output_refused``)."""
+    file = sys.stdout
+    count[0] += 1
+    file.write(text)
+    file.flush()

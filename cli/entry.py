@@ -133,14 +133,14 @@ def _stdout_to_null() -> None:
 def output_refused(exc: OSError) -> bool:
     """Whether ``exc`` came from writing standard output that refuses writes (a full disk,
     ``> /dev/full``, an I/O error): the innermost code it passed through is Click's ``echo``
-    writing to standard output. Another file's failure is not this, and is not hidden by it;
-    nor is a broken pipe, its reader gone (``reader_gone``)."""
+    (or ``common.echo_counted``) writing to standard output. Another file's failure is not
+    this, and is not hidden by it; nor is a broken pipe, its reader gone (``reader_gone``)."""
     if isinstance(exc, BrokenPipeError):
         return False
     frame, tb = None, exc.__traceback__
     while tb is not None:
         frame, tb = tb.tb_frame, tb.tb_next
-    if frame is None or frame.f_code.co_name != "echo":
+    if frame is None or frame.f_code.co_name not in ("echo", "echo_counted"):
         return False
     stream = frame.f_locals.get("file")
     try:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from arbiter.cli.common import EXIT_ERROR, explain, fail, interrupted, usage
+from arbiter.cli.common import EXIT_ERROR, echo_counted, explain, fail, interrupted, usage
 from arbiter.cli.types import Count, ExistingPath
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
@@ -52,14 +52,13 @@ def replay(files: tuple[str, ...], update: bool, diff: bool, workers: int | None
     paths, unreadable = _files(files)
     for missed in unreadable:  # (its transcripts unchecked: said, and the status says so)
         click.echo(f"FAIL {missed}")
-    bad, checked = len(unreadable), 0
+    bad, checked = len(unreadable), [0]
     try:
         for found in check_files(paths, update=update, diff=diff, workers=workers or default_workers()):
-            checked += 1
             bad += not found.ok
-            click.echo(_report(found), nl=False)
-    except KeyboardInterrupt:
-        interrupted(f"interrupted: {checked} of {len(paths)} transcripts checked")
+            echo_counted(_report(found), checked)  # (counted as echo began, a Ctrl-C as it began said one
+    except KeyboardInterrupt:  # file more than it had reported)
+        interrupted(f"interrupted: {checked[0]} of {len(paths)} transcripts checked")
     except ArbiterError as exc:
         fail(exc.message)
     if bad:
