@@ -56,8 +56,8 @@ def replay(files: tuple[str, ...], update: bool, diff: bool, workers: int | None
     try:
         for found in check_files(paths, update=update, diff=diff, workers=workers or default_workers()):
             bad += not found.ok
-            echo_counted(_report(found), checked)  # (counted as echo began, a Ctrl-C as it began said one
-    except KeyboardInterrupt:  # file more than it had reported)
+            echo_counted(_report(found), checked)  # (the count is the lines reported, whenever Ctrl-C comes)
+    except KeyboardInterrupt:
         interrupted(f"interrupted: {checked[0]} of {len(paths)} transcripts checked")
     except ArbiterError as exc:
         fail(exc.message)

@@ -10,9 +10,9 @@ so a bot process never serves two games at once, and keeps its idle bots between
   game's bots when it is told to stop (SIGTERM) and then plays no other game (an idle one ends
   at once, without a word), and dies with the main process even when that is killed outright
   (Linux's parent-death signal), so no worker of a killed run goes on writing a transcript
-  that a resumed run is replaying. A stop
-  that comes while the worker starts a bot's process waits until that process has started (an
-  exit raised inside Python's fork hooks is printed as "Exception ignored" and lost).
+  that a resumed run is replaying. A stop that comes while the worker starts a bot's process
+  waits until that process has started (an exit raised inside Python's fork hooks is printed
+  as "Exception ignored" and lost).
 - ``RayPool``: ``W`` Ray actors (one CPU each) on an existing cluster (``address``: an address
   or ``auto``) or on a local instance started for the run (``local``). An address is checked
   before Ray is asked (``ray_endpoint``: its form; then that a gRPC server answers there within
