@@ -72,14 +72,13 @@ print(json.dumps({
 
 
 def _builds_without_network() -> bool:
-    """--no-build-isolation needs a setuptools that can build wheels by itself (70.1 and
-    later) or the ``wheel`` package beside an older one."""
+    """--no-build-isolation needs the setuptools ``pyproject.toml`` asks for (77 and later: its
+    license is an SPDX expression), which builds wheels by itself."""
     try:  # read the version without importing setuptools (it patches distutils in-process)
         text = metadata.version("setuptools")
     except metadata.PackageNotFoundError:
         return False
-    version = tuple(int(p) for p in text.split(".")[:2] if p.isdigit())
-    return version >= (70, 1) or (version >= (64, 0) and importlib.util.find_spec("wheel") is not None)
+    return tuple(int(p) for p in text.split(".")[:2] if p.isdigit()) >= (77, 0)
 
 
 def _lend_dependencies(site: Path, folder: Path) -> None:
@@ -188,16 +187,30 @@ def test_the_installed_command_validates_its_data_and_plays(venv: tuple[Path, Pa
         assert "\nresult: " in play.stdout
 
 
+def test_the_license_is_said_as_setuptools_will_go_on_building_it() -> None:
+    """setuptools deprecated a license written as a table (``{ text = "MIT" }``): building
+    warned that by 2027-02-18 such a project would no longer build, and the README's first
+    command (``pip install .``, which fetches the newest setuptools to build with) would then
+    fail on every new machine. The license is an SPDX expression, which setuptools reads from
+    77 on, the version the build asks for."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    assert config["project"]["license"] == "MIT"
+    assert config["build-system"]["requires"] == ["setuptools>=77"]
+
+
 def test_every_package_folder_is_installed() -> None:
     """pyproject.toml lists the packages by hand (the folders map into arbiter): a new folder
-    with an ``__init__.py`` that is not listed would be missing from an install."""
+    with an ``__init__.py`` that is not listed would be missing from an install. A folder of
+    the games' data (YAML, no ``__init__.py``) is listed too: setuptools warned at every build
+    that such a folder "would be ignored" as a package, its files carried only as its parent's
+    data."""
     config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     mapped = config["package-dir"]
     found = {"arbiter"}
     for name, folder in mapped.items():
         if name == "arbiter":
             continue
-        for init in (REPO / folder).rglob("__init__.py"):
-            rel = init.parent.relative_to(REPO / folder)
+        for held in [*(REPO / folder).rglob("__init__.py"), *(REPO / folder).rglob("*.yaml")]:
+            rel = held.parent.relative_to(REPO / folder)
             found.add(".".join([name, *rel.parts]))
     assert sorted(config["packages"]) == sorted(found)
