@@ -1,8 +1,9 @@
 """A non-editable install is one import package, ``arbiter``, that carries the scenario YAML and
 works away from the source tree.
 
-The repository is copied to a temporary folder first (pip builds in the source tree and leaves
-``build/`` behind; the real tree is shared with other work), then installed with ``pip install
+What the build reads (``pyproject.toml``, the README, the package folders) is copied to a
+temporary folder first (pip builds in the source tree and leaves ``build/`` behind; the real
+tree is shared with other work), then installed with ``pip install
 --no-deps`` into a fresh virtual environment made without pip and without the system's
 site-packages, so nothing the machine already has (an older arbiter's ``engine`` package, say)
 can be imported by mistake. Its runtime dependencies are lent to it by a ``.pth`` file naming
@@ -118,10 +119,13 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 def _install(tmp: Path) -> tuple[Path, Path]:
     """A fresh environment in ``tmp`` with arbiter installed from a copy of the repository."""
-    src = tmp / "src"
-    shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(
-        ".git", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis",
-        "tests", "transcripts"))
+    src = tmp / "src"  # what the build reads, and nothing else: a virtual environment made in the
+    src.mkdir()  # tree as the README says (.venv, 300 MB with Ray) was copied whole at every run
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, src / name)
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    for folder in sorted(set(config["package-dir"].values())):
+        shutil.copytree(REPO / folder, src / folder, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     env_dir = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True, timeout=120)
     python = env_dir / "bin" / "python"
