@@ -293,10 +293,12 @@ from arbiter.engine.arena import pool
 
 context = get_context("fork")
 games = context.Queue()  # as the executor's queue of games, which every idle worker reads, one at a time
+ready = context.Event()  # (a worker's stop is its own once it has said so)
 
 
 def idle_worker():
     pool._stop_when_told()  # as a worker, once started, between games
+    ready.set()
     games.get()
     print("read a game")
 
@@ -316,8 +318,10 @@ while unread():
     time.sleep(0.005)
 os.kill(first.pid, signal.SIGTERM)  # stopped as it reads the game: between its length and its bytes
 first.join()
+ready.clear()
 second = context.Process(target=idle_worker)
 second.start()
+ready.wait(60)
 os.write(games._writer.fileno(), game)
 deadline = time.monotonic() + 1
 while second.exitcode is None and unread() and time.monotonic() < deadline:
