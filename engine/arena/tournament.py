@@ -162,16 +162,25 @@ class Tournament:
         done = self.recorded(folder)
         if self._missing_cwd(done) is None:
             return None
-        for n in sorted(folder.transcript_games()):
-            if n < len(self.games) and n not in done:
-                try:
-                    record = record_from_transcript(self.games[n], folder.transcripts / transcript_name(n),
-                                                    self.settings)
-                except TranscriptError:
-                    continue
-                if record["error"] is None:  # (a game the machine could not start is played again)
-                    done[n] = record
+        for n, record, _ in self._left_transcripts(folder, done):
+            if record is not None and record["error"] is None:  # (a game the machine could not start is played again)
+                done[n] = record
         return self._missing_cwd(done)
+
+    def _left_transcripts(self, folder: Folder, done: dict[int, dict[str, Any]]
+                          ) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
+        """Each transcript in ``folder`` of a scheduled game without a record in ``done``, in
+        the games' order: the game, its record made from the transcript
+        (``record_from_transcript``) or None, and then why not."""
+        for n in sorted(folder.transcript_games()):
+            if n >= len(self.games) or n in done:
+                continue
+            try:
+                record = record_from_transcript(self.games[n], folder.transcripts / transcript_name(n), self.settings)
+            except TranscriptError as exc:
+                yield n, None, exc.message
+                continue
+            yield n, record, None
 
     def _missing_cwd(self, done: dict[int, dict[str, Any]]) -> str | None:
         if self.sprt is not None and self.sprt_state(done)["result"] is not None:
@@ -297,15 +306,10 @@ class Tournament:
         if len(recorded) == len(self.games):
             return []
         unrecorded = []
-        for n in sorted(folder.transcript_games()):
-            if n >= len(self.games) or n in recorded:
-                continue
-            try:
-                record = record_from_transcript(self.games[n], folder.transcripts / transcript_name(n), self.settings)
-            except TranscriptError as exc:
-                unrecorded.append((n, exc.message))
-                continue
-            if record["error"] is None:
+        for n, record, why in self._left_transcripts(folder, recorded):
+            if record is None:
+                unrecorded.append((n, why))
+            elif record["error"] is None:
                 recovered.append(n)
                 writer.append(record)
                 recorded[n] = record
