@@ -74,12 +74,22 @@ class Stubborn:
         end = time.monotonic() + SLOW_S
         while len(self.caught) < 2 and time.monotonic() < end:
             try:
-                while True:  # (not ``while time.monotonic() < end``: there, CPython 3.13 lets an exception a
-                    if time.monotonic() >= end:  # signal's handler raised in the loop's test escape the
-                        break  # ``try`` around the loop, python/cpython#130279, and this agent caught nothing)
+                _spin_until(end)
             except BaseException as exc:  # noqa: BLE001 - the point of this agent
                 self.caught.append(type(exc).__name__)
         return legal.legal[-1]
+
+
+def _spin_until(end: float) -> None:
+    """Computes until ``end``, in a frame of its own: an exception a signal's handler raises
+    here reaches the caller's ``try`` through this call, at whatever instruction it was raised.
+    Raised at a loop's back-edge, it would escape a ``try`` in the loop's own frame on some
+    CPythons (python/cpython#130279: 3.13 with ``while COND``, 3.14.10 with ``while True: if
+    COND: break``), and the agent would catch nothing."""
+    import time
+
+    while time.monotonic() < end:
+        pass
 
 
 class SlowClose(Last):
