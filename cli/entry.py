@@ -62,12 +62,36 @@ def run() -> None:
         interrupted("interrupted")
     try:
         main()
+    except SystemExit as end:  # (Click ends every run so, with the command's status)
+        _last_flush(end.code)
+        raise
     finally:  # the command is done (its status set): a late Ctrl-C or kill changes nothing now
         import _signal
 
         for name in ("SIGINT", "SIGTERM", "SIGHUP"):
             if (number := getattr(_signal, name, None)) is not None:
                 _signal.signal(number, _signal.SIG_IGN)
+
+
+def _last_flush(status: object) -> None:
+    """Flush standard output as the command ends, where a refusal can still be said: left to
+    the interpreter's own last flush, it prints "Exception ignored ..." and turns the status
+    into 120. A write that a full disk refused stays in the stream's buffer (when the output is
+    buffered, as it is in a file or a pipe), so even a command that said the refusal would meet
+    it again there. After a run that succeeded (status 0), the refusal ends it as any refused
+    write does (``output_failed``: one line, status 1; the reader gone, status 141); after one
+    that failed, and said why, standard output goes to ``/dev/null`` and the status stays."""
+    stream = sys.stdout
+    if stream is None:
+        return
+    try:
+        stream.flush()
+    except (OSError, ValueError) as exc:  # (ValueError: a stream some code closed; nothing is left)
+        if isinstance(exc, OSError) and status in (None, 0):
+            if isinstance(exc, BrokenPipeError) and output_gone():
+                reader_gone()
+            output_failed(exc)
+        _stdout_to_null()
 
 
 def _stop_on_termination() -> None:

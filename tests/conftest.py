@@ -37,6 +37,13 @@ non-interactive shell that runs ``python -m pytest &`` starts it with SIGINT ign
 process it starts would inherit and keep (the referee leaves an ignored signal ignored, as
 ``nohup`` asks), so the tests that interrupt a referee, a worker or a pty's session failed.
 
+The processes the tests start buffer their output as a user's do (in a file or a pipe, a block
+at a time): ``PYTHONUNBUFFERED``, which this machine's shells and its CI set, is taken out of
+their environment. With it, every write went out at once: a tournament whose report a full disk
+refused ended with status 120 and "Exception ignored" (the refused text stays in the buffer and
+fails again at the interpreter's last flush), and its test passed; and output that a process
+forgot to flush would reach a test waiting for it, as it would never reach a user.
+
 Where the suite runs with ``PYTHONDONTWRITEBYTECODE`` set (this machine's shells set it), the
 hundreds of interpreters the tests start (``arbiter`` commands, bots, workers) would each compile
 the project from source again. Their bytecode goes instead to a cache in this user's own cache
@@ -66,6 +73,8 @@ if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):  # (see the docstring: for t
     os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(_cache, "arbiter", "test-pycache")
     # and for this process: the test modules pytest rewrites and the modules they import
     sys.pycache_prefix, sys.dont_write_bytecode = os.environ["PYTHONPYCACHEPREFIX"], False
+
+os.environ.pop("PYTHONUNBUFFERED", None)  # (see the docstring: the processes the tests start buffer as a user's)
 
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # (see the docstring; this process and its children)
     signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -234,6 +234,24 @@ def test_a_standard_output_that_refuses_writes_ends_the_run_with_one_line_and_st
     assert not session.over
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+@pytest.mark.parametrize("status, said", [
+    (0, "Error: cannot write to standard output: No space left on device\nended 1\n"),  # the refusal is the run's end
+    (1, "ended 1\n"),  # said already, by the command that failed: its status stays
+])
+def test_output_left_in_the_buffer_is_flushed_while_a_refusal_can_be_said(status, said) -> None:
+    """A buffered output that a full disk refused kept the text; the interpreter's last flush
+    met the refusal again, printed "Exception ignored ..." and ended the run with status 120.
+    The command's end flushes it first (``entry._last_flush``)."""
+    code = ("import sys\nfrom arbiter.cli.entry import _last_flush\nsys.stdout.write('a line the disk refuses\\n')\n"
+            f"try:\n    _last_flush({status})\n    sys.exit({status})\n"
+            "except SystemExit as end:\n    sys.stderr.write(f'ended {end.code}\\n')\n    sys.exit(end.code)\n")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-c", code], cwd=REPO, stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=60, env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"})
+    assert (done.returncode, done.stderr) == (1, said)
+
+
 def test_play_whose_transcript_disk_fills_up_says_so_and_how_to_resume(tmp_path: Path, monkeypatch) -> None:
     """The disk refusing an entry mid-game ended ``play`` with two chained tracebacks."""
     import errno
