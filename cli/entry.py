@@ -76,9 +76,9 @@ def run() -> None:
 def _last_flush(status: object) -> None:
     """Flush standard output as the command ends, where a refusal can still be said: left to
     the interpreter's own last flush, it prints "Exception ignored ..." and turns the status
-    into 120. A write that a full disk refused stays in the stream's buffer (when the output is
-    buffered, as it is in a file or a pipe), so even a command that said the refusal would meet
-    it again there. After a run that succeeded (status 0), the refusal ends it as any refused
+    into 120. A write that a full disk refused can stay in the stream's buffer (when the output
+    is buffered, as it is in a file or a pipe), so even a command that said the refusal would
+    meet it again there. After a run that succeeded (status 0), the refusal ends it as any refused
     write does (``output_failed``: one line, status 1; the reader gone, status 141); after one
     that failed, and said why, standard output goes to ``/dev/null`` and the status stays."""
     stream = sys.stdout

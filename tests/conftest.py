@@ -39,10 +39,11 @@ process it starts would inherit and keep (the referee leaves an ignored signal i
 
 The processes the tests start buffer their output as a user's do (in a file or a pipe, a block
 at a time): ``PYTHONUNBUFFERED``, which this machine's shells and its CI set, is taken out of
-their environment. With it, every write went out at once: a tournament whose report a full disk
-refused ended with status 120 and "Exception ignored" (the refused text stays in the buffer and
-fails again at the interpreter's last flush), and its test passed; and output that a process
-forgot to flush would reach a test waiting for it, as it would never reach a user.
+their environment. With it set, every write goes out at once, and that hid a fault: without
+it, a tournament whose report a full disk refused ended with status 120 and "Exception ignored"
+(the refused text can stay in the buffer and fail again at the interpreter's last flush), while
+its test, run with it, passed. Output that a process forgot to flush would likewise reach a
+test waiting for it, and never a user.
 
 Where the suite runs with ``PYTHONDONTWRITEBYTECODE`` set (this machine's shells set it), the
 hundreds of interpreters the tests start (``arbiter`` commands, bots, workers) would each compile
