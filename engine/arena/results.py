@@ -313,6 +313,9 @@ def _fresh(p: Path) -> list[Path]:
     refused when it holds a tournament or anything else."""
     if (p / CONFIG).exists():
         raise _holds_one(p)
+    if (kind := dangling_link(p / CONFIG)) is not None:  # (else "holds no tournament" of a name ls lists)
+        raise FolderError(f"{p / CONFIG} is {kind}, so {p} holds no tournament to go on with and is not "
+                          "empty; choose a new or empty --out")
     found = _leftovers(p)
     if found is None:
         raise FolderError(f"{p} is not empty and holds no tournament; choose a new or empty --out")
