@@ -184,6 +184,18 @@ def precondition(ok: bool, why: str) -> None:
         raise RuntimeError(f"test set-up went wrong: {why}")
 
 
+def system_can_name(text: str) -> bool:
+    """Whether ``text`` can be a file's name or an environment variable's value here: the
+    system's encoding (the locale's, ``sys.getfilesystemencoding``) can write it. Under a
+    Latin-1 locale, Arabic-Indic digits cannot be; arbiter never asks for them, but some tests
+    put them in a name to see them refused."""
+    try:
+        os.fsencode(text)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def write(path: Path, text: str) -> Path:
     path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
     return path

@@ -11,6 +11,7 @@ import pytest
 
 from arbiter.engine.arena import stats
 from arbiter.engine.arena.results import Folder, FolderError, ResultsWriter, read_results
+from tests.helpers import system_can_name
 
 
 # -- the results file ------------------------------------------------------------------------------
@@ -146,7 +147,8 @@ def test_the_transcripts_listed_are_those_named_as_a_run_names_them(tmp_path: Pa
              "game-0009.yaml", "game-00010.yaml.tmp", ".game-00011.yaml.7-0.tmp", "game-00012.p1.stderr.log",
              "game-00013.yml", "notes.txt"]
     for name in names:
-        (folder.transcripts / name).write_text("x")
+        if system_can_name(name):  # (other scripts' digits cannot name a file under a Latin-1 locale)
+            (folder.transcripts / name).write_text("x")
     assert folder.transcript_games() == {7, 123456}
     folder.unlock()
 
