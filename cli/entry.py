@@ -60,10 +60,11 @@ def run() -> None:
         if not is_interrupt(exc):
             raise
         interrupted("interrupted")
+    status: object = _RUNNING
     try:
         main()
     except SystemExit as end:  # (Click ends every run so, with the command's status)
-        _last_flush(end.code)
+        status = end.code
         raise
     finally:  # the command is done (its status set): a late Ctrl-C or kill changes nothing now
         import _signal
@@ -71,6 +72,12 @@ def run() -> None:
         for name in ("SIGINT", "SIGTERM", "SIGHUP"):
             if (number := getattr(_signal, name, None)) is not None:
                 _signal.signal(number, _signal.SIG_IGN)
+        if status is not _RUNNING:  # (once the signals are ignored: a Ctrl-C while a slow reader holds
+            _last_flush(status)  # the flush up is no traceback, as the interpreter's own flush was none)
+
+
+_RUNNING = object()
+"""``run``'s status while the command has not ended."""
 
 
 def _last_flush(status: object) -> None:
