@@ -38,7 +38,7 @@ from contextlib import contextmanager
 from multiprocessing import get_context
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, NoReturn
 
 import arbiter
 from arbiter.engine import agents
@@ -113,9 +113,7 @@ def _stop(signum: int, frame: FrameType | None) -> None:
     if signum == signal.SIGALRM and (not _stopping or agents.stop_raised):  # (raised by an agent's call meanwhile)
         return
     if not _playing:
-        if _worker is not None:
-            _worker.close()  # its idle bots (--reuse)
-        os._exit(128 + signal.SIGTERM)
+        _end_idle()
     if signum == signal.SIGTERM and _stopping:
         return
     _stopping = agents.stopping = True  # (the SystemExit below, raised while an agent plays, is not the agent's)
@@ -163,12 +161,19 @@ def _start_worker(settings: Settings, directory: str, parent: int) -> None:
     _stop_when_told()  # last: until here SIGTERM ends the worker outright (it has nothing to unwind)
 
 
+def _end_idle() -> NoReturn:
+    """End a stopped worker that plays no game: its idle bots (``--reuse``) closed, then the
+    process, at once (``os._exit``: nothing to unwind, and the queue's lock kept if it holds it)."""
+    if _worker is not None:
+        _worker.close()
+    os._exit(128 + signal.SIGTERM)
+
+
 def _play(game: Game) -> dict[str, Any]:
     global _playing
     assert _worker is not None
     if _stopping:  # the executor took the stopped game's exit for its failure and hands on the next
-        _worker.close()  # its idle bots (--reuse)
-        os._exit(128 + signal.SIGTERM)  # no other game: its bots would be killed with the worker
+        _end_idle()  # no other game: its bots would be killed with the worker
     _playing = True
     try:
         return _worker.play(game, _directory)
