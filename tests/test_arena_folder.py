@@ -242,7 +242,6 @@ def test_every_reader_of_a_folder_says_alike_which_link_leads_nowhere(tmp_path, 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "t"]  # nothing made where a link led
 
 
-
 @pytest.mark.parametrize("way", ["target gone", "loop", "through a file"])
 def test_a_new_run_whose_configuration_is_a_link_leading_nowhere_names_it(tmp_path, way):
     """A new run (``--out``) into a folder whose tournament.json is a link that leads nowhere
@@ -259,6 +258,7 @@ def test_a_new_run_whose_configuration_is_a_link_leading_nowhere_names_it(tmp_pa
                                           "no tournament to go on with and is not empty; choose a new or empty --out\n")
     assert [p.name for p in folder.iterdir()] == ["tournament.json"] and link.is_symlink()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "t"]
+
 
 def put_special(path: Path, kind: str) -> str:
     """Put in place of the file ``path`` a FIFO, a link to a device or a folder (``kind``); what

@@ -225,7 +225,8 @@ def copies_of(state: MafiaState) -> Callable[[], MafiaState]:
 
     def copy() -> MafiaState:
         fresh = EventLog()
-        copied = SharingUnpickler(io.BytesIO(blob), {id(state.data): state.data, id(state.events): fresh}.__getitem__).load()
+        found = {id(state.data): state.data, id(state.events): fresh}  # (the copy's own log, empty)
+        copied = SharingUnpickler(io.BytesIO(blob), found.__getitem__).load()
         assert type(copied) is type(state) and copied is not state and copied.events is fresh
         return copied
 

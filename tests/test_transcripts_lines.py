@@ -21,6 +21,7 @@ from arbiter.engine.clock import parse_seconds
 from arbiter.engine.errors import SyntaxInputError
 from arbiter.engine.session import Session
 
+from tests.helpers import LIBYAML
 from tests.transcript_staging import _VALUES, _WORDS, FBI, moves_of
 
 
@@ -165,7 +166,7 @@ def test_other_headers_and_endings_go_to_the_pure_python_emitter(value):
     assert tr._block(value) == _python_block(value)
 
 
-@pytest.mark.skipif(not hasattr(yaml, "CSafeDumper"), reason="this PyYAML has no libyaml")
+@pytest.mark.skipif(not LIBYAML, reason="this PyYAML has no libyaml")
 def test_the_emitters_differ_where_the_gate_says_they_may():
     """The gate is not idle: on a value it refuses, libyaml's emitter writes another text."""
     c_dump = functools.partial(yaml.dump, Dumper=yaml.CSafeDumper, default_flow_style=None, allow_unicode=True,
