@@ -52,6 +52,7 @@ class _Stderr:
 def run() -> None:
     """Run the ``arbiter`` command on ``sys.argv``."""
     _stop_on_termination()
+    _hold_closed_streams()
     if sys.stderr is not None:
         sys.stderr = _Stderr(sys.stderr)
     try:
@@ -99,6 +100,41 @@ def _last_flush(status: object) -> None:
                 reader_gone()
             output_failed(exc)
         _stdout_to_null()
+
+
+def _hold_closed_streams() -> None:
+    """Hold each standard stream the command was started without (``>&-``, ``2>&-``, ``<&-``).
+    Python leaves such a stream None in ``sys``, and writes to it go nowhere: ``arbiter games
+    >&-`` ended with status 0, having shown nothing. Its descriptor is free, too: the first file
+    the command opens (a transcript) would take it, and whatever writes there (a fatal error's
+    message on descriptor 2, a child that inherits it) would write into that file. Each closed
+    one is held by ``/dev/null``: standard output opened for reading, so that every write to it
+    is refused with the system's "Bad file descriptor", and the command says so as for any
+    output that refuses writes (one line, status 1); standard error opened for writing, taking
+    messages nowhere, as before; standard input opened for reading, left None in ``sys`` (the
+    input is over before it starts, as before)."""
+    import os
+
+    held = []
+    for fd, flags in ((0, os.O_RDONLY), (1, os.O_RDONLY), (2, os.O_WRONLY)):  # (lowest first: open takes it)
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:
+            pass
+        try:
+            null = os.open(os.devnull, flags)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            os.set_inheritable(fd, True)
+        except OSError:
+            continue
+        held.append(fd)
+    if 1 in held and sys.stdout is None:  # (every write fails, and nothing else: no encoding can)
+        sys.stdout = open(1, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
+    if 2 in held and sys.stderr is None:
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
 
 
 def _stop_on_termination() -> None:

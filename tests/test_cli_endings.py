@@ -252,6 +252,50 @@ def test_output_left_in_the_buffer_is_flushed_while_a_refusal_can_be_said(status
     assert (done.returncode, done.stderr) == (1, said)
 
 
+def _started_without(streams: str, args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``arbiter ARGS`` started with the shell's ``streams`` closed (``>&-``, ``2>&-``, ``<&-``),
+    its standard error captured unless it is closed."""
+    return subprocess.run(["sh", "-c", f'exec "$@" {streams}', "sh", sys.executable, "-m", "arbiter", *args],
+                          cwd=cwd, env=tree_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          stdin=subprocess.DEVNULL, text=True, timeout=120)
+
+
+def test_a_run_started_without_a_standard_output_says_so_with_status_1(tmp_path: Path) -> None:
+    """``arbiter games >&-`` printed nothing and ended with status 0, as if it had shown the games."""
+    t = tmp_path / "g.yaml"
+    for args in (["games"], ["play", "mafia", "--players", "8", "--bots", "random", "--seed", "4",
+                             "--transcript", str(t)]):
+        done = _started_without(">&-", args, tmp_path)
+        more = f"; the transcript {t} can be resumed" if args[0] == "play" else ""
+        assert (done.returncode, done.stderr) == (1, f"Error: cannot write to standard output: Bad file "
+                                                     f"descriptor{more}\n"), args
+    _, session = tr.resume(t)
+    assert not session.over
+
+
+def test_a_run_started_without_standard_error_or_input_ends_as_before(tmp_path: Path) -> None:
+    """No standard error: messages go nowhere, the status stays (a usage error's 2). No standard
+    input: the input is over at once (status 4), and the transcript says how to resume."""
+    assert _started_without("2>&-", ["play", "nosuch"], tmp_path).returncode == 2
+    assert _started_without("2>&-", ["games"], tmp_path).returncode == 0
+    t = tmp_path / "g.yaml"
+    done = _started_without("<&-", ["play", "mafia", "--players", "8", "--seed", "3", "--transcript", str(t)], tmp_path)
+    assert (done.returncode, done.stderr) == (4, f"the input ended before the game did; resume it with: arbiter play "
+                                                 f"--resume {t}\n")
+
+
+def test_a_closed_standard_stream_is_held_so_no_file_the_run_opens_takes_its_place(tmp_path: Path) -> None:
+    """With descriptors 0 to 2 closed, the first file opened would take one of them, and what is
+    written there (a fatal error's message, a child's inherited output) would go into that file."""
+    code = ("import os, sys\nfrom arbiter.cli.entry import _hold_closed_streams\n"
+            "_hold_closed_streams()\n"
+            "fd = os.open('opened', os.O_WRONLY | os.O_CREAT)\n"
+            "os.write(fd, f'{fd} {sys.stdin is None} {sys.stderr is not None}'.encode())\n")
+    subprocess.run(["sh", "-c", 'exec "$@" <&- >&- 2>&-', "sh", sys.executable, "-c", code], cwd=tmp_path,
+                   env=tree_env(), timeout=60, check=True)
+    assert (tmp_path / "opened").read_bytes() == b"3 True True"
+
+
 def test_play_whose_transcript_disk_fills_up_says_so_and_how_to_resume(tmp_path: Path, monkeypatch) -> None:
     """The disk refusing an entry mid-game ended ``play`` with two chained tracebacks."""
     import errno
