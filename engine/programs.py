@@ -148,6 +148,24 @@ def _open_log(seat: str, log: str | Path) -> BinaryIO:
 
 
 
+_BIDI_ESCAPES = {c: f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+"""The characters that reorder the text after them (embeddings, overrides, isolates) and their
+escapes."""
+
+
+def _name(text: str) -> str:
+    """A bot's ``name NAME`` as the tournament keeps and reports it: at most ``NAME_CHARS``
+    characters, a character that reorders the text after it (U+202E, a right-to-left override,
+    say) written as its escape, so that a name cannot make the report's line around it read as
+    something else. (Other characters Python does not call printable, a zero-width joiner in an
+    emoji, are text, as in any line.)
+
+    >>> _name("  evil\\u202etxt.exe ")
+    'evil\\\\u202etxt.exe'
+    """
+    return printable(text.strip()).translate(_BIDI_ESCAPES)[:NAME_CHARS]
+
+
 def _printable(data: bytes) -> str:
     """A line of a bot's stderr as its failure's reason quotes it: one printable line, a control
     character written as its escape (``\x1b``: the record keeps what the bot wrote, and a
@@ -277,7 +295,7 @@ class ProcessBot:
             elif self._name_open and line.startswith(b"name ") and self._answer is None:
                 self._name_open = False  # asked for by the hello; the first answer closes the offer
                 text = check_text(line[5:])
-                self.name = text.strip()[:NAME_CHARS] if isinstance(text, str) and text.strip() else None
+                self.name = _name(text) if isinstance(text, str) and text.strip() else None
             elif line.startswith(b"name ") and self._answer is None:  # (no game has an input 'name')
                 self._violation(line, f"the bot sent a name it was not asked for: {_quote(line)}")
             elif self._asked and self._answer is None:

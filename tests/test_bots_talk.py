@@ -75,6 +75,8 @@ for line in sys.stdin.buffer:
 @pytest.mark.parametrize("line, name", [
     (b"name  Deep  Blue \n", "Deep  Blue"), (b"name    \n", None), (b"name \xff\xfe\n", None),
     (b"name " + b"n" * 100 + b"\n", "n" * 64),
+    # a right-to-left override would turn the rest of the report's line around; an emoji's joiner is text
+    ("name evil\u202etxt.exe\tv2 \U0001f468\u200d\U0001f469\n".encode(), "evil\\u202etxt.exe v2 \U0001f468\u200d\U0001f469"),
 ])
 def test_a_bot_names_itself_after_the_hello_with_readable_words_or_not_at_all(
         tmp_path: Path, line: bytes, name: str | None) -> None:
