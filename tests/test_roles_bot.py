@@ -337,3 +337,23 @@ def test_the_bot_divines_only_a_hero_mission_the_deck_holds() -> None:
     assert len(s.state.hero_missions()) == 10  # (what the seat may name)
     named = {bot.choose(s.state, "p1", random.Random(n)).mission for n in range(40)}
     assert named == {"mage-first", "quick-hands"}
+
+
+def test_the_bot_divines_no_mission_the_game_could_not_deal() -> None:
+    """A card whose condition the game does not meet is discarded when dealt: before scenario 3,
+    ``pathfinder`` (it needs passing) is never a seat's card, though the deck holds it. Naming
+    it is allowed and always wrong; the bot drew it as often as any other."""
+    from tests.roles_staging import escape, item_roles, theft
+
+    deck = {"title": "with a pathfinder", "level": 5,
+            "cards": {"above-suspicion": 1, "mage-first": 1, "pathfinder": 1, "quick-hands": 1, "hero": 1}}
+    s = item_roles(["above-suspicion", "mage-first", "quick-hands"], level=5, deck=deck)
+    assert not s.state.may_be_dealt("pathfinder") and s.state.may_be_dealt("mage-first")
+    assert not s.state.may_be_dealt("master-thief")  # (not in this deck)
+    theft(s, time_ms=50_000)
+    for n, hero in enumerate(("purple", "yellow", "green", "orange")):
+        escape(s, hero, 60_000 + n * 1000)
+    assert s.state.divining is not None and s.state.divining.traitors == ("p1",)
+    assert "pathfinder" in s.state.hero_missions()  # (what the seat may name)
+    named = {bot.choose(s.state, "p1", random.Random(n)).mission for n in range(40)}
+    assert named == {"mage-first", "quick-hands"}

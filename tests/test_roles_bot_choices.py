@@ -160,11 +160,11 @@ def divining_state(inputs: list[tuple[str, str, int]], theft_event: int | None,
                    targets: tuple[str, ...] = ("p1", "p2", "p4"),
                    missions: tuple[str, ...] = ("master-thief", "pathfinder", "quick-hands")) -> SimpleNamespace:
     """Just what a traitor's divining reads of the game, all of it public: whom it may name,
-    the missions it may name (all in the deck it is dealt from), the events it saw (the theft's index) and who played what (each
+    the missions it may name (all of them cards the game can deal), the events it saw (the theft's index) and who played what (each
     input with the number of events before it)."""
     events = [SimpleNamespace(kind="theft" if i == theft_event else "moved", index=i) for i in range(12)]
     return SimpleNamespace(divine_targets=lambda seat: list(targets), hero_missions=lambda: list(missions),
-                           setup=SimpleNamespace(cards=("traitor", *missions)),  # (the cards dealt from)
+                           may_be_dealt=lambda card: card in missions,
                            events=SimpleNamespace(visible_to=lambda seat: events), inputs=inputs)
 
 

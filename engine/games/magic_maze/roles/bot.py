@@ -512,7 +512,7 @@ def _divine(state: HiddenRolesState, me: Seat, w: Watch, rng: random.Random) -> 
     """Name the hero mission the public record points at: who completed the theft, who
     explored two tiles; else a mission for the most trusted seat."""
     targets = state.divine_targets(me.seat)  # the rules' own lists (public), and of the missions only those
-    missions = [m for m in state.hero_missions() if m in state.setup.cards]  # the deck holds (any other is wrong)
+    missions = [m for m in state.hero_missions() if state.may_be_dealt(m)]  # (any other is wrong)
     if not targets or not missions:
         return RoleMove("pass")
     explored: dict[str, int] = {}

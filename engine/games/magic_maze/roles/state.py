@@ -27,6 +27,7 @@ from arbiter.engine.events import HOST, EventLog
 from arbiter.engine.game import Awaiting
 from arbiter.engine.games.magic_maze.data import MazeData, Scenario
 from arbiter.engine.games.magic_maze.moves import Move, move_name
+from arbiter.engine.games.magic_maze.roles import data as rd
 from arbiter.engine.games.magic_maze.roles.data import Card, Predicate
 from arbiter.engine.games.magic_maze.roles.deal import RoleSetup, deal
 from arbiter.engine.games.magic_maze.roles.ending import Divining, Ending
@@ -109,6 +110,14 @@ class HiddenRolesState(Accusations, Ending, MazeState):
 
     def in_game(self, seat: str) -> bool:
         return seat not in self.out
+
+    def may_be_dealt(self, card: str) -> bool:
+        """Whether this game could have dealt ``card``: the deck holds it and the game meets its
+        condition (a card it does not meet is discarded when dealt: ``pathfinder`` before scenario
+        3). Public, as the deck and the game are."""
+        held = self.setup.deck.cards.get(card)
+        return held is not None and card in self.setup.cards and held.condition.met(
+            self.players, rd.features(self.data, self.scenario))
 
     @property
     def eliminated(self) -> tuple[str, ...]:
