@@ -24,7 +24,7 @@ from arbiter.engine.bots import Bot, make_bot
 from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, counted, quoted
 from arbiter.engine.events import HOST
 from arbiter.engine.files import not_regular
-from arbiter.engine.lines import LineReader, printable
+from arbiter.engine.lines import LineReader, Timeout, printable
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol, event_line
 from arbiter.engine.session import Session
@@ -130,11 +130,49 @@ def _resume_contradictions(t: tr.Transcript, given: dict[str, Any], resume: str)
         usage(f"--resume {resume}: " + "; ".join(wrong))
 
 
+class _Numbered:
+    """The lines of ``--moves FILE`` as the game reads them, numbered, with the first few that
+    were refused (``SHOWN_REFUSED``) and how many were: the protocol's ``?`` answer does not
+    repeat the line, and a file of many lines ended with status 3 and no word of which."""
+
+    def __init__(self, reader: LineReader, protocol: Protocol) -> None:
+        self._reader, self._protocol = reader, protocol
+        self._number, self._last, self._counted = 0, "", 0
+        self.refused: list[str] = []  # the first few refused, each as "line N 'TEXT'"
+        self.count = 0
+
+    def read_line(self, timeout: float | None) -> Any:
+        self.settle()
+        line = self._reader.read_line(timeout)
+        if line is not None and not isinstance(line, Timeout):
+            self._number += 1
+            self._last = f"line {self._number}" + (f" {quoted(line, 40)}" if isinstance(line, str) else "")
+        return line
+
+    def settle(self) -> None:
+        """Count the line read last as refused if it was (its answer is given before the next is read)."""
+        if self._protocol.refused > self._counted:
+            self.count += 1
+            if len(self.refused) < SHOWN_REFUSED:
+                self.refused.append(self._last)
+        self._counted = self._protocol.refused
+
+    def said(self, name: str) -> str:
+        """The run's word on the refused lines of the file ``name``."""
+        self.settle()
+        more = f", and {self.count - len(self.refused)} more" if self.count > len(self.refused) else ""
+        return f"--moves {name}: {counted(self.count, 'line')} refused: {', '.join(self.refused)}{more}"
+
+
+SHOWN_REFUSED = 5
+"""How many refused lines of ``--moves FILE`` the run names as it ends."""
+
+
 def _lines(moves: IO[bytes] | None, protocol: Protocol, json_mode: bool) -> Any:
     """Where the person's lines come from: a file or pipe (``--moves``, or stdin when it is
     not a terminal), or the terminal itself, with a prompt, editing and completion."""
     if moves is not None:
-        return LineReader(moves)
+        return _Numbered(LineReader(moves), protocol)
     if not json_mode and sys.stdin is not None and sys.stdin.isatty() and sys.stdout.isatty():
         from arbiter.cli.terminal import TerminalLines
 
@@ -327,6 +365,9 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         over = writer is not None and writer.session.over
         output_failed(output_error, f"; the transcript {writer.path} is complete" if over else
                       f"; the transcript {writer.path} can be resumed" if writer else "")
+    if refused and isinstance(lines, _Numbered):
+        name = getattr(moves, "name", None)
+        click.echo(lines.said(name if isinstance(name, str) and not name.startswith("<") else "-"), err=True)
     if unfinished:
         # the input ended (Ctrl-D at a terminal, the end of a pipe or of --moves FILE): say on
         # stderr what it left, so that a script sees why the status is 4 and stdout stays the game's

@@ -130,13 +130,13 @@ def test_a_commands_help_names_every_status_it_may_end_with(command: str, status
     ("bandit shift row 1 left\nquit\n", 0, []),  # the session ended as asked
     ("bandit shift row 1 left\n", 4, ["the input ended before the game did; resume it with"]),
     # a line was refused (the status), and the input ended before the game did: stderr says both
-    ("bandit shift row 1 left\nbandit fly\n", 3, ["the input ended before the game did; resume it with"]),
-    ("bandit fly\nquit\n", 3, []),
+    ("bandit shift row 1 left\nbandit fly\n", 3, ["--moves ", "the input ended before the game did; resume it with"]),
+    ("bandit fly\nquit\n", 3, ["--moves "]),
 ])
 def test_play_exit_statuses(tmp_path: Path, lines: str, status: int, said: list[str]) -> None:
-    """A refused line (its ``?`` answer on standard output) is the status; that the input ended
-    before the game did is said on stderr then too (it was silent then: a script could not
-    tell the game unfinished, nor how to resume it)."""
+    """A refused line (its ``?`` answer on standard output) is the status, and stderr names it
+    (the answer does not); that the input ended before the game did is said on stderr then too
+    (it was silent then: a script could not tell the game unfinished, nor how to resume it)."""
     moves = tmp_path / "moves.txt"
     moves.write_text(lines, encoding="utf-8")
     r = run("play", "fbi-mafia", "--seed", 1, "--moves", moves, "--transcript", tmp_path / "t.yaml")

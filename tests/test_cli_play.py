@@ -214,7 +214,9 @@ def test_play_json_one_object_per_line(tmp_path: Path) -> None:
     """)
     r = run("play", "fbi-mafia", "--seed", 1, "--json", "--moves", moves)
     assert r.exit_code == 3, r.output  # a line of the moves file was refused
-    lines = r.output.splitlines()
+    assert r.stderr == (f"--moves {moves}: 2 lines refused: line 4 'bandit shift row 1 left', "  # (not its turn)
+                        "line 5 'undercover fly away'\n")  # (for a person: the answers do not repeat the lines)
+    lines = r.stdout.splitlines()
     objects = [json.loads(line) for line in lines]  # every line is JSON, no preamble
     assert len(objects) == 10
     assert all(isinstance(o, dict) and isinstance(o["ok"], bool) for o in objects)
@@ -323,3 +325,19 @@ def test_piped_input_that_ends_early_says_so_on_stderr(tmp_path: Path, kept: boo
     else:
         assert r.stderr == ("the input ended before the game did; no transcript was kept to resume it from "
                             "(--transcript FILE keeps one)\n")
+
+
+def test_the_refused_lines_of_a_moves_file_are_named_by_number_on_stderr(tmp_path: Path) -> None:
+    """The ``?`` answer to a refused line does not repeat it: a file of many lines ended with
+    status 3 and no word of which. Lines are counted as the file has them (blank lines and
+    comments too); an unreadable one is named by its number; past five, how many more."""
+    moves = tmp_path / "moves.txt"
+    moves.write_bytes(b"\n# a comment\nbandit fly\nbandit shift row 1 left\n\xff\xfe\n" + b"undercover fly\n" * 6)
+    for source, given in ((str(moves), None), ("-", moves.read_bytes())):
+        r = run("play", "fbi-mafia", "--seed", 1, "--moves", source, input=given)
+        assert r.exit_code == 3
+        assert r.stderr.splitlines()[0] == (f"--moves {source}: 8 lines refused: line 3 'bandit fly', line 5, "
+                                            "line 6 'undercover fly', line 7 'undercover fly', line 8 'undercover fly', "
+                                            "and 3 more")
+    r = run("play", "fbi-mafia", "--seed", 1, "--moves", write(tmp_path / "ok.txt", "bandit shift row 1 left\nquit\n"))
+    assert (r.exit_code, r.stderr) == (0, "")
