@@ -15,6 +15,7 @@ from arbiter.cli.types import BotKindType, Count, ExistingPath, GameType, SeedTy
 from arbiter.engine import registry
 from arbiter.engine.bench import BenchResult, peak_memory_mib
 from arbiter.engine.errors import counted, quoted
+from arbiter.engine.session import MAX_SEED
 from arbiter.engine.bench import bench as run_bench
 from arbiter.engine.errors import ArbiterError
 
@@ -86,6 +87,10 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
     for v in variants:
         check_variant(rules, v)
     count = count or rules.info.bench_games
+    if seed + count > MAX_SEED:  # (game i plays seed + i: the last one's must be a seed too)
+        usage(f"each game plays the next seed (--seed, then --seed + 1, ...), and a seed has at most "
+              f"{len(str(MAX_SEED)) - 1} digits: with {counted(count, 'game')} a mode, --seed is at most "
+              f"10**100 - {count}", "--seed")
     players = players or rules.info.bench_players
     names = list(variants) or [v.name for v in rules.variants()]
     results: list[BenchResult] = []

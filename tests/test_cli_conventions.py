@@ -355,6 +355,15 @@ def test_a_seed_is_a_whole_number_of_at_most_100_digits_or_a_usage_error(tmp_pat
     assert run("play", "mafia", "--bots", "random", "--seed", "9" * 100).exit_code == 0
 
 
+def test_bench_refuses_a_seed_its_later_games_would_take_past_100_digits() -> None:
+    """Game i of a bench plays seed + i: a first seed near the most one may be ended the run
+    with a traceback at its second game."""
+    top = 10**100
+    r = run("bench", "fbi-mafia", "--mode", "duel-3v3", "--games", 2, "--repeat", 1, "--seed", top - 1)
+    assert r.exit_code == 2 and r.output.endswith("with 2 games a mode, --seed is at most 10**100 - 2\n"), r.output
+    assert run("bench", "fbi-mafia", "--mode", "duel-3v3", "--games", 2, "--repeat", 1, "--seed", top - 2).exit_code == 0
+
+
 @pytest.mark.parametrize("command", [["play", "mafia", "--bots", "random"], ["bench", "mafia", "--games", "1"]])
 def test_a_negative_seed_is_a_usage_error_for_it_deals_what_its_absolute_value_deals(
         tmp_path: Path, command: list[str]) -> None:
