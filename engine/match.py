@@ -316,9 +316,10 @@ class Match:
                         continue
                 if self.lines is None:
                     deadline = self.session.state.next_deadline()
-                    if self.session.over or not self.bots or deadline is None:
+                    if self.session.over or not (self.bots or self._bots_only) or deadline is None:
                         break
-                    # every seat is a bot and none has anything to do: time passes to the end
+                    # every seat is a bot's (or was: a failed one's seat is idle) and none has anything
+                    # to do: time passes to the end
                     yield self.protocol.render(self.protocol.wait(max(deadline, self.session.clock_ms)))
                     continue
                 try:

@@ -236,6 +236,21 @@ def test_an_exec_bot_that_crashes_leaves_its_seat_idle_and_the_game_goes_on(tmp_
     assert "finished: " in replay_ok(t)
 
 
+def test_when_every_bot_has_failed_time_passes_to_the_end(tmp_path: Path) -> None:
+    """With a bot on every seat and every one failed, no seat can act: the game ended there,
+    unfinished, saying "the input ended before the game did" (status 4) though nothing was read,
+    and a tournament counted it for no one. As when one seat is idle, time passes: the sand runs
+    out and everyone loses."""
+    t = tmp_path / "t.yaml"
+    r = run("play", "magic-maze", "--scenario", "1", "--players", "2", "--seed", "2", "--bots", "exec:false",
+            "--transcript", t)
+    assert r.exit_code == 0 and r.stderr == "", r.output
+    assert r.stdout.count("the seat is idle from now on") == 2
+    assert "result: The sand ran out at 180 s: everyone loses." in r.stdout
+    assert [n["seat"] for n in notes_of(t)] == ["p1", "p2"] and moves_of(t) == []
+    assert "0 moves, finished: The sand ran out at 180 s" in replay_ok(t)
+
+
 def test_an_exec_bot_with_an_unreadable_input_is_a_note_and_an_idle_seat(tmp_path: Path) -> None:
     proc, _ = run_referee(["play", "magic-maze", "--scenario", "1", "--players", "2", "--seed", "1",
                         "--bot", "p1=planner", "--bot", f"p2={bot(tmp_path, 'bad', ILLEGAL_BOT)}",
