@@ -18,11 +18,12 @@ MAX_MS = 999_999_999_999
 
 
 def parse_seconds(text: str) -> int:
-    """Decimal seconds (at most 3 decimals, not negative) to milliseconds."""
+    """Decimal seconds (from 0 to ``MAX_MS``'s, at most 3 decimals) to milliseconds."""
     m = _SECONDS.match(text)
     if not m:
         raise SyntaxInputError(
-            f"bad time {quoted(text)}: expected seconds like 12 or 12.5 (at most 3 decimals, not negative)",
+            f"bad time {quoted(text)}: expected seconds like 12 or 12.5 (from 0 to {seconds_name(MAX_MS)}, "
+            "at most 3 decimals)",
             ["@SECONDS COMMAND"],
         )
     whole, frac = m.group(1), (m.group(2) or "").ljust(3, "0")

@@ -249,3 +249,16 @@ def test_legal_inputs_are_accepted_at_random_positions(mode, seed, n, pick):
     for move in {legal[pick % len(legal)], legal[(pick * 7 + 3) % len(legal)], legal[0], legal[-1]}:
         s = copy_of()
         ok_frame(Protocol(s).handle(f"{seat} {move}"))
+
+
+def test_a_time_past_the_latest_stamp_is_refused_saying_the_range() -> None:
+    """``@1000000000`` was refused as "at most 3 decimals, not negative", which it is: the
+    answer did not say that the latest time a stamp may name is 999999999.999."""
+    from arbiter.engine.errors import SyntaxInputError
+
+    assert parse_seconds("999999999.999") == 999_999_999_999
+    for text in ("1000000000", "-1", "1.0001"):
+        with pytest.raises(SyntaxInputError) as refused:
+            parse_seconds(text)
+        assert str(refused.value).endswith("expected seconds like 12 or 12.5 (from 0 to 999999999.999, at most "
+                                           "3 decimals)")
