@@ -224,7 +224,9 @@ class ProcessBot:
             self._end_log()  # a bot that never ran leaves no log behind
             machine = isinstance(exc, OSError) and exc.errno in MACHINE_ERRNOS
             error = MachineError if machine else ArbiterError
-            raise error(f"cannot start bot for {seat}: {quoted(command, COMMAND_CHARS)}: {exc}") from None
+            # (the system's words alone: the program's name, in the command, was repeated whole)
+            why = (exc.strerror or exc) if isinstance(exc, OSError) else exc
+            raise error(f"cannot start bot for {seat}: {quoted(command, COMMAND_CHARS)}: {why}") from None
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._fd = {"in": self.proc.stdin.fileno(), "out": self.proc.stdout.fileno(),
                     "err": self.proc.stderr.fileno()}

@@ -101,6 +101,9 @@ def test_a_bot_that_cannot_start_is_an_arbiter_error(tmp_path: Path) -> None:
     deep = "/no/such/" + "folder/" * 20 + "bot --level 3"  # (a long command is named whole up to 200 characters)
     with pytest.raises(ArbiterError, match=re.escape(f"cannot start bot for p: {deep!r}: ")):
         make_bot(f"exec:{deep}", "p", 1, 1)
+    with pytest.raises(ArbiterError) as caught:  # (the system's error named the program whole a second time)
+        make_bot("exec:" + "p" * 5000, "p", 1, 1)
+    assert caught.value.message == f"cannot start bot for p: {'p' * 200!r}... (5000 characters): File name too long"
     with pytest.raises(ArbiterError) as caught:
         make_bot(f"exec:{sys.executable} {EXAMPLE}", "p", 1, 1, log=tmp_path / "no" / "such" / "p.log")
     assert caught.value.message == f"cannot open the log of p's bot: {tmp_path / 'no' / 'such' / 'p.log'}: " \
