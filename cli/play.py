@@ -23,7 +23,7 @@ from arbiter.engine import transcript as tr
 from arbiter.engine.bots import Bot, make_bot
 from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, counted, quoted
 from arbiter.engine.events import HOST
-from arbiter.engine.files import not_regular
+from arbiter.engine.files import dangling_link, not_regular
 from arbiter.engine.lines import LineReader, Timeout, printable
 from arbiter.engine.match import Match
 from arbiter.engine.protocol import Protocol, event_line
@@ -298,7 +298,14 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         if kind:
             usage(f"{transcript_path}: not a regular file ({kind}); a transcript needs a file of its own",
                   "--transcript")
-        if transcript_path and not resume and os.path.lexists(transcript_path) and not force:
+        nowhere = dangling_link(transcript_path) if transcript_path and not resume else None
+        if nowhere:  # (neither a game to resume nor a file to replace: "the file exists" misled)
+            writable = os.path.isdir(os.path.dirname(os.path.realpath(transcript_path)))
+            if not (force and writable):
+                usage(f"{transcript_path} is {nowhere} (to {os.readlink(transcript_path)}): it holds no game to "
+                      "resume; remove it" + (", or add --force to write the transcript where it leads" if writable
+                                             else " or name another file"), "--transcript")
+        elif transcript_path and not resume and os.path.lexists(transcript_path) and not force:
             usage(f"{transcript_path}: the file exists; to go on with its game use "
                   f"`arbiter play --resume {transcript_path}`, to replace it add --force", "--transcript")
         inputs = (("--moves", moves) if moves is not None else ("standard input", sys.stdin), ("--deck", deck_file))

@@ -179,14 +179,25 @@ def test_a_bot_that_cannot_start_leaves_the_transcripts_as_they_were(tmp_path):
     assert tr.replay(tr.read(unfinished)).ok
 
 
-def test_a_dangling_link_as_the_transcript_is_refused_as_an_existing_file(tmp_path):
-    """A name taken by a link to nowhere is taken: the usage error (status 2) that a file there
-    gets, not a run that fails later with status 1."""
-    link = tmp_path / "t.yaml"
+def test_a_dangling_link_as_the_transcript_is_a_usage_error_saying_what_it_is(tmp_path):
+    """A name taken by a link to nowhere is taken: a usage error (status 2), not a run that
+    fails later with status 1. It said "the file exists; to go on with its game use --resume",
+    which then said the link leads nowhere. With --force, the transcript is written where the
+    link leads, when there is a folder there."""
+    link, lost = tmp_path / "t.yaml", tmp_path / "lost.yaml"
     link.symlink_to(tmp_path / "nowhere" / "t.yaml")
-    r = run("play", "mafia", "--players", "6", "--seed", "1", "--bots", "random", "--transcript", link)
-    assert r.exit_code == 2 and "the file exists" in r.output
+    lost.symlink_to(tmp_path / "found.yaml")
+    for force in ((), ("--force",)):
+        r = run("play", "mafia", "--players", "6", "--seed", "1", "--bots", "random", "--transcript", link, *force)
+        assert r.exit_code == 2 and r.output.endswith(
+            f"{link} is a symbolic link that leads nowhere (to {tmp_path / 'nowhere' / 't.yaml'}): it holds no game to "
+            "resume; remove it or name another file\n"), r.output
     assert link.is_symlink() and not link.exists()
+    r = run("play", "mafia", "--players", "6", "--seed", "1", "--bots", "random", "--transcript", lost)
+    assert r.exit_code == 2 and r.output.endswith("it holds no game to resume; remove it, or add --force to write the "
+                                                  "transcript where it leads\n"), r.output
+    r = run("play", "mafia", "--players", "6", "--seed", "1", "--bots", "random", "--transcript", lost, "--force")
+    assert r.exit_code == 0 and tr.replay(tr.read(tmp_path / "found.yaml")).ok
 
 
 @pytest.mark.parametrize("force", [(), ("--force",)])
