@@ -66,16 +66,23 @@ def _same_file(path: str, other: IO[bytes] | str | None) -> bool:
     return theirs is not None and (mine.st_dev, mine.st_ino) == (theirs.st_dev, theirs.st_ino)
 
 
-def _start_bots(wanted: dict[str, str], session: Session, timeout: float, logs: Path | None) -> dict[str, Bot]:
-    """The bots, each ``exec:`` one with its stderr log beside the transcript (``logs``)."""
+def _start_bots(wanted: dict[str, str], session: Session, timeout: float, logs: Path | None,
+                recorded: tuple[str, tuple[str, ...]] | None = None) -> dict[str, Bot]:
+    """The bots, each ``exec:`` one with its stderr log beside the transcript (``logs``).
+    ``recorded``: a resumed transcript and the seats whose bots it names (not given anew), so
+    that a bot of its that cannot start says where it came from (an edited ``session``)."""
     bots: dict[str, Bot] = {}
+    seat = ""
     try:
         for seat, kind in wanted.items():
             log = logs.with_name(f"{logs.stem}.{seat}.stderr.log") if logs is not None and kind.startswith("exec:") else None
             bots[seat] = make_bot(kind, seat, session.seed, timeout, session.rules.bot_kinds, log=log)
-    except ArbiterError:
+    except ArbiterError as exc:
         for bot in bots.values():
             bot.close()
+        if recorded is not None and seat in recorded[1]:
+            raise ArbiterError(f"{recorded[0]}: the bot its session ran for {seat} cannot start: {exc.message}; "
+                               f"give the seat another with --bot {seat}=KIND") from None
         raise
     return bots
 
@@ -282,8 +289,9 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         bot_timeout = float(recorded.get("bot_timeout", 10.0)) if bot_timeout is None else bot_timeout
         person = perspective if perspective != HOST else None
         wanted = _bot_specs(bot_specs, all_bots, session, person, recorded.get("bots"))
+        anew = _bot_specs(bot_specs, all_bots, session, person) if resume else wanted  # (the others: the transcript's)
         if resume:
-            _programs_named_again(wanted, _bot_specs(bot_specs, all_bots, session, person), resume)
+            _programs_named_again(wanted, anew, resume)
         if person in wanted:
             usage(f"{person} is played by a bot (--bot {person}={wanted[person]}); a seat is a person's or a bot's",
                   "--as")
@@ -316,7 +324,8 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
         protocol = Protocol(session, perspective, json_mode=json_mode)
         log_base = Path(resume or transcript_path) if (resume or transcript_path) else None
         # the bots first: a bot that cannot start ends the run before the record is touched
-        bots = _start_bots(wanted, session, bot_timeout, log_base)
+        bots = _start_bots(wanted, session, bot_timeout, log_base,
+                           (resume, tuple(s for s in wanted if s not in anew)) if resume else None)
         if resume:
             writer, claimed = tr.TranscriptWriter(resume, session, resume=len(t.log), claimed=claimed), None
             if settings != {k: recorded.get(k) for k in settings}:

@@ -448,6 +448,23 @@ def test_resume_unfinished_game_and_finish_with_bots(tmp_path: Path) -> None:
     assert t.read_text(encoding="utf-8") == after
 
 
+def test_a_resumed_transcripts_bot_that_cannot_start_is_named_as_the_transcripts(tmp_path: Path) -> None:
+    """A ``session`` header edited to name a bot kind the game has not: ``--resume`` said only
+    "unknown bot 'bogus' for bandit", not that the name came from the transcript, nor how to
+    go on. A bot given anew for the seat plays it."""
+    t = tmp_path / "t.yaml"
+    assert run("play", "fbi-mafia", "--seed", 1, "--bots", "random", "--max-moves", 3, "--transcript", t).exit_code == 0
+    t.write_text(t.read_text(encoding="utf-8").replace("bots: {bandit: random", "bots: {bandit: bogus"), encoding="utf-8")
+    before = t.read_text(encoding="utf-8")
+    r = run("play", "--resume", t)
+    assert r.exit_code == 1 and r.stderr == (
+        f"Error: {t}: the bot its session ran for bandit cannot start: unknown bot 'bogus' for bandit: use random, "
+        "exec:COMMAND or py:MODULE:CLASS; give the seat another with --bot bandit=KIND\n"), r.output
+    assert t.read_text(encoding="utf-8") == before
+    r = run("play", "--resume", t, "--bot", "bandit=random")
+    assert r.exit_code == 0 and tr.read(t).result is not None, r.output
+
+
 def test_resume_with_moves_from_a_file(tmp_path: Path) -> None:
     t = _unfinished(tmp_path)
     r = run("play", "--resume", t, "--moves", write(tmp_path / "more.txt", "awaiting\nquit\n"))
