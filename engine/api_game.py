@@ -63,7 +63,12 @@ class Game:
         return self.copy()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
-        return self.copy()
+        """``copy``, in ``memo``: copied with its session, or its session's state, in one
+        ``copy.deepcopy`` (an environment keeping both), the copy's session is the copied one,
+        not a second, unlinked game."""
+        twin = memo[id(self)] = Game(copy.deepcopy(self.session, memo))
+        twin._observed = dict(self._observed)
+        return twin
 
     def __repr__(self) -> str:
         """Which game (a Hidden Roles game with its level, as ``new_game``'s ``roles=``), where it
@@ -315,7 +320,8 @@ class Game:
         Hidden Roles phantom, which may only talk, too); when a whole round of seats had nothing to do, time passes to the next moment
         it changes the game. Ends when the game is over, or once ``max_inputs`` inputs were played
         (a whole number from 0: another value is a ``TypeError`` or a ``ValueError`` at once):
-        the moves on record, as ``arbiter play --max-moves`` counts them. An answer the game
+        moves put on record, as ``arbiter play --max-moves`` counts them, but only the loop's own
+        (not a loaded game's earlier moves, which ``--max-moves`` counts). An answer the game
         refused (its ``InputError`` caught by the caller) is not one: the seat is asked again,
         as an agent retrying may want; but ``REFUSALS_IN_A_ROW`` answers in a row that
         changed nothing end the loop with a ``RuntimeError`` (an agent answering garbage for

@@ -113,6 +113,20 @@ def test_a_copy_of_a_copy_and_deepcopy_of_a_list_of_games_are_games_of_their_own
     assert len(second.session.moves) == 2 and len(games[0].session.moves) == len(game.session.moves) == 1
 
 
+def test_deepcopy_of_a_game_with_its_session_keeps_them_one_game() -> None:
+    """An environment keeping both the game and its session (or the session's state), copied
+    in one ``copy.deepcopy`` for a search: the game's copy made a second session, and a move
+    played through one was missing from the other."""
+    game = new_game("mafia", players=6, seed=1)
+    for order in (("game", "session", "state"), ("state", "session", "game")):
+        held = {"game": game, "session": game.session, "state": game.session.state}
+        twin = copy.deepcopy({k: held[k] for k in order})
+        assert twin["game"].session is twin["session"] and twin["session"].state is twin["state"], order
+        assert twin["session"] is not game.session
+        twin["game"].play("p1", "pass")
+        assert len(twin["session"].moves) == 1 and len(game.session.moves) == 0
+
+
 def test_a_copy_starts_the_planners_search_cache_empty_and_plans_the_same() -> None:
     """``GameState.bot_caches``: the planner's search is worked out again by a copy (copying it
     was most of a Magic Maze copy's cost); the game keeps its own, and both plan alike."""
