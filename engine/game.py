@@ -52,6 +52,12 @@ class Result:
     winners: tuple[str, ...] = ()
     scores: dict[str, Any] = field(default_factory=dict)
 
+    def __hash__(self) -> int:
+        """By value, as ``==`` compares: the dataclass's own hash of its fields raised
+        ``TypeError`` (``scores`` is a dict), so a result could not be kept in a set or key a
+        cache, which a frozen value may."""
+        return hash((self.winner, self.reason, self.text, self.winners, _frozen(self.scores)))
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "winner": self.winner,
@@ -60,6 +66,16 @@ class Result:
             "winners": list(self.winners),
             "scores": _copied(self.scores),
         }
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` (scores: dicts, lists, strings and numbers) as something hashable that is equal
+    exactly when it is: a dict as the set of its items, a list as a tuple."""
+    if isinstance(value, dict):
+        return frozenset((k, _frozen(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 _ATOMS = frozenset((str, int, float, bool, type(None)))

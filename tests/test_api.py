@@ -353,6 +353,19 @@ def test_a_results_dict_shares_no_container_at_any_depth() -> None:
     assert scores == {"players": {"p1": {"won": True, "why": ["a", ("b", ["c"])]}}, "level": 3}
 
 
+def test_a_result_hashes_by_value_as_it_compares() -> None:
+    """A frozen ``Result`` is a value, but hashing it raised ``TypeError`` (its scores are a
+    dict): results could not be kept in a set or key a cache."""
+    def result(won: dict, order: tuple[str, ...] = ("level", "players")) -> Result:
+        scores = {"level": 3, "players": {"p1": {"won": won["p1"], "why": ["a", ("b", ["c"])]}}}
+        return Result("heroes", "escaped", "text", ("p1",), {k: scores[k] for k in order})
+
+    a, b = result({"p1": True}), result({"p1": True}, ("players", "level"))  # (equal dicts, keys in another order)
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert len({a, result({"p1": False})}) == 2
+    assert {Result(None, "time", "t"): 1}[Result(None, "time", "t")] == 1
+
+
 def test_a_views_autopsies_are_the_callers_to_change(tmp_path: Path) -> None:
     """The Undercover's view listed each autopsy's Mafia characters in the list the state kept,
     which was the autopsy's event's data too: changing the view changed the game's log, and its
