@@ -421,7 +421,7 @@ def parse(text: str, source: str = "transcript") -> Transcript:
             raise TranscriptError(f"{source}: log[{i}]: {problem}")
         if "move" in entry:
             moves += 1
-            if entry["move"].get("n") != moves or isinstance(entry["move"].get("n"), bool):
+            if type(entry["move"].get("n")) is not int or entry["move"]["n"] != moves:  # (not 2.0, not true)
                 raise TranscriptError(f"{source}: log[{i}]: move n: {quoted(entry['move'].get('n'))}, but it is move "
                                       f"{moves} of the log (moves are numbered from 1, in order)")
     return Transcript(

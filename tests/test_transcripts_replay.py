@@ -359,6 +359,7 @@ def test_each_malformed_log_entry_is_refused_by_what_is_wrong_with_it(finished, 
     (("events: {count:", "events: {by: me, count:"), "events: unknown key 'by' (events has count, digest)"),
     (("{n: 3,", "{n: 4,"), "log[4]: move n: 4, but it is move 3 of the log"),
     (("{n: 2,", "{n: true,"), "move n: True, but it is move 2"),
+    (("{n: 2,", "{n: 2.0,"), "move n: 2.0, but it is move 2"),  # (a number, not the whole number the writer writes)
     # a key given twice (YAML keeps the last one silently): in the header, a log line, the ending
     (("seed: 1\n", "seed: 1\nseed: 2\n"), "t.yaml (line {line+1}): not valid YAML: the key 'seed' is given twice"),
     (("{n: 2, seat:", "{n: 2, n: 2, seat:"), "t.yaml (line {line}): not valid YAML: the key 'n' is given twice"),
