@@ -92,7 +92,7 @@ def bench(game: str, variants: tuple[str, ...], count: int | None, seed: int, re
               f"{len(str(MAX_SEED)) - 1} digits: with {counted(count, 'game')} a mode, --seed is at most "
               f"10**100 - {count}", "--seed")
     players = players or rules.info.bench_players
-    names = list(variants) or [v.name for v in rules.variants()]
+    names = list(dict.fromkeys(variants)) or [v.name for v in rules.variants()]  # (a mode named twice: once)
     results: list[BenchResult] = []
     stopped = False
     progress = sys.stdout.isatty() and not json_mode

@@ -169,6 +169,13 @@ def test_as_with_bots_fills_every_other_seat_and_bot_overrides_one(tmp_path: Pat
     assert responses(r.stdout)[0][0].startswith("= bandit "), "the bots played up to the detective's turn"
 
 
+def test_bench_plays_a_mode_named_twice_once() -> None:
+    """``--mode 7 --mode 1 --mode 7`` benched scenario 7 twice, two rows of one mode."""
+    r = run("bench", "mafia", "--mode", "7-players", "--mode", "6-players", "--mode", "7-players", "--games", 1,
+            "--repeat", 1, "--json")
+    assert r.exit_code == 0 and [x["variant"] for x in json.loads(r.output)["results"]] == ["7-players", "6-players"]
+
+
 def test_bench_json_has_every_figure() -> None:
     r = run("bench", "mafia", "--mode", "6-players", "--games", 2, "--repeat", 1, "--json")
     assert r.exit_code == 0, r.output
