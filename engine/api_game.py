@@ -95,6 +95,10 @@ class Game:
         seed = seed_shown(self.seed)
         level = self.session.rules.public_options(self.session.state).get("level")  # (Hidden Roles')
         played = f"{self.variant} roles={level}" if level else self.variant
+        deck = self.session.options.get("deck")  # (a custom deck's: its title; the game's own says nothing)
+        if isinstance(deck, dict):
+            title = self.session.options.get("title", deck.get("title"))
+            played += f" deck={quoted(title, 40)}" if isinstance(title, str) else " deck=custom"
         return f"<Game {self.name} {played} seed={seed}: {now}>"
 
     # -- facts ---------------------------------------------------------------------------------

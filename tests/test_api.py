@@ -434,6 +434,20 @@ def test_a_games_repr_says_which_game_where_it_stands_and_who_is_awaited() -> No
     assert repr(roles) == "<Game magic-maze 2 roles=2 seed=1: 0 moves at 0 s, awaiting p1 p2 p3>"
 
 
+def test_a_custom_deck_games_repr_names_the_deck(tmp_path: Path) -> None:
+    """A game dealt from a custom deck showed as the game of the same name dealt from the
+    game's own cards."""
+    mafia = tmp_path / "town.yaml"
+    mafia.write_text("game: mafia\nkind: deck\ntitle: small town\ncards: {boss: 1, mafia: 1, agent: 1, chief: 1, "
+                     "police: 1, civilian: 2, chameleon: 1, fighter: 1}\n", encoding="utf-8")
+    assert repr(new_game("mafia", players=9, deck=mafia, seed=1)).startswith("<Game mafia 9-players deck='small town' seed=1:")
+    roles = tmp_path / "pair.yaml"
+    roles.write_text("game: magic-maze\nkind: roles\ntitle: two traitors\nlevel: 1\ncards: {traitor: 2, hero: 2}\n",
+                     encoding="utf-8")
+    assert repr(new_game("magic-maze", "1", deck=roles, seed=1)).startswith(
+        "<Game magic-maze 1 roles=1 deck='two traitors' seed=1: ")
+
+
 def test_a_replays_report_shows_its_session_by_what_every_seat_knows(tmp_path) -> None:
     """``replay``'s report showed ``session=<arbiter.engine.session.Session object at 0x...>``:
     the session now shows its game, variant, seed and how far it went, nothing hidden (no
