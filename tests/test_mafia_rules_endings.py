@@ -134,6 +134,20 @@ def test_votes_for_a_leaving_candidate_count_as_abstentions():
     assert verdict.data == {"day": 1, "round": 1, "counts": {"p7": 1}, "expelled": "p7"}
 
 
+def test_a_vote_cast_before_its_voter_leaves_stands():
+    """As a night action taken before leaving stands (docs/rules/mafia.md, Leaving): the vote
+    is counted, and here it decides the day (without it, a tie and a second round)."""
+    s = mafia_game(EIGHT)
+    nominate(s, p1="p6", p2="p7")
+    play(s, "p1 vote p6")
+    s.submit("p1", "leave")
+    assert host(s)["votes"]["p1"] == "p6"
+    start = len(s.events)
+    vote_round(s, p2="p6", p3="p7")
+    verdict = of_kind(since(s, start), "verdict")[0]
+    assert verdict.data == {"day": 1, "round": 1, "counts": {"p6": 2, "p7": 1}, "expelled": "p6"}
+
+
 def test_when_every_candidate_leaves_the_roll_call_ends_and_nobody_is_expelled():
     """Nothing is left to vote on: the round ends at once, no voter is called to abstain."""
     s = mafia_game(EIGHT)
