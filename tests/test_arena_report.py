@@ -86,6 +86,22 @@ def test_the_reports_tables_read_as_written():
     assert text == REPORT_TEXT
 
 
+def test_games_the_machine_could_not_start_are_said_with_their_reason_and_how_to_go_on():
+    """A run none of whose games could start (too many open files) printed empty tables and
+    "unfinished games: 4", exit status 0: the reason was only in results.jsonl."""
+    config = {"game": "fbi-mafia", "entrants": [{"name": "a", "spec": "exec:./a"}, {"name": "random", "spec": "random"}]}
+    records = _report_records("a")
+    why = "cannot start bot for m: 'exec:./a': Too many open files"
+    records[4]["error"] = why
+    summary = {**report.summary(config, records, 6), "folder": "runs/t"}
+    assert (summary["unfinished"], summary["not_started"], summary["not_started_why"]) == (1, 1, why)
+    text = " ".join(report.tables(summary).split())
+    assert ("unfinished games (no result; counted for no one): 1 of them, games the machine could not start (no "
+            "file, memory or process to be had; arbiter tournament --resume runs/t plays them again): 1; the first: "
+            f"{why}") in text
+    assert "could not start (" not in report.tables(report.summary(config, _report_records("a"), 6))
+
+
 def test_once_the_sprt_decides_the_tables_count_the_games_up_to_its_decision():
     """Games running when the test decided finish and are recorded, but how many depends on
     the workers and the timing: the tables count the blocks up to the decision, and say how

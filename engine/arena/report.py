@@ -36,6 +36,8 @@ def summary(config: dict[str, Any], records: Sequence[dict[str, Any]], scheduled
         "recorded": len(done) + len(after),
         "after_decision": len(after),
         "unfinished": sum(1 for r in done if not r.get("finished")),
+        "not_started": sum(1 for r in done if r.get("error") is not None),  # (among the unfinished)
+        "not_started_why": next((r["error"] for r in done if r.get("error") is not None), None),
         "part_blocks": _part_blocks(done, block_size(len(names))),
         "table": stats.entrant_table(done, names),
         "sides": stats.by_key(done, names, "sides"),
@@ -310,6 +312,10 @@ def tables(report: dict[str, Any]) -> str:
                    "a match of the two alone plays every deal both ways round")
     if report["unfinished"]:
         out.append(f"unfinished games (no result; counted for no one): {report['unfinished']}")
+    if report.get("not_started"):  # (a machine's failure: said, or a run of none looked like one of results)
+        again = f"arbiter tournament --resume {report['folder']}" if report.get("folder") else "--resume"
+        out.append(f"of them, games the machine could not start (no file, memory or process to be had; {again} "
+                   f"plays them again): {report['not_started']}; the first: {report['not_started_why']}")
     if report.get("part_blocks"):
         out.append(f"{counted(report['part_blocks'], 'game')} of blocks not played whole (the run stopped before "
                    "their other rotations, or a game of them could not start): the entrants did not all hold "
