@@ -20,7 +20,7 @@ from arbiter.cli.types import (
 from arbiter.cli.entry import output_failed, output_refused
 from arbiter.engine import registry
 from arbiter.engine import transcript as tr
-from arbiter.engine.bots import Bot, make_bot
+from arbiter.engine.bots import Bot, close_all, make_bot
 from arbiter.engine.errors import COMMAND_CHARS, ArbiterError, counted, quoted
 from arbiter.engine.events import HOST
 from arbiter.engine.files import dangling_link, not_regular
@@ -78,8 +78,7 @@ def _start_bots(wanted: dict[str, str], session: Session, timeout: float, logs: 
             log = logs.with_name(f"{logs.stem}.{seat}.stderr.log") if logs is not None and kind.startswith("exec:") else None
             bots[seat] = make_bot(kind, seat, session.seed, timeout, session.rules.bot_kinds, log=log)
     except ArbiterError as exc:
-        for bot in bots.values():
-            bot.close()
+        close_all(bots.values())
         if recorded is not None and seat in recorded[1]:
             raise ArbiterError(f"{recorded[0]}: the bot its session ran for {seat} cannot start: {exc.message}; "
                                f"give the seat another with --bot {seat}=KIND") from None
@@ -368,8 +367,7 @@ def play(game: str | None, variant: str | None, players: int | None, deck_file: 
     finally:
         if hasattr(lines, "restore"):  # the terminal's modes as the person had them, on every way out
             lines.restore()
-        for bot in bots.values():
-            bot.close()
+        close_all(bots.values())
         if claimed is not None:  # (claimed to resume, not handed to a writer: a usage error, say)
             claimed.close()
         if writer is not None:

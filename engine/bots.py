@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import errno
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 from typing import Protocol as TypingProtocol
@@ -71,6 +71,21 @@ class RandomBot:
 
     def close(self) -> None:
         pass
+
+
+def close_all(bots: Iterable[Bot]) -> None:
+    """Close every one of ``bots``, even when closing one is interrupted (a worker's stop, a
+    Ctrl-C, raised while a bot slow to exit is waited for): the loop once ended there, and the
+    next bots were never closed, so a child of theirs that had left their process group outlived
+    the run. The first exception goes on once every bot is closed."""
+    first: BaseException | None = None
+    for bot in list(bots):
+        try:
+            bot.close()
+        except BaseException as exc:  # noqa: BLE001 - raised again below, once the others are closed
+            first = first or exc
+    if first is not None:
+        raise first
 
 
 def make_bot(spec: str, seat: str, seed: int, timeout: float, kinds: tuple[str, ...] = ("random",),

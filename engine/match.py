@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol as TypingProtocol
 
-from arbiter.engine.bots import Bot, BotFailure
+from arbiter.engine.bots import Bot, BotFailure, close_all
 from arbiter.engine.clock import MAX_MS, seconds_name
 from arbiter.engine.errors import ArbiterError, GameOverError, InputError, UnknownActionError
 from arbiter.engine.events import HOST
@@ -355,9 +355,10 @@ class Match:
                 if (len(self.session.moves), self.session.clock_ms) != before:
                     self._round_due = True
         finally:
-            for bot in self.bots.values():
-                bot.close()
-            self.bots.clear()
+            try:
+                close_all(self.bots.values())  # (every one, whatever stops the game while one is closed)
+            finally:
+                self.bots.clear()
 
 
 UNSAID = "its bot failed"

@@ -324,3 +324,53 @@ def test_a_stop_that_lands_while_a_bot_is_closed_still_ends_its_children(tmp_pat
     finally:
         for pid in sleepers(token):
             os.kill(pid, signal.SIGKILL)
+
+
+class _Closing:
+    """A bot whose close is noted, and raises ``stop`` (a worker's stop landing in it)."""
+
+    def __init__(self, seat: str, closed: list[str], stop: BaseException | None = None) -> None:
+        self.seat, self._closed, self._stop = seat, closed, stop
+
+    def choose(self, session):  # pragma: no cover - never asked
+        raise AssertionError
+
+    def close(self) -> None:
+        self._closed.append(self.seat)
+        if self._stop is not None:
+            stop, self._stop = self._stop, None
+            raise stop
+
+
+def test_a_stop_landing_in_one_bots_close_leaves_no_other_bot_unclosed() -> None:
+    """A worker told to stop as its game ended, while it waited for a bot slow to exit (one
+    deaf to SIGTERM): the stop raised out of that bot's close, the loop closing the game's bots
+    ended there, and the next bot was never closed, so its child in a session of its own (out of
+    the group the watcher kills) ran on after the run. Every closing loop goes on to the end and
+    then lets the stop through: ``close_all``, the match's end, the worker's end of a game."""
+    from arbiter.engine.arena.runner import Worker, _Seated
+    from arbiter.engine.bots import close_all
+    from arbiter.engine import registry
+    from arbiter.engine.match import Match
+    from arbiter.engine.protocol import Protocol
+    from arbiter.engine.session import Session
+
+    closed: list[str] = []
+    with pytest.raises(SystemExit):
+        close_all([_Closing("a", closed), _Closing("b", closed, SystemExit(143)), _Closing("c", closed)])
+    assert closed == ["a", "b", "c"]
+
+    session = Session(registry.get("fbi-mafia"), "duel-3v3", seed=1)
+    closed.clear()
+    match = Match(Protocol(session), {"mafia": _Closing("mafia", closed, KeyboardInterrupt()),
+                                      "fbi": _Closing("fbi", closed)}, None, max_moves=0)
+    with pytest.raises(KeyboardInterrupt):
+        match.play()
+    assert closed == ["mafia", "fbi"] and match.bots == {}
+
+    closed.clear()
+    seated = {s: _Seated(_Closing(s, closed, SystemExit(143) if s == "mafia" else None), session)
+              for s in ("mafia", "fbi")}
+    with pytest.raises(SystemExit):
+        Worker.__new__(Worker)._settle(session, seated, {"mafia": "x", "fbi": "y"})
+    assert sorted(closed) == ["fbi", "mafia"]

@@ -38,7 +38,7 @@ from typing import Any
 from arbiter.engine import agents, registry
 from arbiter.engine.arena.schedule import Game
 from arbiter.engine.arena.stats import forfeit_kind
-from arbiter.engine.bots import Bot, BotFailure, MachineError, make_bot
+from arbiter.engine.bots import Bot, BotFailure, MachineError, close_all, make_bot
 from arbiter.engine.programs import ProcessBot
 from arbiter.engine.errors import ArbiterError, TranscriptError, counted
 from arbiter.engine.match import Match
@@ -255,26 +255,31 @@ class Worker:
         result = session.state.result
         forfeited = {e["note"]["seat"] for e in session.entries if "forfeit" in e.get("note", {})}
         names = {}
-        for seat, holder in seated.items():
-            bot = holder.bot
-            if isinstance(bot, ProcessBot):
-                if bot.name:
-                    names[seat] = bot.name
-                if seat not in forfeited:
-                    outcome = "none" if result is None else "won" if seat in result.winners else "lost"
-                    bot.finish(outcome, result.text if result is not None else "the game did not finish")
-                    if self.settings.reuse and bot.reusable:
-                        self.idle[assignment[seat]].append(bot)
-                        continue
-            bot.close()
+        left = dict(seated)  # (the bots not yet told, kept or closed)
+        try:
+            for seat, holder in seated.items():
+                bot = holder.bot
+                if isinstance(bot, ProcessBot):
+                    if bot.name:
+                        names[seat] = bot.name
+                    if seat not in forfeited:
+                        outcome = "none" if result is None else "won" if seat in result.winners else "lost"
+                        bot.finish(outcome, result.text if result is not None else "the game did not finish")
+                        if self.settings.reuse and bot.reusable:
+                            self.idle[assignment[seat]].append(left.pop(seat).bot)
+                            continue
+                left.pop(seat)
+                bot.close()
+        finally:  # (a worker's stop raised while one bot was told or closed: the others are closed too)
+            close_all(holder.bot for holder in left.values())
         return names
 
     def close(self) -> None:
         """End every idle bot process."""
-        for pool in self.idle.values():
-            for bot in pool:
-                bot.close()
-        self.idle.clear()
+        try:
+            close_all(bot for pool in self.idle.values() for bot in pool)
+        finally:
+            self.idle.clear()
 
 
 def record_from_transcript(game: Game, path: Path, settings: Settings) -> dict[str, Any]:
