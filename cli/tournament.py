@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -267,6 +268,15 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
     except WorkerFailed as exc:  # not a bot's failure (a forfeit): the games recorded stay
         fail(f"{explain(exc)}; every game recorded is kept: " + ("go on with" if exc.killed else
              "once what failed is mended, go on with") + f": arbiter tournament --resume {folder.path}")
+    except KeyboardInterrupt:  # a second Ctrl-C, while the first one's stop waited for the workers
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:  # the rest of that wait (at most STOP_GRACE_S): killed with this process instead, a worker
+            pool.close(cancel=True)  # would leave its bots' children that left their group running
+        except Exception:  # noqa: BLE001 - a pool already closed: nothing left to wait for
+            pass
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        interrupted(f"interrupted; go on with: arbiter tournament --resume {folder.path}")
     finally:
         bar.close()
     for line in _accounted(outcome):

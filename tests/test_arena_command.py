@@ -159,3 +159,30 @@ def test_the_first_line_names_a_few_entrants_of_many_and_counts_the_rest(tmp_pat
     assert r.exit_code == 0, r.output
     assert "; entrants e1=random, e2=random, e3=random, e4=random, e5=random, e6=random; results in " \
         in r.stderr.splitlines()[0], r.stderr
+
+
+def test_a_second_ctrl_c_as_the_workers_stop_still_says_how_to_go_on(capsys) -> None:
+    """The second Ctrl-C of a double press (``timeout -s INT`` sends two, a third of the time)
+    landed in the first one's wait for the workers: the run ended with "interrupted" alone,
+    without the report or the way to go on, and without waiting for the workers. It says how to
+    resume, after the workers' stop was waited for, with Ctrl-C held off meanwhile."""
+    import signal
+    from types import SimpleNamespace
+
+    from arbiter.cli import tournament as command
+
+    closes = []
+
+    class Pool:
+        def close(self, cancel: bool = False) -> None:
+            closes.append((cancel, signal.getsignal(signal.SIGINT) is signal.SIG_IGN))
+
+    def run(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    t = SimpleNamespace(games=[1, 2], block=2, rules=SimpleNamespace(title="FBI vs Mafia"), entrants=[], run=run)
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(SystemExit) as ended:
+        command._play(t, SimpleNamespace(path="runs/t"), Pool(), {"games": 2}, {"json_mode": True})
+    assert ended.value.code == 130 and closes == [(True, True)] and signal.getsignal(signal.SIGINT) is before
+    assert capsys.readouterr().err.endswith("interrupted; go on with: arbiter tournament --resume runs/t\n")

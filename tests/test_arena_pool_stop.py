@@ -58,6 +58,28 @@ def test_a_cancelled_pool_stops_its_running_game_and_its_bots(tmp_path: Path) ->
     assert p.busy == 0
 
 
+def test_a_second_ctrl_c_cutting_a_cancel_short_leaves_the_next_cancel_its_workers(tmp_path: Path) -> None:
+    """A second Ctrl-C landing while a cancel waited for its workers: the command then cancelled
+    again, but the executor, shut down, listed no process any more, and the workers were left to
+    the kill at the command's exit, their bots' children out of the group to outlive it. The
+    second cancel waits for the same workers: each unwinds its game and ends its bots."""
+    p, bot = stuck_game(tmp_path)
+    (worker,) = workers_of(p)
+    join = worker.join
+
+    def cut_short(timeout: float | None = None) -> None:
+        worker.join = join  # (once)
+        raise KeyboardInterrupt
+
+    worker.join = cut_short
+    with pytest.raises(KeyboardInterrupt):
+        within(30, p.close, True)
+    within(30, p.close, True)
+    code = exit_code(worker)
+    assert code is not None and code != -signal.SIGKILL, code  # it ended itself, its game unwound
+    assert_group_ended(bot)
+
+
 def test_a_worker_that_does_not_stop_when_told_is_killed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pool, "STOP_GRACE_S", 0.3)
     p, bot = stuck_game(tmp_path)

@@ -208,6 +208,7 @@ class LocalPool:
             max_workers=workers, mp_context=get_context("spawn"), initializer=_start_worker,
             initargs=(settings, str(directory.resolve()), os.getpid()))
         self._running: dict[Future[dict[str, Any]], Game] = {}
+        self._stopped: list[Any] = []  # the worker processes a cancel told to stop (``close``)
 
     def submit(self, game: Game) -> None:
         self._raise_failure()  # (no game starts once one failed)
@@ -287,7 +288,10 @@ class LocalPool:
     def close(self, cancel: bool = False) -> None:
         """Wait for the games running (or with ``cancel``, stop them and drop those not started)."""
         if cancel:
-            processes = list(getattr(self._executor, "_processes", {}).values())
+            # (kept: a second cancel, after a Ctrl-C cut the first one's wait short, waits for the same
+            # processes, which the executor no longer lists once shut down)
+            self._stopped = self._stopped or list((getattr(self._executor, "_processes", None) or {}).values())
+            processes = self._stopped
             self._executor.shutdown(wait=False, cancel_futures=True)
             for p in processes:
                 try:
