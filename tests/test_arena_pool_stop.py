@@ -405,3 +405,26 @@ def test_a_worker_stopped_from_outside_ends_the_run_saying_so_and_how_to_go_on(t
     assert done.returncode == 0, done.stderr
     lines = (out / "results.jsonl").read_text().splitlines()
     assert sorted(json.loads(line)["game"] for line in lines) == [0, 1]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc (Linux)")
+def test_the_pools_resource_tracker_outlives_a_hangup() -> None:
+    """The terminal closing sends SIGHUP to the whole job: the command stops as on Ctrl-C, but
+    multiprocessing's resource tracker, deaf only to SIGINT and SIGTERM, died of it, and the one
+    started in its place printed a "KeyError: '/mp-...'" traceback for each of the pool's locks.
+    The pool starts the tracker with SIGHUP blocked for good; the command's own is not."""
+    code = (
+        "import os, signal, sys, tempfile\n"
+        "from pathlib import Path\n"
+        "from multiprocessing import resource_tracker\n"
+        "from arbiter.engine.arena.pool import _tracker_deaf_to_hangup\n"
+        "_tracker_deaf_to_hangup()\n"
+        "def blocked(pid):\n"
+        "    mask = next(l for l in open(f'/proc/{pid}/status') if l.startswith('SigBlk:')).split()[1]\n"
+        "    return bool(int(mask, 16) >> (signal.SIGHUP - 1) & 1)\n"
+        "pid = resource_tracker._resource_tracker._pid\n"
+        "os.kill(pid, signal.SIGHUP)\n"
+        "print(blocked(pid), blocked(os.getpid()), os.waitpid(pid, os.WNOHANG) == (0, 0))\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=tree_env(), capture_output=True, text=True,
+                          timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "True False True\n", "")

@@ -123,6 +123,24 @@ def _stop(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signal.SIGTERM)
 
 
+def _tracker_deaf_to_hangup() -> None:
+    """Start multiprocessing's resource tracker (a process of its own, with which the pool's
+    locks are registered) deaf to SIGHUP, if it is not running yet: the terminal closing sends
+    SIGHUP to the whole job, which stops the run as Ctrl-C does; the tracker, which ignores only
+    SIGINT and SIGTERM, died of it, and the one started in its place printed a traceback for each
+    lock it had never seen ("KeyError: '/mp-...'"). SIGHUP is held back meanwhile, not ignored:
+    the tracker starts with it blocked, for good, and one that came here is delivered after."""
+    if not hasattr(signal, "SIGHUP") or not hasattr(signal, "pthread_sigmask"):
+        return
+    from multiprocessing import resource_tracker
+
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 @contextmanager
 def _ctrl_c_held() -> Iterator[None]:
     """Ctrl-C held back from the calling (main) thread, not lost: a process starts with the
@@ -204,6 +222,7 @@ class LocalPool:
     def __init__(self, settings: Settings, workers: int, directory: Path) -> None:
         self.workers = workers
         self._agents = {name for name, spec in settings.entrants.items() if spec.strip().startswith("py:")}
+        _tracker_deaf_to_hangup()
         self._executor = ProcessPoolExecutor(
             max_workers=workers, mp_context=get_context("spawn"), initializer=_start_worker,
             initargs=(settings, str(directory.resolve()), os.getpid()))
