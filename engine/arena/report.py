@@ -157,6 +157,8 @@ def _labels(names: Sequence[str], width: int = 10) -> dict[str, str]:
     {'bot-version-1': 'bot-vers~1', 'bot-version-2': 'bot-vers~2', 'short': 'short'}
     >>> list(_labels(["abcdefghi1-xxxxxxxx", "abcdefghi2-xxxxxxxx"]).values())
     ['abcdefgh~1', 'abcdefgh~2']
+    >>> list(_labels(["bot-version-1", "bot-version-2", "bot-version-10"]).values())
+    ['bot-vers~1', 'bot-vers~2', 'bot-ver~10']
     """
     labels = {n: _name(n, width) for n in names}
     taken: dict[str, list[str]] = {}
@@ -168,6 +170,12 @@ def _labels(names: Sequence[str], width: int = 10) -> dict[str, str]:
         for tail in range(1, width - 1):
             cut = {n: n[: width - 1 - tail] + "~" + n[-tail:] for n in long}
             if len(set(cut.values())) == len(long) and not others & set(cut.values()):
+                # a number at the end is kept whole (bot-version-10 as bot-ver~10, not bot-vers~0)
+                whole = {n: n[: width - 1 - t] + "~" + n[-t:] for n in long
+                         if (t := max(tail, len(n) - len(n.rstrip("0123456789")))) < width - 1}
+                whole = {**cut, **whole}
+                if len(set(whole.values())) == len(long) and not others & set(whole.values()):
+                    cut = whole
                 break
         else:
             cut = {n: n[: width - 1 - len(str(i))] + "~" + str(i)
