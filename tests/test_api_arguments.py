@@ -174,7 +174,9 @@ def test_a_time_that_is_no_moment_of_the_clock_is_a_time_error(time) -> None:
     ("fbi-mafia", None, {"deck": "deck.yaml"}, "UnknownCommandError",
      "FBI vs Mafia is not played with a custom deck: leave out --deck; its modes say what is played"),
     ("mafia", None, {"players": 3}, "IllegalMoveError", "Classic Mafia's default decks are for 6 to 12 players, not 3"),
-    ("mafia", "6-players", {"players": 8}, "IllegalMoveError", "--mode 6-players does not fit 8 players"),
+    ("mafia", "6-players", {"players": 8}, "IllegalMoveError", "--mode 6-players does not fit 8 players (a mode is "
+                                                                "its player count: --mode 8-players, or leave out one "
+                                                                "of the two)"),
     ("mafia", None, {"roles": 1}, "IllegalMoveError", "Classic Mafia has no levels (--roles is for Magic Maze: "
                                                       "Hidden Roles)"),
     ("magic-maze", "8", {}, "UnknownCommandError", "magic-maze has no scenario '8'"),

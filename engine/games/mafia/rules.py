@@ -82,7 +82,8 @@ class MafiaRules(Rules):
                 raise SetupError(f"Classic Mafia's default decks are for {counts[0]} to {counts[-1]} players, "
                                  f"not {players}", [str(n) for n in counts], "--players")
             if variant is not None and variant != name:
-                raise SetupError(f"--mode {variant} does not fit {players} players")
+                raise SetupError(f"--mode {variant} does not fit {players} players (a mode is its player count: "
+                                 f"--mode {name}, or leave out one of the two)")
             variant = name
         chosen = self.default_variant if variant is None else variant
         self.variant(chosen)
