@@ -283,7 +283,8 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
         _aside(line)
     try:  # (a Ctrl-C here: the games are all in the folder, and the report is read from it again)
         summary = report.summary(config, outcome.records, len(t.games), outcome.sprt)
-        summary.update({"folder": str(folder.path), "played": outcome.played, "seconds": round(outcome.elapsed, 3),
+        summary.update({"folder": str(folder.path), "requested": requested,  # (the games asked: scheduled, rounded up)
+                        "played": outcome.played, "seconds": round(outcome.elapsed, 3),
                         "games_per_s": outcome.played / outcome.elapsed if outcome.elapsed > 0 else None,
                         "workers": pool.workers, "interrupted": outcome.interrupted,
                         "from_transcripts": len(outcome.recovered)})

@@ -44,6 +44,7 @@ def test_the_command_refuses_folders_it_must_not_fill_and_resumes_with_nothing_e
     assert r.exit_code == 0, r.output
     report_ = json.loads(r.output.splitlines()[-1])
     assert report_["played"] == 0 and report_["recorded"] == 4 and report_["scheduled"] == 4
+    assert report_["requested"] == 3  # (the games asked, which the text says beside the scheduled ones)
     r = run("match", "mafia", "a=random", "b=nosuchkind", "--games", "2", "--out", tmp_path / "x")
     assert r.exit_code == 2 and "sleuth" in r.output
     r = run("tournament", "mafia", "--entrant", "a=random", "--games", "2", "--out", tmp_path / "y")
