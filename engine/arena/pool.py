@@ -215,6 +215,8 @@ def worker_count(workers: int, games: int | None) -> int:
 class LocalPool:
     """``workers`` local processes (``worker_count`` of them for a tournament: see the command)."""
 
+    _stopped: tuple[Any, ...] = ()
+    """The worker processes a cancel told to stop (``close``)."""
     _failure: ArbiterError | None = None
     """A game's failure that ended with games that ended well, in one look (``done``): raised
     at the next call, after those were handed back to be recorded."""
@@ -227,7 +229,6 @@ class LocalPool:
             max_workers=workers, mp_context=get_context("spawn"), initializer=_start_worker,
             initargs=(settings, str(directory.resolve()), os.getpid()))
         self._running: dict[Future[dict[str, Any]], Game] = {}
-        self._stopped: list[Any] = []  # the worker processes a cancel told to stop (``close``)
 
     def submit(self, game: Game) -> None:
         self._raise_failure()  # (no game starts once one failed)
@@ -309,7 +310,7 @@ class LocalPool:
         if cancel:
             # (kept: a second cancel, after a Ctrl-C cut the first one's wait short, waits for the same
             # processes, which the executor no longer lists once shut down)
-            self._stopped = self._stopped or list((getattr(self._executor, "_processes", None) or {}).values())
+            self._stopped = self._stopped or tuple((getattr(self._executor, "_processes", None) or {}).values())
             processes = self._stopped
             self._executor.shutdown(wait=False, cancel_futures=True)
             for p in processes:
