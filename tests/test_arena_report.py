@@ -429,3 +429,22 @@ def test_the_tables_are_laid_out_as_tabulate_lays_them_without_it(headers, rows)
              and all(c.isascii() and c.isprintable() and c == c.strip(" ") for c in cells))
     assert got == expected
     assert fake.calls == (0 if plain else 1)
+
+
+_ENTRANT_NAMES = st.lists(st.one_of(
+    st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,31}", fullmatch=True),
+    st.builds(lambda stem, n: f"{stem}-{n}", st.sampled_from(["bot-version", "a", "greedy-search-v"]),
+              st.integers(0, 10**12))),  # (alike but for a number at the end, of any length)
+    min_size=1, max_size=12, unique=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(names=_ENTRANT_NAMES)
+def test_every_entrant_has_a_label_of_its_own_within_the_width(names: list[str]) -> None:
+    """The tables' labels (``report._labels``): at most 10 characters, a name that fits is its
+    own label, and no two entrants share one, however alike their names (a number at the end
+    kept whole only where that still tells them apart)."""
+    labels = report._labels(names)
+    assert list(labels) == names and len(set(labels.values())) == len(names)
+    assert all(len(label) <= 10 for label in labels.values())
+    assert all(labels[n] == n for n in names if len(n) <= 10)

@@ -164,18 +164,21 @@ def _labels(names: Sequence[str], width: int = 10) -> dict[str, str]:
     taken: dict[str, list[str]] = {}
     for n in names:
         taken.setdefault(labels[n], []).append(n)
+
+    def apart(cut: dict[str, str], others: set[str]) -> bool:
+        return len(set(cut.values())) == len(cut) and not others & set(cut.values())
+
     for alike in (group for group in taken.values() if len(group) > 1):
         long = [n for n in alike if len(n) > width]  # a whole name that fits keeps it
         others = {labels[n] for n in names if n not in long}
         for tail in range(1, width - 1):
             cut = {n: n[: width - 1 - tail] + "~" + n[-tail:] for n in long}
-            if len(set(cut.values())) == len(long) and not others & set(cut.values()):
+            if apart(cut, others):
                 # a number at the end is kept whole (bot-version-10 as bot-ver~10, not bot-vers~0)
+                digits = {n: len(n) - len(n.rstrip("0123456789")) for n in long}
                 whole = {n: n[: width - 1 - t] + "~" + n[-t:] for n in long
-                         if (t := max(tail, len(n) - len(n.rstrip("0123456789")))) < width - 1}
-                whole = {**cut, **whole}
-                if len(set(whole.values())) == len(long) and not others & set(whole.values()):
-                    cut = whole
+                         for t in [max(tail, digits[n]) if digits[n] < width - 1 else tail]}
+                cut = whole if apart(whole, others) else cut
                 break
         else:
             cut = {n: n[: width - 1 - len(str(i))] + "~" + str(i)
