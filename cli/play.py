@@ -72,7 +72,6 @@ def _start_bots(wanted: dict[str, str], session: Session, timeout: float, logs: 
     ``recorded``: a resumed transcript and the seats whose bots it names (not given anew), so
     that a bot of its that cannot start says where it came from (an edited ``session``)."""
     bots: dict[str, Bot] = {}
-    seat = ""
     try:
         for seat, kind in wanted.items():
             log = logs.with_name(f"{logs.stem}.{seat}.stderr.log") if logs is not None and kind.startswith("exec:") else None

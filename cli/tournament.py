@@ -270,11 +270,9 @@ def _play(t: Any, folder: Any, pool: Any, config: dict[str, Any], o: dict[str, A
              "once what failed is mended, go on with") + f": arbiter tournament --resume {folder.path}")
     except KeyboardInterrupt:  # a second Ctrl-C, while the first one's stop waited for the workers
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:  # the rest of that wait (at most STOP_GRACE_S): killed with this process instead, a worker
-            pool.close(cancel=True)  # would leave its bots' children that left their group running
-        except Exception:  # noqa: BLE001 - a pool already closed: nothing left to wait for
-            pass
-        finally:
+        try:  # the rest of that wait (at most STOP_GRACE_S; a pool's close may come twice): killed
+            pool.close(cancel=True)  # with this process instead, a worker would leave its bots' children
+        finally:  # that left their group running
             signal.signal(signal.SIGINT, previous)
         interrupted(f"interrupted; go on with: arbiter tournament --resume {folder.path}")
     finally:

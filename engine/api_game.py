@@ -55,9 +55,7 @@ class Game:
         >>> len(twin.session.moves), len(game.session.moves)
         (1, 0)
         """
-        twin = Game(self.session.copy())
-        twin._observed = dict(self._observed)
-        return twin
+        return self.__deepcopy__({})
 
     def __copy__(self) -> Game:
         return self.copy()
